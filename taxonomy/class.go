@@ -1,0 +1,129 @@
+package taxonomy
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// Class is the answer to "what kind of failure was this?", with the evidence
+// that decided it.
+type Class struct {
+	// Kind is what went wrong.
+	Kind Kind
+	// Rule names the rule that decided, for logs: "status 429",
+	// `marker "invalid api key"`, "empty message", "context canceled"...
+	Rule string
+	// Status is the HTTP status when known, else 0.
+	Status int
+	// RetryAfter is the provider's wait hint when known (Retry-After,
+	// retry-after-ms, or "try again in 1.8s" in the text), else 0.
+	RetryAfter time.Duration
+	// Code is the provider's machine-readable error type or code when known,
+	// such as "insufficient_quota" or "overloaded_error", else "".
+	Code string
+}
+
+// String renders the class for logs, e.g. "rate_limited (status 429, retry after 7s)".
+func (c Class) String() string {
+	var b strings.Builder
+	b.WriteString(c.Kind.String())
+	if c.Rule == "" && c.RetryAfter == 0 {
+		return b.String()
+	}
+	b.WriteString(" (")
+	b.WriteString(c.Rule)
+	if c.RetryAfter > 0 {
+		if c.Rule != "" {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "retry after %v", c.RetryAfter)
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// A Classifier tells what kind of failure an error is. Implementations must be
+// safe for concurrent use and must not panic, whatever the error (nil included).
+type Classifier interface {
+	Classify(err error) Class
+}
+
+// ClassifierFunc adapts a function to [Classifier].
+type ClassifierFunc func(err error) Class
+
+// Classify calls f(err).
+func (f ClassifierFunc) Classify(err error) Class { return f(err) }
+
+// Default is the classifier described in the package documentation. It is
+// safe for concurrent use.
+var Default Classifier = ClassifierFunc(Classify)
+
+// Chain composes classifiers: the first answer whose Kind is not [Unknown]
+// wins. When every classifier answers Unknown, the last answer is returned (so
+// with [Default] last, its rule name and evidence survive). Nil classifiers are
+// skipped; an empty chain answers Unknown. The result is safe for concurrent
+// use when its parts are.
+func Chain(classifiers ...Classifier) Classifier {
+	cs := make([]Classifier, 0, len(classifiers))
+	for _, c := range classifiers {
+		if c != nil {
+			cs = append(cs, c)
+		}
+	}
+	return chain(cs)
+}
+
+type chain []Classifier
+
+func (cs chain) Classify(err error) Class {
+	var last Class
+	for _, c := range cs {
+		last = c.Classify(err)
+		if last.Kind != Unknown {
+			return last
+		}
+	}
+	return last
+}
+
+// Match returns a classifier that answers kind when re matches the error's
+// text, and Unknown otherwise (including for a nil error). Its rule name is
+// `pattern "<re>"`. Use it to put a rule of your own ahead of [Default] with
+// [Chain].
+func Match(kind Kind, re *regexp.Regexp) Classifier {
+	rule := fmt.Sprintf("pattern %q", re.String())
+	return ClassifierFunc(func(err error) Class {
+		if err == nil || !re.MatchString(err.Error()) {
+			return Class{Rule: rule}
+		}
+		return Class{Kind: kind, Rule: rule}
+	})
+}
+
+// Classified is implemented by errors that know their own class, such as the
+// final error of an inner resilient layer. [Classify] trusts the first one it
+// finds in the error's tree before any other rule.
+type Classified interface {
+	error
+	Class() Class
+}
+
+// WithClass returns an error that wraps err and reports class c to
+// [Classify]. Its text is err's text, unchanged. It returns nil for a nil err.
+func WithClass(err error, c Class) error {
+	if err == nil {
+		return nil
+	}
+	return &classifiedError{err: err, class: c}
+}
+
+type classifiedError struct {
+	err   error
+	class Class
+}
+
+func (e *classifiedError) Error() string { return e.err.Error() }
+func (e *classifiedError) Unwrap() error { return e.err }
+func (e *classifiedError) Class() Class  { return e.class }

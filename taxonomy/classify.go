@@ -1,0 +1,326 @@
+package taxonomy
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Classify is the default classifier. It never panics: Classify(nil) answers
+// Unknown with the rule "nil error". The same error always gets the same
+// answer. See the package documentation for the order of the rules.
+func Classify(err error) Class {
+	if err == nil {
+		return Class{Rule: "nil error"}
+	}
+	var classified Classified
+	if errors.As(err, &classified) {
+		return classified.Class()
+	}
+	if errors.Is(err, context.Canceled) {
+		return Class{Kind: Canceled, Rule: "context canceled"}
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return Class{Kind: Transient, Rule: "deadline exceeded"}
+	}
+
+	ev := gatherEvidence(err)
+	text := err.Error()
+	if ev.message != "" && !strings.Contains(text, ev.message) {
+		text += ": " + ev.message
+	}
+	lower := strings.ToLower(text)
+
+	c := decide(err, ev, lower)
+	c.Status = ev.status
+	c.Code = ev.code
+	c.RetryAfter = ev.retryAfter
+	if c.RetryAfter == 0 {
+		c.RetryAfter, _ = retryHint(text)
+	}
+	return applyShouldRetry(c, ev.shouldRetry)
+}
+
+// decide applies the rules in order of the strength of their evidence.
+func decide(err error, ev evidence, lower string) Class {
+	if strings.TrimSpace(lower) == "" && ev.status == 0 {
+		// A stream that dropped before any error body arrived (seed 000).
+		return Class{Kind: Transient, Rule: "empty message"}
+	}
+	if kind, ok := codeKinds[strings.ToLower(ev.code)]; ok && ev.code != "" {
+		return Class{Kind: kind, Rule: `code "` + ev.code + `"`}
+	}
+	if kind, ok := codeKinds[strings.ToLower(ev.errType)]; ok && ev.errType != "" {
+		return Class{Kind: kind, Rule: `type "` + ev.errType + `"`}
+	}
+	if ev.status == 0 || (ev.status >= 400 && ev.status <= 499) {
+		if r, ok := firstMatch(quotaRules, lower); ok {
+			return Class{Kind: r.kind, Rule: r.name}
+		}
+		if ev.status != 429 {
+			if r, ok := firstMatch(overflowRules, lower); ok {
+				return Class{Kind: r.kind, Rule: r.name}
+			}
+		}
+	}
+	if kind, ok := statusKind(ev.status); ok {
+		return Class{Kind: kind, Rule: "status " + strconv.Itoa(ev.status)}
+	}
+	if c, ok := transportClass(err, lower); ok {
+		return c
+	}
+	if r, ok := firstMatch(textRules, lower); ok {
+		return Class{Kind: r.kind, Rule: r.name}
+	}
+	return Class{Kind: Unknown, Rule: "no rule matched"}
+}
+
+// transportClass classifies typed transport and decoding errors.
+func transportClass(err error, lower string) (Class, bool) {
+	var certErr *tls.CertificateVerificationError
+	var unknownAuthority x509.UnknownAuthorityError
+	var hostnameErr x509.HostnameError
+	var invalidCert x509.CertificateInvalidError
+	switch {
+	case errors.As(err, &certErr), errors.As(err, &unknownAuthority),
+		errors.As(err, &hostnameErr), errors.As(err, &invalidCert):
+		return Class{Kind: Permanent, Rule: "tls certificate"}, true
+	case errors.Is(err, syscall.ECONNRESET):
+		return Class{Kind: Transient, Rule: "connection reset"}, true
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return Class{Kind: Transient, Rule: "connection refused"}, true
+	case errors.Is(err, syscall.EPIPE):
+		return Class{Kind: Transient, Rule: "broken pipe"}, true
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return Class{Kind: Transient, Rule: "unexpected EOF"}, true
+	case errors.Is(err, io.EOF):
+		return Class{Kind: Transient, Rule: "EOF"}, true
+	}
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) {
+		if dnsErr.IsNotFound {
+			return Class{Kind: Permanent, Rule: "dns: no such host"}, true
+		}
+		return Class{Kind: Transient, Rule: "dns error"}, true
+	}
+	var netErr net.Error
+	if errors.As(err, &netErr) && netErr.Timeout() {
+		return Class{Kind: Transient, Rule: "network timeout"}, true
+	}
+	var urlErr *url.Error
+	if errors.As(err, &urlErr) {
+		if strings.Contains(lower, "unsupported protocol scheme") {
+			return Class{Kind: Programming, Rule: `marker "unsupported protocol scheme"`}, true
+		}
+		return Class{Kind: Transient, Rule: "transport error"}, true
+	}
+	var syntaxErr *json.SyntaxError
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &syntaxErr) || errors.As(err, &typeErr) {
+		// A 200 with an HTML page or a garbled body: worth one more try, not more.
+		return Class{Kind: Unknown, Rule: "malformed response body"}, true
+	}
+	return Class{}, false
+}
+
+// applyShouldRetry lets the provider's x-should-retry header overrule the
+// retryability of the kind, as the official SDKs do. It never turns a
+// context overflow, a cancellation or a programming error into a retry.
+func applyShouldRetry(c Class, should string) Class {
+	switch strings.ToLower(should) {
+	case "true":
+		if c.Kind == Permanent || c.Kind == Unknown {
+			c.Kind = Transient
+			c.Rule += "; x-should-retry: true"
+		}
+	case "false":
+		if c.Kind.Retryable() {
+			c.Kind = Permanent
+			c.Rule += "; x-should-retry: false"
+		}
+	}
+	return c
+}
+
+// evidence is what gatherEvidence found in the error's tree.
+type evidence struct {
+	status      int
+	retryAfter  time.Duration
+	shouldRetry string
+	code        string
+	errType     string
+	message     string
+}
+
+type httpCoder interface{ HTTPCode() int }             // googleai *apierror.APIError
+type httpStatusCoder interface{ HTTPStatusCode() int } // bedrock *awshttp.ResponseError
+
+// gatherEvidence walks the error tree once, strongest evidence first: a
+// *WireError, then typed statuses, then the status inside the text.
+func gatherEvidence(err error) evidence {
+	var ev evidence
+	var wire *WireError
+	if errors.As(err, &wire) {
+		ev = evidence{
+			status:      wire.Status,
+			retryAfter:  wire.RetryAfter,
+			shouldRetry: wire.ShouldRetry,
+			code:        wire.ErrorCode,
+			errType:     wire.ErrorType,
+			message:     wire.ErrorMessage,
+		}
+	}
+	walk(err, func(e error) bool {
+		if ev.status == 0 {
+			ev.status = typedStatus(e)
+		}
+		if ev.retryAfter == 0 {
+			ev.retryAfter = headerRetryAfter(e)
+		}
+		return ev.status == 0 || ev.retryAfter == 0
+	})
+	if ev.status == 0 {
+		ev.status = textStatus(strings.ToLower(err.Error()))
+	}
+	return ev
+}
+
+func typedStatus(e error) int {
+	var status int
+	switch t := e.(type) {
+	case httpCoder:
+		status = t.HTTPCode()
+	case httpStatusCoder:
+		status = t.HTTPStatusCode()
+	default:
+		if f, ok := fieldOf(e, statusField); ok {
+			status = int(f.Int())
+		}
+	}
+	if status < 100 || status > 599 {
+		return 0
+	}
+	return status
+}
+
+// headerRetryAfter reads Retry-After from an error that exposes the response
+// headers as a field named Header (googleapi.Error does).
+func headerRetryAfter(e error) time.Duration {
+	f, ok := fieldOf(e, headerField)
+	if !ok {
+		return 0
+	}
+	h, _ := f.Interface().(http.Header)
+	if d, ok := ParseRetryAfterMillis(h.Get("Retry-After-Ms")); ok && d > 0 {
+		return d
+	}
+	d, _ := ParseRetryAfter(h.Get("Retry-After"), time.Now())
+	return d
+}
+
+func textStatus(lower string) int {
+	for _, re := range statusTextREs {
+		m := re.FindStringSubmatch(lower)
+		if m == nil {
+			continue
+		}
+		if s, _ := strconv.Atoi(m[1]); s >= 400 && s <= 599 {
+			return s
+		}
+	}
+	return 0
+}
+
+// walk visits err and the errors it wraps, depth first, until visit returns
+// false. It stops after 64 errors, so a malformed Unwrap cannot loop forever.
+func walk(err error, visit func(error) bool) {
+	stack := []error{err}
+	for n := 0; len(stack) > 0 && n < 64; n++ {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if e == nil {
+			continue
+		}
+		if !visit(e) {
+			return
+		}
+		switch u := e.(type) {
+		case interface{ Unwrap() error }:
+			stack = append(stack, u.Unwrap())
+		case interface{ Unwrap() []error }:
+			errs := u.Unwrap()
+			for i := len(errs) - 1; i >= 0; i-- {
+				stack = append(stack, errs[i])
+			}
+		}
+	}
+}
+
+// Typed errors from packages this one does not import, such as ollama's
+// internal StatusError{StatusCode int} and googleapi.Error{Header http.Header},
+// are read through their exported fields. The lookup is cached per type.
+type fieldSpec struct {
+	name string
+	typ  reflect.Type
+}
+
+var (
+	statusField = fieldSpec{"StatusCode", reflect.TypeFor[int]()}
+	headerField = fieldSpec{"Header", reflect.TypeFor[http.Header]()}
+	fieldCache  sync.Map // fieldKey -> []int (index path) or nil
+)
+
+type fieldKey struct {
+	t    reflect.Type
+	name string
+}
+
+func fieldOf(e error, spec fieldSpec) (reflect.Value, bool) {
+	t := reflect.TypeOf(e)
+	if t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
+		if t.Kind() != reflect.Struct {
+			return reflect.Value{}, false
+		}
+	}
+	key := fieldKey{t, spec.name}
+	idx, ok := fieldCache.Load(key)
+	if !ok {
+		st := t
+		if st.Kind() == reflect.Pointer {
+			st = st.Elem()
+		}
+		var found []int
+		if f, ok := st.FieldByName(spec.name); ok && f.IsExported() && f.Type == spec.typ {
+			found = f.Index
+		}
+		idx, _ = fieldCache.LoadOrStore(key, found)
+	}
+	path := idx.([]int)
+	if path == nil {
+		return reflect.Value{}, false
+	}
+	v := reflect.ValueOf(e)
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return reflect.Value{}, false
+		}
+		v = v.Elem()
+	}
+	f, err := v.FieldByIndexErr(path)
+	if err != nil {
+		return reflect.Value{}, false
+	}
+	return f, true
+}

@@ -1,0 +1,141 @@
+package taxonomy
+
+import (
+	"math"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Evidence is what the HTTP layer saw for one attempt: facts that
+// langchaingo's clients throw away, recorded by a transport before the client
+// flattens the response into text.
+type Evidence struct {
+	// Status is the HTTP status, 0 if no response arrived.
+	Status int
+	// RetryAfter is the wait the provider asked for (Retry-After in seconds
+	// or as an HTTP date, or retry-after-ms), 0 if none.
+	RetryAfter time.Duration
+	// ShouldRetry is the provider's x-should-retry header: "true", "false",
+	// or "" when absent.
+	ShouldRetry string
+	// ErrorType and ErrorCode are the provider's machine-readable error type
+	// and code from the JSON body ("rate_limit_error", "insufficient_quota").
+	ErrorType string
+	ErrorCode string
+	// ErrorMessage is the provider's error message from the body.
+	ErrorMessage string
+	// RequestID is the provider's request id header, for support tickets.
+	RequestID string
+}
+
+// WireError attaches the evidence of one attempt to the error the provider
+// client returned for it. Its text is the client's error text, unchanged;
+// [Classify] reads the evidence before any text.
+type WireError struct {
+	Evidence
+	// Err is the client's error. It may be a sentinel of the caller's making
+	// when the client reported success but the evidence shows a failure, such
+	// as an in-band error event on a 200 stream.
+	Err error
+}
+
+// WithEvidence wraps err with the evidence of the attempt that produced it.
+// It returns nil for a nil err.
+func WithEvidence(err error, ev Evidence) error {
+	if err == nil {
+		return nil
+	}
+	return &WireError{Evidence: ev, Err: err}
+}
+
+// Error returns the wrapped error's text, unchanged.
+func (e *WireError) Error() string {
+	if e.Err == nil {
+		return e.ErrorMessage
+	}
+	return e.Err.Error()
+}
+
+// Unwrap returns the client's error.
+func (e *WireError) Unwrap() error { return e.Err }
+
+// maxRetryAfter bounds parsed wait hints so that absurd values cannot
+// overflow a time.Duration. Callers cap far below it.
+const maxRetryAfter = 365 * 24 * time.Hour
+
+// ParseRetryAfter reads a Retry-After header value: delay-seconds (fractions
+// accepted) or an HTTP date, which is measured from now. It reports false for
+// an empty, negative or unparsable value. A date in the past is a zero wait.
+// Values beyond a year are clamped to a year.
+func ParseRetryAfter(value string, now time.Time) (time.Duration, bool) {
+	value = strings.TrimSpace(value)
+	if value == "" {
+		return 0, false
+	}
+	if secs, err := strconv.ParseFloat(value, 64); err == nil {
+		if secs < 0 || math.IsNaN(secs) {
+			return 0, false
+		}
+		return clampWait(secs * float64(time.Second)), true
+	}
+	if t, err := http.ParseTime(value); err == nil {
+		return max(0, min(t.Sub(now), maxRetryAfter)), true
+	}
+	return 0, false
+}
+
+// ParseRetryAfterMillis reads a retry-after-ms header value (OpenAI,
+// Anthropic).
+func ParseRetryAfterMillis(value string) (time.Duration, bool) {
+	ms, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+	if err != nil || ms < 0 || math.IsNaN(ms) {
+		return 0, false
+	}
+	return clampWait(ms * float64(time.Millisecond)), true
+}
+
+func clampWait(ns float64) time.Duration {
+	if ns >= float64(maxRetryAfter) {
+		return maxRetryAfter
+	}
+	return time.Duration(ns)
+}
+
+// retryHintRE finds wait hints in provider texts, where the text is the only
+// evidence left: OpenAI "Please try again in 1.8s" / "in 20ms" / "in 6m0s",
+// Azure "Please retry after 6 seconds", Gemini "Please retry in 12.3s" and its
+// JSON detail "retryDelay": "12s".
+var retryHintRE = regexp.MustCompile(`(?i)(?:try again|retry)(?: after| in)\s+((?:\d+(?:\.\d+)?(?:ms|h|m|s))+|\d+(?:\.\d+)?\s*(?:milliseconds?|seconds?|secs?|minutes?|mins?))\b|"retryDelay":\s*"(\d+(?:\.\d+)?s)"`)
+
+// retryHint extracts a wait hint from an error text.
+func retryHint(text string) (time.Duration, bool) {
+	m := retryHintRE.FindStringSubmatch(text)
+	if m == nil {
+		return 0, false
+	}
+	v := m[1]
+	if v == "" {
+		v = m[2]
+	}
+	if d, err := time.ParseDuration(v); err == nil {
+		return min(max(d, 0), maxRetryAfter), true
+	}
+	// "6 seconds", "1.5 minutes", "20 milliseconds"
+	i := strings.IndexFunc(v, func(r rune) bool { return r != '.' && (r < '0' || r > '9') })
+	num, err := strconv.ParseFloat(v[:i], 64)
+	if err != nil {
+		return 0, false
+	}
+	unit := strings.ToLower(strings.TrimSpace(v[i:]))
+	switch {
+	case strings.HasPrefix(unit, "milli"):
+		return clampWait(num * float64(time.Millisecond)), true
+	case strings.HasPrefix(unit, "min"):
+		return clampWait(num * float64(time.Minute)), true
+	default:
+		return clampWait(num * float64(time.Second)), true
+	}
+}

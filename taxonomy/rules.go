@@ -1,0 +1,257 @@
+package taxonomy
+
+import (
+	"regexp"
+	"strings"
+)
+
+// A textRule matches the lowercased error text. Text is the evidence of last
+// resort: langchaingo's openai, anthropic, ollama, mistral and huggingface
+// clients return untyped errors, so for them the text is all that is left.
+// Every rule is anchored or phrased so that it cannot match inside unrelated
+// numbers or words, and each has a table row built from a real provider
+// message in classify_test.go.
+type textRule struct {
+	kind Kind
+	name string         // Class.Rule when it matches
+	lit  string         // a literal phrase, matched with strings.Contains
+	re   *regexp.Regexp // or an anchored pattern
+}
+
+func (r textRule) match(lower string) bool {
+	if r.re != nil {
+		return r.re.MatchString(lower)
+	}
+	return strings.Contains(lower, r.lit)
+}
+
+// marker is a literal phrase rule named `marker "<phrase>"`.
+func marker(kind Kind, phrase string) textRule {
+	return textRule{kind: kind, name: `marker "` + phrase + `"`, lit: phrase}
+}
+
+// pattern is an anchored regular expression rule with a readable name.
+func pattern(kind Kind, name, expr string) textRule {
+	return textRule{kind: kind, name: name, re: regexp.MustCompile(expr)}
+}
+
+// statusTextREs find the HTTP status inside the texts of clients that flatten
+// it into a string. The first match wins; only 4xx and 5xx count.
+var statusTextREs = []*regexp.Regexp{
+	// openai, anthropic, ernie: "API returned unexpected status code: 429: ..."
+	// huggingface: "failed to run inference: unexpected status code: 503, body: ..."
+	regexp.MustCompile(`unexpected status code:? (\d{3})\b`),
+	// mistral: "(HTTP Error 429) {...}"
+	regexp.MustCompile(`\(http error (\d{3})\)`),
+	// googleai when flattened: "googleapi: Error 429: ..."
+	regexp.MustCompile(`googleapi: error (\d{3})\b`),
+	// bedrock when flattened: "https response error StatusCode: 429, RequestID: ..."
+	regexp.MustCompile(`\bstatuscode: (\d{3})\b`),
+	// generic gateways and SDKs: "status 503", "status code 500", "status: 429", "status=502"
+	regexp.MustCompile(`\bstatus(?:[ _]code)?[:=]? ?(\d{3})\b`),
+	// "HTTP 429", "HTTP/1.1 503"
+	regexp.MustCompile(`\bhttp(?:/\d(?:\.\d)?)? (\d{3})\b`),
+}
+
+// overrideRules refine a status: quota exhaustion is permanent even when it
+// arrives as a 429, and a 400 whose text says the context was exceeded is a
+// context overflow, not a bad request.
+var (
+	quotaRules = []textRule{
+		marker(Permanent, "insufficient_quota"),          // OpenAI code, in some proxies' texts
+		marker(Permanent, "exceeded your current quota"), // OpenAI 429 insufficient_quota message
+		marker(Permanent, "credit balance is too low"),   // Anthropic 400 billing message
+		marker(Permanent, "billing_hard_limit_reached"),  // OpenAI code
+		marker(Permanent, "billing hard limit"),          // OpenAI message
+	}
+	overflowRules = []textRule{
+		marker(ContextOverflow, "maximum context length"),               // OpenAI, vLLM, DeepSeek, Groq, mistral
+		marker(ContextOverflow, "context_length_exceeded"),              // OpenAI code
+		marker(ContextOverflow, "prompt is too long"),                   // Anthropic
+		marker(ContextOverflow, "exceeds the maximum number of tokens"), // Gemini
+		marker(ContextOverflow, "input is too long"),                    // Bedrock ValidationException
+		marker(ContextOverflow, "`inputs` tokens + `max_new_tokens`"),   // Hugging Face TGI
+		marker(ContextOverflow, "reduce the length of the messages"),    // OpenAI-compatible servers
+		marker(ContextOverflow, "context window"),                       // "exceeds the context window", "context_window_exceeded" below
+		marker(ContextOverflow, "context_window_exceeded"),              // Azure, Cerebras codes
+		marker(ContextOverflow, "too many tokens"),                      // Cohere "too many tokens: ..."
+		marker(ContextOverflow, "request_too_large"),                    // Anthropic 413 type
+		pattern(ContextOverflow, `pattern "exceeds the context length"`, // Ollama "input length exceeds the context length", llama.cpp "exceeds the available context size"
+			`exceeds? (?:the )?(?:available |maximum )?context (?:length|size)`),
+	}
+)
+
+// textRules are tried in order when neither a status nor a typed error
+// decided. Canceled and programming come first (they must never be retried),
+// then permanent markers, then the retryable kinds.
+var textRules = []textRule{
+	// Canceled. OpenAI's client replaces context.Canceled with this fixed string.
+	pattern(Canceled, `marker "request cancelled"`, `\brequest cancell?ed\b`),
+	marker(Canceled, "context canceled"),       // flattened context.Canceled
+	marker(Canceled, "operation was canceled"), // net: dial canceled by the context
+
+	// Programming errors: retrying cannot fix the code.
+	marker(Programming, "not implemented"),
+	marker(Programming, "unsupported protocol scheme"), // a base URL without http(s)://
+
+	// Permanent: seed 000's markers, then model-not-found and content policy.
+	marker(Permanent, "not a valid image"),
+	marker(Permanent, "invalid image"),
+	marker(Permanent, "image data is not"),
+	marker(Permanent, "unsupported image"),  // OpenAI
+	marker(Permanent, "image is not valid"), // Gemini "Provided image is not valid."
+	pattern(Permanent, `marker "does not appear to be a valid image"`, `does not appear to be a valid (?:\w+ )?image`), // Anthropic
+	marker(Permanent, "illegal base64 data"), // Ollama
+	marker(Permanent, "invalid base64"),      // Bedrock
+	marker(Permanent, "login expired"),
+	marker(Permanent, "login failed"),
+	marker(Permanent, "re-auth"),
+	marker(Permanent, "unauthorized"),
+	marker(Permanent, "invalid api key"),
+	marker(Permanent, "invalid_api_key"),
+	marker(Permanent, "incorrect api key"),                                         // OpenAI "Incorrect API key provided"
+	marker(Permanent, "invalid x-api-key"),                                         // Anthropic
+	marker(Permanent, "api key not valid"),                                         // Gemini
+	marker(Permanent, "authentication_error"),                                      // Anthropic type
+	marker(Permanent, "permission_error"),                                          // Anthropic type
+	marker(Permanent, "security token included in the request"),                    // Bedrock UnrecognizedClientException
+	marker(Permanent, "model_not_found"),                                           // OpenAI code
+	pattern(Permanent, `marker "model not found"`, `\bmodel (?:\S+ )?not found\b`), // Ollama `model "llama3" not found, try pulling it first`, Cohere
+	marker(Permanent, "does not exist or you do not have access"),                  // OpenAI model_not_found message
+	marker(Permanent, "content_policy_violation"),                                  // OpenAI images code
+	marker(Permanent, "content management policy"),                                 // Azure OpenAI content filter
+	marker(Permanent, "content_filter"),
+	marker(Permanent, "safety system"),                                                                 // OpenAI "rejected as a result of our safety system"
+	pattern(Permanent, `marker "blocked:"`, `(?:^|: )blocked: `),                                       // googleai *genai.BlockedError
+	pattern(Permanent, `marker "completed due to"`, `\bcompleted due to (?:max_tokens|refusal|\w+)\b`), // Bedrock stop reasons as errors
+
+	// Rate limited.
+	marker(RateLimited, "rate limit"),
+	marker(RateLimited, "rate_limit"),
+	marker(RateLimited, "ratelimit"),
+	marker(RateLimited, "rate-limit"),
+	marker(RateLimited, "too many requests"),
+	marker(RateLimited, "throttl"),                     // Bedrock ThrottlingException, "throttled"
+	marker(RateLimited, "resource has been exhausted"), // Gemini 429 RESOURCE_EXHAUSTED
+	marker(RateLimited, "resource_exhausted"),
+	// A bare 429 counts only where it stands alone: not in a port (":35429"),
+	// not in a longer number ("4290").
+	pattern(RateLimited, `marker "429"`, `(?:^|[\s(\[=])429(?:$|[\s).,:;\]])`),
+
+	// Overloaded.
+	marker(Overloaded, "overloaded"), // Anthropic overloaded_error, OpenAI "The server is overloaded"
+	pattern(Overloaded, `marker "529"`, `(?:^|[\s(\[=])529(?:$|[\s).,:;\]])`),
+	marker(Overloaded, "service unavailable"),
+	marker(Overloaded, "serviceunavailable"),                               // Bedrock ServiceUnavailableException
+	pattern(Overloaded, `marker "server busy"`, `\bserver (?:is )?busy\b`), // Ollama "server busy, please try again."
+	marker(Overloaded, "over capacity"),
+	marker(Overloaded, "high demand"),
+	marker(Overloaded, "currently loading"), // Hugging Face "Model gpt2 is currently loading"
+
+	// Transient: seed 000's list, transport texts, and langchaingo's stream read failures.
+	pattern(Transient, `marker "5xx"`, `\b(?:error|status|code|http)[^a-z0-9]{0,3}5\d\d\b|(?:^|[\s(\[=])5\d\d (?:internal|bad gateway|service|gateway)`),
+	marker(Transient, "internal server error"),
+	marker(Transient, "bad gateway"),
+	pattern(Transient, `marker "gateway timeout"`, `gateway time-?out`),
+	marker(Transient, "connection error"),
+	marker(Transient, "connection refused"),
+	marker(Transient, "connection reset"),
+	marker(Transient, "connection closed"),
+	marker(Transient, "other side closed"),
+	marker(Transient, "fetch failed"),
+	marker(Transient, "reset before headers"),
+	marker(Transient, "upstream connect error"),
+	marker(Transient, "terminated"),
+	marker(Transient, "network error"),     // OpenAI "network error: failed to reach API server"
+	marker(Transient, "failed to reach"),   // idem
+	marker(Transient, "request timeout"),   // OpenAI "request timeout: API call exceeded deadline"
+	marker(Transient, "deadline exceeded"), // a flattened context.DeadlineExceeded
+	marker(Transient, "timed out"),
+	marker(Transient, "timeout"),
+	marker(Transient, "broken pipe"),
+	marker(Transient, "unexpected eof"),
+	pattern(Transient, `marker "EOF"`, `(?:^|: )eof$`),
+	pattern(Transient, `marker "no response"`, `(?:^|: )(?:no|empty) response$`), // anthropic.ErrEmptyResponse, openai's empty choices
+	marker(Transient, "error reading streaming response"),                        // openai stream read failure
+	marker(Transient, "error reading stream response"),                           // mistral
+	marker(Transient, "issue scanning response"),                                 // anthropic
+	marker(Transient, "error in stream mode"),                                    // googleai
+	marker(Transient, "expect single candidate in stream mode"),                  // googleai in-band error
+	marker(Transient, "an error was encountered while running the model"),        // ollama in-band error
+	marker(Transient, "server_error"),                                            // OpenAI type
+	marker(Transient, "stream error"),                                            // HTTP/2 RST_STREAM
+	marker(Transient, "goaway"),                                                  // HTTP/2 GOAWAY
+	marker(Transient, "server closed idle connection"),
+	marker(Transient, "use of closed network connection"),
+	marker(Transient, "tls handshake"),
+	marker(Transient, "retry your request"), // OpenAI 500 "You can retry your request"
+	marker(Transient, "try again later"),
+	marker(Transient, "temporarily unavailable"),
+}
+
+// codeKinds maps a provider's machine-readable error code or type, read from
+// the body by the transport, to a kind. Codes are more specific than types,
+// so the code is looked up first.
+var codeKinds = map[string]Kind{
+	"insufficient_quota":                   Permanent,
+	"billing_hard_limit_reached":           Permanent,
+	"invalid_api_key":                      Permanent,
+	"authentication_error":                 Permanent,
+	"permission_error":                     Permanent,
+	"permission_denied":                    Permanent,
+	"unauthenticated":                      Permanent,
+	"account_deactivated":                  Permanent,
+	"unsupported_country_region_territory": Permanent,
+	"model_not_found":                      Permanent,
+	"not_found_error":                      Permanent,
+	"content_policy_violation":             Permanent,
+	"content_filter":                       Permanent,
+	"image_parse_error":                    Permanent,
+	"context_length_exceeded":              ContextOverflow,
+	"context_window_exceeded":              ContextOverflow,
+	"request_too_large":                    ContextOverflow,
+	"rate_limit_exceeded":                  RateLimited,
+	"rate_limit_error":                     RateLimited,
+	"resource_exhausted":                   RateLimited,
+	"throttlingexception":                  RateLimited,
+	"overloaded_error":                     Overloaded,
+	"engine_overloaded":                    Overloaded,
+	"unavailable":                          Overloaded,
+	"serviceunavailableexception":          Overloaded,
+	"server_error":                         Transient,
+	"api_error":                            Transient,
+	"internal":                             Transient,
+	"internal_error":                       Transient,
+	"deadline_exceeded":                    Transient,
+}
+
+// statusKind maps an HTTP status to a kind; ok is false for statuses that are
+// not failures (1xx to 3xx).
+func statusKind(status int) (Kind, bool) {
+	switch {
+	case status == 429:
+		return RateLimited, true
+	case status == 503, status == 529:
+		return Overloaded, true
+	case status == 413:
+		return ContextOverflow, true
+	case status == 408, status == 409, status == 425:
+		return Transient, true
+	case status == 501, status == 505:
+		return Permanent, true
+	case status >= 500 && status <= 599:
+		return Transient, true
+	case status >= 400 && status <= 499:
+		return Permanent, true
+	}
+	return Unknown, false
+}
+
+func firstMatch(rules []textRule, lower string) (textRule, bool) {
+	for _, r := range rules {
+		if r.match(lower) {
+			return r, true
+		}
+	}
+	return textRule{}, false
+}
