@@ -1,0 +1,177 @@
+package middleware
+
+import (
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/failsafe-go/failsafe-go/circuitbreaker"
+)
+
+// BreakerState is the state of a [Breaker].
+type BreakerState = circuitbreaker.State
+
+// The breaker states.
+const (
+	BreakerClosed   = circuitbreaker.ClosedState
+	BreakerOpen     = circuitbreaker.OpenState
+	BreakerHalfOpen = circuitbreaker.HalfOpenState
+)
+
+// Breaker is a circuit breaker for one protected target (a model, a
+// provider account, a tool). It opens after a run of consecutive failures that
+// count, fails fast while open, and lets one probe through when half-open: a
+// success closes it, a failure opens it again. The state machine is
+// failsafe-go's; Breaker adds holds (see [Breaker.HoldOpen]) and slog events.
+//
+// A Breaker is safe for concurrent use and may be shared by several pipelines
+// (see [UseBreaker]).
+type Breaker struct {
+	name string
+	cb   circuitbreaker.CircuitBreaker[any]
+
+	holdUntil atomic.Int64 // UnixNano; 0 = no hold
+
+	mu        sync.Mutex
+	listeners []func(BreakerState)
+}
+
+// NewBreaker returns a breaker named name (for logs) that opens after
+// failures consecutive counted failures and stays open for delay. A nil
+// logger discards.
+func NewBreaker(name string, failures int, delay time.Duration, logger *slog.Logger) *Breaker {
+	if failures < 1 {
+		failures = DefaultBreakerThreshold
+	}
+	if delay <= 0 {
+		delay = DefaultBreakerDelay
+	}
+	logger = orDiscard(logger)
+	b := &Breaker{name: name}
+	b.cb = circuitbreaker.NewBuilder[any]().
+		WithFailureThreshold(uint(failures)).
+		WithDelay(delay).
+		OnStateChanged(func(e circuitbreaker.StateChangedEvent) {
+			logger.LogAttrs(e.Context(), breakerLevel(e.NewState), breakerMessage(e.NewState),
+				slog.String(KeyTarget, name),
+				slog.String(KeyFrom, e.OldState.String()),
+				slog.String(KeyTo, e.NewState.String()))
+			b.mu.Lock()
+			ls := b.listeners
+			b.mu.Unlock()
+			for _, l := range ls {
+				l(e.NewState)
+			}
+		}).
+		Build()
+	return b
+}
+
+// Name returns the breaker's name.
+func (b *Breaker) Name() string { return b.name }
+
+// State returns the current state. A breaker held open reports BreakerOpen.
+func (b *Breaker) State() BreakerState {
+	if b.held(time.Now()) {
+		return BreakerOpen
+	}
+	return b.cb.State()
+}
+
+// RemainingDelay returns how long the breaker will stay open, 0 if it is not.
+func (b *Breaker) RemainingDelay() time.Duration {
+	d := b.cb.RemainingDelay()
+	if until := b.holdUntil.Load(); until != 0 {
+		d = max(d, time.Until(time.Unix(0, until)))
+	}
+	return d
+}
+
+// HoldOpen opens the breaker and keeps it open for at least d, whatever its
+// configured delay: a provider that answers Retry-After: 120 is not probed
+// before two minutes have passed. A shorter hold never shortens a longer one.
+func (b *Breaker) HoldOpen(d time.Duration) {
+	until := time.Now().Add(d).UnixNano()
+	for {
+		old := b.holdUntil.Load()
+		if old >= until || b.holdUntil.CompareAndSwap(old, until) {
+			break
+		}
+	}
+	b.cb.Open()
+}
+
+// Open opens the breaker for its configured delay.
+func (b *Breaker) Open() { b.cb.Open() }
+
+// Close closes the breaker and ends any hold.
+func (b *Breaker) Close() {
+	b.holdUntil.Store(0)
+	b.cb.Close()
+}
+
+// OnStateChange registers f to be called after every state change, outside
+// the breaker's lock. Register listeners before sharing the breaker.
+func (b *Breaker) OnStateChange(f func(BreakerState)) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.listeners = append(b.listeners[:len(b.listeners):len(b.listeners)], f)
+}
+
+func (b *Breaker) held(now time.Time) bool {
+	until := b.holdUntil.Load()
+	return until != 0 && now.UnixNano() < until
+}
+
+// tryAcquire reports whether an attempt may proceed. A true answer must be
+// followed by exactly one call to record.
+func (b *Breaker) tryAcquire() bool {
+	if b.held(time.Now()) {
+		return false
+	}
+	return b.cb.TryAcquirePermit()
+}
+
+// outcome is what an attempt says about the target's health.
+type outcome uint8
+
+const (
+	healthy   outcome = iota // the target answered, even if with a 4xx
+	unhealthy                // a failure that counts toward opening
+	unknown                  // the caller gave up: no evidence either way
+)
+
+// record reports an attempt's outcome and releases its permit. An attempt
+// that gave no evidence (canceled) is not recorded while closed; while
+// half-open its probe permit must be released, and it is recorded as a
+// failure, which reopens the breaker rather than closing it on no evidence.
+func (b *Breaker) record(o outcome) {
+	switch o {
+	case healthy:
+		b.cb.RecordSuccess()
+	case unhealthy:
+		b.cb.RecordFailure()
+	default:
+		if b.cb.IsHalfOpen() {
+			b.cb.RecordFailure()
+		}
+	}
+}
+
+func breakerMessage(s BreakerState) string {
+	switch s {
+	case BreakerOpen:
+		return "circuit opened"
+	case BreakerHalfOpen:
+		return "circuit half-opened"
+	}
+	return "circuit closed"
+}
+
+func breakerLevel(s BreakerState) slog.Level {
+	if s == BreakerOpen {
+		return slog.LevelWarn
+	}
+	return slog.LevelInfo
+}

@@ -1,0 +1,113 @@
+package middleware
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/resilientgo/resilient/taxonomy"
+)
+
+// decision is what decide made of a failed attempt. It travels through
+// failsafe-go as the attempt's error, so that the retry policy's AbortIf and
+// DelayFunc read the decision instead of making their own.
+type decision struct {
+	err    error // the attempt's error
+	retry  bool
+	wait   time.Duration
+	reason Reason // why the call stops, when !retry
+	detail string
+	inner  *Error // an inner layer's final error, passed through
+}
+
+func (d *decision) Error() string { return d.err.Error() }
+func (d *decision) Unwrap() error { return d.err }
+
+func decisionOf(err error) *decision {
+	var d *decision
+	if errors.As(err, &d) {
+		return d
+	}
+	return nil
+}
+
+// isFinal reports whether a hedged attempt's failure should end the hedge
+// (and cancel its siblings): only failures that no retry would fix.
+func isFinal(err error) bool {
+	d := decisionOf(err)
+	return d != nil && !d.retry && d.reason != ReasonBudgetSpent && d.reason != ReasonCircuitOpen
+}
+
+var errHedgeRefused = errors.New("middleware: hedge refused: the run's retry budget is spent")
+
+// decide turns the class of attempt number n into a decision. It always
+// terminates: every retry is bounded by a per-kind attempt limit.
+func (c *call[R]) decide(n int, class taxonomy.Class, err error) *decision {
+	cfg := &c.p.cfg
+	var nr *noRetryError
+	var inner *Error
+	switch {
+	case class.Kind == taxonomy.Canceled:
+		return &decision{reason: ReasonCanceled}
+	case errors.As(err, &inner):
+		// No multiplication across layers: an inner layer of this library
+		// already retried this to exhaustion or judged it final.
+		return &decision{reason: inner.Reason, detail: inner.Detail, inner: inner}
+	case errors.As(err, &nr):
+		return &decision{reason: ReasonNotRetryable, detail: nr.detail}
+	case class.Rule == "max duration exceeded":
+		return &decision{reason: ReasonDeadline, detail: fmt.Sprintf("max duration %v", cfg.maxDuration)}
+	case class.Kind == taxonomy.Permanent, class.Kind == taxonomy.Programming:
+		return &decision{reason: ReasonPermanent}
+	}
+
+	limit := cfg.kindAttempts[class.Kind]
+	if limit == 0 {
+		limit = cfg.maxAttempts
+	}
+	if n >= limit {
+		if class.Kind == taxonomy.ContextOverflow {
+			return &decision{reason: ReasonContextOverflow}
+		}
+		return &decision{reason: ReasonExhausted}
+	}
+
+	var wait time.Duration
+	switch {
+	case class.Kind == taxonomy.ContextOverflow:
+		wait = 0 // the function repairs the request; waiting would not help
+	case class.RetryAfter > cfg.retryAfterCap:
+		if c.p.breaker != nil {
+			c.p.breaker.HoldOpen(class.RetryAfter)
+		}
+		return &decision{reason: ReasonRetryAfterOverCap,
+			detail: fmt.Sprintf("provider asked for %v, cap is %v", class.RetryAfter, cfg.retryAfterCap)}
+	case class.RetryAfter > 0:
+		wait = class.RetryAfter // exactly: retrying early is how accounts get throttled harder
+	default:
+		wait = c.p.backoff(n)
+	}
+
+	if deadline, ok := c.bounded.Deadline(); ok && time.Now().Add(wait).After(deadline) {
+		return &decision{reason: ReasonDeadline,
+			detail: fmt.Sprintf("the next wait of %v would pass the deadline", wait.Round(time.Millisecond))}
+	}
+	if !c.run.TryRetry() {
+		return &decision{reason: ReasonBudgetSpent}
+	}
+	return &decision{retry: true, wait: wait}
+}
+
+// backoff returns the wait before retry n (after attempt n failed): full
+// jitter, uniform in [0, min(base*2^(n-1), max)).
+func (p *Pipeline[R]) backoff(n int) time.Duration {
+	ceiling := p.cfg.maxDelay
+	if shift := n - 1; shift < 32 {
+		ceiling = min(p.cfg.baseDelay<<shift, p.cfg.maxDelay)
+	}
+	if p.cfg.noJitter || ceiling <= 0 {
+		return ceiling
+	}
+	return rand.N(ceiling)
+}

@@ -1,0 +1,49 @@
+// Package middleware decides what to do about a failure and carries the
+// decision out: it turns a [taxonomy.Class] into retry, wait, stop or fail
+// fast, on failsafe-go's retry, circuit breaker and hedge policies. Both
+// wrappers of this library, models (package llms) and tools (package tools),
+// run on a [Pipeline].
+//
+// # Order
+//
+// A pipeline expands, first element outermost, to
+//
+//	retry(breaker(hedge?(policies...(timeout(fn)))))
+//
+// so the timeout is per attempt, the breaker sees every attempt and fails
+// fast while open, and the retry sees the breaker's refusals.
+//
+// # Decisions
+//
+//   - permanent, canceled and programming failures stop at once;
+//   - retryable kinds retry until the call has made as many attempts as the
+//     kind allows (rate_limited 5, unknown 2, the others [MaxAttempts]: 3);
+//   - the wait is full jitter, uniform in [0, min(0.5s*2^(n-1), 8s)), unless
+//     the provider sent Retry-After: then exactly that long, never sooner; a
+//     Retry-After over the cap (60 s) is not slept on: the call fails at once
+//     and the breaker is held open for the period the provider asked for;
+//   - context_overflow is never retried blindly: only a function that repairs
+//     its request between attempts raises its limit (llms compacts);
+//   - a caller that gave up makes the call canceled, whatever the error says;
+//     a backoff sleep ends at once and no attempt starts after it;
+//   - an error that an inner layer of this library already gave up on is not
+//     retried again: three nested layers over a failing call make 3 calls,
+//     not 27;
+//   - a [Run] in the context caps the retries of every model and tool call of
+//     one agent run together ([WithRun]);
+//   - a panic in the protected function is recovered and becomes a
+//     programming failure ([PanicError]), so no breaker permit leaks.
+//
+// The final error, an *[Error], says why the call stopped and lists every
+// attempt as "Type: text" with its kind, rule and the wait before it.
+//
+// # Events
+//
+// Every decision is logged through log/slog with the attribute keys listed
+// at [KeyTarget]. A nil logger discards.
+//
+// # Concurrency
+//
+// Pipelines, breakers and runs are safe for concurrent use. Build a pipeline
+// once per target; per call, only a small state object is allocated.
+package middleware

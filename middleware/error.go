@@ -1,0 +1,299 @@
+package middleware
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/failsafe-go/failsafe-go/circuitbreaker"
+	"github.com/failsafe-go/failsafe-go/retrypolicy"
+
+	"github.com/resilientgo/resilient/taxonomy"
+)
+
+// Reason says why a call stopped.
+type Reason uint8
+
+// The reasons a call stops.
+const (
+	// ReasonPermanent: the latest failure was permanent or a programming
+	// error; the same request would fail the same way.
+	ReasonPermanent Reason = iota + 1
+	// ReasonExhausted: every attempt allowed for the failure's kind was made.
+	ReasonExhausted
+	// ReasonCircuitOpen: the circuit breaker is open; no request was sent.
+	ReasonCircuitOpen
+	// ReasonCanceled: the caller's context was canceled or its deadline passed.
+	ReasonCanceled
+	// ReasonRetryAfterOverCap: the provider asked for a wait longer than the
+	// pipeline's RetryAfterCap.
+	ReasonRetryAfterOverCap
+	// ReasonBudgetSpent: the run's retry budget was spent.
+	ReasonBudgetSpent
+	// ReasonDeadline: the call's MaxDuration passed, or the next wait would
+	// pass it or the caller's deadline.
+	ReasonDeadline
+	// ReasonContextOverflow: the request exceeds the model's context window
+	// and could not be repaired.
+	ReasonContextOverflow
+	// ReasonNotRetryable: the protected function said the failure must not be
+	// retried (see [NoRetry]); Error.Detail says why.
+	ReasonNotRetryable
+	// ReasonRejected: a policy added with [Policies] rejected the attempt.
+	ReasonRejected
+)
+
+var reasonText = [...]string{
+	ReasonPermanent:         "failed permanently",
+	ReasonExhausted:         "failed after %d attempts",
+	ReasonCircuitOpen:       "circuit open",
+	ReasonCanceled:          "canceled",
+	ReasonRetryAfterOverCap: "retry-after over the cap",
+	ReasonBudgetSpent:       "retry budget spent",
+	ReasonDeadline:          "deadline exceeded",
+	ReasonContextOverflow:   "context overflow",
+	ReasonNotRetryable:      "not retryable",
+	ReasonRejected:          "rejected by a policy",
+}
+
+// String returns the reason's short name, e.g. "circuit open".
+func (r Reason) String() string {
+	if r == ReasonExhausted {
+		return "exhausted"
+	}
+	if int(r) < len(reasonText) && r != 0 {
+		return reasonText[r]
+	}
+	return "reason(" + strconv.Itoa(int(r)) + ")"
+}
+
+// Attempt records one attempt of a call.
+type Attempt struct {
+	// Number counts attempts from 1.
+	Number int
+	// Wait is how long the pipeline waited before this attempt.
+	Wait time.Duration
+	// Duration is how long the attempt took.
+	Duration time.Duration
+	// Err is the attempt's error as the protected function returned it.
+	Err error
+	// Class is what the classifier made of Err.
+	Class taxonomy.Class
+}
+
+// String renders the attempt as seed 000 asks: "Type: text", with its kind
+// and rule, e.g. `attempt 2 after 412ms: *errors.errorString: API returned
+// unexpected status code: 503 [overloaded, status 503]`.
+func (a Attempt) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "attempt %d", a.Number)
+	if a.Wait > 0 {
+		fmt.Fprintf(&b, " after %v", a.Wait.Round(time.Millisecond))
+	}
+	b.WriteString(": ")
+	b.WriteString(describe(a.Err))
+	b.WriteString(" [")
+	b.WriteString(a.Class.Kind.String())
+	if a.Class.Rule != "" {
+		b.WriteString(", ")
+		b.WriteString(a.Class.Rule)
+	}
+	b.WriteString("]")
+	return b.String()
+}
+
+// describe renders err as "Type: text". The type named is that of the first
+// error under this library's transparent wrappers (wire evidence, forced
+// classes, no-retry marks), so the provider's own error type shows; an empty
+// text degrades to the type name alone.
+func describe(err error) string {
+	if err == nil {
+		return "<nil>"
+	}
+	shown := err
+	for {
+		inner := unwrapTransparent(shown)
+		if inner == nil {
+			break
+		}
+		shown = inner
+	}
+	if text := err.Error(); text != "" {
+		return fmt.Sprintf("%T: %s", shown, text)
+	}
+	return fmt.Sprintf("%T", shown)
+}
+
+// unwrapTransparent returns what a transparent wrapper wraps, nil for any
+// other error. Transparent wrappers keep the wrapped error's text unchanged.
+func unwrapTransparent(err error) error {
+	switch e := err.(type) {
+	case *taxonomy.WireError:
+		return e.Err
+	case *noRetryError:
+		return e.err
+	case *decision:
+		return e.err
+	}
+	if _, ok := err.(taxonomy.Classified); ok && errors.Unwrap(err) != nil && err.Error() == errors.Unwrap(err).Error() {
+		return errors.Unwrap(err) // taxonomy.WithClass
+	}
+	return nil
+}
+
+// Error is the final error of a call that did not succeed: why it stopped and
+// every attempt it made. It unwraps to every attempt's error, so errors.Is
+// and errors.As reach the provider errors; errors.Is also matches
+// retrypolicy.ErrExceeded when attempts ran out, circuitbreaker.ErrOpen when
+// the circuit was open, and context.Canceled or context.DeadlineExceeded when
+// the caller gave up. [taxonomy.Classify] reports the last attempt's class, so
+// an outer layer of this library does not retry it again.
+type Error struct {
+	// Target names what was called (a model, a tool).
+	Target string
+	// Reason says why the call stopped.
+	Reason Reason
+	// Detail adds words to the reason, e.g. why a failure was not retryable.
+	Detail string
+	// Attempts lists every attempt, in order.
+	Attempts []Attempt
+
+	cause error // the caller's context error, for ReasonCanceled
+}
+
+// Error reads like
+//
+//	middleware: gpt-4o failed after 3 attempts: attempt 1: ...; attempt 2 after 312ms: ...
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString("middleware: ")
+	if e.Target != "" {
+		b.WriteString(e.Target)
+		b.WriteString(" ")
+	}
+	switch e.Reason {
+	case ReasonExhausted:
+		fmt.Fprintf(&b, reasonText[ReasonExhausted], len(e.Attempts))
+	case ReasonPermanent:
+		b.WriteString(reasonText[ReasonPermanent])
+	default:
+		b.WriteString("stopped: ")
+		b.WriteString(e.Reason.String())
+	}
+	if e.Detail != "" {
+		b.WriteString(" (")
+		b.WriteString(e.Detail)
+		b.WriteString(")")
+	}
+	for i, a := range e.Attempts {
+		if i == 0 {
+			b.WriteString(": ")
+		} else {
+			b.WriteString("; ")
+		}
+		b.WriteString(a.String())
+	}
+	return b.String()
+}
+
+// Unwrap returns every attempt's error, and the caller's context error when
+// the call was canceled.
+func (e *Error) Unwrap() []error {
+	errs := make([]error, 0, len(e.Attempts)+1)
+	for _, a := range e.Attempts {
+		if a.Err != nil {
+			errs = append(errs, a.Err)
+		}
+	}
+	if e.cause != nil {
+		errs = append(errs, e.cause)
+	}
+	return errs
+}
+
+// Is matches retrypolicy.ErrExceeded for ReasonExhausted and
+// circuitbreaker.ErrOpen for ReasonCircuitOpen.
+func (e *Error) Is(target error) bool {
+	switch target {
+	case retrypolicy.ErrExceeded:
+		return e.Reason == ReasonExhausted
+	case circuitbreaker.ErrOpen:
+		return e.Reason == ReasonCircuitOpen
+	}
+	return false
+}
+
+// Class reports the class of the last attempt (Canceled when the caller gave
+// up), making Error a [taxonomy.Classified].
+func (e *Error) Class() taxonomy.Class {
+	if e.Reason == ReasonCanceled {
+		return taxonomy.Class{Kind: taxonomy.Canceled, Rule: "caller gave up"}
+	}
+	if len(e.Attempts) == 0 {
+		return taxonomy.Class{Kind: taxonomy.Unknown, Rule: e.Reason.String()}
+	}
+	return e.Attempts[len(e.Attempts)-1].Class
+}
+
+// Last returns the last attempt's error, nil if no attempt was made.
+func (e *Error) Last() error {
+	if len(e.Attempts) == 0 {
+		return nil
+	}
+	return e.Attempts[len(e.Attempts)-1].Err
+}
+
+// NoRetry marks err so that the pipeline does not retry it, whatever its
+// kind: for instance a stream that already delivered output to the caller.
+// The call stops with [ReasonNotRetryable] and detail as Error.Detail. The
+// text of the result is err's text, unchanged; nil stays nil.
+func NoRetry(err error, detail string) error {
+	if err == nil {
+		return nil
+	}
+	return &noRetryError{err: err, detail: detail}
+}
+
+type noRetryError struct {
+	err    error
+	detail string
+}
+
+func (e *noRetryError) Error() string { return e.err.Error() }
+func (e *noRetryError) Unwrap() error { return e.err }
+
+// PanicError is what a panic inside the protected function becomes: a
+// programming failure that is never retried. Stack holds the goroutine's
+// stack at the panic, for logs; it is not part of the error text.
+type PanicError struct {
+	Value any
+	Stack []byte
+}
+
+// Error returns "panic: <value>".
+func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
+
+// Unwrap returns the panic value when it is an error.
+func (e *PanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}
+
+// Class reports a programming failure.
+func (e *PanicError) Class() taxonomy.Class {
+	return taxonomy.Class{Kind: taxonomy.Programming, Rule: "panic"}
+}
+
+// canceledCause returns the caller's context error for the final error.
+func canceledCause(ctx context.Context) error {
+	if cause := context.Cause(ctx); cause != nil {
+		if errors.Is(cause, ctx.Err()) {
+			return cause
+		}
+		return errors.Join(ctx.Err(), cause)
+	}
+	return ctx.Err()
+}

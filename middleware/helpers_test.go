@@ -1,0 +1,131 @@
+package middleware_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/resilientgo/resilient/middleware"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// script is a scripted protected function: each call takes the next step,
+// and the last step repeats. It records when each call started.
+type script struct {
+	mu    sync.Mutex
+	steps []step
+	calls []time.Time
+	seen  []middleware.State
+}
+
+type step struct {
+	result string
+	err    error
+	block  bool          // wait for the attempt's context to end
+	sleep  time.Duration // take this long before answering
+	panic  any
+	cancel context.CancelFunc
+}
+
+func fails(err error) step            { return step{err: err} }
+func succeeds(r string) step          { return step{result: r} }
+func newScript(steps ...step) *script { return &script{steps: steps} }
+
+func (s *script) fn(ctx context.Context, st middleware.State) (string, error) {
+	s.mu.Lock()
+	i := min(len(s.calls), len(s.steps)-1)
+	s.calls = append(s.calls, time.Now())
+	s.seen = append(s.seen, st)
+	cur := s.steps[i]
+	s.mu.Unlock()
+	if cur.cancel != nil {
+		cur.cancel()
+	}
+	if cur.panic != nil {
+		panic(cur.panic)
+	}
+	if cur.sleep > 0 {
+		select {
+		case <-time.After(cur.sleep):
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+	}
+	if cur.block {
+		<-ctx.Done()
+		return "", errors.New("request timeout: API call exceeded deadline")
+	}
+	return cur.result, cur.err
+}
+
+func (s *script) count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.calls)
+}
+
+// gaps returns the time between consecutive calls.
+func (s *script) gaps() []time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var gaps []time.Duration
+	for i := 1; i < len(s.calls); i++ {
+		gaps = append(gaps, s.calls[i].Sub(s.calls[i-1]))
+	}
+	return gaps
+}
+
+func mustPipeline(t testing.TB, opts ...middleware.Option) *middleware.Pipeline[string] {
+	t.Helper()
+	p, err := middleware.New[string]("test-target", opts...)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	return p
+}
+
+func asError(t *testing.T, err error) *middleware.Error {
+	t.Helper()
+	var e *middleware.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("got %T %v, want *middleware.Error", err, err)
+	}
+	return e
+}
+
+// logBuffer collects slog output as text for assertions.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+func (l *logBuffer) logger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(l, &slog.HandlerOptions{
+		Level: slog.LevelDebug,
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			if a.Key == slog.TimeKey && len(groups) == 0 {
+				return slog.Attr{}
+			}
+			return a
+		},
+	}))
+}

@@ -1,0 +1,241 @@
+package middleware
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/failsafe-go/failsafe-go"
+
+	"github.com/resilientgo/resilient/taxonomy"
+)
+
+// Defaults, as documented on each option. They are seed 003's policy: three
+// attempts, exponential backoff from 0.5 s capped at 8 s with full jitter.
+const (
+	DefaultMaxAttempts      = 3
+	DefaultBaseDelay        = 500 * time.Millisecond
+	DefaultMaxDelay         = 8 * time.Second
+	DefaultRetryAfterCap    = 60 * time.Second
+	DefaultAttemptTimeout   = 2 * time.Minute
+	DefaultBreakerThreshold = 5
+	DefaultBreakerDelay     = 30 * time.Second
+)
+
+// An Option configures a [Pipeline]. Options are applied in order; a later
+// option overrides an earlier one.
+type Option func(*config)
+
+type config struct {
+	maxAttempts    int
+	kindAttempts   [numKinds]int // 0 = use maxAttempts
+	baseDelay      time.Duration
+	maxDelay       time.Duration
+	noJitter       bool
+	retryAfterCap  time.Duration
+	attemptTimeout time.Duration
+	maxDuration    time.Duration
+	breaker        *Breaker
+	breakerOff     bool
+	breakerThresh  int
+	breakerDelay   time.Duration
+	classifier     taxonomy.Classifier
+	logger         *slog.Logger
+	hedgeDelay     time.Duration
+	maxHedges      int
+	policies       []any // failsafe.Policy[R], checked by New
+	errs           []error
+}
+
+// numKinds sizes per-kind tables: one slot per taxonomy.Kind.
+const numKinds = int(taxonomy.Programming) + 1
+
+func defaultConfig() config {
+	c := config{
+		maxAttempts:    DefaultMaxAttempts,
+		baseDelay:      DefaultBaseDelay,
+		maxDelay:       DefaultMaxDelay,
+		retryAfterCap:  DefaultRetryAfterCap,
+		attemptTimeout: DefaultAttemptTimeout,
+		breakerThresh:  DefaultBreakerThreshold,
+		breakerDelay:   DefaultBreakerDelay,
+		classifier:     taxonomy.Default,
+	}
+	// Seed 004: rate limits deserve more patience than failures nobody understands.
+	c.kindAttempts[taxonomy.RateLimited] = 5
+	c.kindAttempts[taxonomy.Unknown] = 2
+	// A context overflow is never retried blindly; a caller that compacts the
+	// request raises this to 2 (see llms).
+	c.kindAttempts[taxonomy.ContextOverflow] = 1
+	return c
+}
+
+func (c *config) errorf(format string, args ...any) {
+	c.errs = append(c.errs, fmt.Errorf("middleware: "+format, args...))
+}
+
+// MaxAttempts sets how many calls a failure of a retryable kind may take in
+// all, the first included: 3 attempts are 1 call and 2 retries. It applies to
+// every retryable kind without a limit of its own (see [KindAttempts]).
+// Default: 3 attempts ([DefaultMaxAttempts]). It must be at least 1.
+func MaxAttempts(n int) Option {
+	return func(c *config) {
+		if n < 1 {
+			c.errorf("MaxAttempts(%d): must be at least 1", n)
+			return
+		}
+		c.maxAttempts = n
+	}
+}
+
+// KindAttempts sets how many attempts in all a call may take when its latest
+// failure is of kind k. The count includes the first attempt and attempts
+// that failed for other kinds. Defaults: rate_limited 5, unknown 2,
+// context_overflow 1 (never retried unless the caller repairs the request
+// between attempts, as llms does by compacting); other retryable kinds use
+// [MaxAttempts]. Permanent, canceled and programming failures are never
+// retried, whatever this says.
+func KindAttempts(k taxonomy.Kind, n int) Option {
+	return func(c *config) {
+		switch {
+		case int(k) >= len(c.kindAttempts):
+			c.errorf("KindAttempts(%v): no such kind", k)
+		case n < 1:
+			c.errorf("KindAttempts(%v, %d): must be at least 1", k, n)
+		default:
+			c.kindAttempts[k] = n
+		}
+	}
+}
+
+// Backoff sets the exponential backoff: the wait before retry n is drawn
+// uniformly from [0, min(base*2^(n-1), max)) ("full jitter"), unless the
+// provider said how long to wait. Default: base 0.5 s, max 8 s.
+func Backoff(base, max time.Duration) Option {
+	return func(c *config) {
+		if base <= 0 || max < base {
+			c.errorf("Backoff(%v, %v): need 0 < base <= max", base, max)
+			return
+		}
+		c.baseDelay, c.maxDelay = base, max
+	}
+}
+
+// NoJitter makes the backoff wait the full ceiling instead of a uniform draw
+// below it. It exists to demonstrate thundering herds; do not use it in
+// production. Default: full jitter.
+func NoJitter() Option { return func(c *config) { c.noJitter = true } }
+
+// RetryAfterCap sets the longest Retry-After the pipeline will sleep on. A
+// longer one is not slept on: the call fails at once with
+// [ReasonRetryAfterOverCap] and the circuit breaker is held open for the
+// period the provider asked for, so other callers fail fast too. Default: 60 s.
+func RetryAfterCap(d time.Duration) Option {
+	return func(c *config) {
+		if d <= 0 {
+			c.errorf("RetryAfterCap(%v): must be positive", d)
+			return
+		}
+		c.retryAfterCap = d
+	}
+}
+
+// AttemptTimeout bounds each attempt with its own child context, so a hung
+// attempt becomes a transient failure and is retried. 0 disables it.
+// Default: 2 minutes (raise it for long non-streaming generations).
+func AttemptTimeout(d time.Duration) Option {
+	return func(c *config) {
+		if d < 0 {
+			c.errorf("AttemptTimeout(%v): must not be negative", d)
+			return
+		}
+		c.attemptTimeout = d
+	}
+}
+
+// MaxDuration bounds the whole call, waits included. A retry whose wait would
+// pass this deadline (or the caller's own) is not attempted: the call fails at
+// once with [ReasonDeadline]. 0 means no bound beyond the caller's context.
+// Default: 0.
+func MaxDuration(d time.Duration) Option {
+	return func(c *config) {
+		if d < 0 {
+			c.errorf("MaxDuration(%v): must not be negative", d)
+			return
+		}
+		c.maxDuration = d
+	}
+}
+
+// BreakerThreshold configures the pipeline's own circuit breaker: it opens
+// after failures consecutive failures that say something about the target
+// (not cancellations, not requests rejected for their own content) and stays
+// open for delay before letting one probe through. Default: 5 failures, 30 s.
+func BreakerThreshold(failures int, delay time.Duration) Option {
+	return func(c *config) {
+		if failures < 1 || delay <= 0 {
+			c.errorf("BreakerThreshold(%d, %v): need failures >= 1 and a positive delay", failures, delay)
+			return
+		}
+		c.breakerThresh, c.breakerDelay = failures, delay
+	}
+}
+
+// UseBreaker shares b among several pipelines, for instance one breaker per
+// provider account for several models. Default: each pipeline has its own.
+func UseBreaker(b *Breaker) Option {
+	return func(c *config) {
+		if b == nil {
+			c.errorf("UseBreaker(nil)")
+			return
+		}
+		c.breaker, c.breakerOff = b, false
+	}
+}
+
+// NoBreaker disables the circuit breaker. Default: enabled.
+func NoBreaker() Option { return func(c *config) { c.breaker, c.breakerOff = nil, true } }
+
+// WithClassifier replaces the classifier. Compose with taxonomy.Chain to add
+// rules ahead of the defaults. Default: taxonomy.Default.
+func WithClassifier(cl taxonomy.Classifier) Option {
+	return func(c *config) {
+		if cl == nil {
+			c.errorf("WithClassifier(nil)")
+			return
+		}
+		c.classifier = cl
+	}
+}
+
+// WithLogger sets the logger for decision events (see [Event keys]). A nil
+// logger discards. Default: discard.
+//
+// [Event keys]: https://pkg.go.dev/github.com/resilientgo/resilient/middleware#hdr-Events
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// Hedge enables hedging for [Pipeline.DoHedged]: when an attempt has not
+// finished after delay, up to maxHedges more start; the first success wins and
+// the others' contexts are canceled. Each hedge spends one retry from the
+// run's budget when there is one. Default: off.
+func Hedge(delay time.Duration, maxHedges int) Option {
+	return func(c *config) {
+		if delay <= 0 || maxHedges < 1 {
+			c.errorf("Hedge(%v, %d): need a positive delay and at least one hedge", delay, maxHedges)
+			return
+		}
+		c.hedgeDelay, c.maxHedges = delay, maxHedges
+	}
+}
+
+// Policies adds raw failsafe-go policies (rate limiter, bulkhead, ...) for
+// what the options do not cover. They run inside the retry, around each
+// attempt, first listed outermost; a rejection of theirs ends the call with
+// [ReasonRejected]. R must be the pipeline's result type, or [New] fails.
+func Policies[R any](policies ...failsafe.Policy[R]) Option {
+	return func(c *config) {
+		for _, p := range policies {
+			c.policies = append(c.policies, p)
+		}
+	}
+}

@@ -1,0 +1,378 @@
+package middleware
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/failsafe-go/failsafe-go"
+	"github.com/failsafe-go/failsafe-go/circuitbreaker"
+	"github.com/failsafe-go/failsafe-go/hedgepolicy"
+	"github.com/failsafe-go/failsafe-go/retrypolicy"
+
+	"github.com/resilientgo/resilient/taxonomy"
+)
+
+// Func is the protected call. It must use ctx, the attempt's own context,
+// for its work: the pipeline cancels it on the attempt timeout, on the
+// caller's cancellation and when a hedge wins.
+type Func[R any] func(ctx context.Context, s State) (R, error)
+
+// State tells the protected function where it stands.
+type State struct {
+	// Attempt counts attempts from 1.
+	Attempt int
+	// Previous is the attempt before this one; its Number is 0 on the first
+	// attempt. A function that can repair its request reads Previous.Class
+	// (llms compacts the messages after a context overflow).
+	Previous Attempt
+	// Hedge is true for a hedged attempt running beside another.
+	Hedge bool
+}
+
+// Pipeline runs calls to one protected target (a model, a tool) under the
+// configured policies, expanded as
+//
+//	retry(breaker(policies...(timeout(fn))))
+//
+// with hedging, when enabled, between the breaker and the policies for
+// [Pipeline.DoHedged]. The retry decides from [taxonomy.Classify]'s answer:
+// permanent, canceled and programming failures stop at once; retryable kinds
+// retry up to their limit with full-jitter backoff, or wait exactly the
+// provider's Retry-After.
+//
+// Build a Pipeline once per target and share it: it is safe for concurrent
+// use, and its breaker's state is what makes it useful.
+type Pipeline[R any] struct {
+	name    string
+	cfg     config
+	logger  *slog.Logger
+	breaker *Breaker
+	exec    failsafe.Executor[R]
+	hedged  failsafe.Executor[R]
+}
+
+// New builds a pipeline for the target called name (it appears in errors and
+// logs). Invalid options make it fail with an error naming each problem.
+func New[R any](name string, opts ...Option) (*Pipeline[R], error) {
+	cfg := defaultConfig()
+	for _, o := range opts {
+		if o == nil {
+			cfg.errorf("nil option")
+			continue
+		}
+		o(&cfg)
+	}
+	policies := make([]failsafe.Policy[R], 0, len(cfg.policies)+2)
+	for _, p := range cfg.policies {
+		typed, ok := p.(failsafe.Policy[R])
+		if !ok {
+			var zero R
+			cfg.errorf("Policies: %T is not a failsafe.Policy[%T]", p, zero)
+			continue
+		}
+		policies = append(policies, typed)
+	}
+	if err := errors.Join(cfg.errs...); err != nil {
+		return nil, err
+	}
+	p := &Pipeline[R]{name: name, cfg: cfg, logger: orDiscard(cfg.logger)}
+	switch {
+	case cfg.breakerOff:
+	case cfg.breaker != nil:
+		p.breaker = cfg.breaker
+	default:
+		p.breaker = NewBreaker(name, cfg.breakerThresh, cfg.breakerDelay, cfg.logger)
+	}
+
+	retry := retrypolicy.NewBuilder[R]().
+		HandleIf(func(_ R, err error) bool { return err != nil }).
+		AbortIf(func(_ R, err error) bool {
+			d := decisionOf(err)
+			return d == nil || !d.retry
+		}).
+		WithMaxRetries(-1). // every stop is decided by decide, which always ends
+		WithDelayFunc(func(exec failsafe.ExecutionAttempt[R]) time.Duration {
+			if d := decisionOf(exec.LastError()); d != nil {
+				return d.wait
+			}
+			return 0
+		}).
+		Build()
+	p.exec = failsafe.With(append([]failsafe.Policy[R]{retry}, policies...)...)
+	if cfg.hedgeDelay > 0 {
+		hedge := hedgepolicy.NewBuilderWithDelayFunc[R](func(exec failsafe.ExecutionAttempt[R]) time.Duration {
+			if run := RunFrom(exec.Context()); run != nil && run.Remaining() == 0 {
+				return -1 // the run cannot pay for another hedge
+			}
+			return cfg.hedgeDelay
+		}).
+			WithMaxHedges(cfg.maxHedges).
+			CancelIf(func(_ R, err error) bool { return err == nil || isFinal(err) }).
+			Build()
+		p.hedged = failsafe.With(append([]failsafe.Policy[R]{retry, hedge}, policies...)...)
+	}
+	return p, nil
+}
+
+// Name returns the target's name.
+func (p *Pipeline[R]) Name() string { return p.name }
+
+// Breaker returns the pipeline's circuit breaker, nil when disabled.
+func (p *Pipeline[R]) Breaker() *Breaker { return p.breaker }
+
+// Do calls fn under the pipeline's policies and returns its result, or an
+// *[Error] saying why it stopped and listing every attempt. A caller context
+// that is already done makes no attempt.
+func (p *Pipeline[R]) Do(ctx context.Context, fn Func[R]) (R, error) {
+	return p.do(ctx, fn, p.exec)
+}
+
+// DoHedged is Do with hedging, when the pipeline was built with [Hedge]; Do
+// otherwise. Hedge only calls whose repetition is harmless and whose output
+// is not streamed to anyone.
+func (p *Pipeline[R]) DoHedged(ctx context.Context, fn Func[R]) (R, error) {
+	if p.hedged == nil {
+		return p.do(ctx, fn, p.exec)
+	}
+	return p.do(ctx, fn, p.hedged)
+}
+
+func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor[R]) (R, error) {
+	var zero R
+	if ctx == nil {
+		return zero, &Error{Target: p.name, Reason: ReasonPermanent, Detail: "nil context",
+			Attempts: []Attempt{{Number: 1, Err: errNilContext, Class: programming("nil context")}}}
+	}
+	if fn == nil {
+		return zero, &Error{Target: p.name, Reason: ReasonPermanent, Detail: "nil function",
+			Attempts: []Attempt{{Number: 1, Err: errNilFunc, Class: programming("nil function")}}}
+	}
+	c := &call[R]{p: p, caller: ctx, bounded: ctx, fn: fn, run: RunFrom(ctx)}
+	if ctx.Err() != nil {
+		return zero, c.finish(ctx.Err())
+	}
+	if p.cfg.maxDuration > 0 {
+		var cancel context.CancelFunc
+		c.bounded, cancel = context.WithTimeout(ctx, p.cfg.maxDuration)
+		defer cancel()
+	}
+	r, err := exec.WithContext(c.bounded).GetWithExecution(c.attempt)
+	if err != nil {
+		return zero, c.finish(err)
+	}
+	if n := c.count(); n > 1 {
+		p.logger.LogAttrs(ctx, slog.LevelInfo, "recovered",
+			slog.String(KeyTarget, p.name), slog.Int(KeyAttempts, n))
+	}
+	return r, nil
+}
+
+var (
+	errNilContext = errors.New("middleware: nil context")
+	errNilFunc    = errors.New("middleware: nil function")
+)
+
+func programming(rule string) taxonomy.Class {
+	return taxonomy.Class{Kind: taxonomy.Programming, Rule: rule}
+}
+
+// call is the state of one Do.
+type call[R any] struct {
+	p       *Pipeline[R]
+	caller  context.Context // the caller's context: consulted before any classification
+	bounded context.Context // caller's context bounded by MaxDuration
+	fn      Func[R]
+	run     *Run
+
+	mu       sync.Mutex // hedged attempts run concurrently
+	attempts []Attempt
+	nextWait time.Duration
+}
+
+func (c *call[R]) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.attempts)
+}
+
+// attempt runs one attempt: breaker permit, attempt timeout, panic guard,
+// classification, decision.
+func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
+	var zero R
+	p := c.p
+	c.mu.Lock()
+	number := len(c.attempts) + 1
+	wait := c.nextWait
+	c.nextWait = 0
+	var prev Attempt
+	if number > 1 {
+		prev = c.attempts[number-2]
+	}
+	c.attempts = append(c.attempts, Attempt{Number: number, Wait: wait})
+	c.mu.Unlock()
+	hedge := exec.IsHedge()
+
+	if hedge && !c.run.TryRetry() {
+		return zero, c.conclude(number, 0, errHedgeRefused, taxonomy.Class{Kind: taxonomy.Transient, Rule: "hedge refused by budget"},
+			&decision{reason: ReasonBudgetSpent})
+	}
+	if p.breaker != nil && !p.breaker.tryAcquire() {
+		return zero, c.conclude(number, 0, circuitbreaker.ErrOpen, taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "circuit open"},
+			&decision{reason: ReasonCircuitOpen, detail: p.breaker.Name()})
+	}
+
+	actx := exec.Context()
+	cancel := context.CancelFunc(func() {})
+	if p.cfg.attemptTimeout > 0 {
+		actx, cancel = context.WithTimeout(actx, p.cfg.attemptTimeout)
+	}
+	start := time.Now()
+	r, err := c.protect(actx, State{Attempt: number, Previous: prev, Hedge: hedge})
+	elapsed := time.Since(start)
+	timedOut := err != nil && errors.Is(actx.Err(), context.DeadlineExceeded) && exec.Context().Err() == nil
+	cancel()
+
+	if err == nil {
+		if p.breaker != nil {
+			p.breaker.record(healthy)
+		}
+		c.mu.Lock()
+		c.attempts[number-1].Duration = elapsed
+		c.mu.Unlock()
+		return r, nil
+	}
+	class := c.classify(err, timedOut, exec.Context())
+	if p.breaker != nil {
+		p.breaker.record(healthOf(class, err))
+	}
+	d := c.decide(number, class, err)
+	return r, c.conclude(number, elapsed, err, class, d)
+}
+
+// protect calls fn, turning a panic into a *PanicError so that no permit or
+// goroutine is leaked and the caller's program survives.
+func (c *call[R]) protect(ctx context.Context, s State) (r R, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &PanicError{Value: v, Stack: debug.Stack()}
+			c.p.logger.LogAttrs(c.caller, slog.LevelError, "panic recovered",
+				slog.String(KeyTarget, c.p.name), slog.Int(KeyAttempt, s.Attempt),
+				slog.Any(KeyError, err), slog.String(KeyStack, string(err.(*PanicError).Stack)))
+		}
+	}()
+	return c.fn(ctx, s)
+}
+
+// classify consults the caller's context first: a caller that gave up makes
+// the attempt canceled whatever the error says (langchaingo's openai client
+// replaces context errors with fixed strings; ollama reports a dropped stream
+// as success). Then the call's own deadline, then the attempt timeout, then
+// the classifier.
+func (c *call[R]) classify(err error, timedOut bool, attemptParent context.Context) taxonomy.Class {
+	switch {
+	case c.caller.Err() != nil:
+		if errors.Is(c.caller.Err(), context.DeadlineExceeded) {
+			return taxonomy.Class{Kind: taxonomy.Canceled, Rule: "caller deadline exceeded"}
+		}
+		return taxonomy.Class{Kind: taxonomy.Canceled, Rule: "caller canceled"}
+	case c.bounded.Err() != nil:
+		return taxonomy.Class{Kind: taxonomy.Transient, Rule: "max duration exceeded"}
+	case timedOut:
+		return taxonomy.Class{Kind: taxonomy.Transient, Rule: "attempt timeout"}
+	case attemptParent.Err() != nil:
+		// A hedge won and canceled this attempt: it says nothing about the target.
+		return taxonomy.Class{Kind: taxonomy.Canceled, Rule: "superseded by a hedge"}
+	}
+	return c.p.cfg.classifier.Classify(err)
+}
+
+// healthOf says what a failed attempt tells the breaker: only failures that
+// say something about the target's health count. A request rejected for its
+// own content (permanent, context overflow) shows the target is up; a rate
+// limit is about the caller's account, and its Retry-After is honoured by the
+// retry (or, over the cap, holds the breaker open by itself).
+func healthOf(class taxonomy.Class, err error) outcome {
+	switch class.Kind {
+	case taxonomy.Canceled, taxonomy.RateLimited:
+		return unknown
+	case taxonomy.Permanent, taxonomy.ContextOverflow:
+		return healthy
+	case taxonomy.Programming:
+		var pe *PanicError
+		if errors.As(err, &pe) {
+			return unhealthy // a panicking target is broken
+		}
+		return unknown
+	}
+	return unhealthy
+}
+
+// conclude records the attempt and returns the error the retry policy sees.
+func (c *call[R]) conclude(number int, elapsed time.Duration, err error, class taxonomy.Class, d *decision) error {
+	c.mu.Lock()
+	a := &c.attempts[number-1]
+	a.Duration, a.Err, a.Class = elapsed, err, class
+	if d.retry {
+		c.nextWait = d.wait
+	}
+	c.mu.Unlock()
+	if d.retry {
+		c.p.logger.LogAttrs(c.caller, slog.LevelWarn, "retry scheduled",
+			slog.String(KeyTarget, c.p.name), slog.Int(KeyAttempt, number),
+			slog.String(KeyKind, class.Kind.String()), slog.String(KeyRule, class.Rule),
+			slog.Duration(KeyDelay, d.wait), slog.Any(KeyError, err))
+	}
+	d.err = err
+	return d
+}
+
+// finish builds the final error from the retry's result.
+func (c *call[R]) finish(err error) error {
+	p := c.p
+	c.mu.Lock()
+	attempts := make([]Attempt, 0, len(c.attempts))
+	for _, a := range c.attempts {
+		if a.Err != nil || a.Duration > 0 {
+			attempts = append(attempts, a)
+		}
+	}
+	c.mu.Unlock()
+
+	final := &Error{Target: p.name, Attempts: attempts}
+	d := decisionOf(err)
+	switch {
+	case c.caller.Err() != nil:
+		final.Reason = ReasonCanceled
+		if errors.Is(c.caller.Err(), context.DeadlineExceeded) {
+			final.Detail = "caller deadline exceeded"
+		}
+		final.cause = canceledCause(c.caller)
+	case c.bounded.Err() != nil && (d == nil || d.retry):
+		final.Reason, final.Detail = ReasonDeadline, fmt.Sprintf("max duration %v", p.cfg.maxDuration)
+	case d != nil:
+		if inner := d.inner; inner != nil && len(attempts) == 1 {
+			// An inner layer of this library already decided: pass its
+			// diagnosis through rather than wrapping it again.
+			p.logger.LogAttrs(c.caller, slog.LevelDebug, "inner layer gave up",
+				slog.String(KeyTarget, p.name), slog.String(KeyReason, inner.Reason.String()))
+			return inner
+		}
+		final.Reason, final.Detail = d.reason, d.detail
+	default:
+		// A failsafe policy added with Policies rejected the attempt.
+		final.Reason = ReasonRejected
+		final.Attempts = append(final.Attempts, Attempt{Number: len(attempts) + 1, Err: err,
+			Class: taxonomy.Class{Kind: taxonomy.Unknown, Rule: "rejected by a policy"}})
+	}
+	last := final.Class()
+	p.logger.LogAttrs(c.caller, slog.LevelWarn, "gave up",
+		slog.String(KeyTarget, p.name), slog.String(KeyReason, final.Reason.String()),
+		slog.Int(KeyAttempts, len(final.Attempts)), slog.String(KeyKind, last.Kind.String()),
+		slog.String(KeyRule, last.Rule), slog.Any(KeyError, final.Last()))
+	return final
+}

@@ -1,0 +1,560 @@
+package middleware_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/failsafe-go/failsafe-go/circuitbreaker"
+	"github.com/failsafe-go/failsafe-go/retrypolicy"
+
+	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/taxonomy"
+)
+
+// Real texts from langchaingo's clients (shared/research/langchaingo-errors.md).
+var (
+	err500      = errors.New("API returned unexpected status code: 500")
+	err429      = errors.New("API returned unexpected status code: 429: Rate limit reached")
+	err529      = errors.New("anthropic: failed to create message: API returned unexpected status code: 529: Overloaded")
+	err401      = errors.New("API returned unexpected status code: 401: Incorrect API key provided: sk-test.")
+	errOverflow = errors.New("anthropic: failed to create message: API returned unexpected status code: 400: prompt is too long: 210000 tokens > 200000 maximum")
+	errUnknown  = errors.New("something nobody has seen before")
+	errNotImpl  = errors.New("not implemented")
+	errCanceled = errors.New("request cancelled")
+)
+
+func TestCallsPerKind(t *testing.T) {
+	tests := []struct {
+		name       string
+		err        error
+		wantCalls  int
+		wantReason middleware.Reason
+	}{
+		{"transient", err500, 3, middleware.ReasonExhausted},
+		{"unknown", errUnknown, 2, middleware.ReasonExhausted},
+		{"rate_limited", err429, 5, middleware.ReasonExhausted},
+		{"overloaded", err529, 3, middleware.ReasonExhausted},
+		{"context_overflow", errOverflow, 1, middleware.ReasonContextOverflow},
+		{"permanent", err401, 1, middleware.ReasonPermanent},
+		{"programming", errNotImpl, 1, middleware.ReasonPermanent},
+		{"canceled", errCanceled, 1, middleware.ReasonCanceled},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				s := newScript(fails(tt.err))
+				p := mustPipeline(t)
+				_, err := p.Do(t.Context(), s.fn)
+				if got := s.count(); got != tt.wantCalls {
+					t.Errorf("calls: got %d, want %d", got, tt.wantCalls)
+				}
+				if got := asError(t, err).Reason; got != tt.wantReason {
+					t.Errorf("reason: got %v, want %v", got, tt.wantReason)
+				}
+			})
+		})
+	}
+}
+
+func TestKindAttemptsOverrides(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newScript(fails(err429))
+		p := mustPipeline(t, middleware.KindAttempts(taxonomy.RateLimited, 7), middleware.MaxAttempts(2))
+		_, _ = p.Do(t.Context(), s.fn)
+		if got := s.count(); got != 7 {
+			t.Errorf("rate limited calls: got %d, want 7", got)
+		}
+		s = newScript(fails(err500))
+		_, _ = p.Do(t.Context(), s.fn)
+		if got := s.count(); got != 2 {
+			t.Errorf("transient calls: got %d, want 2", got)
+		}
+	})
+}
+
+func TestRecoversAndReturnsResult(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newScript(fails(err529), fails(err500), succeeds("ok"))
+		p := mustPipeline(t)
+		got, err := p.Do(t.Context(), s.fn)
+		if err != nil || got != "ok" {
+			t.Fatalf("got (%q, %v), want (ok, nil)", got, err)
+		}
+		if s.count() != 3 {
+			t.Errorf("calls: got %d, want 3", s.count())
+		}
+		if prev := s.seen[2].Previous; prev.Number != 2 || prev.Class.Kind != taxonomy.Transient {
+			t.Errorf("third attempt's Previous: got %+v, want attempt 2, transient", prev)
+		}
+	})
+}
+
+func TestBackoffCeilingsWithoutJitter(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newScript(fails(err500))
+		p := mustPipeline(t, middleware.NoJitter(), middleware.MaxAttempts(7), middleware.NoBreaker())
+		_, _ = p.Do(t.Context(), s.fn)
+		want := []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 8 * time.Second}
+		if got := s.gaps(); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("waits: got %v, want %v", got, want)
+		}
+	})
+}
+
+func TestFullJitterRange(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustPipeline(t, middleware.MaxAttempts(4), middleware.NoBreaker())
+		ceilings := []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second}
+		var sums [3]time.Duration
+		var maxes [3]time.Duration
+		const runs = 300
+		for range runs {
+			s := newScript(fails(err500))
+			_, _ = p.Do(t.Context(), s.fn)
+			for i, g := range s.gaps() {
+				if g < 0 || g >= ceilings[i] {
+					t.Fatalf("wait %d: got %v, want within [0, %v)", i+1, g, ceilings[i])
+				}
+				sums[i] += g
+				maxes[i] = max(maxes[i], g)
+			}
+		}
+		for i, c := range ceilings {
+			mean := sums[i] / runs
+			// Uniform on [0, c): the mean is c/2 and the max nears c. With 300
+			// draws these bounds fail with probability below 1e-9.
+			if mean < c*35/100 || mean > c*65/100 {
+				t.Errorf("wait %d: mean %v, want near %v", i+1, mean, c/2)
+			}
+			if maxes[i] < c*9/10 {
+				t.Errorf("wait %d: max %v, want near %v", i+1, maxes[i], c)
+			}
+		}
+	})
+}
+
+func retryAfter(err error, d time.Duration) error {
+	return taxonomy.WithEvidence(err, taxonomy.Evidence{Status: 429, RetryAfter: d})
+}
+
+func TestRetryAfterIsHonouredExactly(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newScript(fails(retryAfter(err429, 7*time.Second)), fails(retryAfter(err429, 1500*time.Millisecond)), succeeds("ok"))
+		p := mustPipeline(t)
+		if _, err := p.Do(t.Context(), s.fn); err != nil {
+			t.Fatal(err)
+		}
+		want := []time.Duration{7 * time.Second, 1500 * time.Millisecond}
+		if got := s.gaps(); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("waits: got %v, want %v", got, want)
+		}
+	})
+}
+
+func TestRetryAfterOverCapFailsFastAndHoldsBreaker(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newScript(fails(retryAfter(err429, 2*time.Minute)), succeeds("ok"))
+		p := mustPipeline(t)
+		start := time.Now()
+		_, err := p.Do(t.Context(), s.fn)
+		if got := asError(t, err).Reason; got != middleware.ReasonRetryAfterOverCap {
+			t.Fatalf("reason: got %v, want %v", got, middleware.ReasonRetryAfterOverCap)
+		}
+		if time.Since(start) != 0 || s.count() != 1 {
+			t.Fatalf("got %d calls in %v, want 1 call at once", s.count(), time.Since(start))
+		}
+		// Other callers fail fast for the period the provider asked for.
+		time.Sleep(119 * time.Second)
+		_, err = p.Do(t.Context(), s.fn)
+		if !errors.Is(err, circuitbreaker.ErrOpen) || s.count() != 1 {
+			t.Fatalf("during the hold: got %v after %d calls, want circuit open and no call", err, s.count())
+		}
+		time.Sleep(time.Second)
+		if got, err := p.Do(t.Context(), s.fn); err != nil || got != "ok" {
+			t.Fatalf("after the hold: got (%q, %v), want (ok, nil)", got, err)
+		}
+	})
+}
+
+func TestCallerCancelDuringBackoff(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		s := newScript(fails(retryAfter(err429, 30*time.Second)))
+		p := mustPipeline(t)
+		go func() {
+			time.Sleep(5 * time.Second)
+			cancel()
+		}()
+		start := time.Now()
+		_, err := p.Do(ctx, s.fn)
+		if elapsed := time.Since(start); elapsed != 5*time.Second {
+			t.Errorf("returned after %v, want 5s (the moment of the cancel)", elapsed)
+		}
+		if s.count() != 1 {
+			t.Errorf("calls: got %d, want 1 (no attempt after the cancel)", s.count())
+		}
+		if got := asError(t, err).Reason; got != middleware.ReasonCanceled || !errors.Is(err, context.Canceled) {
+			t.Errorf("got %v (%v), want canceled matching context.Canceled", got, err)
+		}
+	})
+}
+
+func TestCallerCanceledWhateverTheErrorSays(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		// OpenAI's client turns a canceled context into fixed strings; here it
+		// even looks like a retryable 500.
+		s := newScript(step{err: err500, cancel: cancel})
+		_, err := mustPipeline(t).Do(ctx, s.fn)
+		e := asError(t, err)
+		if e.Reason != middleware.ReasonCanceled || s.count() != 1 {
+			t.Errorf("got %v after %d calls, want canceled after 1", e.Reason, s.count())
+		}
+		if got := taxonomy.Classify(err).Kind; got != taxonomy.Canceled {
+			t.Errorf("Classify(final): got %v, want canceled", got)
+		}
+	})
+}
+
+func TestNoAttemptAfterCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	s := newScript(succeeds("ok"))
+	_, err := mustPipeline(t).Do(ctx, s.fn)
+	if s.count() != 0 || asError(t, err).Reason != middleware.ReasonCanceled {
+		t.Errorf("got %v after %d calls, want canceled without a call", err, s.count())
+	}
+}
+
+func TestAttemptTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newScript(step{block: true}, succeeds("ok"))
+		p := mustPipeline(t, middleware.AttemptTimeout(10*time.Second), middleware.NoJitter())
+		start := time.Now()
+		got, err := p.Do(t.Context(), s.fn)
+		if err != nil || got != "ok" {
+			t.Fatalf("got (%q, %v), want (ok, nil)", got, err)
+		}
+		if elapsed := time.Since(start); elapsed != 10*time.Second+500*time.Millisecond {
+			t.Errorf("elapsed: got %v, want 10.5s (timeout + first backoff)", elapsed)
+		}
+	})
+}
+
+func TestAttemptTimeoutIsTransient(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newScript(step{block: true})
+		_, err := mustPipeline(t, middleware.AttemptTimeout(time.Second)).Do(t.Context(), s.fn)
+		e := asError(t, err)
+		if e.Reason != middleware.ReasonExhausted || s.count() != 3 {
+			t.Fatalf("got %v after %d calls, want exhausted after 3", e.Reason, s.count())
+		}
+		if got := e.Attempts[0].Class.Rule; got != "attempt timeout" {
+			t.Errorf("rule: got %q, want attempt timeout", got)
+		}
+	})
+}
+
+func TestMaxDuration(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newScript(fails(retryAfter(err429, 20*time.Second)))
+		p := mustPipeline(t, middleware.MaxDuration(30*time.Second))
+		start := time.Now()
+		_, err := p.Do(t.Context(), s.fn)
+		e := asError(t, err)
+		// The second wait of 20 s would end at 40 s, past the 30 s bound: stop
+		// at once instead of sleeping into a cancellation.
+		if e.Reason != middleware.ReasonDeadline || s.count() != 2 || time.Since(start) != 20*time.Second {
+			t.Errorf("got %v after %d calls and %v, want deadline after 2 calls and 20s", e.Reason, s.count(), time.Since(start))
+		}
+	})
+}
+
+func TestCallerDeadlineStopsEarly(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		defer cancel()
+		s := newScript(fails(retryAfter(err429, 20*time.Second)))
+		start := time.Now()
+		_, err := mustPipeline(t).Do(ctx, s.fn)
+		if e := asError(t, err); e.Reason != middleware.ReasonDeadline || time.Since(start) != 0 {
+			t.Errorf("got %v after %v, want deadline at once", e.Reason, time.Since(start))
+		}
+	})
+}
+
+func TestBreakerOpensFailsFastAndRecovers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustPipeline(t, middleware.BreakerThreshold(2, 10*time.Second), middleware.MaxAttempts(1))
+		failing := newScript(fails(err500))
+		for range 2 {
+			_, _ = p.Do(t.Context(), failing.fn)
+		}
+		if got := p.Breaker().State(); got != middleware.BreakerOpen {
+			t.Fatalf("state after 2 failures: got %v, want open", got)
+		}
+		ok := newScript(succeeds("ok"))
+		_, err := p.Do(t.Context(), ok.fn)
+		if !errors.Is(err, circuitbreaker.ErrOpen) || asError(t, err).Reason != middleware.ReasonCircuitOpen || ok.count() != 0 {
+			t.Fatalf("while open: got %v after %d calls, want circuit open, no call", err, ok.count())
+		}
+		if got := taxonomy.Classify(err).Kind; got != taxonomy.Overloaded {
+			t.Errorf("Classify(circuit open): got %v, want overloaded", got)
+		}
+		time.Sleep(10 * time.Second)
+		if _, err := p.Do(t.Context(), ok.fn); err != nil {
+			t.Fatalf("probe: %v", err)
+		}
+		if got := p.Breaker().State(); got != middleware.BreakerClosed {
+			t.Errorf("after a good probe: got %v, want closed", got)
+		}
+	})
+}
+
+func TestBreakerCountsOnlyTargetFailures(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustPipeline(t, middleware.BreakerThreshold(1, time.Minute))
+		for _, err := range []error{err401, errOverflow, errCanceled} {
+			_, _ = p.Do(t.Context(), newScript(fails(err)).fn)
+		}
+		ctx, cancel := context.WithCancel(t.Context())
+		_, _ = p.Do(ctx, newScript(step{err: err500, cancel: cancel}).fn)
+		if got := p.Breaker().State(); got != middleware.BreakerClosed {
+			t.Errorf("after 400s, overflow and cancellations: got %v, want closed", got)
+		}
+	})
+}
+
+func TestNestedLayersDoNotMultiply(t *testing.T) {
+	tests := []struct {
+		name      string
+		err       error
+		wantCalls int
+	}{
+		{"transient", err500, 3},
+		{"rate limited", err429, 5},
+		{"permanent", err401, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				s := newScript(fails(tt.err))
+				inner, middle, outer := mustPipeline(t), mustPipeline(t), mustPipeline(t)
+				_, err := outer.Do(t.Context(), func(ctx context.Context, _ middleware.State) (string, error) {
+					return middle.Do(ctx, func(ctx context.Context, _ middleware.State) (string, error) {
+						return inner.Do(ctx, s.fn)
+					})
+				})
+				if got := s.count(); got != tt.wantCalls {
+					t.Errorf("calls through three layers: got %d, want %d", got, tt.wantCalls)
+				}
+				if got := len(asError(t, err).Attempts); got != tt.wantCalls {
+					t.Errorf("the outer error lists %d attempts, want the innermost %d", got, tt.wantCalls)
+				}
+			})
+		})
+	}
+}
+
+func TestRunBudgetIsShared(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		run := middleware.NewRun(middleware.RetryBudget(3))
+		ctx := middleware.WithRun(t.Context(), run)
+		a, b := newScript(fails(err500)), newScript(fails(err429))
+		_, _ = mustPipeline(t).Do(ctx, a.fn) // 3 calls, 2 retries
+		_, err := mustPipeline(t).Do(ctx, b.fn)
+		if a.count()+b.count() != 5 {
+			t.Errorf("calls: got %d + %d, want 3 + 2 (budget 3 retries in all)", a.count(), b.count())
+		}
+		if got := asError(t, err).Reason; got != middleware.ReasonBudgetSpent {
+			t.Errorf("reason: got %v, want budget spent", got)
+		}
+		if run.Retries() != 3 || run.Refusals() != 1 {
+			t.Errorf("run: got %d retries and %d refusals, want 3 and 1", run.Retries(), run.Refusals())
+		}
+	})
+}
+
+func TestPanicIsRecoveredAndDoesNotStickTheBreaker(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustPipeline(t, middleware.BreakerThreshold(1, time.Second))
+		s := newScript(step{panic: "index out of range"})
+		_, err := p.Do(t.Context(), s.fn)
+		var pe *middleware.PanicError
+		if !errors.As(err, &pe) || s.count() != 1 || asError(t, err).Reason != middleware.ReasonPermanent {
+			t.Fatalf("got %v after %d calls, want a PanicError after 1", err, s.count())
+		}
+		if got := taxonomy.Classify(err).Kind; got != taxonomy.Programming {
+			t.Errorf("Classify: got %v, want programming", got)
+		}
+		// Half-open, a panicking probe must release its permit: the breaker
+		// reopens and, after its delay, lets the next probe through.
+		time.Sleep(time.Second)
+		_, _ = p.Do(t.Context(), s.fn)
+		time.Sleep(time.Second)
+		ok := newScript(succeeds("ok"))
+		if _, err := p.Do(t.Context(), ok.fn); err != nil {
+			t.Fatalf("probe after a panicking probe: %v", err)
+		}
+	})
+}
+
+func TestFinalErrorIsDiagnosable(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newScript(fails(err529), fails(retryAfter(err429, 2*time.Second)), fails(err500))
+		_, err := mustPipeline(t).Do(t.Context(), s.fn)
+		text := err.Error()
+		for _, want := range []string{
+			"middleware: test-target failed after 3 attempts",
+			"attempt 1: *errors.errorString: anthropic: failed to create message: API returned unexpected status code: 529: Overloaded [overloaded, status 529]",
+			"attempt 2 after ",
+			"attempt 3 after 2s: *errors.errorString: API returned unexpected status code: 500 [transient, status 500]",
+		} {
+			if !strings.Contains(text, want) {
+				t.Errorf("error text %q lacks %q", text, want)
+			}
+		}
+		if !errors.Is(err, retrypolicy.ErrExceeded) || !errors.Is(err, err529) || !errors.Is(err, err500) {
+			t.Errorf("errors.Is does not reach the sentinels and attempts of %v", err)
+		}
+		var wire *taxonomy.WireError
+		if !errors.As(err, &wire) || wire.RetryAfter != 2*time.Second {
+			t.Errorf("errors.As(*taxonomy.WireError): got %v, want the 429's evidence", wire)
+		}
+		if got := taxonomy.Classify(err); got.Kind != taxonomy.Transient || got.Status != 500 {
+			t.Errorf("Classify(final): got %v, want the last attempt's class", got)
+		}
+	})
+}
+
+func TestNoRetry(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newScript(fails(middleware.NoRetry(err500, "output already streamed")))
+		_, err := mustPipeline(t).Do(t.Context(), s.fn)
+		e := asError(t, err)
+		if s.count() != 1 || e.Reason != middleware.ReasonNotRetryable || e.Detail != "output already streamed" {
+			t.Errorf("got %v after %d calls, want not retryable after 1", err, s.count())
+		}
+		if !strings.Contains(err.Error(), "*errors.errorString: API returned unexpected status code: 500") {
+			t.Errorf("error text hides the provider's: %v", err)
+		}
+	})
+}
+
+func TestContextOverflowRetriedWhenRepaired(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newScript(fails(errOverflow), succeeds("ok"))
+		p := mustPipeline(t, middleware.KindAttempts(taxonomy.ContextOverflow, 2))
+		start := time.Now()
+		if _, err := p.Do(t.Context(), s.fn); err != nil {
+			t.Fatal(err)
+		}
+		if s.count() != 2 || time.Since(start) != 0 {
+			t.Errorf("got %d calls in %v, want 2 at once", s.count(), time.Since(start))
+		}
+		if got := s.seen[1].Previous.Class.Kind; got != taxonomy.ContextOverflow {
+			t.Errorf("second attempt saw previous kind %v, want context_overflow", got)
+		}
+	})
+}
+
+func TestConcurrentCallers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustPipeline(t, middleware.BreakerThreshold(1000, time.Second))
+		var wg sync.WaitGroup
+		for i := range 64 {
+			wg.Go(func() {
+				for j := range 20 {
+					s := newScript(fails(err500), succeeds("ok"))
+					if (i+j)%3 == 0 {
+						s = newScript(succeeds("ok"))
+					}
+					if got, err := p.Do(t.Context(), s.fn); err != nil || got != "ok" {
+						t.Errorf("got (%q, %v)", got, err)
+					}
+				}
+			})
+		}
+		wg.Wait()
+	})
+}
+
+func TestHedgeWinsAndCancelsTheLoser(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		run := middleware.NewRun(middleware.RetryBudget(5))
+		ctx := middleware.WithRun(t.Context(), run)
+		p := mustPipeline(t, middleware.Hedge(time.Second, 1))
+		var mu sync.Mutex
+		var loserErr error
+		start := time.Now()
+		got, err := p.DoHedged(ctx, func(ctx context.Context, s middleware.State) (string, error) {
+			if s.Hedge {
+				return "hedge", nil
+			}
+			<-ctx.Done() // the slow primary
+			mu.Lock()
+			loserErr = ctx.Err()
+			mu.Unlock()
+			return "", ctx.Err()
+		})
+		if err != nil || got != "hedge" || time.Since(start) != time.Second {
+			t.Fatalf("got (%q, %v) after %v, want the hedge's answer after 1s", got, err, time.Since(start))
+		}
+		synctest.Wait()
+		mu.Lock()
+		defer mu.Unlock()
+		if !errors.Is(loserErr, context.Canceled) {
+			t.Errorf("loser's context: got %v, want canceled", loserErr)
+		}
+		if run.Retries() != 1 {
+			t.Errorf("budget spent by the hedge: got %d, want 1", run.Retries())
+		}
+	})
+}
+
+func TestInvalidOptions(t *testing.T) {
+	_, err := middleware.New[string]("x", middleware.MaxAttempts(0), middleware.Backoff(time.Second, time.Millisecond),
+		middleware.WithClassifier(nil), middleware.RetryAfterCap(-1), nil)
+	if err == nil {
+		t.Fatal("got nil error for invalid options")
+	}
+	for _, want := range []string{"MaxAttempts(0)", "Backoff(1s, 1ms)", "WithClassifier(nil)", "RetryAfterCap(-1ns)", "nil option"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not name %q", err, want)
+		}
+	}
+}
+
+func TestNilFunctionAndContext(t *testing.T) {
+	p := mustPipeline(t)
+	if _, err := p.Do(context.Background(), nil); taxonomy.Classify(err).Kind != taxonomy.Programming {
+		t.Errorf("nil function: got %v, want a programming error", err)
+	}
+	//lint:ignore SA1012 a nil context is the misuse under test
+	if _, err := p.Do(nil, newScript(succeeds("ok")).fn); taxonomy.Classify(err).Kind != taxonomy.Programming { //nolint:staticcheck
+		t.Errorf("nil context: got %v, want a programming error", err)
+	}
+}
+
+func TestEventsAreLogged(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var logs logBuffer
+		p := mustPipeline(t, middleware.WithLogger(logs.logger()), middleware.BreakerThreshold(2, time.Minute), middleware.MaxAttempts(5))
+		_, _ = p.Do(t.Context(), newScript(fails(retryAfter(err429, time.Second)), fails(err500), fails(err500)).fn)
+		for _, want := range []string{
+			`level=WARN msg="retry scheduled" target=test-target attempt=1 kind=rate_limited rule="status 429" delay=1s`,
+			`level=WARN msg="circuit opened" target=test-target from=closed to=open`,
+			`level=WARN msg="gave up" target=test-target reason="circuit open" attempts=4 kind=overloaded rule="circuit open"`,
+		} {
+			if !strings.Contains(logs.String(), want) {
+				t.Errorf("logs lack %q:\n%s", want, logs.String())
+			}
+		}
+	})
+}
