@@ -1,0 +1,453 @@
+package faultserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// wire renders the bodies of one reply in the format of one request. The
+// shapes follow what langchaingo v0.1.14's clients parse:
+// openaiclient/chat.go, anthropicclient/messages.go and
+// ollamaclient/ollamaclient.go.
+type wire struct {
+	format  Format
+	model   string
+	id      string
+	now     time.Time
+	prompt  int  // prompt token count reported in usage
+	usage   bool // OpenAI stream: send the usage chunk
+	streams bool // the reply is a stream
+}
+
+func newWire(r *Request) *wire {
+	w := &wire{
+		format:  r.Format,
+		model:   r.model(),
+		now:     time.Now(),
+		prompt:  len(r.Body)/4 + 1,
+		usage:   r.Format == OpenAI && r.includeUsage(),
+		streams: r.streamed(),
+	}
+	n := strconv.Itoa(r.Index + 1)
+	switch r.Format {
+	case OpenAI:
+		w.id = "chatcmpl-fault" + n
+		if w.model == "" {
+			w.model = "gpt-4o-mini"
+		}
+	case Anthropic:
+		w.id = "msg_fault" + n
+		if w.model == "" {
+			w.model = "claude-3-5-haiku-latest"
+		}
+	case Ollama:
+		if w.model == "" {
+			w.model = "llama3.2"
+		}
+	}
+	return w
+}
+
+// requestIDHeader returns the name of the header carrying the provider's
+// request id, or "" when the provider sends none.
+func (w *wire) requestIDHeader() string {
+	switch w.format {
+	case OpenAI:
+		return "X-Request-Id"
+	case Anthropic:
+		return "Request-Id"
+	}
+	return ""
+}
+
+// contentType returns the Content-Type of a success reply.
+func (w *wire) contentType(stream bool) string {
+	switch {
+	case stream && w.format == Ollama:
+		return "application/x-ndjson"
+	case stream:
+		return "text/event-stream; charset=utf-8"
+	}
+	return "application/json; charset=utf-8"
+}
+
+// full returns the non-streamed success body for st, a reply or tool calls.
+func (w *wire) full(st Step) []byte {
+	text := st.text()
+	out := len(st.chunks) + 10*len(st.calls)
+	switch w.format {
+	case OpenAI:
+		msg := obj{{"role", "assistant"}, {"content", text}, {"refusal", nil}}
+		finish := "stop"
+		if st.kind == kindToolCalls {
+			msg = obj{{"role", "assistant"}, {"content", nil}, {"tool_calls", w.openaiToolCalls(st.calls, false)}, {"refusal", nil}}
+			finish = "tool_calls"
+		}
+		return marshal(obj{
+			{"id", w.id},
+			{"object", "chat.completion"},
+			{"created", w.now.Unix()},
+			{"model", w.model},
+			{"choices", []any{obj{{"index", 0}, {"message", msg}, {"logprobs", nil}, {"finish_reason", finish}}}},
+			{"usage", w.openaiUsage(out)},
+			{"system_fingerprint", "fp_faultserver"},
+		})
+	case Anthropic:
+		content := []any{obj{{"type", "text"}, {"text", text}}}
+		stop := "end_turn"
+		if st.kind == kindToolCalls {
+			content = nil
+			for _, c := range st.calls {
+				content = append(content, obj{{"type", "tool_use"}, {"id", c.ID}, {"name", c.Name}, {"input", jsonObject(c.Arguments)}})
+			}
+			stop = "tool_use"
+		}
+		return marshal(obj{
+			{"id", w.id},
+			{"type", "message"},
+			{"role", "assistant"},
+			{"model", w.model},
+			{"content", content},
+			{"stop_reason", stop},
+			{"stop_sequence", nil},
+			{"usage", obj{{"input_tokens", w.prompt}, {"output_tokens", out}}},
+		})
+	default:
+		return append(marshal(w.ollamaFinal(text, st.calls, out)), '\n')
+	}
+}
+
+// frames returns the stream of a reply split in three: the events before
+// the first chunk, one frame per chunk (or per tool call), and the events
+// that end the stream. Each frame is written and flushed on its own.
+func (w *wire) frames(st Step) (head, body, tail []string) {
+	out := len(st.chunks) + 10*len(st.calls)
+	calls := st.kind == kindToolCalls
+	switch w.format {
+	case OpenAI:
+		for i, c := range st.chunks {
+			delta := obj{{"content", c}}
+			if i == 0 {
+				delta = obj{{"role", "assistant"}, {"content", c}}
+			}
+			body = append(body, w.openaiChunk(delta, nil))
+		}
+		finish := "stop"
+		if calls {
+			for i, c := range st.calls {
+				delta := obj{{"tool_calls", []any{w.openaiToolCall(i, c, true)}}}
+				if i == 0 {
+					delta = obj{{"role", "assistant"}, {"content", nil}, {"tool_calls", []any{w.openaiToolCall(i, c, true)}}}
+				}
+				body = append(body, w.openaiChunk(delta, nil))
+			}
+			finish = "tool_calls"
+		}
+		tail = append(tail, w.openaiChunk(obj{}, finish))
+		if w.usage {
+			tail = append(tail, "data: "+string(marshal(obj{
+				{"id", w.id},
+				{"object", "chat.completion.chunk"},
+				{"created", w.now.Unix()},
+				{"model", w.model},
+				{"choices", []any{}},
+				{"usage", w.openaiUsage(out)},
+			}))+"\n\n")
+		}
+		tail = append(tail, "data: [DONE]\n\n")
+	case Anthropic:
+		head = append(head, sse("message_start", obj{
+			{"type", "message_start"},
+			{"message", obj{
+				{"id", w.id},
+				{"type", "message"},
+				{"role", "assistant"},
+				{"model", w.model},
+				{"content", []any{}},
+				{"stop_reason", nil},
+				{"stop_sequence", nil},
+				{"usage", obj{{"input_tokens", w.prompt}, {"output_tokens", 1}}},
+			}},
+		}))
+		stop := "end_turn"
+		if calls {
+			for i, c := range st.calls {
+				body = append(body, sse("content_block_start", obj{
+					{"type", "content_block_start"},
+					{"index", i},
+					{"content_block", obj{{"type", "tool_use"}, {"id", c.ID}, {"name", c.Name}, {"input", obj{}}}},
+				})+sse("content_block_delta", obj{
+					{"type", "content_block_delta"},
+					{"index", i},
+					{"delta", obj{{"type", "input_json_delta"}, {"partial_json", string(jsonObject(c.Arguments))}}},
+				})+sse("content_block_stop", obj{{"type", "content_block_stop"}, {"index", i}}))
+			}
+			stop = "tool_use"
+		} else {
+			head = append(head,
+				sse("content_block_start", obj{{"type", "content_block_start"}, {"index", 0}, {"content_block", obj{{"type", "text"}, {"text", ""}}}}),
+				sse("ping", obj{{"type", "ping"}}))
+			for _, c := range st.chunks {
+				body = append(body, sse("content_block_delta", obj{
+					{"type", "content_block_delta"},
+					{"index", 0},
+					{"delta", obj{{"type", "text_delta"}, {"text", c}}},
+				}))
+			}
+			tail = append(tail, sse("content_block_stop", obj{{"type", "content_block_stop"}, {"index", 0}}))
+		}
+		tail = append(tail,
+			sse("message_delta", obj{
+				{"type", "message_delta"},
+				{"delta", obj{{"stop_reason", stop}, {"stop_sequence", nil}}},
+				{"usage", obj{{"output_tokens", out}}},
+			}),
+			sse("message_stop", obj{{"type", "message_stop"}}))
+	default:
+		for _, c := range st.chunks {
+			body = append(body, w.ollamaLine(obj{{"role", "assistant"}, {"content", c}}))
+		}
+		if calls {
+			body = append(body, w.ollamaLine(obj{{"role", "assistant"}, {"content", ""}, {"tool_calls", ollamaToolCalls(st.calls)}}))
+		}
+		tail = append(tail, string(marshal(w.ollamaFinal("", nil, out)))+"\n")
+	}
+	return head, body, tail
+}
+
+// inBand returns the in-band error event of a stream, or the 200 body of a
+// non-streamed reply that carries an error object.
+func (w *wire) inBand(errType, message string) string {
+	switch w.format {
+	case OpenAI:
+		e := string(marshal(obj{{"error", obj{{"message", message}, {"type", errType}, {"param", nil}, {"code", nil}}}}))
+		if w.streams {
+			return "data: " + e + "\n\n"
+		}
+		return e
+	case Anthropic:
+		e := obj{{"type", "error"}, {"error", obj{{"type", errType}, {"message", message}}}}
+		if w.streams {
+			return sse("error", e)
+		}
+		return string(marshal(e))
+	default:
+		return string(marshal(obj{{"error", message}})) + "\n"
+	}
+}
+
+// errorBody returns the Content-Type and body of an error-status step.
+func (w *wire) errorBody(st Step) (status int, contentType string, body []byte) {
+	e := st.errs[w.format-1]
+	switch {
+	case e.empty:
+		return e.status, "", nil
+	case e.html != "":
+		return e.status, "text/html", []byte(e.html)
+	}
+	typ := firstNonEmpty(st.typ, e.typ, defaultType(w.format, e.status))
+	switch w.format {
+	case OpenAI:
+		code := firstNonEmpty(st.code, e.code, defaultCode(e.status))
+		return e.status, "application/json; charset=utf-8", marshal(obj{{"error", obj{
+			{"message", e.message},
+			{"type", typ},
+			{"param", nullable(e.param)},
+			{"code", nullable(code)},
+		}}})
+	case Anthropic:
+		return e.status, "application/json", marshal(obj{{"type", "error"}, {"error", obj{{"type", typ}, {"message", e.message}}}})
+	default:
+		return e.status, "application/json; charset=utf-8", marshal(obj{{"error", e.message}})
+	}
+}
+
+// defaultType returns the error type a provider usually sends with status.
+func defaultType(f Format, status int) string {
+	switch f {
+	case OpenAI:
+		switch {
+		case status == http.StatusTooManyRequests:
+			return "requests"
+		case status >= 500:
+			return "server_error"
+		}
+		return "invalid_request_error"
+	case Anthropic:
+		switch status {
+		case http.StatusBadRequest:
+			return "invalid_request_error"
+		case http.StatusUnauthorized:
+			return "authentication_error"
+		case http.StatusForbidden:
+			return "permission_error"
+		case http.StatusNotFound:
+			return "not_found_error"
+		case http.StatusRequestEntityTooLarge:
+			return "request_too_large"
+		case http.StatusTooManyRequests:
+			return "rate_limit_error"
+		case http.StatusServiceUnavailable, 529:
+			return "overloaded_error"
+		}
+		if status >= 500 {
+			return "api_error"
+		}
+		return "invalid_request_error"
+	}
+	return ""
+}
+
+// defaultCode returns the OpenAI error code usually sent with status.
+func defaultCode(status int) string {
+	switch status {
+	case http.StatusTooManyRequests:
+		return "rate_limit_exceeded"
+	case http.StatusUnauthorized:
+		return "invalid_api_key"
+	}
+	return ""
+}
+
+func (w *wire) openaiChunk(delta obj, finish any) string {
+	return "data: " + string(marshal(obj{
+		{"id", w.id},
+		{"object", "chat.completion.chunk"},
+		{"created", w.now.Unix()},
+		{"model", w.model},
+		{"system_fingerprint", "fp_faultserver"},
+		{"choices", []any{obj{{"index", 0}, {"delta", delta}, {"logprobs", nil}, {"finish_reason", finish}}}},
+	})) + "\n\n"
+}
+
+func (w *wire) openaiUsage(out int) obj {
+	return obj{{"prompt_tokens", w.prompt}, {"completion_tokens", out}, {"total_tokens", w.prompt + out}}
+}
+
+func (w *wire) openaiToolCalls(calls []ToolCall, stream bool) []any {
+	var out []any
+	for i, c := range calls {
+		out = append(out, w.openaiToolCall(i, c, stream))
+	}
+	return out
+}
+
+func (w *wire) openaiToolCall(i int, c ToolCall, stream bool) obj {
+	call := obj{{"id", c.ID}, {"type", "function"}, {"function", obj{{"name", c.Name}, {"arguments", c.Arguments}}}}
+	if stream {
+		call = append(obj{{"index", i}}, call...)
+	}
+	return call
+}
+
+func (w *wire) ollamaLine(msg obj) string {
+	return string(marshal(obj{
+		{"model", w.model},
+		{"created_at", w.now.UTC().Format(time.RFC3339Nano)},
+		{"message", msg},
+		{"done", false},
+	})) + "\n"
+}
+
+func (w *wire) ollamaFinal(text string, calls []ToolCall, out int) obj {
+	msg := obj{{"role", "assistant"}, {"content", text}}
+	if len(calls) > 0 {
+		msg = append(msg, kv{"tool_calls", ollamaToolCalls(calls)})
+	}
+	return obj{
+		{"model", w.model},
+		{"created_at", w.now.UTC().Format(time.RFC3339Nano)},
+		{"message", msg},
+		{"done_reason", "stop"},
+		{"done", true},
+		{"total_duration", 1000000},
+		{"load_duration", 1000},
+		{"prompt_eval_count", w.prompt},
+		{"prompt_eval_duration", 1000},
+		{"eval_count", out},
+		{"eval_duration", 1000},
+	}
+}
+
+func ollamaToolCalls(calls []ToolCall) []any {
+	var out []any
+	for _, c := range calls {
+		out = append(out, obj{{"function", obj{{"name", c.Name}, {"arguments", jsonObject(c.Arguments)}}}})
+	}
+	return out
+}
+
+// sse returns one server-sent event.
+func sse(event string, data obj) string {
+	return "event: " + event + "\ndata: " + string(marshal(data)) + "\n\n"
+}
+
+// jsonObject returns s if it is a JSON object, else {}.
+func jsonObject(s string) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal([]byte(s), &m) != nil || m == nil {
+		return json.RawMessage("{}")
+	}
+	return json.RawMessage(s)
+}
+
+func nullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// obj is a JSON object that keeps its keys in order, so bodies read like the
+// providers' own.
+type obj []kv
+
+type kv struct {
+	k string
+	v any
+}
+
+// MarshalJSON implements json.Marshaler.
+func (o obj) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, f := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := json.Marshal(f.k)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		v, err := json.Marshal(f.v)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// marshal encodes v, which only holds values that always encode.
+func marshal(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("faultserver: " + err.Error())
+	}
+	return b
+}
