@@ -1,0 +1,95 @@
+package middleware_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/failsafe-go/failsafe-go"
+	"github.com/failsafe-go/failsafe-go/circuitbreaker"
+	"github.com/failsafe-go/failsafe-go/retrypolicy"
+	"github.com/failsafe-go/failsafe-go/timeout"
+
+	"github.com/resilientgo/resilient/middleware"
+)
+
+// The protected call does nothing: the benchmarks measure what the layers
+// around it cost when nothing fails.
+//
+//go:noinline
+func noop(context.Context) (string, error) { return "ok", nil }
+
+// rawFailsafe is what a user would write with failsafe-go directly for the
+// same three policies as the default pipeline: retry with backoff, a circuit
+// breaker and a per-attempt timeout, composed once and shared.
+func rawFailsafe() failsafe.Executor[string] {
+	retry := retrypolicy.NewBuilder[string]().
+		WithMaxAttempts(middleware.DefaultMaxAttempts).
+		WithBackoff(middleware.DefaultBaseDelay/2, middleware.DefaultMaxDelay/2).
+		WithJitterFactor(1).
+		Build()
+	breaker := circuitbreaker.NewBuilder[string]().
+		WithFailureThreshold(middleware.DefaultBreakerThreshold).
+		WithDelay(middleware.DefaultBreakerDelay).
+		Build()
+	return failsafe.With[string](retry, breaker, timeout.New[string](middleware.DefaultAttemptTimeout))
+}
+
+func BenchmarkNoop(b *testing.B) {
+	ctx := context.Background()
+	b.Run("bare", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_, _ = noop(ctx)
+		}
+	})
+	b.Run("failsafe", func(b *testing.B) {
+		ex := rawFailsafe()
+		b.ReportAllocs()
+		for b.Loop() {
+			_, _ = ex.WithContext(ctx).GetWithExecution(func(e failsafe.Execution[string]) (string, error) {
+				return noop(e.Context())
+			})
+		}
+	})
+	b.Run("pipeline", func(b *testing.B) {
+		p := mustPipeline(b)
+		fn := func(ctx context.Context, _ middleware.State) (string, error) { return noop(ctx) }
+		b.ReportAllocs()
+		for b.Loop() {
+			_, _ = p.Do(ctx, fn)
+		}
+	})
+}
+
+func BenchmarkNoopParallel(b *testing.B) {
+	ctx := context.Background()
+	b.Run("bare", func(b *testing.B) {
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				_, _ = noop(ctx)
+			}
+		})
+	})
+	b.Run("failsafe", func(b *testing.B) {
+		ex := rawFailsafe()
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				_, _ = ex.WithContext(ctx).GetWithExecution(func(e failsafe.Execution[string]) (string, error) {
+					return noop(e.Context())
+				})
+			}
+		})
+	})
+	b.Run("pipeline", func(b *testing.B) {
+		p := mustPipeline(b)
+		fn := func(ctx context.Context, _ middleware.State) (string, error) { return noop(ctx) }
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				_, _ = p.Do(ctx, fn)
+			}
+		})
+	})
+}
