@@ -241,10 +241,10 @@ var clientCases = []clientCase{
 		ollama:    []string{`error: Post "http://HOST/api/chat": context deadline exceeded`},
 	},
 	{
-		name:      "09b stall mid-stream",
-		step:      faultserver.Stall("Hel", "lo"),
-		stream:    true,
-		timeout:   100 * time.Millisecond,
+		name:    "09b stall mid-stream",
+		step:    faultserver.Stall("Hel", "lo"),
+		stream:  true,
+		timeout: 100 * time.Millisecond,
 		openai: []string{
 			`error: error reading streaming response: context deadline exceeded chunks=["Hel" "lo"]`,
 			`content="Hello" stop="" chunks=["Hel" "lo"]`, // the client's select is racy
@@ -362,14 +362,24 @@ var stopReason = map[string]string{"openai": "stop", "anthropic": "end_turn", "o
 
 var hostPort = regexp.MustCompile(`127\.0\.0\.1:\d+|faultserver\.test`)
 
-// call makes one GenerateContent call through provider p and summarizes the
-// outcome: `error: <text>` or the choices, then the streamed chunks.
+// call makes one GenerateContent call through provider p; see generate.
 func call(t *testing.T, s *faultserver.Server, p provider, stream bool, timeout time.Duration) string {
+	t.Helper()
+	return generate(model(t, s, p), stream, timeout)
+}
+
+func model(t *testing.T, s *faultserver.Server, p provider) llms.Model {
 	t.Helper()
 	m, err := p.model(s)
 	if err != nil {
 		t.Fatalf("%s client: %v", p.name, err)
 	}
+	return m
+}
+
+// generate makes one GenerateContent call and summarizes the outcome:
+// `error: <text>` or the choices, then the streamed chunks.
+func generate(m llms.Model, stream bool, timeout time.Duration) string {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	var (

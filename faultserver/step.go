@@ -54,10 +54,10 @@ const (
 // apiError is an error response in one wire format. An empty typ or code is
 // filled in from the status when the response is written.
 type apiError struct {
-	status                   int
+	status                    int
 	typ, code, param, message string
-	empty                    bool // send no body at all
-	html                     string
+	empty                     bool // send no body at all
+	html                      string
 }
 
 // ToolCall is one tool call in a [ReplyToolCalls] step.

@@ -427,27 +427,35 @@ func (o obj) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		k, err := json.Marshal(f.k)
-		if err != nil {
+		if err := encode(&b, f.k); err != nil {
 			return nil, err
 		}
-		b.Write(k)
 		b.WriteByte(':')
-		v, err := json.Marshal(f.v)
-		if err != nil {
+		if err := encode(&b, f.v); err != nil {
 			return nil, err
 		}
-		b.Write(v)
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
 }
 
+// encode appends the JSON of v to b without escaping <, > and &, as the
+// providers' own encoders do.
+func encode(b *bytes.Buffer, v any) error {
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	b.Truncate(b.Len() - 1) // Encode's newline
+	return nil
+}
+
 // marshal encodes v, which only holds values that always encode.
 func marshal(v any) []byte {
-	b, err := json.Marshal(v)
-	if err != nil {
+	var b bytes.Buffer
+	if err := encode(&b, v); err != nil {
 		panic("faultserver: " + err.Error())
 	}
-	return b
+	return b.Bytes()
 }
