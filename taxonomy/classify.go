@@ -19,12 +19,18 @@ import (
 )
 
 // Classify is the default classifier. It never panics: Classify(nil) answers
-// Unknown with the rule "nil error". The same error always gets the same
-// answer. See the package documentation for the order of the rules.
-func Classify(err error) Class {
+// Unknown with the rule "nil error", and an error whose own methods panic (a
+// typed nil pointer, say) is [Programming]. The same error always gets the
+// same answer. See the package documentation for the order of the rules.
+func Classify(err error) (c Class) {
 	if err == nil {
 		return Class{Rule: "nil error"}
 	}
+	defer func() {
+		if recover() != nil {
+			c = Class{Kind: Programming, Rule: "error method panicked"}
+		}
+	}()
 	var classified Classified
 	if errors.As(err, &classified) {
 		return classified.Class()
@@ -38,23 +44,32 @@ func Classify(err error) Class {
 
 	ev := gatherEvidence(err)
 	text := err.Error()
-	if ev.message != "" && !strings.Contains(text, ev.message) {
-		text += ": " + ev.message
-	}
 	lower := strings.ToLower(text)
+	if ev.status == 0 {
+		ev.status = textStatus(lower)
+	}
+	if ev.message != "" && !strings.Contains(text, ev.message) {
+		// ToLower maps rune by rune, so this equals lowering the joined text.
+		lower += ": " + strings.ToLower(ev.message)
+	}
+	hint, hinted := retryHint(lower)
 
-	c := decide(err, ev, lower)
+	c = decide(err, ev, lower, hinted)
 	c.Status = ev.status
 	c.Code = ev.code
+	if c.Code == "" {
+		c.Code = ev.errType
+	}
 	c.RetryAfter = ev.retryAfter
 	if c.RetryAfter == 0 {
-		c.RetryAfter, _ = retryHint(text)
+		c.RetryAfter = hint
 	}
 	return applyShouldRetry(c, ev.shouldRetry)
 }
 
-// decide applies the rules in order of the strength of their evidence.
-func decide(err error, ev evidence, lower string) Class {
+// decide applies the rules in order of the strength of their evidence. hinted
+// reports whether the text carries a retry hint.
+func decide(err error, ev evidence, lower string, hinted bool) Class {
 	if strings.TrimSpace(lower) == "" && ev.status == 0 {
 		// A stream that dropped before any error body arrived (seed 000).
 		return Class{Kind: Transient, Rule: "empty message"}
@@ -67,6 +82,9 @@ func decide(err error, ev evidence, lower string) Class {
 	}
 	if ev.status == 0 || (ev.status >= 400 && ev.status <= 499) {
 		if r, ok := firstMatch(quotaRules, lower); ok {
+			if hinted && r.hinted != Unknown {
+				return Class{Kind: r.hinted, Rule: r.name + " with a retry hint"}
+			}
 			return Class{Kind: r.kind, Rule: r.name}
 		}
 		if ev.status != 429 {
@@ -76,7 +94,10 @@ func decide(err error, ev evidence, lower string) Class {
 		}
 	}
 	if kind, ok := statusKind(ev.status); ok {
-		return Class{Kind: kind, Rule: "status " + strconv.Itoa(ev.status)}
+		return Class{Kind: kind, Rule: statusRule(ev.status)}
+	}
+	if c, ok := grpcKind(lower); ok {
+		return c
 	}
 	if c, ok := transportClass(err, lower); ok {
 		return c
@@ -168,11 +189,12 @@ type httpCoder interface{ HTTPCode() int }             // googleai *apierror.API
 type httpStatusCoder interface{ HTTPStatusCode() int } // bedrock *awshttp.ResponseError
 
 // gatherEvidence walks the error tree once, strongest evidence first: a
-// *WireError, then typed statuses, then the status inside the text.
+// *WireError, then typed statuses. The status inside the text is read by the
+// caller, which has the lowercased text at hand.
 func gatherEvidence(err error) evidence {
 	var ev evidence
 	var wire *WireError
-	if errors.As(err, &wire) {
+	if errors.As(err, &wire) && wire != nil {
 		ev = evidence{
 			status:      wire.Status,
 			retryAfter:  wire.RetryAfter,
@@ -191,9 +213,6 @@ func gatherEvidence(err error) evidence {
 		}
 		return ev.status == 0 || ev.retryAfter == 0
 	})
-	if ev.status == 0 {
-		ev.status = textStatus(strings.ToLower(err.Error()))
-	}
 	return ev
 }
 

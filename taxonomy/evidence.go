@@ -1,7 +1,7 @@
 package taxonomy
 
 import (
-	"math"
+	"errors"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -75,11 +75,8 @@ func ParseRetryAfter(value string, now time.Time) (time.Duration, bool) {
 	if value == "" {
 		return 0, false
 	}
-	if secs, err := strconv.ParseFloat(value, 64); err == nil {
-		if secs < 0 || math.IsNaN(secs) {
-			return 0, false
-		}
-		return clampWait(secs * float64(time.Second)), true
+	if isDecimal(value) {
+		return clampWait(parseDecimal(value) * float64(time.Second)), true
 	}
 	if t, err := http.ParseTime(value); err == nil {
 		return max(0, min(t.Sub(now), maxRetryAfter)), true
@@ -90,11 +87,40 @@ func ParseRetryAfter(value string, now time.Time) (time.Duration, bool) {
 // ParseRetryAfterMillis reads a retry-after-ms header value (OpenAI,
 // Anthropic).
 func ParseRetryAfterMillis(value string) (time.Duration, bool) {
-	ms, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
-	if err != nil || ms < 0 || math.IsNaN(ms) {
+	value = strings.TrimSpace(value)
+	if !isDecimal(value) {
 		return 0, false
 	}
-	return clampWait(ms * float64(time.Millisecond)), true
+	return clampWait(parseDecimal(value) * float64(time.Millisecond)), true
+}
+
+// isDecimal reports whether s is digits with an optional fraction ("7",
+// "1.5"): delay-seconds as RFC 9110 writes it, plus the fractions some
+// providers send. It rejects what strconv.ParseFloat would also accept:
+// signs, exponents, hex, "Inf" and "NaN".
+func isDecimal(s string) bool {
+	digits, dot := 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.' && !dot && digits > 0 && i < len(s)-1:
+			dot = true
+		default:
+			return false
+		}
+	}
+	return digits > 0
+}
+
+// parseDecimal parses a string isDecimal accepted. Too many digits for a
+// float64 give +Inf, which clampWait clamps.
+func parseDecimal(s string) float64 {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0
+	}
+	return f
 }
 
 func clampWait(ns float64) time.Duration {
@@ -104,38 +130,39 @@ func clampWait(ns float64) time.Duration {
 	return time.Duration(ns)
 }
 
-// retryHintRE finds wait hints in provider texts, where the text is the only
-// evidence left: OpenAI "Please try again in 1.8s" / "in 20ms" / "in 6m0s",
-// Azure "Please retry after 6 seconds", Gemini "Please retry in 12.3s" and its
-// JSON detail "retryDelay": "12s".
-var retryHintRE = regexp.MustCompile(`(?i)(?:try again|retry)(?: after| in)\s+((?:\d+(?:\.\d+)?(?:ms|h|m|s))+|\d+(?:\.\d+)?\s*(?:milliseconds?|seconds?|secs?|minutes?|mins?))\b|"retryDelay":\s*"(\d+(?:\.\d+)?s)"`)
+// retryHintRE finds wait hints in lowercased provider texts, where the text is
+// the only evidence left: OpenAI "Please try again in 1.8s" / "in 20ms" / "in
+// 6m0s", Azure "Please retry after 6 seconds", Gemini "Please retry in 12.3s",
+// its JSON detail "retryDelay": "12s" and gax's "error details: retry in 12s".
+var retryHintRE = regexp.MustCompile(`(?:try again|retry)(?: after| in)\s+(?:((?:\d+(?:\.\d+)?(?:ms|h|m|s))+)|(\d+(?:\.\d+)?)\s*(milliseconds?|seconds?|secs?|minutes?|mins?))\b|"retrydelay":\s*"(\d+(?:\.\d+)?s)"`)
 
-// retryHint extracts a wait hint from an error text.
-func retryHint(text string) (time.Duration, bool) {
-	m := retryHintRE.FindStringSubmatch(text)
+// retryHint extracts a wait hint from a lowercased error text.
+func retryHint(lower string) (time.Duration, bool) {
+	if !strings.Contains(lower, "retry") && !strings.Contains(lower, "try again") {
+		return 0, false // the common case, without running the expression
+	}
+	m := retryHintRE.FindStringSubmatch(lower)
 	if m == nil {
 		return 0, false
 	}
-	v := m[1]
-	if v == "" {
-		v = m[2]
+	if m[2] != "" {
+		// "6 seconds", "1.5 minutes", "20 milliseconds"
+		num := parseDecimal(m[2])
+		switch unit := m[3]; {
+		case strings.HasPrefix(unit, "milli"):
+			return clampWait(num * float64(time.Millisecond)), true
+		case strings.HasPrefix(unit, "min"):
+			return clampWait(num * float64(time.Minute)), true
+		default:
+			return clampWait(num * float64(time.Second)), true
+		}
 	}
-	if d, err := time.ParseDuration(v); err == nil {
-		return min(max(d, 0), maxRetryAfter), true
-	}
-	// "6 seconds", "1.5 minutes", "20 milliseconds"
-	i := strings.IndexFunc(v, func(r rune) bool { return r != '.' && (r < '0' || r > '9') })
-	num, err := strconv.ParseFloat(v[:i], 64)
+	// Go duration syntax: "1.8s", "20ms", "6m0s", or retryDelay's "12s".
+	v := m[1] + m[4] // exactly one of them matched
+	d, err := time.ParseDuration(v)
 	if err != nil {
-		return 0, false
+		// The syntax is valid, so the value overflows a time.Duration.
+		return maxRetryAfter, true
 	}
-	unit := strings.ToLower(strings.TrimSpace(v[i:]))
-	switch {
-	case strings.HasPrefix(unit, "milli"):
-		return clampWait(num * float64(time.Millisecond)), true
-	case strings.HasPrefix(unit, "min"):
-		return clampWait(num * float64(time.Minute)), true
-	default:
-		return clampWait(num * float64(time.Second)), true
-	}
+	return min(d, maxRetryAfter), true
 }

@@ -2,6 +2,7 @@ package taxonomy
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -16,6 +17,10 @@ type textRule struct {
 	name string         // Class.Rule when it matches
 	lit  string         // a literal phrase, matched with strings.Contains
 	re   *regexp.Regexp // or an anchored pattern
+	// hinted, when not Unknown, is the kind when the text also carries a
+	// retry hint ("Please retry in 12.3s"): the provider says the limit
+	// lifts by itself.
+	hinted Kind
 }
 
 func (r textRule) match(lower string) bool {
@@ -45,6 +50,8 @@ var statusTextREs = []*regexp.Regexp{
 	regexp.MustCompile(`\(http error (\d{3})\)`),
 	// googleai when flattened: "googleapi: Error 429: ..."
 	regexp.MustCompile(`googleapi: error (\d{3})\b`),
+	// *googleapi.Error without a message: "googleapi: got HTTP response code 503 with body: ..."
+	regexp.MustCompile(`googleapi: got http response code (\d{3})\b`),
 	// bedrock when flattened: "https response error StatusCode: 429, RequestID: ..."
 	regexp.MustCompile(`\bstatuscode: (\d{3})\b`),
 	// generic gateways and SDKs: "status 503", "status code 500", "status: 429", "status=502"
@@ -58,11 +65,14 @@ var statusTextREs = []*regexp.Regexp{
 // context overflow, not a bad request.
 var (
 	quotaRules = []textRule{
-		marker(Permanent, "insufficient_quota"),          // OpenAI code, in some proxies' texts
-		marker(Permanent, "exceeded your current quota"), // OpenAI 429 insufficient_quota message
-		marker(Permanent, "credit balance is too low"),   // Anthropic 400 billing message
-		marker(Permanent, "billing_hard_limit_reached"),  // OpenAI code
-		marker(Permanent, "billing hard limit"),          // OpenAI message
+		marker(Permanent, "insufficient_quota"), // OpenAI code, in some proxies' texts
+		// OpenAI's 429 insufficient_quota message. Gemini words its free-tier
+		// per-minute limits the same way but adds "Please retry in 12.3s":
+		// with that hint it is a rate limit, not an exhausted quota.
+		{kind: Permanent, name: `marker "exceeded your current quota"`, lit: "exceeded your current quota", hinted: RateLimited},
+		marker(Permanent, "credit balance is too low"),  // Anthropic 400 billing message
+		marker(Permanent, "billing_hard_limit_reached"), // OpenAI code
+		marker(Permanent, "billing hard limit"),         // OpenAI message
 	}
 	overflowRules = []textRule{
 		marker(ContextOverflow, "maximum context length"),               // OpenAI, vLLM, DeepSeek, Groq, mistral
@@ -74,10 +84,15 @@ var (
 		marker(ContextOverflow, "reduce the length of the messages"),    // OpenAI-compatible servers
 		marker(ContextOverflow, "context window"),                       // "exceeds the context window", "context_window_exceeded" below
 		marker(ContextOverflow, "context_window_exceeded"),              // Azure, Cerebras codes
-		marker(ContextOverflow, "too many tokens"),                      // Cohere "too many tokens: ..."
-		marker(ContextOverflow, "request_too_large"),                    // Anthropic 413 type
+		// Cohere "too many tokens: total number of tokens in the prompt cannot
+		// exceed ...". The colon keeps Bedrock's ThrottlingException "Too many
+		// tokens, please wait before trying again." (a rate limit) out.
+		marker(ContextOverflow, "too many tokens:"),
+		marker(ContextOverflow, "request_too_large"), // Anthropic 413 type
 		pattern(ContextOverflow, `pattern "exceeds the context length"`, // Ollama "input length exceeds the context length", llama.cpp "exceeds the available context size"
 			`exceeds? (?:the )?(?:available |maximum )?context (?:length|size)`),
+		// Anthropic 400 "input length and `max_tokens` exceed context limit: 187254 + 20000 > 204698, ..."
+		pattern(ContextOverflow, `pattern "exceed context limit"`, `\bexceeds? (?:the )?context limit\b`),
 	}
 )
 
@@ -92,7 +107,10 @@ var textRules = []textRule{
 
 	// Programming errors: retrying cannot fix the code.
 	marker(Programming, "not implemented"),
-	marker(Programming, "unsupported protocol scheme"), // a base URL without http(s)://
+	marker(Programming, "unsupported protocol scheme"),        // a base URL without http(s)://
+	marker(Programming, "unsupported message type"),           // anthropic, bedrock, googleai: a role the client cannot send
+	marker(Programming, "unsupported content type"),           // anthropic, mistral: a content part the client cannot send
+	marker(Programming, "only one of content / multicontent"), // openai ErrContentExclusive
 
 	// Permanent: seed 000's markers, then model-not-found and content policy.
 	marker(Permanent, "not a valid image"),
@@ -223,6 +241,64 @@ var codeKinds = map[string]Kind{
 	"internal":                             Transient,
 	"internal_error":                       Transient,
 	"deadline_exceeded":                    Transient,
+}
+
+// grpcCodeRE finds the status code in a gRPC error's text, "rpc error: code =
+// ResourceExhausted desc = ...": googleai/vertex and palm speak gRPC, and a
+// flattened status is all the text keeps of it.
+var grpcCodeRE = regexp.MustCompile(`rpc error: code = ([a-z]+)`)
+
+type grpcClass struct {
+	kind Kind
+	rule string
+}
+
+// grpcCodes maps the lowercased gRPC code names that decide a kind. Unknown and
+// OK are absent on purpose.
+var grpcCodes = map[string]grpcClass{
+	"canceled":           {Canceled, "grpc code Canceled"},
+	"deadlineexceeded":   {Transient, "grpc code DeadlineExceeded"},
+	"aborted":            {Transient, "grpc code Aborted"},
+	"internal":           {Transient, "grpc code Internal"},
+	"resourceexhausted":  {RateLimited, "grpc code ResourceExhausted"},
+	"unavailable":        {Overloaded, "grpc code Unavailable"},
+	"invalidargument":    {Permanent, "grpc code InvalidArgument"},
+	"failedprecondition": {Permanent, "grpc code FailedPrecondition"},
+	"outofrange":         {Permanent, "grpc code OutOfRange"},
+	"notfound":           {Permanent, "grpc code NotFound"},
+	"permissiondenied":   {Permanent, "grpc code PermissionDenied"},
+	"unauthenticated":    {Permanent, "grpc code Unauthenticated"},
+	"unimplemented":      {Programming, "grpc code Unimplemented"},
+}
+
+// grpcKind classifies the gRPC code in the text, if there is one.
+func grpcKind(lower string) (Class, bool) {
+	if !strings.Contains(lower, "rpc error: code = ") {
+		return Class{}, false
+	}
+	m := grpcCodeRE.FindStringSubmatch(lower)
+	if m == nil {
+		return Class{}, false
+	}
+	g, ok := grpcCodes[m[1]]
+	return Class{Kind: g.kind, Rule: g.rule}, ok
+}
+
+// statusRules holds the rule names "status 400" to "status 599", built once so
+// that deciding by status allocates nothing.
+var statusRules = func() (names [200]string) {
+	for i := range names {
+		names[i] = "status " + strconv.Itoa(400+i)
+	}
+	return names
+}()
+
+// statusRule returns the rule name of a status decision.
+func statusRule(status int) string {
+	if status >= 400 && status < 400+len(statusRules) {
+		return statusRules[status-400]
+	}
+	return "status " + strconv.Itoa(status)
 }
 
 // statusKind maps an HTTP status to a kind; ok is false for statuses that are
