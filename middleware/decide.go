@@ -66,6 +66,11 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error) *decision {
 	if limit == 0 {
 		limit = cfg.maxAttempts
 	}
+	if class.Kind == taxonomy.ContextOverflow {
+		// Overflows are repaired, not retried: count only them, so that an
+		// overflow after a transient failure still gets its compaction.
+		n = c.countKind(taxonomy.ContextOverflow) + 1 // this attempt is not recorded yet
+	}
 	if n >= limit {
 		if class.Kind == taxonomy.ContextOverflow {
 			return &decision{reason: ReasonContextOverflow}
@@ -110,4 +115,17 @@ func (p *Pipeline[R]) backoff(n int) time.Duration {
 		return ceiling
 	}
 	return rand.N(ceiling)
+}
+
+// countKind counts the attempts of this call that failed with kind k.
+func (c *call[R]) countKind(k taxonomy.Kind) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, a := range c.attempts {
+		if a.Err != nil && a.Class.Kind == k {
+			n++
+		}
+	}
+	return n
 }

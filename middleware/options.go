@@ -93,8 +93,9 @@ func MaxAttempts(n int) Option {
 // that failed for other kinds. Defaults: rate_limited 5, unknown 2,
 // context_overflow 1 (never retried unless the caller repairs the request
 // between attempts, as llms does by compacting); other retryable kinds use
-// [MaxAttempts]. Permanent, canceled and programming failures are never
-// retried, whatever this says.
+// [MaxAttempts]. For context_overflow the count is of overflows only, since
+// each retry follows a repair. Permanent, canceled and programming failures
+// are never retried, whatever this says.
 func KindAttempts(k taxonomy.Kind, n int) Option {
 	return func(c *config) {
 		switch {

@@ -1,0 +1,141 @@
+package llms
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"strings"
+
+	lcllms "github.com/tmc/langchaingo/llms"
+
+	"github.com/resilientgo/resilient/taxonomy"
+)
+
+// Responses that succeed but cannot be used become failures with these
+// sentinels in their chain (errors.Is finds them in the final error).
+var (
+	// ErrNoChoices: the response has no choices.
+	ErrNoChoices = errors.New("llms: response has no choices")
+	// ErrEmptyResponse: every choice is empty: no text, no tool call.
+	ErrEmptyResponse = errors.New("llms: empty response")
+	// ErrTruncatedStream: the stream ended without its end marker.
+	ErrTruncatedStream = errors.New("llms: stream ended without its end marker")
+	// ErrInBandError: a 200 stream carried an error event.
+	ErrInBandError = errors.New("llms: in-band error event")
+	// ErrStopReason: the stop reason reports an error (a content filter, a
+	// refusal, a provider error).
+	ErrStopReason = errors.New("llms: stop reason reports an error")
+)
+
+// A ResponseCheck inspects a response the provider returned without error.
+// A non-nil error turns the attempt into a failure, classified like any
+// other (wrap it with taxonomy.WithClass to choose its kind). Checks must be
+// safe for concurrent use.
+type ResponseCheck func(*lcllms.ContentResponse) error
+
+// errorStopReasons maps stop reasons that report an error to their kind.
+// Output limits ("length", "max_tokens") are not errors: the caller asked
+// for at most that many tokens and retrying would end the same way.
+var errorStopReasons = map[string]taxonomy.Kind{
+	"error":                         taxonomy.Transient, // Mistral
+	"content_filter":                taxonomy.Permanent, // OpenAI, Azure
+	"refusal":                       taxonomy.Permanent, // Anthropic
+	"FinishReasonSafety":            taxonomy.Permanent, // googleai
+	"FinishReasonRecitation":        taxonomy.Permanent, // googleai
+	"FinishReasonBlocklist":         taxonomy.Permanent, // googleai
+	"FinishReasonSPII":              taxonomy.Permanent, // googleai
+	"FinishReasonProhibitedContent": taxonomy.Permanent,
+}
+
+// provider is the family of the wrapped model, for the checks that differ
+// between langchaingo's clients when no transport evidence is available.
+type provider uint8
+
+const (
+	otherProvider         provider = iota
+	emptyStopTruncates             // openai, mistral: a streamed success with no stop reason was cut short
+	unspecifiedTruncates           // googleai: "FinishReasonUnspecified"
+	emptyContentTruncates          // ollama: chunks delivered, content "" on a dropped stream
+)
+
+func providerOf(m lcllms.Model) provider {
+	switch fmt.Sprintf("%T", m) {
+	case "*openai.LLM", "*mistral.Model":
+		return emptyStopTruncates
+	case "*googleai.GoogleAI":
+		return unspecifiedTruncates
+	case "*ollama.LLM":
+		return emptyContentTruncates
+	}
+	return otherProvider
+}
+
+func classed(kind taxonomy.Kind, rule string, err error) error {
+	return taxonomy.WithClass(err, taxonomy.Class{Kind: kind, Rule: rule})
+}
+
+// check turns a response that succeeded but is unusable into a failure.
+// ev and seen are the transport's evidence; g is the stream guard of a
+// streamed call, nil otherwise.
+func (m *Model) check(resp *lcllms.ContentResponse, ev Evidence, seen bool, g *guard) error {
+	chunks := 0
+	if g != nil {
+		chunks, _ = g.delivered()
+	}
+	switch {
+	case seen && ev.InBand:
+		ev.Status = 0 // the 200 says nothing; the event's type and code decide
+		return &taxonomy.WireError{Evidence: ev.Evidence,
+			Err: fmt.Errorf("%w: %s", ErrInBandError, cmp.Or(ev.ErrorMessage, ev.ErrorType, ev.ErrorCode, "no message"))}
+	case seen && ev.Stream && !ev.EndMarker:
+		if ev.BodyErr != nil {
+			return classed(taxonomy.Transient, "truncated stream", fmt.Errorf("%w: %v", ErrTruncatedStream, ev.BodyErr))
+		}
+		return classed(taxonomy.Transient, "truncated stream", ErrTruncatedStream)
+	case resp == nil || len(resp.Choices) == 0:
+		return classed(taxonomy.Transient, "no choices", ErrNoChoices)
+	}
+	first := resp.Choices[0]
+	if g != nil && !seen {
+		truncated := false
+		switch m.provider {
+		case emptyStopTruncates:
+			truncated = first.StopReason == ""
+		case unspecifiedTruncates:
+			truncated = first.StopReason == "FinishReasonUnspecified"
+		case emptyContentTruncates:
+			truncated = chunks > 0 && first.Content == ""
+		}
+		if truncated {
+			return classed(taxonomy.Transient, "truncated stream", ErrTruncatedStream)
+		}
+	}
+	if chunks > 0 && isEmpty(resp) {
+		return classed(taxonomy.Transient, "truncated stream", fmt.Errorf("%w: chunks arrived but the content came back empty", ErrTruncatedStream))
+	}
+	if isEmpty(resp) {
+		return classed(taxonomy.Transient, "empty response", ErrEmptyResponse)
+	}
+	if kind, ok := errorStopReasons[first.StopReason]; ok {
+		return classed(kind, `stop reason "`+first.StopReason+`"`, fmt.Errorf("%w: %s", ErrStopReason, first.StopReason))
+	}
+	for _, c := range m.cfg.checks {
+		if err := c(resp); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// isEmpty reports whether no choice carries text, reasoning or a tool call.
+func isEmpty(resp *lcllms.ContentResponse) bool {
+	for _, c := range resp.Choices {
+		if c == nil {
+			continue
+		}
+		if strings.TrimSpace(c.Content) != "" || c.ReasoningContent != "" || len(c.ToolCalls) > 0 || c.FuncCall != nil {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,354 @@
+package llms
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+
+	lcllms "github.com/tmc/langchaingo/llms"
+
+	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/taxonomy"
+)
+
+// Model is a resilient [lcllms.Model]: it wraps another model and runs every
+// call under a [middleware.Pipeline], expanded as
+//
+//	fallbacks(retry(breaker(timeout(compact(stream guard(checks(model)))))))
+//
+// It never modifies the caller's messages or options. It is safe for
+// concurrent use when the wrapped model is.
+type Model struct {
+	inner      lcllms.Model
+	name       string
+	cfg        config
+	logger     *slog.Logger
+	provider   provider
+	pipe       *middleware.Pipeline[*lcllms.ContentResponse] // non-streaming calls
+	streamPipe *middleware.Pipeline[*lcllms.ContentResponse] // streaming calls: same breaker, stream timeouts
+	fallbacks  []*Model
+	err        error // construction error, returned by every call
+}
+
+var (
+	_ lcllms.Model          = (*Model)(nil)
+	_ lcllms.ReasoningModel = (*Model)(nil)
+)
+
+// Wrap returns m made resilient. A nil model or invalid options make it fail
+// with an error naming each problem.
+func Wrap(m lcllms.Model, opts ...Option) (*Model, error) {
+	cfg := defaultConfig()
+	for _, o := range opts {
+		if o == nil {
+			cfg.errorf("nil option")
+			continue
+		}
+		o(&cfg)
+	}
+	if m == nil {
+		cfg.errorf("nil model")
+	}
+	if err := errors.Join(cfg.errs...); err != nil {
+		return nil, err
+	}
+	return build(m, cfg)
+}
+
+// New is Wrap for one-line use: it never fails. If Wrap would fail, the
+// returned model answers every call with that error (a programming error)
+// and [Model.Err] reports it.
+func New(m lcllms.Model, opts ...Option) *Model {
+	wrapped, err := Wrap(m, opts...)
+	if err != nil {
+		return &Model{inner: m, name: "invalid model", err: taxonomy.WithClass(err,
+			taxonomy.Class{Kind: taxonomy.Programming, Rule: "invalid options"})}
+	}
+	return wrapped
+}
+
+func build(m lcllms.Model, cfg config) (*Model, error) {
+	w := &Model{inner: m, name: cfg.name, cfg: cfg, logger: cfg.logger, provider: providerOf(m)}
+	if w.name == "" {
+		w.name = defaultName(m)
+	}
+	if w.logger == nil {
+		w.logger = slog.New(slog.DiscardHandler)
+	}
+	common := []middleware.Option{middleware.WithLogger(cfg.logger)}
+	if cfg.hedge > 0 {
+		common = append(common, middleware.Hedge(cfg.hedge, 1))
+	}
+	common = append(common, cfg.mw...)
+	if cfg.compactor != nil {
+		common = append(common, middleware.KindAttempts(taxonomy.ContextOverflow, 2))
+	}
+	var err error
+	w.pipe, err = middleware.New[*lcllms.ContentResponse](w.name,
+		append([]middleware.Option{middleware.AttemptTimeout(cfg.attemptTimeout)}, common...)...)
+	if err != nil {
+		return nil, fmt.Errorf("llms: %w", err)
+	}
+	streamOpts := append(common, middleware.AttemptTimeout(cfg.streamTimeout))
+	if b := w.pipe.Breaker(); b != nil {
+		streamOpts = append(streamOpts, middleware.UseBreaker(b))
+	}
+	if w.streamPipe, err = middleware.New[*lcllms.ContentResponse](w.name, streamOpts...); err != nil {
+		return nil, fmt.Errorf("llms: %w", err)
+	}
+	fcfg := cfg
+	fcfg.fallbacks, fcfg.name = nil, ""
+	for _, fb := range cfg.fallbacks {
+		f, err := build(fb, fcfg)
+		if err != nil {
+			return nil, err
+		}
+		w.fallbacks = append(w.fallbacks, f)
+	}
+	return w, nil
+}
+
+// defaultName names a model after its provider package: "*openai.LLM" is
+// "openai".
+func defaultName(m lcllms.Model) string {
+	t := strings.TrimPrefix(fmt.Sprintf("%T", m), "*")
+	if pkg, _, ok := strings.Cut(t, "."); ok {
+		return pkg
+	}
+	return t
+}
+
+// Name returns the name used in errors and logs.
+func (m *Model) Name() string { return m.name }
+
+// Unwrap returns the wrapped model.
+func (m *Model) Unwrap() lcllms.Model { return m.inner }
+
+// Err returns the construction error of a model made by [New], nil if none.
+func (m *Model) Err() error { return m.err }
+
+// Breaker returns the model's circuit breaker, nil when disabled.
+func (m *Model) Breaker() *middleware.Breaker {
+	if m.pipe == nil {
+		return nil
+	}
+	return m.pipe.Breaker()
+}
+
+// SupportsReasoning forwards [lcllms.ReasoningModel]: it reports the wrapped
+// model's answer, false when the wrapped model does not say.
+func (m *Model) SupportsReasoning() bool {
+	r, ok := m.inner.(lcllms.ReasoningModel)
+	return ok && r.SupportsReasoning()
+}
+
+// Call answers a single prompt through GenerateContent, as langchaingo's
+// own wrappers do.
+func (m *Model) Call(ctx context.Context, prompt string, options ...lcllms.CallOption) (string, error) {
+	return lcllms.GenerateFromSinglePrompt(ctx, m, prompt, options...)
+}
+
+// GenerateContent calls the wrapped model under the pipeline, then the
+// fallbacks in order while the failure is one another model can fix. When
+// every model fails, the error joins all their errors.
+func (m *Model) GenerateContent(ctx context.Context, messages []lcllms.MessageContent, options ...lcllms.CallOption) (*lcllms.ContentResponse, error) {
+	if m.err != nil {
+		return nil, m.err
+	}
+	var opts lcllms.CallOptions
+	for _, o := range options {
+		if o != nil {
+			o(&opts)
+		}
+	}
+	c := &modelCall{messages: messages, options: options, opts: &opts,
+		streaming: opts.StreamingFunc != nil || opts.StreamingReasoningFunc != nil}
+	resp, err := m.generate(ctx, c)
+	if err == nil || len(m.fallbacks) == 0 {
+		return resp, err
+	}
+	errs := []error{err}
+	for _, fb := range m.fallbacks {
+		if !m.shouldFallBack(ctx, err) {
+			break
+		}
+		m.logger.LogAttrs(ctx, slog.LevelWarn, "falling back",
+			slog.String(middleware.KeyTarget, m.name), slog.String(KeyFallback, fb.name),
+			slog.String(middleware.KeyKind, taxonomy.Classify(err).Kind.String()))
+		if err := c.restart(ctx, m.cfg.onRestart); err != nil {
+			return nil, errors.Join(append(errs, err)...)
+		}
+		resp, err = fb.generate(ctx, c.forFallback())
+		if err == nil {
+			return resp, nil
+		}
+		errs = append(errs, err)
+	}
+	return nil, errors.Join(errs...)
+}
+
+// KeyFallback is the slog attribute naming the model fallen back to.
+const KeyFallback = "fallback"
+
+// shouldFallBack reports whether another model can fix the failure.
+func (m *Model) shouldFallBack(ctx context.Context, err error) bool {
+	var final *middleware.Error
+	if ctx.Err() != nil || !errors.As(err, &final) {
+		return false
+	}
+	class := final.Class()
+	switch final.Reason {
+	case middleware.ReasonExhausted, middleware.ReasonCircuitOpen, middleware.ReasonRetryAfterOverCap:
+		return true
+	case middleware.ReasonContextOverflow:
+		return m.cfg.fallbackOnOverflow
+	case middleware.ReasonPermanent:
+		// A model that does not exist (or was retired) is fixed by another.
+		return class.Status == 404 || class.Code == "model_not_found" || class.Code == "not_found_error" ||
+			strings.Contains(class.Rule, "model not found") || strings.Contains(class.Rule, "model_not_found")
+	}
+	return false
+}
+
+// modelCall is the state of one GenerateContent across attempts and
+// fallbacks: the messages (compacted on overflow) and what a stream
+// delivered.
+type modelCall struct {
+	options   []lcllms.CallOption
+	opts      *lcllms.CallOptions
+	streaming bool
+
+	mu       sync.Mutex
+	messages []lcllms.MessageContent
+	partial  *string // set when a failed attempt had delivered chunks
+}
+
+// forFallback returns the call for a fallback model: the caller's options,
+// the messages as compacted so far.
+func (c *modelCall) forFallback() *modelCall {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return &modelCall{options: c.options, opts: c.opts, streaming: c.streaming, messages: c.messages}
+}
+
+// restart calls the restart hook if the last attempt delivered chunks. No
+// hook means such a call never gets here: its failure was final.
+func (c *modelCall) restart(ctx context.Context, hook func(context.Context, string) error) error {
+	c.mu.Lock()
+	partial := c.partial
+	c.partial = nil
+	c.mu.Unlock()
+	if partial == nil || hook == nil {
+		return nil
+	}
+	if err := hook(ctx, *partial); err != nil {
+		return middleware.NoRetry(fmt.Errorf("llms: stream restart hook: %w", err), "the stream restart hook refused")
+	}
+	return nil
+}
+
+func (m *Model) generate(ctx context.Context, c *modelCall) (*lcllms.ContentResponse, error) {
+	fn := func(ctx context.Context, s middleware.State) (*lcllms.ContentResponse, error) {
+		return m.attempt(ctx, c, s)
+	}
+	switch {
+	case c.streaming:
+		return m.streamPipe.Do(ctx, fn)
+	default:
+		return m.pipe.DoHedged(ctx, fn)
+	}
+}
+
+// attempt is one attempt: compact after an overflow, restart a stream, call
+// the model with an evidence slot and a stream guard, check the response.
+func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (*lcllms.ContentResponse, error) {
+	if s.Previous.Class.Kind == taxonomy.ContextOverflow && !s.Hedge && m.cfg.compactor != nil {
+		if err := m.compact(ctx, c); err != nil {
+			return nil, err
+		}
+	}
+	if err := c.restart(ctx, m.cfg.onRestart); err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	messages := c.messages
+	c.mu.Unlock()
+
+	actx, sl := withSlot(ctx)
+	options := c.options
+	var g *guard
+	if c.streaming {
+		actx, g = newGuard(actx, c.opts, m.cfg.firstChunk, m.cfg.idle)
+		options = append(options[:len(options):len(options)], g.options()...)
+	}
+	resp, err := m.inner.GenerateContent(actx, messages, options...)
+	var stall error
+	if g != nil {
+		stall = g.stop()
+	}
+	ev, seen := sl.evidence()
+	if err == nil {
+		err = m.check(resp, ev, seen, g)
+	} else if seen {
+		err = taxonomy.WithEvidence(err, ev.Evidence)
+	}
+	if err == nil {
+		return resp, nil
+	}
+	if stall != nil {
+		err = classed(taxonomy.Transient, stallRule(stall), fmt.Errorf("%w: %w", stall, err))
+	}
+	if g == nil {
+		return nil, err
+	}
+	if callerErr := g.callerErr(); callerErr != nil {
+		return nil, middleware.NoRetry(classed(taxonomy.Canceled, "streaming function returned an error",
+			fmt.Errorf("%w: %w", callerErr, err)), "the caller's streaming function stopped the call")
+	}
+	if chunks, partial := g.delivered(); chunks > 0 {
+		perr := &PartialStreamError{Partial: partial, Chunks: chunks, Err: err}
+		if m.cfg.onRestart == nil {
+			return nil, middleware.NoRetry(perr, "the stream had already delivered output; set OnStreamRestart to allow a retry")
+		}
+		c.mu.Lock()
+		c.partial = &perr.Partial
+		c.mu.Unlock()
+		return nil, perr
+	}
+	return nil, err
+}
+
+func stallRule(stall error) string {
+	if errors.Is(stall, ErrFirstChunkTimeout) {
+		return "first chunk timeout"
+	}
+	return "stream idle timeout"
+}
+
+// compact shrinks the call's messages after a context overflow.
+func (m *Model) compact(ctx context.Context, c *modelCall) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	before := len(c.messages)
+	compacted, err := m.cfg.compactor.Compact(ctx, c.messages)
+	if err != nil {
+		// Still an overflow: the pipeline stops with ReasonContextOverflow, and
+		// a fallback with a larger window may take it (FallbackOnOverflow).
+		return classed(taxonomy.ContextOverflow, "compaction failed",
+			fmt.Errorf("llms: compacting %d messages: %w", before, err))
+	}
+	c.messages = compacted
+	m.logger.LogAttrs(ctx, slog.LevelWarn, "compacted",
+		slog.String(middleware.KeyTarget, m.name),
+		slog.Int(KeyMessagesBefore, before), slog.Int(KeyMessagesAfter, len(compacted)))
+	return nil
+}
+
+// Attribute keys of the llms events, beside middleware's.
+const (
+	KeyMessagesBefore = "messages_before"
+	KeyMessagesAfter  = "messages_after"
+)

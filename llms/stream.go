@@ -1,0 +1,167 @@
+package llms
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	lcllms "github.com/tmc/langchaingo/llms"
+)
+
+// Stream timeouts end a hung stream as a transient failure.
+var (
+	// ErrStreamIdle is the cause of an attempt canceled because its stream
+	// delivered no chunk for the StreamIdleTimeout.
+	ErrStreamIdle = errors.New("llms: stream idle timeout")
+	// ErrFirstChunkTimeout is the cause of an attempt canceled because its
+	// stream delivered no first chunk within the FirstChunkTimeout.
+	ErrFirstChunkTimeout = errors.New("llms: no first chunk before the timeout")
+)
+
+// PartialStreamError is the failure of a streamed attempt that had already
+// delivered chunks to the caller's streaming function. Those chunks cannot
+// be taken back, and a second generation is not the same text, so without a
+// restart hook (see [OnStreamRestart]) such a call is not retried: the final
+// error carries the partial text instead.
+type PartialStreamError struct {
+	// Partial is the text delivered before the failure.
+	Partial string
+	// Chunks counts the chunks delivered.
+	Chunks int
+	// Err is the attempt's failure.
+	Err error
+}
+
+// Error says how much was delivered and why the stream failed.
+func (e *PartialStreamError) Error() string {
+	return fmt.Sprintf("llms: stream interrupted after %d chunks: %v", e.Chunks, e.Err)
+}
+
+// Unwrap returns the attempt's failure.
+func (e *PartialStreamError) Unwrap() error { return e.Err }
+
+// guard stands between the provider client and the caller's streaming
+// functions for one attempt: it counts what was delivered, keeps the partial
+// text, ends a hung stream with a cause, and drops chunks that arrive after
+// the attempt ended.
+type guard struct {
+	user          func(ctx context.Context, chunk []byte) error
+	userReasoning func(ctx context.Context, reasoning, chunk []byte) error
+	first, idle   time.Duration
+	ctx           context.Context
+	cancel        context.CancelCauseFunc
+	timer         *time.Timer
+	started       atomic.Bool // a chunk arrived, empty or not
+
+	mu      sync.Mutex
+	chunks  int
+	partial strings.Builder
+	userErr error
+	stopped bool
+}
+
+// newGuard returns the attempt context, canceled with ErrFirstChunkTimeout
+// or ErrStreamIdle when the stream stalls, and the guard.
+func newGuard(ctx context.Context, opts *lcllms.CallOptions, first, idle time.Duration) (context.Context, *guard) {
+	g := &guard{user: opts.StreamingFunc, userReasoning: opts.StreamingReasoningFunc, first: first, idle: idle}
+	g.ctx, g.cancel = context.WithCancelCause(ctx)
+	if wait := cmp.Or(first, idle); wait > 0 {
+		g.timer = time.AfterFunc(wait, g.stalled)
+	}
+	return g.ctx, g
+}
+
+// stalled runs when the timer fires: no chunk came in time.
+func (g *guard) stalled() {
+	if !g.started.Load() && g.first > 0 {
+		g.cancel(ErrFirstChunkTimeout)
+		return
+	}
+	g.cancel(ErrStreamIdle)
+}
+
+// options returns the call options that route the stream through g. They
+// come last, so they replace the caller's streaming functions.
+func (g *guard) options() []lcllms.CallOption {
+	var opts []lcllms.CallOption
+	if g.user != nil {
+		opts = append(opts, lcllms.WithStreamingFunc(g.onChunk))
+	}
+	if g.userReasoning != nil {
+		opts = append(opts, lcllms.WithStreamingReasoningFunc(g.onReasoningChunk))
+	}
+	return opts
+}
+
+func (g *guard) onChunk(ctx context.Context, chunk []byte) error {
+	return g.deliver(chunk, func() error { return g.user(ctx, chunk) })
+}
+
+func (g *guard) onReasoningChunk(ctx context.Context, reasoning, chunk []byte) error {
+	return g.deliver(chunk, func() error { return g.userReasoning(ctx, reasoning, chunk) })
+}
+
+// deliver passes one chunk to the caller unless the attempt already ended,
+// and rearms the idle timer.
+func (g *guard) deliver(chunk []byte, send func() error) error {
+	g.started.Store(true)
+	if g.timer != nil {
+		if g.idle > 0 {
+			g.timer.Reset(g.idle)
+		} else {
+			g.timer.Stop() // only the first chunk was bounded
+		}
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.stopped {
+		return errAttemptOver
+	}
+	if err := send(); err != nil {
+		g.userErr = err
+		return err
+	}
+	if len(chunk) > 0 {
+		g.chunks++
+		g.partial.Write(chunk)
+	}
+	return nil
+}
+
+var errAttemptOver = errors.New("llms: chunk after the attempt ended")
+
+// stop ends the guard: no chunk reaches the caller afterwards. It returns
+// ErrStreamIdle or ErrFirstChunkTimeout when the guard ended the attempt.
+func (g *guard) stop() error {
+	if g.timer != nil {
+		g.timer.Stop()
+	}
+	g.mu.Lock()
+	g.stopped = true
+	g.mu.Unlock()
+	cause := context.Cause(g.ctx)
+	g.cancel(nil)
+	if errors.Is(cause, ErrStreamIdle) || errors.Is(cause, ErrFirstChunkTimeout) {
+		return cause
+	}
+	return nil
+}
+
+// delivered returns how many non-empty chunks reached the caller, and their text.
+func (g *guard) delivered() (int, string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.chunks, g.partial.String()
+}
+
+// callerErr returns the error the caller's streaming function returned, if any.
+func (g *guard) callerErr() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.userErr
+}
