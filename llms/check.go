@@ -110,14 +110,14 @@ func (m *Model) check(resp *lcllms.ContentResponse, ev Evidence, seen bool, g *g
 			return classed(taxonomy.Transient, "truncated stream", ErrTruncatedStream)
 		}
 	}
+	if kind, ok := errorStopReasons[first.StopReason]; ok {
+		return classed(kind, `stop reason "`+first.StopReason+`"`, fmt.Errorf("%w: %s", ErrStopReason, first.StopReason))
+	}
 	if chunks > 0 && isEmpty(resp) {
 		return classed(taxonomy.Transient, "truncated stream", fmt.Errorf("%w: chunks arrived but the content came back empty", ErrTruncatedStream))
 	}
 	if isEmpty(resp) {
 		return classed(taxonomy.Transient, "empty response", ErrEmptyResponse)
-	}
-	if kind, ok := errorStopReasons[first.StopReason]; ok {
-		return classed(kind, `stop reason "`+first.StopReason+`"`, fmt.Errorf("%w: %s", ErrStopReason, first.StopReason))
 	}
 	for _, c := range m.cfg.checks {
 		if err := c(resp); err != nil {
