@@ -77,9 +77,6 @@ func decide(err error, ev evidence, lower string, hinted bool) Class {
 	if kind, ok := codeKinds[strings.ToLower(ev.code)]; ok && ev.code != "" {
 		return Class{Kind: kind, Rule: `code "` + ev.code + `"`}
 	}
-	if kind, ok := codeKinds[strings.ToLower(ev.errType)]; ok && ev.errType != "" {
-		return Class{Kind: kind, Rule: `type "` + ev.errType + `"`}
-	}
 	if ev.status == 0 || (ev.status >= 400 && ev.status <= 499) {
 		if r, ok := firstMatch(quotaRules, lower); ok {
 			if hinted && r.hinted != Unknown {
@@ -95,6 +92,12 @@ func decide(err error, ev evidence, lower string, hinted bool) Class {
 	}
 	if kind, ok := statusKind(ev.status); ok {
 		return Class{Kind: kind, Rule: statusRule(ev.status)}
+	}
+	// The error type is broader than the status ("server_error" comes with a
+	// 500 and a 529 alike), so it decides only when no status did: an in-band
+	// stream event on a 200 ("overloaded_error").
+	if kind, ok := codeKinds[strings.ToLower(ev.errType)]; ok && ev.errType != "" {
+		return Class{Kind: kind, Rule: `type "` + ev.errType + `"`}
 	}
 	if c, ok := grpcKind(lower); ok {
 		return c

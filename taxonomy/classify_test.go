@@ -662,7 +662,10 @@ func classifyCases() []classifyCase {
 		{"typed nil *WireError", (*taxonomy.WireError)(nil),
 			taxonomy.Class{Kind: taxonomy.Programming, Rule: "error method panicked"}},
 		{"WireError without Err: its message is the text", &taxonomy.WireError{Evidence: taxonomy.Evidence{Status: 529, ErrorType: "overloaded_error", ErrorMessage: "Overloaded"}},
-			taxonomy.Class{Kind: taxonomy.Overloaded, Rule: `type "overloaded_error"`, Status: 529, Code: "overloaded_error"}},
+			taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "status 529", Status: 529, Code: "overloaded_error"}},
+		// The type is broader than the status: OpenAI sends "server_error" with a 529 too.
+		{"openai 529 with type server_error: the status decides", &taxonomy.WireError{Evidence: taxonomy.Evidence{Status: 529, ErrorType: "server_error"}, Err: errors.New("API returned unexpected status code: 529: The server is overloaded or not ready yet.")},
+			taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "status 529", Status: 529, Code: "server_error"}},
 	}
 }
 
