@@ -87,6 +87,10 @@ func (m *Model) check(resp *lcllms.ContentResponse, ev Evidence, seen bool, g *g
 		ev.Status = 0 // the 200 says nothing; the event's type and code decide
 		return &taxonomy.WireError{Evidence: ev.Evidence,
 			Err: fmt.Errorf("%w: %s", ErrInBandError, cmp.Or(ev.ErrorMessage, ev.ErrorType, ev.ErrorCode, "no message"))}
+	case seen && ev.Status >= 400:
+		// Ollama answers an empty-bodied 500 with a "successful" empty reply.
+		return &taxonomy.WireError{Evidence: ev.Evidence,
+			Err: fmt.Errorf("%w: the client reported success for HTTP %d", ErrEmptyResponse, ev.Status)}
 	case seen && ev.Stream && !ev.EndMarker:
 		if ev.BodyErr != nil {
 			return classed(taxonomy.Transient, "truncated stream", fmt.Errorf("%w: %v", ErrTruncatedStream, ev.BodyErr))
