@@ -1,7 +1,6 @@
 package faultserver_test
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"regexp"
@@ -9,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/tmc/langchaingo/llms"
@@ -47,23 +47,38 @@ var providers = []provider{
 	},
 }
 
-// servers are the two transports: a real TCP listener and the in-memory one.
+// servers are the two transports: a real TCP listener, and the in-memory
+// one inside a synctest bubble, which also checks that every fault shuts
+// down cleanly there. stall is the caller deadline for cases that stall: on
+// real time it leaves the server ample time to reach its stall, so that the
+// deadline does not cut the request short before it arrives.
 var servers = []struct {
-	name string
-	new  func(...faultserver.Step) *faultserver.Server
+	name  string
+	new   func(...faultserver.Step) *faultserver.Server
+	run   func(*testing.T, func(*testing.T))
+	stall time.Duration
 }{
-	{"tcp", faultserver.New},
-	{"memory", faultserver.NewInMemory},
+	{"tcp", faultserver.New, func(t *testing.T, f func(*testing.T)) { f(t) }, 500 * time.Millisecond},
+	{"memory", faultserver.NewInMemory, synctest.Test, 100 * time.Millisecond},
+}
+
+// deadline returns the caller deadline of a call: stall for cases that
+// stall, else a deadline that a working server never reaches.
+func deadline(stalls bool, stall time.Duration) time.Duration {
+	if stalls {
+		return stall
+	}
+	return 10 * time.Second
 }
 
 // clientCase is one step played to each real client. The wants are outcome
 // summaries (see summarize); a case whose outcome is racy in the client lists
 // every outcome it may have.
 type clientCase struct {
-	name    string
-	step    faultserver.Step
-	stream  bool
-	timeout time.Duration // caller deadline; default 10s
+	name   string
+	step   faultserver.Step
+	stream bool
+	stalls bool // the server stalls until the caller's deadline
 
 	openai, anthropic, ollama []string
 }
@@ -235,16 +250,16 @@ var clientCases = []clientCase{
 	{
 		name:      "09 stall before headers",
 		step:      faultserver.Stall(),
-		timeout:   100 * time.Millisecond,
+		stalls:    true,
 		openai:    []string{`error: request timeout: API call exceeded deadline`},
 		anthropic: []string{`error: anthropic: failed to create message: send request: Post "http://HOST/v1/messages": context deadline exceeded`},
 		ollama:    []string{`error: Post "http://HOST/api/chat": context deadline exceeded`},
 	},
 	{
-		name:    "09b stall mid-stream",
-		step:    faultserver.Stall("Hel", "lo"),
-		stream:  true,
-		timeout: 100 * time.Millisecond,
+		name:   "09b stall mid-stream",
+		step:   faultserver.Stall("Hel", "lo"),
+		stream: true,
+		stalls: true,
 		openai: []string{
 			`error: error reading streaming response: context deadline exceeded chunks=["Hel" "lo"]`,
 			`content="Hello" stop="" chunks=["Hel" "lo"]`, // the client's select is racy
@@ -255,7 +270,7 @@ var clientCases = []clientCase{
 	{
 		name:      "09h stall after headers, non-streaming",
 		step:      faultserver.Stall("Hel", "lo"),
-		timeout:   100 * time.Millisecond,
+		stalls:    true,
 		openai:    []string{`error: context deadline exceeded`},
 		anthropic: []string{`error: anthropic: failed to create message: parse response: context deadline exceeded`},
 		ollama:    []string{`content="" stop=""`},
@@ -319,12 +334,14 @@ func TestClients(t *testing.T) {
 			for _, p := range providers {
 				t.Run(srv.name+"/"+tc.name+"/"+p.name, func(t *testing.T) {
 					t.Parallel()
-					s := srv.new(tc.step)
-					defer s.Close()
-					got := call(t, s, p, tc.stream, cmp.Or(tc.timeout, 10*time.Second))
-					if want := p.want(tc); !slices.Contains(want, got) {
-						t.Errorf("got  %s\nwant %s", got, strings.Join(want, "\n  or "))
-					}
+					srv.run(t, func(t *testing.T) {
+						s := srv.new(tc.step)
+						defer s.Close()
+						got := call(t, s, p, tc.stream, deadline(tc.stalls, srv.stall))
+						if want := p.want(tc); !slices.Contains(want, got) {
+							t.Errorf("got  %s\nwant %s", got, strings.Join(want, "\n  or "))
+						}
+					})
 				})
 			}
 		}
@@ -334,26 +351,30 @@ func TestClients(t *testing.T) {
 // TestKeepAlive plays each fault on a connection that already served a
 // reply, then checks that the next request on the same client recovers.
 func TestKeepAlive(t *testing.T) {
-	for _, tc := range clientCases {
-		for _, p := range providers {
-			t.Run(tc.name+"/"+p.name, func(t *testing.T) {
-				t.Parallel()
-				s := faultserver.New(faultserver.Reply("warm"), tc.step, faultserver.Reply("again"))
-				defer s.Close()
-				calls := []string{
-					call(t, s, p, false, 10*time.Second),
-					call(t, s, p, tc.stream, cmp.Or(tc.timeout, 10*time.Second)),
-					call(t, s, p, false, 10*time.Second),
-				}
-				want := []string{
-					`content="warm" stop="` + stopReason[p.name] + `"`,
-					strings.Join(p.want(tc), " or "),
-					`content="again" stop="` + stopReason[p.name] + `"`,
-				}
-				if !slices.Contains(p.want(tc), calls[1]) || calls[0] != want[0] || calls[2] != want[2] {
-					t.Errorf("got  %q\nwant %q", calls, want)
-				}
-			})
+	for _, srv := range servers {
+		for _, tc := range clientCases {
+			for _, p := range providers {
+				t.Run(srv.name+"/"+tc.name+"/"+p.name, func(t *testing.T) {
+					t.Parallel()
+					srv.run(t, func(t *testing.T) {
+						s := srv.new(faultserver.Reply("warm"), tc.step, faultserver.Reply("again"))
+						defer s.Close()
+						calls := []string{
+							call(t, s, p, false, 10*time.Second),
+							call(t, s, p, tc.stream, deadline(tc.stalls, srv.stall)),
+							call(t, s, p, false, 10*time.Second),
+						}
+						want := []string{
+							`content="warm" stop="` + stopReason[p.name] + `"`,
+							strings.Join(p.want(tc), " or "),
+							`content="again" stop="` + stopReason[p.name] + `"`,
+						}
+						if !slices.Contains(p.want(tc), calls[1]) || calls[0] != want[0] || calls[2] != want[2] {
+							t.Errorf("got  %q\nwant %q", calls, want)
+						}
+					})
+				})
+			}
 		}
 	}
 }

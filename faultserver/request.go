@@ -39,8 +39,9 @@ func (f Format) String() string {
 // modified freely by its holder; it is not safe for concurrent modification.
 type Request struct {
 	// Index is the position of the request in arrival order, starting at 0.
-	// Request i is answered by step i of the script (or by the last step once
-	// the script is exhausted).
+	// Requests take the steps of the script in Index order: with an
+	// unchanged script, request i gets step i, or the last step once the
+	// script is exhausted.
 	Index int
 	// Method and Path are those of the HTTP request, e.g. "POST" and
 	// "/v1/chat/completions".

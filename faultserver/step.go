@@ -60,7 +60,8 @@ type apiError struct {
 	html                      string
 }
 
-// ToolCall is one tool call in a [ReplyToolCalls] step.
+// ToolCall is one tool call in a [ReplyToolCalls] step. It is a plain value,
+// safe for concurrent use.
 type ToolCall struct {
 	// ID is the call id, e.g. "call_1" (OpenAI) or "toolu_1" (Anthropic).
 	ID string
@@ -284,8 +285,9 @@ func (s Step) After(d time.Duration) Step {
 	return s
 }
 
-// WithHeader returns a copy of s that adds the response header key: value.
-// It has no effect on [HangUp].
+// WithHeader returns a copy of s that adds the response header key: value,
+// e.g. x-should-retry or x-ratelimit-remaining-requests. A Content-Type set
+// this way replaces the step's own. It has no effect on [HangUp].
 func (s Step) WithHeader(key, value string) Step {
 	h := s.header.Clone()
 	if h == nil {
