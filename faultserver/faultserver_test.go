@@ -2,7 +2,9 @@ package faultserver_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"slices"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/llms/anthropic"
 	"go.uber.org/goleak"
 
 	"github.com/resilientgo/resilient/faultserver"
@@ -443,4 +446,46 @@ func summarize(resp *llms.ContentResponse, err error) string {
 		choices = append(choices, s)
 	}
 	return strings.Join(choices, " | ")
+}
+
+// TestErrorIdentity pins the errors.Is matches a classifier can rely on.
+func TestErrorIdentity(t *testing.T) {
+	tests := []struct {
+		name   string
+		p      provider
+		step   faultserver.Step
+		stream bool
+		stalls bool
+		target error
+	}{
+		{"openai drop stream", providers[0], faultserver.DropStream("Hel"), true, false, io.ErrUnexpectedEOF},
+		{"anthropic drop stream", providers[1], faultserver.DropStream("Hel"), true, false, io.ErrUnexpectedEOF},
+		{"openai truncated json", providers[0], faultserver.TruncatedJSON(), false, false, io.ErrUnexpectedEOF},
+		{"anthropic truncated json", providers[1], faultserver.TruncatedJSON(), false, false, io.ErrUnexpectedEOF},
+		{"anthropic no end marker", providers[1], faultserver.NoEndMarker("Hel"), true, false, anthropic.ErrEmptyResponse},
+		{"anthropic hang up", providers[1], faultserver.HangUp(), false, false, io.EOF},
+		{"ollama hang up", providers[2], faultserver.HangUp(), false, false, io.EOF},
+		{"anthropic stall", providers[1], faultserver.Stall(), false, true, context.DeadlineExceeded},
+		{"ollama stall", providers[2], faultserver.Stall(), false, true, context.DeadlineExceeded},
+		{"anthropic stall mid-stream", providers[1], faultserver.Stall("Hel"), true, true, context.DeadlineExceeded},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			synctest.Test(t, func(t *testing.T) {
+				s := faultserver.NewInMemory(tt.step)
+				defer s.Close()
+				ctx, cancel := context.WithTimeout(context.Background(), deadline(tt.stalls, time.Second))
+				defer cancel()
+				var opts []llms.CallOption
+				if tt.stream {
+					opts = append(opts, llms.WithStreamingFunc(func(context.Context, []byte) error { return nil }))
+				}
+				_, err := model(t, s, tt.p).GenerateContent(ctx, []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "Hi")}, opts...)
+				if !errors.Is(err, tt.target) {
+					t.Errorf("got %v, want an error matching %v", err, tt.target)
+				}
+			})
+		})
+	}
 }

@@ -16,7 +16,8 @@ import (
 //
 // A Server is safe for concurrent use: requests are served concurrently and
 // take steps in arrival order, and all methods may be called from any
-// goroutine (including from a [Func] step).
+// goroutine (including from a [Func] step). Requests to other paths are
+// answered 404 and neither recorded nor given a step.
 type Server struct {
 	// URL is the root URL of the server, e.g. "http://127.0.0.1:41234"
 	// (New) or "http://faultserver.test" (NewInMemory), with no trailing
@@ -49,7 +50,7 @@ type Server struct {
 // every request gets Reply("ok").
 //
 // Real sockets do not block durably inside a testing/synctest bubble; use
-// [NewInMemory] there.
+// [NewInMemory] there. New panics if it cannot listen, as httptest does.
 func New(script ...Step) *Server {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
