@@ -1,0 +1,87 @@
+// Package tools wraps langchaingo tools for agents: it maps every outcome of
+// a tool call at the dispatch boundary, so that one failing tool no longer
+// ends the run, the model never reads an internal error, and a mutating tool
+// that the model calls twice acts once.
+//
+// langchaingo's agents.Executor aborts the whole run, discarding its steps,
+// on the first error any tool returns. A [Tool] made by [Wrap] is still a
+// langchaingo tools.Tool, with the same name and description, so it drops
+// into the executor (or any loop of your own) unchanged:
+//
+//	lookup, err := tools.Wrap(lookupTool, tools.SafeToRetry())
+//	charge, err := tools.Wrap(chargeTool, tools.Idempotent(nil))
+//	agent := agents.NewOneShotAgent(model, []langchaingotools.Tool{lookup, charge})
+//
+// # Outcomes
+//
+// The tool author says what a failure means with the types of package
+// taxonomy; Call maps them:
+//
+//	taxonomy.ToolError        its text is the observation (nil error): the model reads it and corrects its call
+//	taxonomy.FatalToolError   ("", error): the run ends; the model never sees it; Tool names the tool
+//	any other error, a panic  "Error: <tool> failed internally (<Type>)" (nil error): no message, no stack;
+//	                          the full error is logged at ERROR, with its secrets redacted
+//	the caller gave up        ("", ctx.Err()): the run ends
+//
+// <Type> is the Go type of the error the tool returned (*net.OpError,
+// *errors.errorString) or "panic". Only the text of a ToolError reaches the
+// model, because only there did the author write for the model.
+//
+// # Order
+//
+// A wrapped tool expands, first element outermost, to
+//
+//	repeat limit(idempotency(retry(breaker(timeout(tool)))))
+//
+// The retry, breaker and timeout are a middleware.Pipeline built once per
+// Tool. The timeout bounds each call ([Timeout], 30 s). The retry makes one
+// attempt unless the tool is [SafeToRetry], and never retries a ToolError, a
+// fatal error or a panic. The breaker ([BreakerThreshold], 5 failures, 30 s)
+// counts internal failures only; while it is open, a call ends the run with
+// a FatalToolError "<tool> circuit is open; stopping instead of retrying"
+// ([ErrCircuitOpen]) instead of letting the model burn steps on a
+// dependency that is down.
+//
+// # Idempotent tools
+//
+// A mutating tool marked [Idempotent] follows four steps: derive a key from
+// the tool's name and input ([KeyFunc], [DefaultKey]); claim the key in a
+// [Store] as in flight before the call; on a repeat, return the stored
+// result and say so ("already done: <result>"), or wait for the call in
+// flight (bounded by the caller's context) and return its result; store the
+// result when it lands. A failed call releases the key, so a later call may
+// run; so does a ToolError, which says the action did not take place (it is
+// not stored, and "already done: no order '9999'" would mislead). An
+// in-flight record has a lease ([Lease], 2 min) that bounds the call's
+// context, so a crashed holder blocks its key for at most that long. The
+// tool can pass the key on to the service it calls ([KeyFrom]).
+//
+// A [MemoryStore] is the default; see [Store] for the contract another
+// store (Redis) must keep.
+//
+// # Stuck runs
+//
+// With a middleware.Run in the context (middleware.WithRun), a call with
+// the same tool and key more often than the run's repeat limit
+// (middleware.RepeatLimit, 3 by default) ends the run with a FatalToolError
+// "stuck: <tool> called N times with the same input" ([ErrStuck]): a model
+// looping on one call burns money. Without a Run there is no limit.
+//
+// # Native tool calling
+//
+// A [Dispatcher] takes the []llms.ToolCall of a response and returns the
+// tool messages to append, one per call in call order, with the same
+// mapping; [AssistantMessage] builds the assistant turn that goes before
+// them. [Concurrent] runs the calls of one response concurrently.
+//
+// # Logs
+//
+// Tool events and the pipeline's go to the logger of [WithLogger] (see
+// [KeyTool] for the events), after the [Redactor] ([Redact] by default) has
+// removed API keys and bearer tokens from every text and error.
+//
+// # Concurrency
+//
+// Tools, dispatchers and memory stores are safe for concurrent use. Build a
+// Tool once per tool and share it.
+package tools

@@ -1,0 +1,203 @@
+package tools
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/taxonomy"
+)
+
+// Defaults, as documented on each option.
+const (
+	DefaultTimeout   = 30 * time.Second
+	DefaultLease     = 2 * time.Minute
+	DefaultResultTTL = 24 * time.Hour
+)
+
+// An Option configures a wrapped [Tool]. Options are applied in order; a
+// later option overrides an earlier one.
+type Option func(*config)
+
+type config struct {
+	timeout     time.Duration                   // Default: 30 s (DefaultTimeout)
+	safeToRetry bool                            // Default: false, exactly one attempt
+	middleware  []middleware.Option             // Default: none (the pipeline's own defaults)
+	idempotent  bool                            // Default: false
+	store       Store                           // Default: a MemoryStore of the tool's own
+	keyFunc     func(name, input string) string // Default: DefaultKey
+	lease       time.Duration                   // Default: 2 min (DefaultLease)
+	resultTTL   time.Duration                   // Default: 24 h (DefaultResultTTL)
+	logger      *slog.Logger                    // Default: discard
+	redact      func(string) string             // Default: Redact
+	errs        []error
+}
+
+func defaultConfig() config {
+	// lease and resultTTL stay 0 until given, so that build can tell
+	// whether they were given without Idempotent.
+	return config{timeout: DefaultTimeout, keyFunc: DefaultKey, redact: Redact}
+}
+
+func (c *config) errorf(format string, args ...any) {
+	c.errs = append(c.errs, fmt.Errorf(format, args...))
+}
+
+// Timeout bounds each call of the wrapped tool (each attempt, when retried)
+// with its own child context. A call that runs out of time is an internal
+// failure. 0 disables the bound, leaving only the caller's context.
+// Default: 30 s ([DefaultTimeout]).
+func Timeout(d time.Duration) Option {
+	return func(c *config) {
+		if d < 0 {
+			c.errorf("Timeout(%v): must not be negative", d)
+			return
+		}
+		c.timeout = d
+	}
+}
+
+// SafeToRetry marks the tool as safe to call again after an internal
+// failure: read-only tools, and tools that are idempotent by themselves.
+// Only then are transient internal failures retried, as the middleware
+// pipeline decides (3 attempts with full-jitter backoff by default; tune it
+// with [WithMiddleware]). ToolErrors, fatal errors and panics are never
+// retried. Default: off, exactly one attempt per call, because a retried
+// write is how customers get charged twice.
+func SafeToRetry() Option { return func(c *config) { c.safeToRetry = true } }
+
+// WithMiddleware passes options to the tool's middleware pipeline, after
+// [Timeout] and in order with [BreakerThreshold]. Its retry options take
+// effect only with [SafeToRetry], and its logger is replaced by the one of
+// [WithLogger], which redacts. Default: the pipeline's defaults.
+func WithMiddleware(opts ...middleware.Option) Option {
+	return func(c *config) { c.middleware = append(c.middleware, opts...) }
+}
+
+// BreakerThreshold sets the tool's circuit breaker: it opens after failures
+// consecutive internal failures (ToolErrors and fatal errors do not count)
+// and stays open for delay; while it is open, a call ends the run with a
+// [taxonomy.FatalToolError]. It is [middleware.BreakerThreshold]; use
+// WithMiddleware(middleware.NoBreaker()) to disable the breaker.
+// Default: 5 failures, 30 s.
+func BreakerThreshold(failures int, delay time.Duration) Option {
+	return WithMiddleware(middleware.BreakerThreshold(failures, delay))
+}
+
+// Idempotent makes a mutating tool execute at most once per key (see
+// [KeyFunc]): the key is claimed in store before the call, a repeat returns
+// the stored result ("already done: <result>"), concurrent identical calls
+// wait for the one in flight, a failed call releases the key. A nil store
+// gives the tool a [MemoryStore] of its own; share one store among every
+// wrapper of the same tool, and use a shared store (such as Redis) when
+// several processes run the tool. Default: not idempotent.
+func Idempotent(store Store) Option {
+	return func(c *config) {
+		c.idempotent = true
+		c.store = store
+	}
+}
+
+// KeyFunc sets how a call's key is derived from the tool's name and input.
+// The key decides which calls are "the same" for [Idempotent] and for the
+// run's repeat limit. Default: [DefaultKey], the name and the SHA-256 of the
+// input with JSON canonicalized.
+func KeyFunc(f func(name, input string) string) Option {
+	return func(c *config) {
+		if f == nil {
+			c.errorf("KeyFunc(nil)")
+			return
+		}
+		c.keyFunc = f
+	}
+}
+
+// Lease sets how long an idempotent call holds its key while in flight. The
+// call's context is bounded by the lease, so a tool that honours its context
+// stops before another caller may take the key over; a crashed holder blocks
+// the key for at most this long. Make it longer than the slowest call.
+// It needs [Idempotent]. Default: 2 min ([DefaultLease]).
+func Lease(d time.Duration) Option {
+	return func(c *config) {
+		if d <= 0 {
+			c.errorf("Lease(%v): must be positive", d)
+			return
+		}
+		c.lease = d
+	}
+}
+
+// ResultTTL sets how long the result of an idempotent call is kept for
+// repeats. It needs [Idempotent]. Default: 24 h ([DefaultResultTTL]).
+func ResultTTL(d time.Duration) Option {
+	return func(c *config) {
+		if d <= 0 {
+			c.errorf("ResultTTL(%v): must be positive", d)
+			return
+		}
+		c.resultTTL = d
+	}
+}
+
+// WithLogger sets the logger for the tool's events and its pipeline's (see
+// [KeyTool]). Every text attribute and error is passed through the
+// [Redactor] first. A nil logger discards. Default: discard.
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// Redactor sets the function that removes secrets from logged text.
+// Default: [Redact], which removes API keys and bearer tokens. To log
+// verbatim, pass func(s string) string { return s }.
+func Redactor(f func(string) string) Option {
+	return func(c *config) {
+		if f == nil {
+			c.errorf("Redactor(nil)")
+			return
+		}
+		c.redact = f
+	}
+}
+
+// build applies opts and checks what no single option can.
+func build(opts []Option) config {
+	c := defaultConfig()
+	for _, o := range opts {
+		if o == nil {
+			c.errorf("nil option")
+			continue
+		}
+		o(&c)
+	}
+	if !c.idempotent && c.lease != 0 {
+		c.errorf("Lease needs Idempotent")
+	}
+	if !c.idempotent && c.resultTTL != 0 {
+		c.errorf("ResultTTL needs Idempotent")
+	}
+	if c.lease == 0 {
+		c.lease = DefaultLease
+	}
+	if c.resultTTL == 0 {
+		c.resultTTL = DefaultResultTTL
+	}
+	if c.idempotent && c.store == nil {
+		c.store = NewMemoryStore()
+	}
+	return c
+}
+
+// pipelineOptions returns the options of the tool's pipeline: the timeout,
+// the user's options, one attempt unless the tool is safe to retry, and the
+// redacting logger last so that nothing logs around it.
+func (c *config) pipelineOptions(logger *slog.Logger) []middleware.Option {
+	opts := make([]middleware.Option, 0, len(c.middleware)+10)
+	opts = append(opts, middleware.AttemptTimeout(c.timeout))
+	opts = append(opts, c.middleware...)
+	if !c.safeToRetry {
+		opts = append(opts, middleware.MaxAttempts(1))
+		for _, k := range taxonomy.Kinds() {
+			opts = append(opts, middleware.KindAttempts(k, 1))
+		}
+	}
+	return append(opts, middleware.WithLogger(logger))
+}

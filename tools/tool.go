@@ -1,0 +1,241 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/tmc/langchaingo/tools"
+
+	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/taxonomy"
+)
+
+// Attribute keys of the tool events, stable for dashboards and alerts. The
+// pipeline's own events (retries, breaker changes) use the keys of package
+// middleware, with the tool's name as their target.
+//
+// The events, by message:
+//
+//	"tool error"              DEBUG tool, err        the model is told and may correct itself
+//	"tool failed internally"  ERROR tool, type, err  the model reads only the tool's name and type
+//	"tool stopped the run"    WARN  tool, reason, err
+//	"already done"            INFO  tool, idempotency_key
+//	"lease lost"              WARN  tool, idempotency_key
+//	"idempotency store failed" ERROR tool, idempotency_key, err
+const (
+	KeyTool           = "tool"            // the tool's name
+	KeyType           = "type"            // the Go type of an internal failure, "panic" for a panic
+	KeyReason         = "reason"          // why a run stopped: "fatal", "circuit open", "stuck"
+	KeyIdempotencyKey = "idempotency_key" // the key of an idempotent call
+	KeyError          = middleware.KeyError
+)
+
+// Sentinels matched by [errors.Is] in the cause of the
+// [taxonomy.FatalToolError] that a wrapped tool returns when it stops a run
+// by itself.
+var (
+	// ErrCircuitOpen: the tool's circuit breaker is open.
+	ErrCircuitOpen = errors.New("tools: circuit open")
+	// ErrStuck: the model called the tool with the same input more often
+	// than the run's repeat limit allows.
+	ErrStuck = errors.New("tools: stuck")
+)
+
+// Tool is a langchaingo tool wrapped for an agent: it has the wrapped tool's
+// name and description, and Call maps every outcome at the dispatch
+// boundary (see the package documentation): a [taxonomy.ToolError] becomes
+// the observation, a [taxonomy.FatalToolError] ends the run, anything else
+// becomes "Error: <tool> failed internally (<Type>)".
+//
+// A Tool is safe for concurrent use when the wrapped tool is. Build it once
+// and share it: its circuit breaker is per Tool.
+type Tool struct {
+	inner  tools.Tool
+	name   string
+	cfg    config
+	logger *slog.Logger
+	pipe   *middleware.Pipeline[reply]
+}
+
+var _ tools.Tool = (*Tool)(nil)
+
+// reply is what one call of the wrapped tool produced, as the pipeline sees
+// it: a ToolError or FatalToolError is the tool's answer, not a failure of
+// the tool, so it travels as a result. The pipeline never retries it and
+// the breaker counts it as healthy.
+type reply struct {
+	out string
+	err error // a *taxonomy.ToolError or *taxonomy.FatalToolError in its chain
+}
+
+// Wrap returns t wrapped with opts. It fails on a nil tool and on invalid
+// options, naming each problem.
+func Wrap(t tools.Tool, opts ...Option) (*Tool, error) {
+	if t == nil {
+		return nil, errors.New("tools: Wrap(nil)")
+	}
+	cfg := build(opts)
+	name := t.Name()
+	logger := redactingLogger(cfg.logger, cfg.redact)
+	pipe, err := middleware.New[reply](name, cfg.pipelineOptions(logger)...)
+	if err := errors.Join(append(cfg.errs, err)...); err != nil {
+		return nil, fmt.Errorf("tools: %s: %w", name, err)
+	}
+	return &Tool{inner: t, name: name, cfg: cfg, logger: logger, pipe: pipe}, nil
+}
+
+// Name returns the wrapped tool's name.
+func (t *Tool) Name() string { return t.name }
+
+// Description returns the wrapped tool's description.
+func (t *Tool) Description() string { return t.inner.Description() }
+
+// Unwrap returns the wrapped tool.
+func (t *Tool) Unwrap() tools.Tool { return t.inner }
+
+// Breaker returns the tool's circuit breaker, nil when disabled.
+func (t *Tool) Breaker() *middleware.Breaker { return t.pipe.Breaker() }
+
+// Call runs the wrapped tool with input and maps the outcome for the agent:
+//
+//   - the tool's output, or the text of a [taxonomy.ToolError], with a nil
+//     error: the model reads it;
+//   - "Error: <tool> failed internally (<Type>)" with a nil error for any
+//     other failure and for a panic; the full error is logged, redacted;
+//   - a *[taxonomy.FatalToolError] naming the tool when the tool returned
+//     one, when its circuit is open ([ErrCircuitOpen]) and when the model is
+//     stuck repeating the call ([ErrStuck]): the run ends;
+//   - the context's error when the caller gave up: the run ends.
+func (t *Tool) Call(ctx context.Context, input string) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	if run := middleware.RunFrom(ctx); run != nil {
+		n, limit := run.Repeat(t.name + "\x00" + t.cfg.keyFunc(t.name, input))
+		if limit > 0 && n > limit {
+			return "", t.stop(ctx, ErrStuck, fmt.Sprintf("stuck: %s called %d times with the same input", t.name, n), nil)
+		}
+	}
+	if t.cfg.idempotent {
+		return t.callOnce(ctx, input)
+	}
+	out, _, err := t.call(ctx, ctx, input)
+	return out, err
+}
+
+// call runs the tool through the pipeline with ctx, which is caller's
+// context or one bounded by an idempotency lease, and maps its outcome; ok
+// reports whether the tool succeeded (its output is worth storing).
+func (t *Tool) call(caller, ctx context.Context, input string) (out string, ok bool, err error) {
+	r, err := t.pipe.Do(ctx, func(ctx context.Context, _ middleware.State) (reply, error) {
+		out, err := t.inner.Call(ctx, input)
+		if err != nil && (errors.As(err, new(*taxonomy.FatalToolError)) || errors.As(err, new(*taxonomy.ToolError))) {
+			return reply{err: err}, nil
+		}
+		return reply{out: out}, err
+	})
+	switch {
+	case err == nil && r.err == nil:
+		return r.out, true, nil
+	case err == nil:
+		out, err := t.answer(caller, r.err)
+		return out, false, err
+	case caller.Err() != nil:
+		return "", false, caller.Err()
+	}
+	var final *middleware.Error
+	if errors.As(err, &final) && final.Reason == middleware.ReasonCircuitOpen {
+		return "", false, t.stop(caller, ErrCircuitOpen, t.name+" circuit is open; stopping instead of retrying", err)
+	}
+	return t.internal(caller, err), false, nil
+}
+
+// answer maps the tool's own answer: a fatal error ends the run, a ToolError
+// is shown to the model.
+func (t *Tool) answer(ctx context.Context, err error) (string, error) {
+	var fatal *taxonomy.FatalToolError
+	if errors.As(err, &fatal) {
+		switch {
+		case fatal.Tool != "":
+		case err == error(fatal):
+			named := *fatal // the author's value is not ours to change
+			named.Tool = t.name
+			err = &named
+		default:
+			err = &taxonomy.FatalToolError{Tool: t.name, Cause: err}
+		}
+		t.logger.LogAttrs(ctx, slog.LevelWarn, "tool stopped the run",
+			slog.String(KeyTool, t.name), slog.String(KeyReason, "fatal"), slog.Any(KeyError, err))
+		return "", err
+	}
+	var te *taxonomy.ToolError
+	errors.As(err, &te)
+	t.logger.LogAttrs(ctx, slog.LevelDebug, "tool error",
+		slog.String(KeyTool, t.name), slog.String(KeyError, te.Message))
+	return te.Message, nil
+}
+
+// internal logs a failure in full and returns what the model may read of it.
+func (t *Tool) internal(ctx context.Context, err error) string {
+	kind := typeOf(err)
+	t.logger.LogAttrs(ctx, slog.LevelError, "tool failed internally",
+		slog.String(KeyTool, t.name), slog.String(KeyType, kind), slog.Any(KeyError, err))
+	return "Error: " + t.name + " failed internally (" + kind + ")"
+}
+
+// typeOf names the Go type of the error the tool returned under the
+// pipeline's final error, or "panic".
+func typeOf(err error) string {
+	var final *middleware.Error
+	if errors.As(err, &final) && final.Last() != nil {
+		err = final.Last()
+	}
+	if _, ok := err.(*middleware.PanicError); ok {
+		return "panic"
+	}
+	return fmt.Sprintf("%T", err)
+}
+
+// stop returns the fatal error of a run that the wrapper itself ends.
+func (t *Tool) stop(ctx context.Context, sentinel error, msg string, cause error) error {
+	err := &taxonomy.FatalToolError{Tool: t.name, Cause: &stopError{msg: msg, sentinel: sentinel, cause: cause}}
+	reason := "stuck"
+	if sentinel == ErrCircuitOpen {
+		reason = "circuit open"
+	}
+	t.logger.LogAttrs(ctx, slog.LevelWarn, "tool stopped the run",
+		slog.String(KeyTool, t.name), slog.String(KeyReason, reason), slog.Any(KeyError, err))
+	return err
+}
+
+// stopError is the cause of a run stopped by the wrapper: it reads as msg,
+// matches its sentinel and unwraps to the pipeline's error, if any.
+type stopError struct {
+	msg      string
+	sentinel error
+	cause    error
+}
+
+func (e *stopError) Error() string        { return e.msg }
+func (e *stopError) Is(target error) bool { return target == e.sentinel }
+func (e *stopError) Unwrap() error        { return e.cause }
+
+// Func adapts a function to langchaingo's tools.Tool, for tools too small
+// to deserve a type of their own. The result is safe for concurrent use
+// when fn is.
+func Func(name, description string, fn func(ctx context.Context, input string) (string, error)) tools.Tool {
+	return &funcTool{name: name, description: description, fn: fn}
+}
+
+type funcTool struct {
+	name, description string
+	fn                func(context.Context, string) (string, error)
+}
+
+func (f *funcTool) Name() string        { return f.name }
+func (f *funcTool) Description() string { return f.description }
+func (f *funcTool) Call(ctx context.Context, input string) (string, error) {
+	return f.fn(ctx, input)
+}

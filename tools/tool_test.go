@@ -1,0 +1,290 @@
+package tools_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	lctools "github.com/tmc/langchaingo/tools"
+
+	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/taxonomy"
+	"github.com/resilientgo/resilient/tools"
+)
+
+func returns(out string, err error) *counted {
+	return newCounted("t", func(context.Context, int, string) (string, error) { return out, err })
+}
+
+func TestWrapKeepsTheContract(t *testing.T) {
+	inner := returns("ok", nil)
+	w := mustWrap(t, inner)
+	var _ lctools.Tool = w
+	if w.Name() != "t" || w.Description() != "the t tool" || w.Unwrap() != lctools.Tool(inner) {
+		t.Errorf("got name %q, description %q, unwrap %v; want the inner tool's", w.Name(), w.Description(), w.Unwrap())
+	}
+	if w.Breaker() == nil || w.Breaker().State() != middleware.BreakerClosed {
+		t.Errorf("breaker: got %v, want a closed breaker", w.Breaker())
+	}
+}
+
+func TestWrapRejectsInvalidInput(t *testing.T) {
+	if _, err := tools.Wrap(nil); err == nil || err.Error() != "tools: Wrap(nil)" {
+		t.Errorf("Wrap(nil): got %v, want tools: Wrap(nil)", err)
+	}
+	_, err := tools.Wrap(returns("", nil), tools.Timeout(-1), tools.KeyFunc(nil), tools.Lease(0), tools.ResultTTL(time.Hour),
+		tools.Redactor(nil), tools.BreakerThreshold(0, time.Second), nil)
+	for _, want := range []string{"tools: t: ", "Timeout(-1ns)", "KeyFunc(nil)", "Lease(0s)", "ResultTTL needs Idempotent",
+		"Redactor(nil)", "BreakerThreshold(0, 1s)", "nil option"} {
+		if !strings.Contains(fmt.Sprint(err), want) {
+			t.Errorf("error %q does not name %q", err, want)
+		}
+	}
+	if _, err := tools.Wrap(returns("", nil), tools.Lease(time.Minute)); fmt.Sprint(err) != "tools: t: Lease needs Idempotent" {
+		t.Errorf("Lease without Idempotent: got %v", err)
+	}
+}
+
+func TestOutcomeMapping(t *testing.T) {
+	denied := errors.New("card authorization denied")
+	tests := []struct {
+		name    string
+		err     error
+		wantOut string
+		wantErr string
+	}{
+		{"success", nil, "ok", "<nil>"},
+		{"tool error", taxonomy.NewToolError("no order '9999'"), "no order '9999'", "<nil>"},
+		{"wrapped tool error", fmt.Errorf("lookup 9999: %w", taxonomy.NewToolError("no order '9999'")), "no order '9999'", "<nil>"},
+		{"plain error", errors.New("boom"), "Error: t failed internally (*errors.errorString)", "<nil>"},
+		{"wrapped error", fmt.Errorf("query: %w", io.ErrUnexpectedEOF), "Error: t failed internally (*fmt.wrapError)", "<nil>"},
+		{"net error", &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("refused")}, "Error: t failed internally (*net.OpError)", "<nil>"},
+		{"fatal", taxonomy.NewFatalToolError(denied), "", "fatal tool error in t: card authorization denied"},
+		{"fatal named by its author", &taxonomy.FatalToolError{Tool: "payments", Cause: denied}, "", "fatal tool error in payments: card authorization denied"},
+		{"wrapped fatal", fmt.Errorf("charging 4471: %w", taxonomy.NewFatalToolError(denied)), "",
+			"fatal tool error in t: charging 4471: fatal tool error: card authorization denied"},
+		{"fatal wins over a tool error", errors.Join(taxonomy.NewToolError("x"), taxonomy.NewFatalToolError(denied)), "",
+			"fatal tool error in t: x\nfatal tool error: card authorization denied"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := mustWrap(t, returns("ok", tt.err)).Call(t.Context(), "in")
+			if out != tt.wantOut || fmt.Sprint(err) != tt.wantErr {
+				t.Errorf("got (%q, %v), want (%q, %s)", out, err, tt.wantOut, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestFatalErrorNamesTheTool(t *testing.T) {
+	_, err := mustWrap(t, returns("", fmt.Errorf("charging: %w", taxonomy.NewFatalToolError(io.EOF)))).Call(t.Context(), "in")
+	var fatal *taxonomy.FatalToolError
+	if !errors.As(err, &fatal) || fatal.Tool != "t" || !errors.Is(err, io.EOF) {
+		t.Errorf("got %#v, want a FatalToolError naming t and unwrapping to the cause", err)
+	}
+}
+
+func TestPanicBecomesAnInternalFailure(t *testing.T) {
+	panics := newCounted("t", func(context.Context, int, string) (string, error) { panic("sk-live-SECRET123") })
+	var logs logBuffer
+	out, err := mustWrap(t, panics, tools.WithLogger(logs.logger())).Call(t.Context(), "in")
+	if out != "Error: t failed internally (panic)" || err != nil {
+		t.Errorf("got (%q, %v), want the internal failure", out, err)
+	}
+	if strings.Contains(logs.String(), "SECRET123") || !strings.Contains(logs.String(), `level=ERROR msg="tool failed internally" tool=t type=panic`) {
+		t.Errorf("logs:\n%s", logs.String())
+	}
+}
+
+// Pins the number of calls: retries happen only with SafeToRetry, only for
+// internal failures the pipeline would retry, never for ToolErrors.
+func TestCallsPerOutcome(t *testing.T) {
+	transient := fmt.Errorf("read orders: %w", io.ErrUnexpectedEOF)
+	unknown := errors.New("something nobody has seen before")
+	permanent := errors.New("API returned unexpected status code: 401: invalid api key")
+	tests := []struct {
+		name      string
+		opts      []tools.Option
+		err       error
+		wantCalls int
+	}{
+		{"default, transient", nil, transient, 1},
+		{"default, unknown", nil, unknown, 1},
+		{"default, rate limited", nil, errors.New("API returned unexpected status code: 429"), 1},
+		{"default with MaxAttempts(5)", []tools.Option{tools.WithMiddleware(middleware.MaxAttempts(5))}, transient, 1},
+		{"safe, transient", []tools.Option{tools.SafeToRetry()}, transient, 3},
+		{"safe, unknown", []tools.Option{tools.SafeToRetry()}, unknown, 2},
+		{"safe, permanent", []tools.Option{tools.SafeToRetry()}, permanent, 1},
+		{"safe, tool error", []tools.Option{tools.SafeToRetry()}, taxonomy.NewToolError("no order"), 1},
+		{"safe, fatal", []tools.Option{tools.SafeToRetry()}, taxonomy.NewFatalToolError(unknown), 1},
+		{"safe with MaxAttempts(5)", []tools.Option{tools.SafeToRetry(), tools.WithMiddleware(middleware.MaxAttempts(5))}, transient, 5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				tool := returns("", tt.err)
+				_, _ = mustWrap(t, tool, tt.opts...).Call(t.Context(), "in")
+				if got := tool.calls(); got != tt.wantCalls {
+					t.Errorf("calls: got %d, want %d", got, tt.wantCalls)
+				}
+			})
+		})
+	}
+}
+
+func TestSafeToRetryRecovers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		flaky := newCounted("t", func(_ context.Context, n int, _ string) (string, error) {
+			if n == 1 {
+				return "", io.ErrUnexpectedEOF
+			}
+			return "ok", nil
+		})
+		out, err := mustWrap(t, flaky, tools.SafeToRetry()).Call(t.Context(), "in")
+		if out != "ok" || err != nil || flaky.calls() != 2 {
+			t.Errorf("got (%q, %v) after %d calls, want (ok, nil) after 2", out, err, flaky.calls())
+		}
+	})
+}
+
+func blocksUntilDone(ctx context.Context, _ int, _ string) (string, error) {
+	<-ctx.Done()
+	return "", ctx.Err()
+}
+
+func TestTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		out, err := mustWrap(t, newCounted("t", blocksUntilDone), tools.Timeout(5*time.Second)).Call(t.Context(), "in")
+		if out != "Error: t failed internally (context.deadlineExceededError)" || err != nil || time.Since(start) != 5*time.Second {
+			t.Errorf("got (%q, %v) after %v, want the internal failure after 5s", out, err, time.Since(start))
+		}
+	})
+}
+
+func TestCallerGivesUp(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tool := newCounted("t", blocksUntilDone)
+		w := mustWrap(t, tool)
+		ctx, cancel := context.WithCancel(t.Context())
+		time.AfterFunc(time.Second, cancel)
+		if out, err := w.Call(ctx, "in"); out != "" || !errors.Is(err, context.Canceled) {
+			t.Errorf("canceled during the call: got (%q, %v), want context.Canceled", out, err)
+		}
+		if out, err := w.Call(ctx, "in"); out != "" || !errors.Is(err, context.Canceled) || tool.calls() != 1 {
+			t.Errorf("canceled before the call: got (%q, %v) after %d calls, want context.Canceled and no call", out, err, tool.calls())
+		}
+	})
+}
+
+func TestBreakerCountsInternalFailuresOnly(t *testing.T) {
+	var fail atomic.Bool
+	tool := newCounted("t", func(context.Context, int, string) (string, error) {
+		if fail.Load() {
+			return "", errors.New("down")
+		}
+		return "", taxonomy.NewToolError("no such order")
+	})
+	w := mustWrap(t, tool, tools.BreakerThreshold(2, time.Minute))
+	for range 5 {
+		_, _ = w.Call(t.Context(), "in")
+	}
+	if got := w.Breaker().State(); got != middleware.BreakerClosed {
+		t.Fatalf("after 5 tool errors: got %v, want closed", got)
+	}
+	fail.Store(true)
+	for range 2 {
+		_, _ = w.Call(t.Context(), "in")
+	}
+	_, err := w.Call(t.Context(), "in")
+	if !errors.Is(err, tools.ErrCircuitOpen) || tool.calls() != 7 {
+		t.Errorf("after 2 internal failures: got %v after %d calls, want circuit open after 7", err, tool.calls())
+	}
+}
+
+func TestRepeatLimit(t *testing.T) {
+	tool := returns("ok", nil)
+	w := mustWrap(t, tool)
+	for range 10 {
+		if _, err := w.Call(t.Context(), "same"); err != nil {
+			t.Fatalf("without a run: %v", err)
+		}
+	}
+	ctx := middleware.WithRun(t.Context(), middleware.NewRun())
+	inputs := []string{`{"order":"4471","amount":2499}`, `{"amount": 2499, "order": "4471"}`, `{"order":"4471","amount":2499}`, "other"}
+	for _, in := range inputs {
+		if _, err := w.Call(ctx, in); err != nil {
+			t.Fatalf("within the limit: %v", err)
+		}
+	}
+	_, err := w.Call(ctx, inputs[1])
+	if got, want := fmt.Sprint(err), "fatal tool error in t: stuck: t called 4 times with the same input"; got != want {
+		t.Errorf("4th call with the same arguments: got %v, want %s", got, want)
+	}
+}
+
+func TestRedact(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"login with key sk-live-SECRET123 refused", "login with key [REDACTED] refused"},
+		{"x-api-key: sk-ant-api03-AbCdEf123456-xyz", "x-api-key: [REDACTED]"},
+		{"key sk-proj-abcdefgh12345678", "key [REDACTED]"},
+		{"stripe: sk_live_51HabcdefGHIJ", "stripe: [REDACTED]"},
+		{"Authorization: Bearer eyJhbGciOi.eyJzdWIi.c2lnbmF0dXJl", "Authorization: [REDACTED]"},
+		{`{"authorization": "Basic dXNlcjpwYXNz"}`, `{"authorization": "[REDACTED]"}`},
+		{"token rejected: bearer abc.def-123", "token rejected: bearer [REDACTED]"},
+		{"aws: AKIAIOSFODNN7EXAMPLE not authorized", "aws: [REDACTED] not authorized"},
+		{"GET /v1/x?api_key=abc123&q=1", "GET /v1/x?api_key=[REDACTED]&q=1"},
+		{`body {"api_key": "abc123", "id": 7}`, `body {"api_key": "[REDACTED]", "id": 7}`},
+		{"password=hunter2 user=bob", "password=[REDACTED] user=bob"},
+		{"google key AIzaSyA-1234567890abcdefghijklmnopqrstu", "google key [REDACTED]"},
+		{"github ghp_0123456789abcdefghijklmnopqrstuvwxyz", "github [REDACTED]"},
+		{"slack xoxb-1234567890-abcdef", "slack [REDACTED]"},
+		// Left alone: words that merely look like the start of a key.
+		{"risk-free task-force sk-short", "risk-free task-force sk-short"},
+		{"payment authorization: card declined", "payment authorization: card declined"},
+		{"dial tcp 10.0.0.7:35429: connection refused", "dial tcp 10.0.0.7:35429: connection refused"},
+	}
+	for _, tt := range tests {
+		if got := tools.Redact(tt.in); got != tt.want {
+			t.Errorf("Redact(%q): got %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestRedactorOption(t *testing.T) {
+	var logs logBuffer
+	upper := func(s string) string { return strings.ToUpper(s) }
+	_, _ = mustWrap(t, returns("", errors.New("quiet")), tools.WithLogger(logs.logger()), tools.Redactor(upper)).Call(t.Context(), "in")
+	if !strings.Contains(logs.String(), `msg="TOOL FAILED INTERNALLY" tool=T type=*ERRORS.ERRORSTRING err="MIDDLEWARE: T FAILED`) {
+		t.Errorf("logs do not go through the redactor:\n%s", logs.String())
+	}
+}
+
+func TestDefaultKey(t *testing.T) {
+	tests := []struct {
+		a, b string
+		same bool
+	}{
+		{`{"order":"4471","amount":2499}`, `{ "amount": 2499, "order": "4471" }`, true},
+		{`{"amount":2499}`, `{"amount":2499.0}`, false},
+		{`{"n":12345678901234567890}`, `{"n":12345678901234567891}`, false},
+		{"4471", " 4471\n", true},
+		{"charge 4471", "charge  4471", false},
+		{`{"a":1} trailing`, `{"a":1}`, false},
+	}
+	for _, tt := range tests {
+		if got := tools.DefaultKey("charge", tt.a) == tools.DefaultKey("charge", tt.b); got != tt.same {
+			t.Errorf("DefaultKey(%q) == DefaultKey(%q): got %v, want %v", tt.a, tt.b, got, tt.same)
+		}
+	}
+	if got := tools.DefaultKey("charge", "x"); !strings.HasPrefix(got, "charge:") || len(got) != len("charge:")+64 {
+		t.Errorf("DefaultKey: got %q, want charge:<sha-256 hex>", got)
+	}
+}
