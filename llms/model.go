@@ -64,10 +64,17 @@ func Wrap(m lcllms.Model, opts ...Option) (*Model, error) {
 func New(m lcllms.Model, opts ...Option) *Model {
 	wrapped, err := Wrap(m, opts...)
 	if err != nil {
-		return &Model{inner: m, name: "invalid model", err: taxonomy.WithClass(err,
-			taxonomy.Class{Kind: taxonomy.Programming, Rule: "invalid options"})}
+		return Invalid(m, err)
 	}
 	return wrapped
+}
+
+// Invalid returns a model that answers every call with err, classified as a
+// programming error, and reports it from [Model.Err]. Constructors that
+// never fail ([New], resilient.Model) return it for bad input.
+func Invalid(m lcllms.Model, err error) *Model {
+	return &Model{inner: m, name: "invalid model", err: taxonomy.WithClass(err,
+		taxonomy.Class{Kind: taxonomy.Programming, Rule: "invalid options"})}
 }
 
 func build(m lcllms.Model, cfg config) (*Model, error) {

@@ -1,0 +1,47 @@
+// Package resilient is resilience middleware for langchaingo agents: it
+// makes model calls survive 429s, 529 "overloaded", dropped streams, context
+// overflows and outages, and makes tool calls safe to dispatch: the model
+// sees the errors it can fix, the run stops on the ones it cannot, nothing
+// internal leaks, and a repeated payment does not charge twice.
+//
+// The wrappers implement langchaingo's own interfaces, so they drop into
+// existing code, agents.Executor and chains included:
+//
+//	llm, _ := openai.New(openai.WithHTTPClient(resilient.HTTPClient()))
+//	model := resilient.Model(llm)             // still an llms.Model
+//	lookup := resilient.Tool(orderLookup)     // still a tools.Tool
+//	agent := agents.NewOneShotAgent(model, []tools.Tool{lookup})
+//	ctx = resilient.NewRun(ctx)               // one retry budget for the whole run
+//	out, err := chains.Run(ctx, agents.NewExecutor(agent), "where is order 4471?")
+//
+// # Models
+//
+// A model call goes through, first element outermost,
+//
+//	fallbacks(retry(breaker(timeout(compact(stream guard(checks(model)))))))
+//
+// Every failure is classified (package taxonomy) as transient, rate_limited,
+// overloaded, context_overflow, permanent, canceled, programming or unknown,
+// and the kind decides (package middleware): retry with full-jitter backoff or
+// exactly the provider's Retry-After, compact and retry once, fall back to
+// another model, or stop at once. The final error says why the call stopped
+// and lists every attempt.
+//
+// # Tools
+//
+// At the tool dispatch boundary (package tools), a taxonomy.ToolError becomes
+// the observation so the model can correct its call; a
+// taxonomy.FatalToolError ends the run and is never shown to the model; any
+// other error or panic becomes "Error: <tool> failed internally (<Type>)"
+// with no message or stack. Mutating tools can be made idempotent.
+//
+// # Packages
+//
+//	taxonomy     what went wrong: Kind, Class, Classify; ToolError, FatalToolError
+//	middleware   what to do about it: the retry/breaker/timeout pipeline, the final error, runs
+//	llms         the llms.Model adapter: wire evidence, checks, compaction, streams, fallbacks
+//	tools        the tools.Tool adapter: the boundary mapping, idempotency, the dispatcher
+//	faultserver  a loopback provider that replays scripted faults, for tests
+//
+// Logs go through log/slog; every option has its default written beside it.
+package resilient

@@ -1,0 +1,175 @@
+package resilient
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	lcllms "github.com/tmc/langchaingo/llms"
+
+	"github.com/resilientgo/resilient/llms"
+	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/taxonomy"
+)
+
+// Model makes m resilient and returns it, still an [lcllms.Model]: it drops
+// into chains, agents.Executor and any code that takes a model. With no
+// option it has the recommended defaults: 3 attempts with full-jitter backoff
+// from 0.5 s to 8 s, Retry-After honoured up to 60 s, a circuit breaker, a
+// 2-minute attempt timeout, stream idle timeouts, response checks and
+// compaction on context overflow.
+//
+// Model never fails: a nil model or an invalid option makes every call of
+// the result return the problem, as a programming error, and
+// [llms.Model.Err] reports it. Use [llms.Wrap] to get the error at once.
+func Model(m lcllms.Model, opts ...Option) *llms.Model {
+	s, err := collect(opts, forModel)
+	if err != nil {
+		return llms.Invalid(m, err)
+	}
+	return llms.New(m, s.modelOptions()...)
+}
+
+// Option configures [Model] and [Tool]. Options that make sense for only one
+// of them say so; given to the other, they make it report an error.
+type Option func(*settings)
+
+type target uint8
+
+const (
+	forModel target = 1 << iota
+	forTool
+)
+
+type settings struct {
+	mw     []middleware.Option
+	model  []llms.Option
+	logger *slog.Logger
+	errs   []error
+	target target // what the options are being collected for
+}
+
+func collect(opts []Option, t target) (*settings, error) {
+	s := &settings{target: t}
+	for _, o := range opts {
+		if o == nil {
+			s.errs = append(s.errs, errors.New("resilient: nil option"))
+			continue
+		}
+		o(s)
+	}
+	return s, errors.Join(s.errs...)
+}
+
+func (s *settings) only(t target, name string) bool {
+	if s.target&t != 0 {
+		return true
+	}
+	what := "models"
+	if t == forTool {
+		what = "tools"
+	}
+	s.errs = append(s.errs, errors.New("resilient: "+name+" applies to "+what+" only"))
+	return false
+}
+
+func (s *settings) modelOptions() []llms.Option {
+	opts := []llms.Option{llms.WithLogger(s.logger), llms.WithMiddleware(s.mw...)}
+	return append(opts, s.model...)
+}
+
+// MaxAttempts sets how many calls a retryable failure may take in all, the
+// first included. Default: 3 (rate limits 5, unknown failures 2).
+func MaxAttempts(n int) Option {
+	return func(s *settings) { s.mw = append(s.mw, middleware.MaxAttempts(n)) }
+}
+
+// Backoff sets the full-jitter exponential backoff. Default: 0.5 s to 8 s.
+func Backoff(base, max time.Duration) Option {
+	return func(s *settings) { s.mw = append(s.mw, middleware.Backoff(base, max)) }
+}
+
+// RetryAfterCap sets the longest Retry-After slept on; a longer one fails
+// the call at once and holds the circuit open. Default: 60 s.
+func RetryAfterCap(d time.Duration) Option {
+	return func(s *settings) { s.mw = append(s.mw, middleware.RetryAfterCap(d)) }
+}
+
+// Breaker sets the circuit breaker: open after failures consecutive failures
+// that say something about the target, for delay. Default: 5, 30 s.
+func Breaker(failures int, delay time.Duration) Option {
+	return func(s *settings) { s.mw = append(s.mw, middleware.BreakerThreshold(failures, delay)) }
+}
+
+// Classifier replaces the failure classifier; compose with taxonomy.Chain to
+// put rules of your own ahead of taxonomy.Default. Default: taxonomy.Default.
+func Classifier(c taxonomy.Classifier) Option {
+	return func(s *settings) { s.mw = append(s.mw, middleware.WithClassifier(c)) }
+}
+
+// Logger sets the slog logger for every decision. Default: discard.
+func Logger(l *slog.Logger) Option { return func(s *settings) { s.logger = l } }
+
+// Middleware passes options to the middleware pipeline directly.
+func Middleware(opts ...middleware.Option) Option {
+	return func(s *settings) { s.mw = append(s.mw, opts...) }
+}
+
+// Fallbacks sets models to try in order when a model gives up for a reason
+// another model can fix. Models only. Default: none.
+func Fallbacks(models ...lcllms.Model) Option {
+	return func(s *settings) {
+		if s.only(forModel, "Fallbacks") {
+			s.model = append(s.model, llms.Fallbacks(models...))
+		}
+	}
+}
+
+// Hedge starts a second attempt of a non-streaming model call that has not
+// answered after delay; the first success wins. Models only. Default: off.
+func Hedge(delay time.Duration) Option {
+	return func(s *settings) {
+		if s.only(forModel, "Hedge") {
+			s.model = append(s.model, llms.Hedge(delay))
+		}
+	}
+}
+
+// ModelOptions passes finer options to package llms. Models only.
+func ModelOptions(opts ...llms.Option) Option {
+	return func(s *settings) {
+		if s.only(forModel, "ModelOptions") {
+			s.model = append(s.model, opts...)
+		}
+	}
+}
+
+// HTTPClient returns an *http.Client that records each attempt's wire
+// evidence (status, Retry-After, the provider's error code, stream end
+// markers): install it in the provider client, e.g.
+// openai.New(openai.WithHTTPClient(resilient.HTTPClient())).
+func HTTPClient() *http.Client { return llms.HTTPClient() }
+
+// RunOption configures the scope of one agent run.
+type RunOption = middleware.RunOption
+
+// RetryBudget caps the retries of every model and tool call of the run
+// together. Default: 10.
+func RetryBudget(n int) RunOption { return middleware.RetryBudget(n) }
+
+// RepeatLimit stops the run as stuck when one tool is called with the same
+// input more than n times. Default: 3.
+func RepeatLimit(n int) RunOption { return middleware.RepeatLimit(n) }
+
+// NewRun returns a context that carries the scope of one agent run: a retry
+// budget shared by every wrapped model and tool called with it, and the
+// repeat limit. Pass it to agents.Executor.Call (or your own loop).
+func NewRun(ctx context.Context, opts ...RunOption) context.Context {
+	return middleware.WithRun(ctx, middleware.NewRun(opts...))
+}
+
+// RunFrom returns the run carried by ctx, nil if none: its Retries and
+// Refusals tell how much of the budget was spent.
+func RunFrom(ctx context.Context) *middleware.Run { return middleware.RunFrom(ctx) }
