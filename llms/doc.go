@@ -10,23 +10,23 @@
 //
 // Expanded, first element outermost:
 //
-//	fallbacks(retry(breaker(timeout(compact(stream guard(checks(model)))))))
+//		fallbacks(retry(breaker(timeout(compact(stream guard(checks(model)))))))
 //
-//   - retry, breaker and timeouts come from package middleware and are driven
-//     by package taxonomy's classifier;
-//   - on a context overflow the messages are compacted (system messages and
-//     recent turns kept, a marker in place of the rest, tool-call pairs never
-//     separated) and the call is retried once;
-//   - the stream guard counts what reached the caller's streaming function:
-//     an attempt that fails before its first chunk is retried as usual; after
-//     chunks were delivered the call fails with a *[PartialStreamError]
-//     unless [OnStreamRestart] is set; a stream with no chunk for a while ends
-//     as a transient failure ([StreamIdleTimeout], [FirstChunkTimeout]);
-//   - response checks turn successes that cannot be used into failures: no
-//     choices, empty content, an error stop reason, a truncated stream, an
-//     in-band error event;
-//   - fallbacks are tried in order when the primary gives up for a reason
-//     another model can fix, never when the caller canceled.
+//	  - retry, breaker and timeouts come from package middleware and are driven
+//	    by package taxonomy's classifier;
+//	  - on a context overflow the messages are compacted (system messages and
+//	    recent turns kept, a marker in place of the rest, tool-call pairs never
+//	    separated) and the call is retried once;
+//	  - the stream guard counts what reached the caller's streaming function:
+//	    an attempt that fails before its first chunk is retried as usual; after
+//	    chunks were delivered the call fails with a *[PartialStreamError]
+//	    unless [OnStreamRestart] is set; a stream with no chunk for a while ends
+//	    as a transient failure ([StreamIdleTimeout], [FirstChunkTimeout]);
+//	  - response checks turn successes that cannot be used into failures: no
+//	    choices, empty content, an error stop reason, a truncated stream, an
+//	    in-band error event;
+//	  - fallbacks are tried in order when the primary gives up for a reason
+//	    another model can fix, never when the caller canceled.
 //
 // # Wire evidence
 //

@@ -96,7 +96,7 @@ func connect() (lcllms.Model, func() string, func(), error) {
 		faultserver.RateLimited("1"), // 429, Retry-After: 1
 		faultserver.Overloaded(),     // 529
 		faultserver.Reply("Because model endpoints fail often, and a run makes many calls."),
-		faultserver.ContextOverflow(),                 // 400 maximum context length
+		faultserver.ContextOverflow(),                  // 400 maximum context length
 		faultserver.DropStream("Compaction ", "kept "), // the stream drops mid-answer
 		faultserver.ReplyChunks("Compaction ", "kept ", "the system prompt ", "and the recent turns."),
 	)
