@@ -31,8 +31,7 @@ func Classify(err error) (c Class) {
 			c = Class{Kind: Programming, Rule: "error method panicked"}
 		}
 	}()
-	var classified Classified
-	if errors.As(err, &classified) {
+	if classified, ok := as[Classified](err); ok {
 		return classified.Class()
 	}
 	if errors.Is(err, context.Canceled) {
@@ -52,9 +51,8 @@ func Classify(err error) (c Class) {
 		// ToLower maps rune by rune, so this equals lowering the joined text.
 		lower += ": " + strings.ToLower(ev.message)
 	}
-	hint, hinted := retryHint(lower)
 
-	c = decide(err, ev, lower, hinted)
+	c = decide(err, ev, lower)
 	c.Status = ev.status
 	c.Code = ev.code
 	if c.Code == "" {
@@ -62,24 +60,23 @@ func Classify(err error) (c Class) {
 	}
 	c.RetryAfter = ev.retryAfter
 	if c.RetryAfter == 0 {
-		c.RetryAfter = hint
+		c.RetryAfter, _ = retryHint(lower)
 	}
 	return applyShouldRetry(c, ev.shouldRetry)
 }
 
-// decide applies the rules in order of the strength of their evidence. hinted
-// reports whether the text carries a retry hint.
-func decide(err error, ev evidence, lower string, hinted bool) Class {
+// decide applies the rules in order of the strength of their evidence.
+func decide(err error, ev evidence, lower string) Class {
 	if strings.TrimSpace(lower) == "" && ev.status == 0 {
 		// A stream that dropped before any error body arrived (seed 000).
 		return Class{Kind: Transient, Rule: "empty message"}
 	}
-	if kind, ok := codeKinds[strings.ToLower(ev.code)]; ok && ev.code != "" {
-		return Class{Kind: kind, Rule: `code "` + ev.code + `"`}
+	if r, ok := lookupCode(ev.code); ok {
+		return Class{Kind: r.kind, Rule: r.codeRule(ev.code)}
 	}
 	if ev.status == 0 || (ev.status >= 400 && ev.status <= 499) {
 		if r, ok := firstMatch(quotaRules, lower); ok {
-			if hinted && r.hinted != Unknown {
+			if _, hinted := retryHint(lower); hinted && r.hinted != Unknown {
 				return Class{Kind: r.hinted, Rule: r.name + " with a retry hint"}
 			}
 			return Class{Kind: r.kind, Rule: r.name}
@@ -96,8 +93,8 @@ func decide(err error, ev evidence, lower string, hinted bool) Class {
 	// The error type is broader than the status ("server_error" comes with a
 	// 500 and a 529 alike), so it decides only when no status did: an in-band
 	// stream event on a 200 ("overloaded_error").
-	if kind, ok := codeKinds[strings.ToLower(ev.errType)]; ok && ev.errType != "" {
-		return Class{Kind: kind, Rule: `type "` + ev.errType + `"`}
+	if r, ok := lookupCode(ev.errType); ok {
+		return Class{Kind: r.kind, Rule: r.typeRule(ev.errType)}
 	}
 	if c, ok := grpcKind(lower); ok {
 		return c
@@ -113,13 +110,9 @@ func decide(err error, ev evidence, lower string, hinted bool) Class {
 
 // transportClass classifies typed transport and decoding errors.
 func transportClass(err error, lower string) (Class, bool) {
-	var certErr *tls.CertificateVerificationError
-	var unknownAuthority x509.UnknownAuthorityError
-	var hostnameErr x509.HostnameError
-	var invalidCert x509.CertificateInvalidError
 	switch {
-	case errors.As(err, &certErr), errors.As(err, &unknownAuthority),
-		errors.As(err, &hostnameErr), errors.As(err, &invalidCert):
+	case has[*tls.CertificateVerificationError](err), has[x509.UnknownAuthorityError](err),
+		has[x509.HostnameError](err), has[x509.CertificateInvalidError](err):
 		return Class{Kind: Permanent, Rule: "tls certificate"}, true
 	case errors.Is(err, syscall.ECONNRESET):
 		return Class{Kind: Transient, Rule: "connection reset"}, true
@@ -132,27 +125,22 @@ func transportClass(err error, lower string) (Class, bool) {
 	case errors.Is(err, io.EOF):
 		return Class{Kind: Transient, Rule: "EOF"}, true
 	}
-	var dnsErr *net.DNSError
-	if errors.As(err, &dnsErr) {
+	if dnsErr, ok := as[*net.DNSError](err); ok {
 		if dnsErr.IsNotFound {
 			return Class{Kind: Permanent, Rule: "dns: no such host"}, true
 		}
 		return Class{Kind: Transient, Rule: "dns error"}, true
 	}
-	var netErr net.Error
-	if errors.As(err, &netErr) && netErr.Timeout() {
+	if netErr, ok := as[net.Error](err); ok && netErr.Timeout() {
 		return Class{Kind: Transient, Rule: "network timeout"}, true
 	}
-	var urlErr *url.Error
-	if errors.As(err, &urlErr) {
+	if has[*url.Error](err) {
 		if strings.Contains(lower, "unsupported protocol scheme") {
 			return Class{Kind: Programming, Rule: `marker "unsupported protocol scheme"`}, true
 		}
 		return Class{Kind: Transient, Rule: "transport error"}, true
 	}
-	var syntaxErr *json.SyntaxError
-	var typeErr *json.UnmarshalTypeError
-	if errors.As(err, &syntaxErr) || errors.As(err, &typeErr) {
+	if has[*json.SyntaxError](err) || has[*json.UnmarshalTypeError](err) {
 		// A 200 with an HTML page or a garbled body: worth one more try, not more.
 		return Class{Kind: Unknown, Rule: "malformed response body"}, true
 	}
@@ -196,8 +184,7 @@ type httpStatusCoder interface{ HTTPStatusCode() int } // bedrock *awshttp.Respo
 // caller, which has the lowercased text at hand.
 func gatherEvidence(err error) evidence {
 	var ev evidence
-	var wire *WireError
-	if errors.As(err, &wire) && wire != nil {
+	if wire, ok := as[*WireError](err); ok && wire != nil {
 		ev = evidence{
 			status:      wire.Status,
 			retryAfter:  wire.RetryAfter,
@@ -241,7 +228,7 @@ func typedStatus(e error) int {
 // headers as a field named Header (googleapi.Error does).
 func headerRetryAfter(e error) time.Duration {
 	f, ok := fieldOf(e, headerField)
-	if !ok {
+	if !ok || !f.CanInterface() {
 		return 0
 	}
 	h, _ := f.Interface().(http.Header)
@@ -253,22 +240,55 @@ func headerRetryAfter(e error) time.Duration {
 }
 
 func textStatus(lower string) int {
-	for _, re := range statusTextREs {
-		m := re.FindStringSubmatch(lower)
+	for _, st := range statusTexts {
+		if !strings.Contains(lower, st.need) {
+			continue
+		}
+		m := st.re.FindStringSubmatchIndex(lower)
 		if m == nil {
 			continue
 		}
-		if s, _ := strconv.Atoi(m[1]); s >= 400 && s <= 599 {
+		if s, _ := strconv.Atoi(lower[m[2]:m[3]]); s >= 400 && s <= 599 {
 			return s
 		}
 	}
 	return 0
 }
 
+// as finds the first error in err's tree that is a T, as [errors.As] does
+// (As methods included), without errors.As's allocation of the target. Go
+// 1.26's errors.AsType does the same; this module still supports Go 1.25.
+func as[T any](err error) (T, bool) {
+	var found T
+	ok := false
+	walk(err, func(e error) bool {
+		if x, is := e.(T); is {
+			found, ok = x, true
+			return false
+		}
+		if a, is := e.(interface{ As(any) bool }); is {
+			var x T // allocated only for errors with an As method
+			if a.As(&x) {
+				found, ok = x, true
+				return false
+			}
+		}
+		return true
+	})
+	return found, ok
+}
+
+// has reports whether err's tree holds a T.
+func has[T any](err error) bool {
+	_, ok := as[T](err)
+	return ok
+}
+
 // walk visits err and the errors it wraps, depth first, until visit returns
 // false. It stops after 64 errors, so a malformed Unwrap cannot loop forever.
 func walk(err error, visit func(error) bool) {
-	stack := []error{err}
+	var buf [8]error // most trees are a chain of a few errors: no allocation
+	stack := append(buf[:0], err)
 	for n := 0; len(stack) > 0 && n < 64; n++ {
 		e := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -301,12 +321,32 @@ type fieldSpec struct {
 var (
 	statusField = fieldSpec{"StatusCode", reflect.TypeFor[int]()}
 	headerField = fieldSpec{"Header", reflect.TypeFor[http.Header]()}
-	fieldCache  sync.Map // fieldKey -> []int (index path) or nil
+	fieldCache  sync.Map // reflect.Type -> *typeFields
 )
 
-type fieldKey struct {
-	t    reflect.Type
-	name string
+// typeFields holds the index paths of a struct type's StatusCode and Header
+// fields, nil when it has no such field.
+type typeFields struct {
+	status, header []int
+}
+
+func fieldsOf(t reflect.Type) *typeFields {
+	if cached, ok := fieldCache.Load(t); ok {
+		return cached.(*typeFields)
+	}
+	st := t
+	if st.Kind() == reflect.Pointer {
+		st = st.Elem()
+	}
+	index := func(spec fieldSpec) []int {
+		if f, ok := st.FieldByName(spec.name); ok && f.IsExported() && f.Type == spec.typ {
+			return f.Index
+		}
+		return nil
+	}
+	fields := &typeFields{status: index(statusField), header: index(headerField)}
+	cached, _ := fieldCache.LoadOrStore(t, fields)
+	return cached.(*typeFields)
 }
 
 func fieldOf(e error, spec fieldSpec) (reflect.Value, bool) {
@@ -316,20 +356,10 @@ func fieldOf(e error, spec fieldSpec) (reflect.Value, bool) {
 			return reflect.Value{}, false
 		}
 	}
-	key := fieldKey{t, spec.name}
-	idx, ok := fieldCache.Load(key)
-	if !ok {
-		st := t
-		if st.Kind() == reflect.Pointer {
-			st = st.Elem()
-		}
-		var found []int
-		if f, ok := st.FieldByName(spec.name); ok && f.IsExported() && f.Type == spec.typ {
-			found = f.Index
-		}
-		idx, _ = fieldCache.LoadOrStore(key, found)
+	path := fieldsOf(t).status
+	if spec.name == headerField.name {
+		path = fieldsOf(t).header
 	}
-	path := idx.([]int)
 	if path == nil {
 		return reflect.Value{}, false
 	}

@@ -562,6 +562,28 @@ func classifyCases() []classifyCase {
 		{"seed 000 image data is not", errors.New("BadRequestError: image data is not a valid base64 string"),
 			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `marker "image data is not"`}},
 
+		// ---- status words in free text: gateways, proxies and the Python SDKs' "Error code: %d" ----
+		{"python SDK text: Error code: 429", errors.New("Error code: 429"),
+			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: `marker "429"`}},
+		{"python SDK text: Error code: 529", errors.New("Error code: 529"),
+			taxonomy.Class{Kind: taxonomy.Overloaded, Rule: `marker "529"`}},
+		{"python SDK text: Error code: 502", errors.New("Error code: 502"),
+			taxonomy.Class{Kind: taxonomy.Transient, Rule: `marker "5xx"`}},
+		{"cloudflare 524 body through langchaingo's cloudflare client", errors.New("error: error code: 524"),
+			taxonomy.Class{Kind: taxonomy.Transient, Rule: `marker "5xx"`}},
+		{"ollama StatusError flattened: 502 Bad Gateway", errors.New("502 Bad Gateway"),
+			taxonomy.Class{Kind: taxonomy.Transient, Rule: `marker "5xx"`}},
+		{"nginx 504 page as a body", errors.New("<html><head><title>504 Gateway Time-out</title></head><body><center><h1>504 Gateway Time-out</h1></center></body></html>"),
+			taxonomy.Class{Kind: taxonomy.Transient, Rule: `marker "gateway timeout"`}},
+		{"connection reset flattened", errors.New("read tcp 10.0.0.2:52514->104.18.6.192:443: read: connection reset by peer"),
+			taxonomy.Class{Kind: taxonomy.Transient, Rule: `marker "connection reset"`}},
+		{"HTTP/2 GOAWAY", errors.New(`http2: server sent GOAWAY and closed the connection; LastStreamID=1999, ErrCode=NO_ERROR, debug=""`),
+			taxonomy.Class{Kind: taxonomy.Transient, Rule: `marker "goaway"`}},
+		{"HTTP/2 stream reset", errors.New("stream error: stream ID 3; INTERNAL_ERROR; received from peer"),
+			taxonomy.Class{Kind: taxonomy.Transient, Rule: `marker "stream error"`}},
+		{"port 8429 in a flattened URL is not a 429", errors.New(`Post "http://10.0.0.7:8429/v1/chat/completions": net/http: TLS handshake timeout`),
+			taxonomy.Class{Kind: taxonomy.Transient, Rule: `marker "timeout"`}},
+
 		// ---- programming: langchaingo's own misuse errors ----
 		{"palm ErrNotImplemented", errors.New("not implemented"),
 			taxonomy.Class{Kind: taxonomy.Programming, Rule: `marker "not implemented"`}},

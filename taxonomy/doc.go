@@ -19,13 +19,16 @@
 //  5. transport errors: *url.Error, net.Error, io.EOF, io.ErrUnexpectedEOF,
 //     ECONNRESET, ECONNREFUSED, EPIPE, TLS certificate errors;
 //  6. the status code inside langchaingo's texts ("API returned unexpected
-//     status code: 429: ...", "(HTTP Error 503) ...", "googleapi: Error 400: ...");
+//     status code: 429: ...", "(HTTP Error 503) ...", "googleapi: Error 400: ...")
+//     and the code of a flattened gRPC status ("rpc error: code =
+//     ResourceExhausted desc = ...");
 //  7. named, anchored text rules, last, because for several providers the text
 //     is the only evidence left. "5000 tokens" is not a 500 and a port such as
 //     ":35429" is not a 429.
 //
 // An empty error message is [Transient]: a stream that dropped before any error
-// body arrived.
+// body arrived. An error whose own methods panic, such as a typed nil pointer
+// returned as an error, is [Programming].
 //
 // # Kinds
 //

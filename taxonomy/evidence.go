@@ -138,17 +138,30 @@ var retryHintRE = regexp.MustCompile(`(?:try again|retry)(?: after| in)\s+(?:((?
 
 // retryHint extracts a wait hint from a lowercased error text.
 func retryHint(lower string) (time.Duration, bool) {
-	if !strings.Contains(lower, "retry") && !strings.Contains(lower, "try again") {
+	// Every match starts at "try again", at "retry" or at the quote before
+	// "retrydelay": run the expression from the first of them, if any.
+	start := strings.Index(lower, "try again")
+	if i := strings.Index(lower, "retry"); i >= 0 && (start < 0 || i-1 < start) {
+		start = max(i-1, 0)
+	}
+	if start < 0 {
 		return 0, false // the common case, without running the expression
 	}
-	m := retryHintRE.FindStringSubmatch(lower)
+	text := lower[start:]
+	m := retryHintRE.FindStringSubmatchIndex(text)
 	if m == nil {
 		return 0, false
 	}
-	if m[2] != "" {
+	group := func(n int) string {
+		if m[2*n] < 0 {
+			return ""
+		}
+		return text[m[2*n]:m[2*n+1]]
+	}
+	if num := group(2); num != "" {
 		// "6 seconds", "1.5 minutes", "20 milliseconds"
-		num := parseDecimal(m[2])
-		switch unit := m[3]; {
+		num := parseDecimal(num)
+		switch unit := group(3); {
 		case strings.HasPrefix(unit, "milli"):
 			return clampWait(num * float64(time.Millisecond)), true
 		case strings.HasPrefix(unit, "min"):
@@ -158,7 +171,7 @@ func retryHint(lower string) (time.Duration, bool) {
 		}
 	}
 	// Go duration syntax: "1.8s", "20ms", "6m0s", or retryDelay's "12s".
-	v := m[1] + m[4] // exactly one of them matched
+	v := group(1) + group(4) // exactly one of them matched
 	d, err := time.ParseDuration(v)
 	if err != nil {
 		// The syntax is valid, so the value overflows a time.Duration.

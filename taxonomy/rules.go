@@ -17,6 +17,7 @@ type textRule struct {
 	name string         // Class.Rule when it matches
 	lit  string         // a literal phrase, matched with strings.Contains
 	re   *regexp.Regexp // or an anchored pattern
+	need string         // a literal every match of re contains: the pattern runs only when it is present
 	// hinted, when not Unknown, is the kind when the text also carries a
 	// retry hint ("Please retry in 12.3s"): the provider says the limit
 	// lifts by itself.
@@ -25,7 +26,9 @@ type textRule struct {
 
 func (r textRule) match(lower string) bool {
 	if r.re != nil {
-		return r.re.MatchString(lower)
+		// The literal check first: it is much faster than the pattern, which
+		// Go cannot skip ahead through when it starts with \b.
+		return strings.Contains(lower, r.need) && r.re.MatchString(lower)
 	}
 	return strings.Contains(lower, r.lit)
 }
@@ -35,29 +38,49 @@ func marker(kind Kind, phrase string) textRule {
 	return textRule{kind: kind, name: `marker "` + phrase + `"`, lit: phrase}
 }
 
-// pattern is an anchored regular expression rule with a readable name.
-func pattern(kind Kind, name, expr string) textRule {
-	return textRule{kind: kind, name: name, re: regexp.MustCompile(expr)}
+// pattern is an anchored regular expression rule with a readable name. need
+// is a literal that every match contains; the expression runs only when the
+// text holds it.
+func pattern(kind Kind, name, need, expr string) textRule {
+	return textRule{kind: kind, name: name, re: mustContain(need, expr), need: need}
 }
 
-// statusTextREs find the HTTP status inside the texts of clients that flatten
-// it into a string. The first match wins; only 4xx and 5xx count.
-var statusTextREs = []*regexp.Regexp{
+// mustContain compiles expr and checks, once at start-up, that need is a
+// plausible prefilter for it: a literal that the expression spells out.
+func mustContain(need, expr string) *regexp.Regexp {
+	if need == "" || !strings.Contains(expr, need) {
+		panic("taxonomy: prefilter " + strconv.Quote(need) + " is not a literal of " + expr)
+	}
+	return regexp.MustCompile(expr)
+}
+
+// A statusText finds the HTTP status inside the text of a client that
+// flattens it into a string.
+type statusText struct {
+	need string // a literal every match contains
+	re   *regexp.Regexp
+}
+
+func status(need, expr string) statusText { return statusText{need, mustContain(need, expr)} }
+
+// statusTexts are tried in order; the first match wins and only 4xx and 5xx
+// count.
+var statusTexts = []statusText{
 	// openai, anthropic, ernie: "API returned unexpected status code: 429: ..."
 	// huggingface: "failed to run inference: unexpected status code: 503, body: ..."
-	regexp.MustCompile(`unexpected status code:? (\d{3})\b`),
+	status("unexpected status code", `unexpected status code:? (\d{3})\b`),
 	// mistral: "(HTTP Error 429) {...}"
-	regexp.MustCompile(`\(http error (\d{3})\)`),
+	status("(http error ", `\(http error (\d{3})\)`),
 	// googleai when flattened: "googleapi: Error 429: ..."
-	regexp.MustCompile(`googleapi: error (\d{3})\b`),
+	status("googleapi: error ", `googleapi: error (\d{3})\b`),
 	// *googleapi.Error without a message: "googleapi: got HTTP response code 503 with body: ..."
-	regexp.MustCompile(`googleapi: got http response code (\d{3})\b`),
+	status("googleapi: got http response code ", `googleapi: got http response code (\d{3})\b`),
 	// bedrock when flattened: "https response error StatusCode: 429, RequestID: ..."
-	regexp.MustCompile(`\bstatuscode: (\d{3})\b`),
+	status("statuscode: ", `\bstatuscode: (\d{3})\b`),
 	// generic gateways and SDKs: "status 503", "status code 500", "status: 429", "status=502"
-	regexp.MustCompile(`\bstatus(?:[ _]code)?[:=]? ?(\d{3})\b`),
+	status("status", `\bstatus(?:[ _]code)?[:=]? ?(\d{3})\b`),
 	// "HTTP 429", "HTTP/1.1 503"
-	regexp.MustCompile(`\bhttp(?:/\d(?:\.\d)?)? (\d{3})\b`),
+	status("http", `\bhttp(?:/\d(?:\.\d)?)? (\d{3})\b`),
 }
 
 // overrideRules refine a status: quota exhaustion is permanent even when it
@@ -89,10 +112,10 @@ var (
 		// tokens, please wait before trying again." (a rate limit) out.
 		marker(ContextOverflow, "too many tokens:"),
 		marker(ContextOverflow, "request_too_large"), // Anthropic 413 type
-		pattern(ContextOverflow, `pattern "exceeds the context length"`, // Ollama "input length exceeds the context length", llama.cpp "exceeds the available context size"
+		pattern(ContextOverflow, `pattern "exceeds the context length"`, "context ", // Ollama "input length exceeds the context length", llama.cpp "exceeds the available context size"
 			`exceeds? (?:the )?(?:available |maximum )?context (?:length|size)`),
 		// Anthropic 400 "input length and `max_tokens` exceed context limit: 187254 + 20000 > 204698, ..."
-		pattern(ContextOverflow, `pattern "exceed context limit"`, `\bexceeds? (?:the )?context limit\b`),
+		pattern(ContextOverflow, `pattern "exceed context limit"`, "context limit", `\bexceeds? (?:the )?context limit\b`),
 	}
 )
 
@@ -101,7 +124,7 @@ var (
 // then permanent markers, then the retryable kinds.
 var textRules = []textRule{
 	// Canceled. OpenAI's client replaces context.Canceled with this fixed string.
-	pattern(Canceled, `marker "request cancelled"`, `\brequest cancell?ed\b`),
+	pattern(Canceled, `marker "request cancelled"`, "request cancel", `\brequest cancell?ed\b`),
 	marker(Canceled, "context canceled"),       // flattened context.Canceled
 	marker(Canceled, "operation was canceled"), // net: dial canceled by the context
 
@@ -118,7 +141,7 @@ var textRules = []textRule{
 	marker(Permanent, "image data is not"),
 	marker(Permanent, "unsupported image"),  // OpenAI
 	marker(Permanent, "image is not valid"), // Gemini "Provided image is not valid."
-	pattern(Permanent, `marker "does not appear to be a valid image"`, `does not appear to be a valid (?:\w+ )?image`), // Anthropic
+	pattern(Permanent, `marker "does not appear to be a valid image"`, "does not appear to be a valid ", `does not appear to be a valid (?:\w+ )?image`), // Anthropic
 	marker(Permanent, "illegal base64 data"), // Ollama
 	marker(Permanent, "invalid base64"),      // Bedrock
 	marker(Permanent, "login expired"),
@@ -127,21 +150,21 @@ var textRules = []textRule{
 	marker(Permanent, "unauthorized"),
 	marker(Permanent, "invalid api key"),
 	marker(Permanent, "invalid_api_key"),
-	marker(Permanent, "incorrect api key"),                                         // OpenAI "Incorrect API key provided"
-	marker(Permanent, "invalid x-api-key"),                                         // Anthropic
-	marker(Permanent, "api key not valid"),                                         // Gemini
-	marker(Permanent, "authentication_error"),                                      // Anthropic type
-	marker(Permanent, "permission_error"),                                          // Anthropic type
-	marker(Permanent, "security token included in the request"),                    // Bedrock UnrecognizedClientException
-	marker(Permanent, "model_not_found"),                                           // OpenAI code
-	pattern(Permanent, `marker "model not found"`, `\bmodel (?:\S+ )?not found\b`), // Ollama `model "llama3" not found, try pulling it first`, Cohere
-	marker(Permanent, "does not exist or you do not have access"),                  // OpenAI model_not_found message
-	marker(Permanent, "content_policy_violation"),                                  // OpenAI images code
-	marker(Permanent, "content management policy"),                                 // Azure OpenAI content filter
+	marker(Permanent, "incorrect api key"),                                                      // OpenAI "Incorrect API key provided"
+	marker(Permanent, "invalid x-api-key"),                                                      // Anthropic
+	marker(Permanent, "api key not valid"),                                                      // Gemini
+	marker(Permanent, "authentication_error"),                                                   // Anthropic type
+	marker(Permanent, "permission_error"),                                                       // Anthropic type
+	marker(Permanent, "security token included in the request"),                                 // Bedrock UnrecognizedClientException
+	marker(Permanent, "model_not_found"),                                                        // OpenAI code
+	pattern(Permanent, `marker "model not found"`, "not found", `\bmodel (?:\S+ )?not found\b`), // Ollama `model "llama3" not found, try pulling it first`, Cohere
+	marker(Permanent, "does not exist or you do not have access"),                               // OpenAI model_not_found message
+	marker(Permanent, "content_policy_violation"),                                               // OpenAI images code
+	marker(Permanent, "content management policy"),                                              // Azure OpenAI content filter
 	marker(Permanent, "content_filter"),
-	marker(Permanent, "safety system"),                                                                 // OpenAI "rejected as a result of our safety system"
-	pattern(Permanent, `marker "blocked:"`, `(?:^|: )blocked: `),                                       // googleai *genai.BlockedError
-	pattern(Permanent, `marker "completed due to"`, `\bcompleted due to (?:max_tokens|refusal|\w+)\b`), // Bedrock stop reasons as errors
+	marker(Permanent, "safety system"),                                        // OpenAI "rejected as a result of our safety system"
+	pattern(Permanent, `marker "blocked:"`, "blocked: ", `(?:^|: )blocked: `), // googleai *genai.BlockedError
+	pattern(Permanent, `marker "completed due to"`, "completed due to ", `\bcompleted due to (?:max_tokens|refusal|\w+)\b`), // Bedrock stop reasons as errors
 
 	// Rate limited.
 	marker(RateLimited, "rate limit"),
@@ -154,23 +177,23 @@ var textRules = []textRule{
 	marker(RateLimited, "resource_exhausted"),
 	// A bare 429 counts only where it stands alone: not in a port (":35429"),
 	// not in a longer number ("4290").
-	pattern(RateLimited, `marker "429"`, `(?:^|[\s(\[=])429(?:$|[\s).,:;\]])`),
+	pattern(RateLimited, `marker "429"`, "429", `(?:^|[\s(\[=])429(?:$|[\s).,:;\]])`),
 
 	// Overloaded.
 	marker(Overloaded, "overloaded"), // Anthropic overloaded_error, OpenAI "The server is overloaded"
-	pattern(Overloaded, `marker "529"`, `(?:^|[\s(\[=])529(?:$|[\s).,:;\]])`),
+	pattern(Overloaded, `marker "529"`, "529", `(?:^|[\s(\[=])529(?:$|[\s).,:;\]])`),
 	marker(Overloaded, "service unavailable"),
-	marker(Overloaded, "serviceunavailable"),                               // Bedrock ServiceUnavailableException
-	pattern(Overloaded, `marker "server busy"`, `\bserver (?:is )?busy\b`), // Ollama "server busy, please try again."
+	marker(Overloaded, "serviceunavailable"),                                       // Bedrock ServiceUnavailableException
+	pattern(Overloaded, `marker "server busy"`, "busy", `\bserver (?:is )?busy\b`), // Ollama "server busy, please try again."
 	marker(Overloaded, "over capacity"),
 	marker(Overloaded, "high demand"),
 	marker(Overloaded, "currently loading"), // Hugging Face "Model gpt2 is currently loading"
 
 	// Transient: seed 000's list, transport texts, and langchaingo's stream read failures.
-	pattern(Transient, `marker "5xx"`, `\b(?:error|status|code|http)[^a-z0-9]{0,3}5\d\d\b|(?:^|[\s(\[=])5\d\d (?:internal|bad gateway|service|gateway)`),
+	pattern(Transient, `marker "5xx"`, "5", `\b(?:error|status|code|http)[^a-z0-9]{0,3}5\d\d\b|(?:^|[\s(\[=])5\d\d (?:internal|bad gateway|service|gateway)`),
 	marker(Transient, "internal server error"),
 	marker(Transient, "bad gateway"),
-	pattern(Transient, `marker "gateway timeout"`, `gateway time-?out`),
+	pattern(Transient, `marker "gateway timeout"`, "gateway time", `gateway time-?out`),
 	marker(Transient, "connection error"),
 	marker(Transient, "connection refused"),
 	marker(Transient, "connection reset"),
@@ -188,17 +211,17 @@ var textRules = []textRule{
 	marker(Transient, "timeout"),
 	marker(Transient, "broken pipe"),
 	marker(Transient, "unexpected eof"),
-	pattern(Transient, `marker "EOF"`, `(?:^|: )eof$`),
-	pattern(Transient, `marker "no response"`, `(?:^|: )(?:no|empty) response$`), // anthropic.ErrEmptyResponse, openai's empty choices
-	marker(Transient, "error reading streaming response"),                        // openai stream read failure
-	marker(Transient, "error reading stream response"),                           // mistral
-	marker(Transient, "issue scanning response"),                                 // anthropic
-	marker(Transient, "error in stream mode"),                                    // googleai
-	marker(Transient, "expect single candidate in stream mode"),                  // googleai in-band error
-	marker(Transient, "an error was encountered while running the model"),        // ollama in-band error
-	marker(Transient, "server_error"),                                            // OpenAI type
-	marker(Transient, "stream error"),                                            // HTTP/2 RST_STREAM
-	marker(Transient, "goaway"),                                                  // HTTP/2 GOAWAY
+	pattern(Transient, `marker "EOF"`, "eof", `(?:^|: )eof$`),
+	pattern(Transient, `marker "no response"`, " response", `(?:^|: )(?:no|empty) response$`), // anthropic.ErrEmptyResponse, openai's empty choices
+	marker(Transient, "error reading streaming response"),                                     // openai stream read failure
+	marker(Transient, "error reading stream response"),                                        // mistral
+	marker(Transient, "issue scanning response"),                                              // anthropic
+	marker(Transient, "error in stream mode"),                                                 // googleai
+	marker(Transient, "expect single candidate in stream mode"),                               // googleai in-band error
+	marker(Transient, "an error was encountered while running the model"),                     // ollama in-band error
+	marker(Transient, "server_error"),                                                         // OpenAI type
+	marker(Transient, "stream error"),                                                         // HTTP/2 RST_STREAM
+	marker(Transient, "goaway"),                                                               // HTTP/2 GOAWAY
 	marker(Transient, "server closed idle connection"),
 	marker(Transient, "use of closed network connection"),
 	marker(Transient, "tls handshake"),
@@ -243,6 +266,48 @@ var codeKinds = map[string]Kind{
 	"deadline_exceeded":                    Transient,
 }
 
+// A codeRule is an entry of codeKinds with its rule names built once.
+type codeRule struct {
+	kind          Kind
+	code, typ     string // `code "x"` and `type "x"` for the lowercase name x
+	lowercaseName string
+}
+
+var codeRules = func() map[string]codeRule {
+	rules := make(map[string]codeRule, len(codeKinds))
+	for name, kind := range codeKinds {
+		rules[name] = codeRule{kind: kind, code: `code "` + name + `"`, typ: `type "` + name + `"`, lowercaseName: name}
+	}
+	return rules
+}()
+
+// lookupCode finds a provider code or type, whatever its case.
+func lookupCode(name string) (codeRule, bool) {
+	if name == "" {
+		return codeRule{}, false
+	}
+	r, ok := codeRules[name]
+	if !ok {
+		r, ok = codeRules[strings.ToLower(name)]
+	}
+	return r, ok
+}
+
+// codeRule and typeRule name the decision with the provider's own spelling.
+func (r codeRule) codeRule(name string) string {
+	if name == r.lowercaseName {
+		return r.code
+	}
+	return `code "` + name + `"`
+}
+
+func (r codeRule) typeRule(name string) string {
+	if name == r.lowercaseName {
+		return r.typ
+	}
+	return `type "` + name + `"`
+}
+
 // grpcCodeRE finds the status code in a gRPC error's text, "rpc error: code =
 // ResourceExhausted desc = ...": googleai/vertex and palm speak gRPC, and a
 // flattened status is all the text keeps of it.
@@ -276,11 +341,11 @@ func grpcKind(lower string) (Class, bool) {
 	if !strings.Contains(lower, "rpc error: code = ") {
 		return Class{}, false
 	}
-	m := grpcCodeRE.FindStringSubmatch(lower)
+	m := grpcCodeRE.FindStringSubmatchIndex(lower)
 	if m == nil {
 		return Class{}, false
 	}
-	g, ok := grpcCodes[m[1]]
+	g, ok := grpcCodes[lower[m[2]:m[3]]]
 	return Class{Kind: g.kind, Rule: g.rule}, ok
 }
 

@@ -1,0 +1,93 @@
+package taxonomy_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/resilientgo/resilient/taxonomy"
+)
+
+// trafficMix is a day of failed model calls in miniature: mostly 429s, 529s,
+// 5xx, dropped streams and timeouts from openai and anthropic, some typed
+// errors from googleai and bedrock, a few permanent failures.
+func trafficMix() []error {
+	return []error{
+		openai(429, openaiTPM),
+		openai(429, openaiTPM),
+		openai(429, openaiRPM),
+		anthropicStatus(429, "This request would exceed your organization's rate limit of 50 requests per minute."),
+		anthropicStatus(529, "Overloaded"),
+		anthropicStatus(529, "Overloaded"),
+		anthropic(errors.New("received error event: map[error:map[message:Overloaded type:overloaded_error] type:error]")),
+		openai(503, "The server is overloaded or not ready yet."),
+		openai(500, "The server had an error while processing your request. Sorry about that!"),
+		anthropicStatus(500, "Internal server error"),
+		errors.New("network error: failed to reach API server"),
+		errors.New("request timeout: API call exceeded deadline"),
+		fmt.Errorf("error reading streaming response: %w", io.ErrUnexpectedEOF),
+		anthropic(fmt.Errorf("issue scanning response: %w", io.ErrUnexpectedEOF)),
+		anthropic(fmt.Errorf("send request: %w", postErr("https://api.anthropic.com/v1/messages", context.DeadlineExceeded))),
+		postErr("https://api.openai.com/v1/chat/completions", syscallErr("read", "read", syscall.ECONNRESET)),
+		googleai(429, "Resource has been exhausted (e.g. check quota).", http.Header{"Retry-After": {"7"}}),
+		bedrock(429, 3, errors.New("ThrottlingException: Too many requests, please wait before trying again.")),
+		openai(400, openaiOverflow),
+		openai(401, "Incorrect API key provided: sk-test. You can find your API key at https://platform.openai.com/account/api-keys."),
+		anthropicStatus(400, "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits."),
+	}
+}
+
+func BenchmarkClassify(b *testing.B) {
+	errs := trafficMix()
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		taxonomy.Classify(errs[i%len(errs)])
+	}
+}
+
+func BenchmarkClassifyTyped(b *testing.B) {
+	err := anthropic(fmt.Errorf("issue scanning response: %w", io.ErrUnexpectedEOF))
+	b.ReportAllocs()
+	for b.Loop() {
+		taxonomy.Classify(err)
+	}
+}
+
+func BenchmarkClassifyWire(b *testing.B) {
+	err := taxonomy.WithEvidence(openai(429, openaiTPM), taxonomy.Evidence{
+		Status:     429,
+		RetryAfter: 2 * time.Second,
+		ErrorType:  "requests",
+		ErrorCode:  "rate_limit_exceeded",
+	})
+	b.ReportAllocs()
+	for b.Loop() {
+		taxonomy.Classify(err)
+	}
+}
+
+// BenchmarkClassifyLargeBody is a 502 whose body is a 64 KiB HTML page, as
+// huggingface and mistral put the raw body in the text.
+func BenchmarkClassifyLargeBody(b *testing.B) {
+	page := "<html><head><title>Bad Gateway</title></head><body>" + strings.Repeat("<p>upstream said nothing useful</p>", 64<<10/35) + "</body></html>"
+	err := errors.New("(HTTP Error 502) " + page)
+	textOnly := errors.New("upstream replied: " + page)
+	b.Run("status", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			taxonomy.Classify(err)
+		}
+	})
+	b.Run("text", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			taxonomy.Classify(textOnly)
+		}
+	})
+}
