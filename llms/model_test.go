@@ -24,10 +24,10 @@ import (
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 var (
-	errOverloaded = errors.New("anthropic: failed to create message: API returned unexpected status code: 529: Overloaded")
-	errOverflow   = errors.New("API returned unexpected status code: 400: This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens. Please reduce the length of the messages.")
-	errAuth       = errors.New("API returned unexpected status code: 401: Incorrect API key provided: sk-test.")
-	errDropped    = fmt.Errorf("error reading streaming response: %w", errors.New("unexpected EOF"))
+	errOverloaded = providerErr("anthropic: failed to create message: API returned unexpected status code: 529: Overloaded")
+	errOverflow   = providerErr("API returned unexpected status code: 400: This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens. Please reduce the length of the messages.")
+	errAuth       = providerErr("API returned unexpected status code: 401: Incorrect API key provided: sk-test.")
+	errDropped    = fmt.Errorf("error reading streaming response: %w", providerErr("unexpected EOF"))
 )
 
 func mustWrap(t *testing.T, m lcllms.Model, opts ...llms.Option) *llms.Model {
@@ -505,3 +505,7 @@ func TestSupportsReasoningForwards(t *testing.T) {
 type reasoner struct{ *scripted.Model }
 
 func (reasoner) SupportsReasoning() bool { return true }
+
+// providerErr is an error carrying a provider's own message, verbatim:
+// capitals and full stops included.
+func providerErr(message string) error { return errors.New(message) }

@@ -19,14 +19,14 @@ import (
 
 // Real texts from langchaingo's clients (shared/research/langchaingo-errors.md).
 var (
-	err500      = errors.New("API returned unexpected status code: 500")
-	err429      = errors.New("API returned unexpected status code: 429: Rate limit reached")
-	err529      = errors.New("anthropic: failed to create message: API returned unexpected status code: 529: Overloaded")
-	err401      = errors.New("API returned unexpected status code: 401: Incorrect API key provided: sk-test.")
-	errOverflow = errors.New("anthropic: failed to create message: API returned unexpected status code: 400: prompt is too long: 210000 tokens > 200000 maximum")
-	errUnknown  = errors.New("something nobody has seen before")
-	errNotImpl  = errors.New("not implemented")
-	errCanceled = errors.New("request cancelled")
+	err500      = providerErr("API returned unexpected status code: 500")
+	err429      = providerErr("API returned unexpected status code: 429: Rate limit reached")
+	err529      = providerErr("anthropic: failed to create message: API returned unexpected status code: 529: Overloaded")
+	err401      = providerErr("API returned unexpected status code: 401: Incorrect API key provided: sk-test.")
+	errOverflow = providerErr("anthropic: failed to create message: API returned unexpected status code: 400: prompt is too long: 210000 tokens > 200000 maximum")
+	errUnknown  = providerErr("something nobody has seen before")
+	errNotImpl  = providerErr("not implemented")
+	errCanceled = providerErr("request cancelled")
 )
 
 func TestCallsPerKind(t *testing.T) {
@@ -558,3 +558,7 @@ func TestEventsAreLogged(t *testing.T) {
 		}
 	})
 }
+
+// providerErr is an error carrying a provider's own message, verbatim:
+// capitals and full stops included.
+func providerErr(message string) error { return errors.New(message) }

@@ -31,7 +31,7 @@ func main() {
 }
 
 func run() error {
-	logger := slog.New(tint.NewHandler(os.Stderr, &tint.Options{TimeFormat: "15:04:05.000"}))
+	logger := slog.New(tint.NewTextHandler(os.Stderr, &tint.Options{TimeFormat: "15:04:05.000"}))
 
 	primarySrv := faultserver.New(faultserver.Overloaded()) // 529, every time
 	defer primarySrv.Close()

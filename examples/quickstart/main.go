@@ -39,7 +39,7 @@ func main() {
 
 func run() error {
 	stats := &waits{}
-	logger := slog.New(stats.tee(tint.NewHandler(os.Stderr, &tint.Options{TimeFormat: "15:04:05.000"})))
+	logger := slog.New(stats.tee(tint.NewTextHandler(os.Stderr, &tint.Options{TimeFormat: "15:04:05.000"})))
 
 	llm, requests, stop, err := connect()
 	if err != nil {
