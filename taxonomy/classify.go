@@ -356,9 +356,10 @@ func fieldOf(e error, spec fieldSpec) (reflect.Value, bool) {
 			return reflect.Value{}, false
 		}
 	}
-	path := fieldsOf(t).status
-	if spec.name == headerField.name {
-		path = fieldsOf(t).header
+	fields := fieldsOf(t)
+	path := fields.status
+	if spec == headerField {
+		path = fields.header
 	}
 	if path == nil {
 		return reflect.Value{}, false
