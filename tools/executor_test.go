@@ -145,10 +145,9 @@ func TestExecutorBreakerOpensAndEndsTheRun(t *testing.T) {
 }
 
 func TestExecutorSurvivesAPanickingTool(t *testing.T) {
-	lookup := newCounted("lookup", func(context.Context, int, string) (string, error) {
-		var orders map[string]string
-		orders["4471"] = "boom" // assignment to a nil map
-		return "", nil
+	lookup := newCounted("lookup", func(_ context.Context, _ int, input string) (string, error) {
+		var orders []string
+		return orders[len(input)], nil // index out of range
 	})
 	model := scripted.New(scripted.CallTool("c1", "lookup", arg("4471")), scripted.Reply("Sorry."))
 	got, err := runAgent(t.Context(), model, mustWrap(t, lookup))

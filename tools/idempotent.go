@@ -35,7 +35,7 @@ func (t *Tool) callOnce(ctx context.Context, input string) (string, error) {
 		case err != nil && ctx.Err() != nil:
 			return "", ctx.Err()
 		case err != nil:
-			return t.internal(ctx, err), nil // without the store, the tool must not run
+			return t.internal(ctx, err, nil), nil // without the store, the tool must not run
 		case claimed:
 			return t.runClaimed(ctx, key, owner, input)
 		case rec.Done && waited:

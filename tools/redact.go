@@ -36,7 +36,7 @@ var secretRules = []*regexp.Regexp{
 	// A bearer token anywhere else.
 	regexp.MustCompile(`(?i)(?P<keep>\bbearer\s+)[A-Za-z0-9._~+/-]+=*`),
 	// key=value, key: value and "key": "value" for names that say secret.
-	regexp.MustCompile(`(?i)(?P<keep>\b(?:x-)?(?:api[_-]?key|apikey|access[_-]?token|refresh[_-]?token|auth[_-]?token|client[_-]?secret|secret[_-]?key|password|passwd)["']?\s*[:=]\s*["']?)[^\s"'&,;]+`),
+	regexp.MustCompile(`(?i)(?P<keep>\b(?:x-)?(?:api[_-]?key|apikey|(?:access|refresh|auth|id)?[_-]?token|client[_-]?secret|secret(?:[_-]?key)?|password|passwd)["']?\s*[:=]\s*["']?)[^\s"'&,;]+`),
 }
 
 // Redact returns s with the credentials it plainly contains replaced by

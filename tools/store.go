@@ -77,6 +77,7 @@ type MemoryStore struct {
 	mu      sync.Mutex
 	records map[string]memoryRecord
 	writes  int // since the last sweep
+	sweepAt int // writes that trigger the next sweep
 }
 
 type memoryRecord struct {
@@ -98,19 +99,28 @@ func (m *MemoryStore) live(key string, now time.Time) (memoryRecord, bool) {
 }
 
 // put writes a record, sweeping expired ones once there have been as many
-// writes as records, so that sweeping costs O(1) per write. Called with mu held.
+// writes since the last sweep as records were left by it (64 at least), so
+// that sweeping costs O(1) per write. Called with mu held.
 func (m *MemoryStore) put(key string, r memoryRecord, now time.Time) {
 	m.records[key] = r
 	m.writes++
-	if m.writes < max(len(m.records), 64) {
+	if m.writes < max(m.sweepAt, 64) {
 		return
 	}
-	m.writes = 0
 	for k, r := range m.records {
 		if !now.Before(r.expires) {
 			delete(m.records, k)
 		}
 	}
+	m.writes, m.sweepAt = 0, len(m.records)
+}
+
+// Len returns how many records the store holds, including expired ones not
+// swept yet.
+func (m *MemoryStore) Len() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.records)
 }
 
 // Claim implements [Store].
@@ -152,8 +162,10 @@ func (m *MemoryStore) Release(_ context.Context, key, owner string) error {
 func (m *MemoryStore) Get(_ context.Context, key string) (Record, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	r, ok := m.live(key, time.Now())
-	return r.Record, ok, nil
+	if r, ok := m.live(key, time.Now()); ok {
+		return r.Record, true, nil
+	}
+	return Record{}, false, nil
 }
 
 // DefaultKey is the default [KeyFunc]: the tool's name, a colon and the hex

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 
 	"github.com/tmc/langchaingo/tools"
 
@@ -57,6 +58,7 @@ type Tool struct {
 	cfg    config
 	logger *slog.Logger
 	pipe   *middleware.Pipeline[reply]
+	err    error // set by Invalid
 }
 
 var _ tools.Tool = (*Tool)(nil)
@@ -86,17 +88,44 @@ func Wrap(t tools.Tool, opts ...Option) (*Tool, error) {
 	return &Tool{inner: t, name: name, cfg: cfg, logger: logger, pipe: pipe}, nil
 }
 
+// Invalid returns a Tool that reports err: every call ends the run with a
+// [taxonomy.FatalToolError] whose cause is err, and [Tool.Err] returns err.
+// It lets a constructor that must not fail (resilient.Tool) defer the
+// problem of a nil tool or invalid options to the first call, where the run
+// stops with a named reason. t may be nil.
+func Invalid(t tools.Tool, err error) *Tool {
+	name := "invalid tool"
+	if t != nil {
+		name = t.Name()
+	}
+	return &Tool{inner: t, name: name, logger: redactingLogger(nil, Redact), err: err}
+}
+
+// Err returns the problem of a Tool made by [Invalid], nil otherwise.
+func (t *Tool) Err() error { return t.err }
+
 // Name returns the wrapped tool's name.
 func (t *Tool) Name() string { return t.name }
 
-// Description returns the wrapped tool's description.
-func (t *Tool) Description() string { return t.inner.Description() }
+// Description returns the wrapped tool's description, "" for an [Invalid]
+// tool without one.
+func (t *Tool) Description() string {
+	if t.inner == nil {
+		return ""
+	}
+	return t.inner.Description()
+}
 
 // Unwrap returns the wrapped tool.
 func (t *Tool) Unwrap() tools.Tool { return t.inner }
 
 // Breaker returns the tool's circuit breaker, nil when disabled.
-func (t *Tool) Breaker() *middleware.Breaker { return t.pipe.Breaker() }
+func (t *Tool) Breaker() *middleware.Breaker {
+	if t.pipe == nil {
+		return nil
+	}
+	return t.pipe.Breaker()
+}
 
 // Call runs the wrapped tool with input and maps the outcome for the agent:
 //
@@ -112,6 +141,9 @@ func (t *Tool) Call(ctx context.Context, input string) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
+	if t.err != nil {
+		return "", &taxonomy.FatalToolError{Tool: t.name, Cause: t.err}
+	}
 	if run := middleware.RunFrom(ctx); run != nil {
 		n, limit := run.Repeat(t.name + "\x00" + t.cfg.keyFunc(t.name, input))
 		if limit > 0 && n > limit {
@@ -125,17 +157,26 @@ func (t *Tool) Call(ctx context.Context, input string) (string, error) {
 	return out, err
 }
 
-// call runs the tool through the pipeline with ctx, which is caller's
+// call runs the tool through the pipeline with ctx, which is the caller's
 // context or one bounded by an idempotency lease, and maps its outcome; ok
 // reports whether the tool succeeded (its output is worth storing).
 func (t *Tool) call(caller, ctx context.Context, input string) (out string, ok bool, err error) {
+	var last atomic.Pointer[attempt]
 	r, err := t.pipe.Do(ctx, func(ctx context.Context, _ middleware.State) (reply, error) {
+		last.Store(nil) // stays nil if the tool panics
 		out, err := t.inner.Call(ctx, input)
-		if err != nil && (errors.As(err, new(*taxonomy.FatalToolError)) || errors.As(err, new(*taxonomy.ToolError))) {
+		last.Store(&attempt{out: out, err: err})
+		if isAnswer(err) {
 			return reply{err: err}, nil
 		}
 		return reply{out: out}, err
 	})
+	if a := last.Load(); err != nil && a != nil && (a.err == nil || isAnswer(a.err)) {
+		// The tool answered after ctx ended, and the pipeline reported the
+		// call as canceled; what the tool did is the truth (a charge made
+		// just as the lease ended must be stored, not run again).
+		r, err = reply{out: a.out, err: a.err}, nil
+	}
 	switch {
 	case err == nil && r.err == nil:
 		return r.out, true, nil
@@ -149,7 +190,19 @@ func (t *Tool) call(caller, ctx context.Context, input string) (out string, ok b
 	if errors.As(err, &final) && final.Reason == middleware.ReasonCircuitOpen {
 		return "", false, t.stop(caller, ErrCircuitOpen, t.name+" circuit is open; stopping instead of retrying", err)
 	}
-	return t.internal(caller, err), false, nil
+	return t.internal(caller, err, last.Load()), false, nil
+}
+
+// isAnswer reports whether err is the tool's own answer: a ToolError or a
+// FatalToolError, which the wrapper maps but never retries.
+func isAnswer(err error) bool {
+	return err != nil && (errors.As(err, new(*taxonomy.FatalToolError)) || errors.As(err, new(*taxonomy.ToolError)))
+}
+
+// attempt is what the wrapped tool returned on its latest call.
+type attempt struct {
+	out string
+	err error
 }
 
 // answer maps the tool's own answer: a fatal error ends the run, a ToolError
@@ -177,25 +230,25 @@ func (t *Tool) answer(ctx context.Context, err error) (string, error) {
 	return te.Message, nil
 }
 
-// internal logs a failure in full and returns what the model may read of it.
-func (t *Tool) internal(ctx context.Context, err error) string {
-	kind := typeOf(err)
+// internal logs a failure in full and returns what the model may read of
+// it: the Go type of the error the tool returned in its latest attempt (a
+// nil attempt when it panicked or was not called), or "panic".
+func (t *Tool) internal(ctx context.Context, err error, last *attempt) string {
+	var kind string
+	var final *middleware.Error
+	switch {
+	case last != nil && last.err != nil:
+		kind = fmt.Sprintf("%T", last.err)
+	case errors.As(err, new(*middleware.PanicError)):
+		kind = "panic"
+	case errors.As(err, &final) && final.Last() != nil:
+		kind = fmt.Sprintf("%T", final.Last())
+	default:
+		kind = fmt.Sprintf("%T", err)
+	}
 	t.logger.LogAttrs(ctx, slog.LevelError, "tool failed internally",
 		slog.String(KeyTool, t.name), slog.String(KeyType, kind), slog.Any(KeyError, err))
 	return "Error: " + t.name + " failed internally (" + kind + ")"
-}
-
-// typeOf names the Go type of the error the tool returned under the
-// pipeline's final error, or "panic".
-func typeOf(err error) string {
-	var final *middleware.Error
-	if errors.As(err, &final) && final.Last() != nil {
-		err = final.Last()
-	}
-	if _, ok := err.(*middleware.PanicError); ok {
-		return "panic"
-	}
-	return fmt.Sprintf("%T", err)
 }
 
 // stop returns the fatal error of a run that the wrapper itself ends.

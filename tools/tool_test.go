@@ -243,6 +243,8 @@ func TestRedact(t *testing.T) {
 		{"GET /v1/x?api_key=abc123&q=1", "GET /v1/x?api_key=[REDACTED]&q=1"},
 		{`body {"api_key": "abc123", "id": 7}`, `body {"api_key": "[REDACTED]", "id": 7}`},
 		{"password=hunter2 user=bob", "password=[REDACTED] user=bob"},
+		{"GET /hook?token=abc123", "GET /hook?token=[REDACTED]"},
+		{"max_tokens: 4096, 5000 tokens: too many", "max_tokens: 4096, 5000 tokens: too many"},
 		{"google key AIzaSyA-1234567890abcdefghijklmnopqrstu", "google key [REDACTED]"},
 		{"github ghp_0123456789abcdefghijklmnopqrstuvwxyz", "github [REDACTED]"},
 		{"slack xoxb-1234567890-abcdef", "slack [REDACTED]"},
@@ -286,5 +288,19 @@ func TestDefaultKey(t *testing.T) {
 	}
 	if got := tools.DefaultKey("charge", "x"); !strings.HasPrefix(got, "charge:") || len(got) != len("charge:")+64 {
 		t.Errorf("DefaultKey: got %q, want charge:<sha-256 hex>", got)
+	}
+}
+
+func TestInvalidStopsTheRun(t *testing.T) {
+	problem := errors.New("resilient: Lease applies to idempotent tools only")
+	w := tools.Invalid(returns("ok", nil), problem)
+	_, err := w.Call(t.Context(), "in")
+	var fatal *taxonomy.FatalToolError
+	if !errors.As(err, &fatal) || fatal.Tool != "t" || !errors.Is(err, problem) || w.Err() != problem {
+		t.Errorf("got %v, want a FatalToolError naming t with the problem as its cause", err)
+	}
+	nameless := tools.Invalid(nil, problem)
+	if nameless.Name() != "invalid tool" || nameless.Description() != "" || nameless.Breaker() != nil {
+		t.Errorf("Invalid(nil): got name %q, description %q", nameless.Name(), nameless.Description())
 	}
 }

@@ -1,0 +1,295 @@
+package tools_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/resilientgo/resilient/taxonomy"
+	"github.com/resilientgo/resilient/tools"
+)
+
+func charges(_ context.Context, n int, input string) (string, error) {
+	return fmt.Sprintf("charged %s: txn-%d", input, n), nil
+}
+
+func TestIdempotentRepeatReturnsTheStoredResult(t *testing.T) {
+	var logs logBuffer
+	charge := newCounted("charge", charges)
+	w := mustWrap(t, charge, tools.Idempotent(nil), tools.WithLogger(logs.logger()))
+	first, err1 := w.Call(t.Context(), `{"order":"4471","amount":2499}`)
+	second, err2 := w.Call(t.Context(), `{"amount":2499,"order":"4471"}`)
+	if first != `charged {"order":"4471","amount":2499}: txn-1` || second != "already done: "+first || err1 != nil || err2 != nil {
+		t.Errorf("got (%q, %v) then (%q, %v)", first, err1, second, err2)
+	}
+	if charge.calls() != 1 {
+		t.Errorf("executions: got %d, want 1", charge.calls())
+	}
+	want := `level=INFO msg="already done" tool=charge idempotency_key=` + tools.DefaultKey("charge", `{"order":"4471","amount":2499}`)
+	if !strings.Contains(logs.String(), want) {
+		t.Errorf("logs:\n%s\nwant %s", logs.String(), want)
+	}
+}
+
+func TestIdempotentConcurrentCallersExecuteOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		release := make(chan struct{})
+		charge := newCounted("charge", func(ctx context.Context, n int, input string) (string, error) {
+			<-release
+			return charges(ctx, n, input)
+		})
+		w := mustWrap(t, charge, tools.Idempotent(nil))
+		results := make([]string, 100)
+		var wg sync.WaitGroup
+		for i := range results {
+			wg.Go(func() {
+				var err error
+				if results[i], err = w.Call(t.Context(), "order 4471"); err != nil {
+					t.Errorf("caller %d: %v", i, err)
+				}
+			})
+		}
+		synctest.Wait() // one caller runs the tool, 99 wait for it
+		close(release)
+		wg.Wait()
+		if charge.calls() != 1 {
+			t.Errorf("executions: got %d, want 1", charge.calls())
+		}
+		for i, got := range results {
+			if got != "charged order 4471: txn-1" {
+				t.Errorf("caller %d: got %q, want the one result", i, got)
+			}
+		}
+	})
+}
+
+func TestIdempotentFailureReleasesTheKey(t *testing.T) {
+	tests := []struct {
+		name      string
+		first     func() (string, error)
+		wantFirst string
+	}{
+		{"internal failure", func() (string, error) { return "", errors.New("gateway down") },
+			"Error: charge failed internally (*errors.errorString)"},
+		{"panic", func() (string, error) { panic("nil map") }, "Error: charge failed internally (panic)"},
+		{"tool error", func() (string, error) { return "", taxonomy.NewToolError("card declined") }, "card declined"},
+		{"fatal", func() (string, error) { return "", taxonomy.NewFatalToolError(errors.New("auth")) }, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			charge := newCounted("charge", func(ctx context.Context, n int, input string) (string, error) {
+				if n == 1 {
+					return tt.first()
+				}
+				return charges(ctx, n, input)
+			})
+			w := mustWrap(t, charge, tools.Idempotent(nil))
+			first, _ := w.Call(t.Context(), "order 4471")
+			second, err := w.Call(t.Context(), "order 4471")
+			if first != tt.wantFirst || second != "charged order 4471: txn-2" || err != nil {
+				t.Errorf("got %q then (%q, %v), want %q then the charge", first, second, err, tt.wantFirst)
+			}
+		})
+	}
+}
+
+func TestIdempotentCrashedHolderLeaseExpires(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		store := tools.NewMemoryStore()
+		key := tools.DefaultKey("charge", "order 4471")
+		if _, claimed, err := store.Claim(t.Context(), key, "a process that crashed", time.Minute); !claimed || err != nil {
+			t.Fatalf("claim: got (%v, %v)", claimed, err)
+		}
+		charge := newCounted("charge", charges)
+		w := mustWrap(t, charge, tools.Idempotent(store), tools.Lease(time.Minute))
+		start := time.Now()
+		got, err := w.Call(t.Context(), "order 4471")
+		if got != "charged order 4471: txn-1" || err != nil || charge.calls() != 1 {
+			t.Errorf("got (%q, %v) after %d executions, want one charge", got, err, charge.calls())
+		}
+		// The waiter polls every 500ms at most, so it runs within that of the lease's end.
+		if waited := time.Since(start); waited < time.Minute || waited > time.Minute+500*time.Millisecond {
+			t.Errorf("ran after %v, want just after the 1m lease", waited)
+		}
+	})
+}
+
+func TestIdempotentWaiterIsBoundedByItsContext(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		store := tools.NewMemoryStore()
+		_, _, _ = store.Claim(t.Context(), tools.DefaultKey("charge", "order 4471"), "another caller", time.Hour)
+		charge := newCounted("charge", charges)
+		ctx, cancel := context.WithTimeout(t.Context(), 3*time.Second)
+		defer cancel()
+		start := time.Now()
+		got, err := mustWrap(t, charge, tools.Idempotent(store)).Call(ctx, "order 4471")
+		if got != "" || !errors.Is(err, context.DeadlineExceeded) || time.Since(start) != 3*time.Second || charge.calls() != 0 {
+			t.Errorf("got (%q, %v) after %v and %d executions, want the deadline after 3s and none", got, err, time.Since(start), charge.calls())
+		}
+	})
+}
+
+func TestIdempotentLeaseBoundsTheCall(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		store := tools.NewMemoryStore()
+		slow := newCounted("charge", blocksUntilDone)
+		w := mustWrap(t, slow, tools.Idempotent(store), tools.Lease(10*time.Second), tools.Timeout(0))
+		start := time.Now()
+		got, err := w.Call(t.Context(), "order 4471")
+		if got != "Error: charge failed internally (context.deadlineExceededError)" || err != nil || time.Since(start) != 10*time.Second {
+			t.Errorf("got (%q, %v) after %v, want an internal failure at the lease's end", got, err, time.Since(start))
+		}
+		if _, found, _ := store.Get(t.Context(), tools.DefaultKey("charge", "order 4471")); found {
+			t.Errorf("the key is still held after the call failed")
+		}
+	})
+}
+
+func TestIdempotentLeaseLost(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var logs logBuffer
+		store := tools.NewMemoryStore()
+		key := tools.DefaultKey("charge", "order 4471")
+		release := make(chan struct{})
+		stubborn := newCounted("charge", func(ctx context.Context, n int, input string) (string, error) {
+			<-release // ignores its context
+			return charges(ctx, n, input)
+		})
+		w := mustWrap(t, stubborn, tools.Idempotent(store), tools.Lease(time.Second), tools.Timeout(0), tools.WithLogger(logs.logger()))
+		var got string
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			got, _ = w.Call(t.Context(), "order 4471")
+		}()
+		time.Sleep(2 * time.Second)
+		if _, claimed, _ := store.Claim(t.Context(), key, "a later caller", time.Minute); !claimed {
+			t.Fatal("the expired lease could not be claimed")
+		}
+		close(release)
+		<-done
+		if got != "charged order 4471: txn-1" {
+			t.Errorf("the first holder's result: got %q, want its charge", got)
+		}
+		if rec, _, _ := store.Get(t.Context(), key); rec.Owner != "a later caller" || rec.Done {
+			t.Errorf("record: got %+v, want the later caller's claim, untouched", rec)
+		}
+		if !strings.Contains(logs.String(), `level=WARN msg="lease lost" tool=charge`) {
+			t.Errorf("logs:\n%s", logs.String())
+		}
+	})
+}
+
+func TestIdempotentKeyReachesTheTool(t *testing.T) {
+	var seen string
+	charge := newCounted("charge", func(ctx context.Context, _ int, _ string) (string, error) {
+		seen, _ = tools.KeyFrom(ctx)
+		return "ok", nil
+	})
+	byOrder := func(name, input string) string { return name + "/" + strings.Fields(input)[1] }
+	_, _ = mustWrap(t, charge, tools.Idempotent(nil), tools.KeyFunc(byOrder)).Call(t.Context(), "order 4471 now")
+	if seen != "charge/4471" {
+		t.Errorf("KeyFrom: got %q, want charge/4471", seen)
+	}
+}
+
+type brokenStore struct{ tools.Store }
+
+func (brokenStore) Claim(context.Context, string, string, time.Duration) (tools.Record, bool, error) {
+	return tools.Record{}, false, errors.New("redis: connection refused")
+}
+
+func TestIdempotentStoreFailureDoesNotRunTheTool(t *testing.T) {
+	charge := newCounted("charge", charges)
+	got, err := mustWrap(t, charge, tools.Idempotent(brokenStore{})).Call(t.Context(), "order 4471")
+	if got != "Error: charge failed internally (*errors.errorString)" || err != nil || charge.calls() != 0 {
+		t.Errorf("got (%q, %v) after %d executions, want an internal failure and none", got, err, charge.calls())
+	}
+}
+
+// The Store contract, step by step, on the memory store.
+func TestMemoryStoreContract(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := t.Context()
+		s := tools.NewMemoryStore()
+		type got struct {
+			Rec     tools.Record
+			Claimed bool
+			Err     error
+		}
+		claim := func(owner string, lease time.Duration) any {
+			r, ok, err := s.Claim(ctx, "k", owner, lease)
+			return got{r, ok, err}
+		}
+		get := func() any {
+			r, ok, err := s.Get(ctx, "k")
+			return got{r, ok, err}
+		}
+		steps := []struct {
+			name string
+			do   func() any
+			want any
+		}{
+			{"absent key: claimed", func() any { return claim("a", time.Second) }, got{tools.Record{Owner: "a"}, true, nil}},
+			{"in flight: not claimed", func() any { return claim("b", time.Second) }, got{tools.Record{Owner: "a"}, false, nil}},
+			{"release by another owner: no-op", func() any { return s.Release(ctx, "k", "b") }, nil},
+			{"still a's", get, got{tools.Record{Owner: "a"}, true, nil}},
+			{"lease expires", func() any { time.Sleep(time.Second); return get() }, got{tools.Record{}, false, nil}},
+			{"expired: b claims", func() any { return claim("b", time.Second) }, got{tools.Record{Owner: "b"}, true, nil}},
+			{"a completes late: lease lost", func() any { return s.Complete(ctx, "k", "a", "x", time.Hour) }, tools.ErrLeaseLost},
+			{"b completes", func() any { return s.Complete(ctx, "k", "b", "done-b", time.Hour) }, nil},
+			{"done: not claimed", func() any { return claim("c", time.Second) }, got{tools.Record{Owner: "b", Done: true, Result: "done-b"}, false, nil}},
+			{"release of a done record: no-op", func() any { return s.Release(ctx, "k", "b") }, nil},
+			{"result expires", func() any { time.Sleep(time.Hour); return get() }, got{tools.Record{}, false, nil}},
+			{"c claims", func() any { return claim("c", time.Second) }, got{tools.Record{Owner: "c"}, true, nil}},
+			{"c releases", func() any { return s.Release(ctx, "k", "c") }, nil},
+			{"released", get, got{tools.Record{}, false, nil}},
+			{"d claims, lease expires", func() any { claim("d", time.Second); time.Sleep(time.Second); return get() }, got{tools.Record{}, false, nil}},
+			{"d completes after its lease, nobody took over", func() any { return s.Complete(ctx, "k", "d", "done-d", time.Hour) }, nil},
+			{"d's result stands", get, got{tools.Record{Owner: "d", Done: true, Result: "done-d"}, true, nil}},
+		}
+		for _, st := range steps {
+			if g := st.do(); g != st.want {
+				t.Errorf("%s: got %+v, want %+v", st.name, g, st.want)
+			}
+		}
+	})
+}
+
+func TestMemoryStoreSweepsExpiredRecords(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := tools.NewMemoryStore()
+		for i := range 1000 {
+			_, _, _ = s.Claim(t.Context(), fmt.Sprint(i), "a", time.Second)
+		}
+		time.Sleep(time.Second)
+		for i := range 200 {
+			_, _, _ = s.Claim(t.Context(), fmt.Sprint("new", i), "a", time.Second)
+		}
+		if got := s.Len(); got > 200 {
+			t.Errorf("records after the sweep: got %d, want at most the 200 live ones", got)
+		}
+	})
+}
+
+func TestIdempotentSuccessAfterTheCallerGaveUpIsStored(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		stubborn := newCounted("charge", func(ctx context.Context, n int, input string) (string, error) {
+			time.Sleep(2 * time.Second) // ignores its context
+			return charges(ctx, n, input)
+		})
+		w := mustWrap(t, stubborn, tools.Idempotent(nil))
+		ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+		defer cancel()
+		first, err := w.Call(ctx, "order 4471")
+		second, _ := w.Call(t.Context(), "order 4471")
+		if first != "charged order 4471: txn-1" || err != nil || second != "already done: "+first || stubborn.calls() != 1 {
+			t.Errorf("got (%q, %v) then %q after %d charges, want the charge stored and 1 charge", first, err, second, stubborn.calls())
+		}
+	})
+}
