@@ -8,10 +8,11 @@
 //
 // A pipeline expands, first element outermost, to
 //
-//	retry(breaker(hedge?(policies...(timeout(fn)))))
+//	retry(hedge?(policies...(limiter?(breaker(timeout(fn))))))
 //
 // so the timeout is per attempt, the breaker sees every attempt and fails
-// fast while open, and the retry sees the breaker's refusals.
+// fast while open, a rate limiter ([RateLimit]) spaces attempts before they
+// take a breaker permit, and the retry decides on every outcome.
 //
 // # Decisions
 //

@@ -44,6 +44,7 @@ type config struct {
 	hedgeDelay     time.Duration
 	maxHedges      int
 	policies       []any // failsafe.Policy[R], checked by New
+	limiter        Limiter
 	errs           []error
 }
 

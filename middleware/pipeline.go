@@ -37,10 +37,10 @@ type State struct {
 // Pipeline runs calls to one protected target (a model, a tool) under the
 // configured policies, expanded as
 //
-//	retry(breaker(policies...(timeout(fn))))
+//	retry(hedge(policies...(limiter(breaker(timeout(fn))))))
 //
-// with hedging, when enabled, between the breaker and the policies for
-// [Pipeline.DoHedged]. The retry decides from [taxonomy.Classify]'s answer:
+// where hedge is present for [Pipeline.DoHedged] only, policies are those
+// added with [Policies], and the limiter is the one set with [RateLimit]. The retry decides from [taxonomy.Classify]'s answer:
 // permanent, canceled and programming failures stop at once; retryable kinds
 // retry up to their limit with full-jitter backoff, or wait exactly the
 // provider's Retry-After.
@@ -220,6 +220,16 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 	if hedge && !c.run.TryRetry() {
 		return zero, c.conclude(number, 0, errHedgeRefused, taxonomy.Class{Kind: taxonomy.Transient, Rule: "hedge refused by budget"},
 			&decision{reason: ReasonBudgetSpent})
+	}
+	if p.cfg.limiter != nil {
+		if err := p.cfg.limiter.Acquire(exec.Context(), 1); err != nil {
+			if exec.Context().Err() != nil {
+				class := c.classify(err, false, exec.Context())
+				return zero, c.conclude(number, 0, err, class, c.decide(number, class, err))
+			}
+			return zero, c.conclude(number, 0, err, taxonomy.Class{Kind: taxonomy.RateLimited, Rule: "client-side rate limit"},
+				&decision{reason: ReasonRejected, detail: "the rate limiter refused the attempt"})
+		}
 	}
 	if p.breaker != nil && !p.breaker.tryAcquire() {
 		return zero, c.conclude(number, 0, circuitbreaker.ErrOpen, taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "circuit open"},

@@ -562,3 +562,39 @@ func TestEventsAreLogged(t *testing.T) {
 // providerErr is an error carrying a provider's own message, verbatim:
 // capitals and full stops included.
 func providerErr(message string) error { return errors.New(message) }
+
+func TestRateLimiterSpacesAttempts(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		lim, err := middleware.NewLocalLimiter(2, time.Second, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := mustPipeline(t, middleware.RateLimit(lim))
+		s := newScript(succeeds("ok"))
+		for range 5 {
+			if _, err := p.Do(t.Context(), s.fn); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want := []time.Duration{500 * time.Millisecond, 500 * time.Millisecond, 500 * time.Millisecond, 500 * time.Millisecond}
+		if got := s.gaps(); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("gaps: got %v, want %v", got, want)
+		}
+	})
+}
+
+func TestRateLimiterRefusal(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		lim, err := middleware.NewLocalLimiter(1, time.Minute, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := mustPipeline(t, middleware.RateLimit(lim))
+		s := newScript(succeeds("ok"))
+		_, _ = p.Do(t.Context(), s.fn)
+		_, err = p.Do(t.Context(), s.fn)
+		if e := asError(t, err); e.Reason != middleware.ReasonRejected || !errors.Is(err, middleware.ErrLimited) || s.count() != 1 {
+			t.Errorf("got %v after %d calls, want rejected by the limiter after 1", err, s.count())
+		}
+	})
+}

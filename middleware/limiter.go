@@ -1,0 +1,72 @@
+package middleware
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/failsafe-go/failsafe-go/ratelimiter"
+)
+
+// A Limiter admits attempts at a bounded rate, so that callers stay under a
+// provider's limit instead of discovering it through 429s. The pipeline asks
+// it before each attempt, before the circuit breaker. Implementations must
+// be safe for concurrent use; package resilientredis shares one limit among
+// the replicas of a service.
+type Limiter interface {
+	// Acquire blocks until an attempt of the given cost (1 for a request, or
+	// an estimate of tokens) may start. It returns ctx's error when ctx ends
+	// first, and another error when the attempt cannot be admitted (the wait
+	// would be too long, or a shared limiter is unreachable and fails closed).
+	Acquire(ctx context.Context, cost int) error
+}
+
+// ErrLimited is returned by a [Limiter] that will not admit an attempt in
+// time. A call refused by its limiter stops with [ReasonRejected].
+var ErrLimited = errors.New("middleware: rate limit would be exceeded")
+
+// RateLimit makes every attempt acquire one unit from l before it starts.
+// Default: no limiter.
+func RateLimit(l Limiter) Option {
+	return func(c *config) {
+		if l == nil {
+			c.errorf("RateLimit(nil)")
+			return
+		}
+		c.limiter = l
+	}
+}
+
+// LocalLimiter is a [Limiter] for one process, on failsafe-go's smooth rate
+// limiter: n units per period, evenly spaced. A caller waits for its turn up
+// to maxWait, after which Acquire returns [ErrLimited]. Safe for concurrent
+// use.
+type LocalLimiter struct {
+	rl      ratelimiter.RateLimiter[any]
+	maxWait time.Duration
+}
+
+// NewLocalLimiter returns a limiter admitting n units per period; callers
+// wait at most maxWait (0: as long as their context allows).
+func NewLocalLimiter(n int, period, maxWait time.Duration) (*LocalLimiter, error) {
+	if n < 1 || period <= 0 || maxWait < 0 {
+		return nil, fmt.Errorf("middleware: NewLocalLimiter(%d, %v, %v): need n >= 1, a positive period, maxWait >= 0", n, period, maxWait)
+	}
+	return &LocalLimiter{rl: ratelimiter.NewSmooth[any](uint(n), period), maxWait: maxWait}, nil
+}
+
+// Acquire implements [Limiter].
+func (l *LocalLimiter) Acquire(ctx context.Context, cost int) error {
+	permits := uint(max(cost, 1))
+	var err error
+	if l.maxWait > 0 {
+		err = l.rl.AcquirePermitsWithMaxWait(ctx, permits, l.maxWait)
+	} else {
+		err = l.rl.AcquirePermits(ctx, permits)
+	}
+	if errors.Is(err, ratelimiter.ErrExceeded) {
+		return ErrLimited
+	}
+	return err
+}
