@@ -9,9 +9,12 @@ import (
 
 	lcllms "github.com/tmc/langchaingo/llms"
 
+	lctools "github.com/tmc/langchaingo/tools"
+
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/taxonomy"
+	"github.com/resilientgo/resilient/tools"
 )
 
 // Model makes m resilient and returns it, still an [lcllms.Model]: it drops
@@ -32,6 +35,34 @@ func Model(m lcllms.Model, opts ...Option) *llms.Model {
 	return llms.New(m, s.modelOptions()...)
 }
 
+// Tool wraps t for an agent and returns it, still a [lctools.Tool] with the
+// same name and description: at the dispatch boundary a taxonomy.ToolError
+// becomes the observation (the model may correct its call), a
+// taxonomy.FatalToolError ends the run (the model never sees it), and any
+// other error or panic becomes "Error: <tool> failed internally (<Type>)"
+// with nothing else leaking; the full error is logged, secrets redacted.
+// With no option: a 30 s timeout per call, no retry (mark read-only tools
+// [SafeToRetry]), a circuit breaker per tool.
+//
+// Tool never fails: a nil tool or an invalid option makes every call end
+// the run with a taxonomy.FatalToolError naming the problem, and
+// [tools.Tool.Err] reports it. Use [tools.Wrap] to get the error at once.
+func Tool(t lctools.Tool, opts ...Option) *tools.Tool {
+	s, err := collect(opts, forTool)
+	if err == nil {
+		var wrapped *tools.Tool
+		if wrapped, err = tools.Wrap(t, s.toolOptions()...); err == nil {
+			return wrapped
+		}
+	}
+	return tools.Invalid(t, err)
+}
+
+func (s *settings) toolOptions() []tools.Option {
+	opts := []tools.Option{tools.WithLogger(s.logger), tools.WithMiddleware(s.mw...)}
+	return append(opts, s.tool...)
+}
+
 // Option configures [Model] and [Tool]. Options that make sense for only one
 // of them say so; given to the other, they make it report an error.
 type Option func(*settings)
@@ -46,6 +77,7 @@ const (
 type settings struct {
 	mw     []middleware.Option
 	model  []llms.Option
+	tool   []tools.Option
 	logger *slog.Logger
 	errs   []error
 	target target // what the options are being collected for
@@ -142,6 +174,54 @@ func ModelOptions(opts ...llms.Option) Option {
 	return func(s *settings) {
 		if s.only(forModel, "ModelOptions") {
 			s.model = append(s.model, opts...)
+		}
+	}
+}
+
+// Timeout bounds each attempt: of a non-streaming model call (default
+// 2 min; streams have their own idle timeouts) or of a tool call (default
+// 30 s).
+func Timeout(d time.Duration) Option {
+	return func(s *settings) {
+		s.model = append(s.model, llms.AttemptTimeout(d))
+		s.tool = append(s.tool, tools.Timeout(d))
+	}
+}
+
+// RateLimit makes every attempt acquire a unit from l first, such as a
+// middleware.LocalLimiter or a limiter shared by replicas
+// (package resilientredis). Default: none.
+func RateLimit(l middleware.Limiter) Option {
+	return func(s *settings) { s.mw = append(s.mw, middleware.RateLimit(l)) }
+}
+
+// SafeToRetry lets a tool's transient internal failures be retried: for
+// read-only and idempotent tools only. Tools only. Default: off.
+func SafeToRetry() Option {
+	return func(s *settings) {
+		if s.only(forTool, "SafeToRetry") {
+			s.tool = append(s.tool, tools.SafeToRetry())
+		}
+	}
+}
+
+// Idempotent makes a mutating tool execute once per input: a repeat
+// returns the stored result and says so. A nil store keeps records in the
+// tool's own memory; share a store (resilientredis.Store) across replicas.
+// Tools only. Default: off.
+func Idempotent(store tools.Store) Option {
+	return func(s *settings) {
+		if s.only(forTool, "Idempotent") {
+			s.tool = append(s.tool, tools.Idempotent(store))
+		}
+	}
+}
+
+// ToolOptions passes finer options to package tools. Tools only.
+func ToolOptions(opts ...tools.Option) Option {
+	return func(s *settings) {
+		if s.only(forTool, "ToolOptions") {
+			s.tool = append(s.tool, opts...)
 		}
 	}
 }
