@@ -19,6 +19,19 @@ import (
 // These tests run langchaingo's real agents.Executor with a scripted model;
 // the model's tool calls carry the agent's single argument, __arg1.
 
+// wantFatal checks that err is a FatalToolError naming tool, whose cause
+// matches sentinel and reads cause.
+func wantFatal(t *testing.T, err error, tool string, sentinel error, cause string) {
+	t.Helper()
+	var fatal *taxonomy.FatalToolError
+	if !errors.As(err, &fatal) || fatal.Tool != tool || !errors.Is(err, sentinel) {
+		t.Fatalf("run error: got %v, want a FatalToolError naming %s and matching %v", err, tool, sentinel)
+	}
+	if got := fatal.Cause.Error(); got != cause {
+		t.Errorf("cause: got %q, want %q", got, cause)
+	}
+}
+
 func arg(s string) string { return fmt.Sprintf(`{"__arg1":%q}`, s) }
 
 func lookupOrders(_ context.Context, _ int, input string) (string, error) {
@@ -55,13 +68,7 @@ func TestExecutorFatalToolErrorAborts(t *testing.T) {
 	charge := newCounted("charge", func(context.Context, int, string) (string, error) { return "", authErr })
 	model := scripted.New(scripted.CallTool("c1", "charge", arg("4471")), scripted.Reply("unreachable"))
 	_, err := runAgent(t.Context(), model, mustWrap(t, charge))
-	var fatal *taxonomy.FatalToolError
-	if !errors.As(err, &fatal) || fatal.Tool != "charge" {
-		t.Fatalf("run error: got %v, want a FatalToolError naming charge", err)
-	}
-	if got := err.Error(); got != "fatal tool error in charge: payment authorization failed" {
-		t.Errorf("error text: got %q", got)
-	}
+	wantFatal(t, err, "charge", authErr.Cause, "payment authorization failed")
 	if model.Calls() != 1 {
 		t.Errorf("model calls: got %d, want 1", model.Calls())
 	}
@@ -131,13 +138,7 @@ func TestExecutorBreakerOpensAndEndsTheRun(t *testing.T) {
 			scripted.Reply("unreachable"),
 		)
 		_, err := runAgent(t.Context(), model, mustWrap(t, pricing, tools.BreakerThreshold(2, time.Minute)))
-		var fatal *taxonomy.FatalToolError
-		if !errors.As(err, &fatal) || fatal.Tool != "pricing" || !errors.Is(err, tools.ErrCircuitOpen) {
-			t.Fatalf("run error: got %v, want a FatalToolError for the open circuit of pricing", err)
-		}
-		if got, want := fatal.Cause.Error(), "pricing circuit is open; stopping instead of retrying"; got != want {
-			t.Errorf("cause: got %q, want %q", got, want)
-		}
+		wantFatal(t, err, "pricing", tools.ErrCircuitOpen, "pricing circuit is open; stopping instead of retrying")
 		if pricing.calls() != 2 || model.Calls() != 3 {
 			t.Errorf("got %d tool calls and %d model calls, want 2 and 3", pricing.calls(), model.Calls())
 		}
@@ -164,13 +165,7 @@ func TestExecutorRepeatLimitStopsALoopingModel(t *testing.T) {
 	model := scripted.New(scripted.CallTool("c1", "lookup", arg("9999"))) // forever
 	ctx := middleware.WithRun(t.Context(), middleware.NewRun(middleware.RepeatLimit(2)))
 	_, err := runAgent(ctx, model, mustWrap(t, lookup))
-	var fatal *taxonomy.FatalToolError
-	if !errors.As(err, &fatal) || fatal.Tool != "lookup" || !errors.Is(err, tools.ErrStuck) {
-		t.Fatalf("run error: got %v, want a FatalToolError for a stuck lookup", err)
-	}
-	if got, want := fatal.Cause.Error(), "stuck: lookup called 3 times with the same input"; got != want {
-		t.Errorf("cause: got %q, want %q", got, want)
-	}
+	wantFatal(t, err, "lookup", tools.ErrStuck, "stuck: lookup called 3 times with the same input")
 	if lookup.calls() != 2 || model.Calls() != 3 {
 		t.Errorf("got %d tool calls and %d model calls, want 2 and 3", lookup.calls(), model.Calls())
 	}

@@ -11,9 +11,9 @@ import (
 
 // Defaults, as documented on each option.
 const (
-	DefaultTimeout   = 30 * time.Second
-	DefaultLease     = 2 * time.Minute
-	DefaultResultTTL = 24 * time.Hour
+	DefaultTimeout   = 30 * time.Second // each call of the tool: Timeout
+	DefaultLease     = 2 * time.Minute  // an idempotent call's hold on its key: Lease
+	DefaultResultTTL = 24 * time.Hour   // an idempotent call's stored result: ResultTTL
 )
 
 // An Option configures a wrapped [Tool]. Options are applied in order; a
@@ -119,24 +119,24 @@ func KeyFunc(f func(name, input string) string) Option {
 // the key for at most this long. Make it longer than the slowest call.
 // It needs [Idempotent]. Default: 2 min ([DefaultLease]).
 func Lease(d time.Duration) Option {
-	return func(c *config) {
-		if d <= 0 {
-			c.errorf("Lease(%v): must be positive", d)
-			return
-		}
-		c.lease = d
-	}
+	return positive("Lease", d, func(c *config) { c.lease = d })
 }
 
 // ResultTTL sets how long the result of an idempotent call is kept for
 // repeats. It needs [Idempotent]. Default: 24 h ([DefaultResultTTL]).
 func ResultTTL(d time.Duration) Option {
+	return positive("ResultTTL", d, func(c *config) { c.resultTTL = d })
+}
+
+// positive returns an option that applies set when d is positive and
+// reports the option called name otherwise.
+func positive(name string, d time.Duration, set func(*config)) Option {
 	return func(c *config) {
 		if d <= 0 {
-			c.errorf("ResultTTL(%v): must be positive", d)
+			c.errorf("%s(%v): must be positive", name, d)
 			return
 		}
-		c.resultTTL = d
+		set(c)
 	}
 }
 

@@ -47,9 +47,14 @@ import (
 //
 // Implementations must be safe for concurrent use.
 type Store interface {
+	// Claim creates owner's in-flight record for key unless a live record
+	// exists, and reports which record now stands and whether it is owner's.
 	Claim(ctx context.Context, key, owner string, lease time.Duration) (Record, bool, error)
+	// Complete stores owner's result for key, or returns ErrLeaseLost.
 	Complete(ctx context.Context, key, owner, result string, ttl time.Duration) error
+	// Release deletes owner's in-flight record for key, if it still stands.
 	Release(ctx context.Context, key, owner string) error
+	// Get returns key's live record and whether there is one.
 	Get(ctx context.Context, key string) (Record, bool, error)
 }
 

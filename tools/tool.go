@@ -137,6 +137,10 @@ func (t *Tool) Breaker() *middleware.Breaker {
 //     one, when its circuit is open ([ErrCircuitOpen]) and when the model is
 //     stuck repeating the call ([ErrStuck]): the run ends;
 //   - the context's error when the caller gave up: the run ends.
+//
+// For an [Idempotent] tool, a repeat of a completed call returns
+// "already done: <result>" without running the tool, and a call that finds
+// the same call in flight waits for it and returns its result.
 func (t *Tool) Call(ctx context.Context, input string) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
