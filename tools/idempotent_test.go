@@ -212,55 +212,6 @@ func TestIdempotentStoreFailureDoesNotRunTheTool(t *testing.T) {
 	}
 }
 
-// The Store contract, step by step, on the memory store.
-func TestMemoryStoreContract(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		ctx := t.Context()
-		s := tools.NewMemoryStore()
-		type got struct {
-			Rec     tools.Record
-			Claimed bool
-			Err     error
-		}
-		claim := func(owner string, lease time.Duration) any {
-			r, ok, err := s.Claim(ctx, "k", owner, lease)
-			return got{r, ok, err}
-		}
-		get := func() any {
-			r, ok, err := s.Get(ctx, "k")
-			return got{r, ok, err}
-		}
-		steps := []struct {
-			name string
-			do   func() any
-			want any
-		}{
-			{"absent key: claimed", func() any { return claim("a", time.Second) }, got{tools.Record{Owner: "a"}, true, nil}},
-			{"in flight: not claimed", func() any { return claim("b", time.Second) }, got{tools.Record{Owner: "a"}, false, nil}},
-			{"release by another owner: no-op", func() any { return s.Release(ctx, "k", "b") }, nil},
-			{"still a's", get, got{tools.Record{Owner: "a"}, true, nil}},
-			{"lease expires", func() any { time.Sleep(time.Second); return get() }, got{tools.Record{}, false, nil}},
-			{"expired: b claims", func() any { return claim("b", time.Second) }, got{tools.Record{Owner: "b"}, true, nil}},
-			{"a completes late: lease lost", func() any { return s.Complete(ctx, "k", "a", "x", time.Hour) }, tools.ErrLeaseLost},
-			{"b completes", func() any { return s.Complete(ctx, "k", "b", "done-b", time.Hour) }, nil},
-			{"done: not claimed", func() any { return claim("c", time.Second) }, got{tools.Record{Owner: "b", Done: true, Result: "done-b"}, false, nil}},
-			{"release of a done record: no-op", func() any { return s.Release(ctx, "k", "b") }, nil},
-			{"result expires", func() any { time.Sleep(time.Hour); return get() }, got{tools.Record{}, false, nil}},
-			{"c claims", func() any { return claim("c", time.Second) }, got{tools.Record{Owner: "c"}, true, nil}},
-			{"c releases", func() any { return s.Release(ctx, "k", "c") }, nil},
-			{"released", get, got{tools.Record{}, false, nil}},
-			{"d claims, lease expires", func() any { claim("d", time.Second); time.Sleep(time.Second); return get() }, got{tools.Record{}, false, nil}},
-			{"d completes after its lease, nobody took over", func() any { return s.Complete(ctx, "k", "d", "done-d", time.Hour) }, nil},
-			{"d's result stands", get, got{tools.Record{Owner: "d", Done: true, Result: "done-d"}, true, nil}},
-		}
-		for _, st := range steps {
-			if g := st.do(); g != st.want {
-				t.Errorf("%s: got %+v, want %+v", st.name, g, st.want)
-			}
-		}
-	})
-}
-
 func TestMemoryStoreSweepsExpiredRecords(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := tools.NewMemoryStore()

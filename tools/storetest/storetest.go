@@ -1,0 +1,115 @@
+// Package storetest checks that an implementation of tools.Store keeps the
+// contract documented on that interface, so that a store of your own (Redis,
+// a database) can be tested with the same steps as the in-memory one.
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/resilientgo/resilient/tools"
+)
+
+// Run checks the contract on two stores made by newStore, which must be
+// empty (give each a fresh key prefix on a shared server). It runs no
+// subtests, so that it may run inside a synctest bubble. Every
+// lease and time to live in the steps is a multiple of unit, and the steps
+// wait for records to expire with time.Sleep: run it inside
+// testing/synctest with a unit of a second for a store that reads time.Now,
+// or with a real unit the store resolves well (50 ms for Redis's PX) for a
+// store with a clock of its own.
+func Run(t *testing.T, newStore func(t *testing.T) tools.Store, unit time.Duration) {
+	t.Helper()
+	sequence(t, newStore(t), unit)
+	race(t, newStore(t), unit)
+}
+
+// claimed is what Claim or Get returned, comparable as a whole.
+type claimed struct {
+	Rec tools.Record
+	OK  bool
+	Err error
+}
+
+func sequence(t *testing.T, s tools.Store, unit time.Duration) {
+	t.Helper()
+	ctx := context.Background()
+	claim := func(owner string, lease time.Duration) any {
+		r, ok, err := s.Claim(ctx, "k", owner, lease)
+		return claimed{r, ok, err}
+	}
+	get := func() any {
+		r, ok, err := s.Get(ctx, "k")
+		return claimed{r, ok, err}
+	}
+	// expire waits past the end of a lease or time to live of n units.
+	expire := func(n int) { time.Sleep(time.Duration(n)*unit + unit/2) }
+	none := claimed{}
+	steps := []struct {
+		name string
+		do   func() any
+		want any
+	}{
+		{"an absent key is claimed", func() any { return claim("a", 2*unit) }, claimed{tools.Record{Owner: "a"}, true, nil}},
+		{"an in-flight key is not", func() any { return claim("b", 2*unit) }, claimed{tools.Record{Owner: "a"}, false, nil}},
+		{"Release by another owner does nothing", func() any { return s.Release(ctx, "k", "b") }, nil},
+		{"Get sees the holder", get, claimed{tools.Record{Owner: "a"}, true, nil}},
+		{"an expired lease is absent", func() any { expire(2); return get() }, none},
+		{"and can be claimed", func() any { return claim("b", 2*unit) }, claimed{tools.Record{Owner: "b"}, true, nil}},
+		{"the late holder's Complete loses", func() any { return s.Complete(ctx, "k", "a", "x", 10*unit) }, tools.ErrLeaseLost},
+		{"the holder's Complete wins", func() any { return s.Complete(ctx, "k", "b", "done-b", 4*unit) }, nil},
+		{"a done key is not claimed", func() any { return claim("c", 2*unit) }, claimed{tools.Record{Owner: "b", Done: true, Result: "done-b"}, false, nil}},
+		{"Release leaves a done record", func() any { return s.Release(ctx, "k", "b") }, nil},
+		{"Get sees the result", get, claimed{tools.Record{Owner: "b", Done: true, Result: "done-b"}, true, nil}},
+		{"an expired result is absent", func() any { expire(4); return get() }, none},
+		{"c claims", func() any { return claim("c", 2*unit) }, claimed{tools.Record{Owner: "c"}, true, nil}},
+		{"c releases", func() any { return s.Release(ctx, "k", "c") }, nil},
+		{"a released key is absent", get, none},
+		{"d claims and its lease expires", func() any { claim("d", 2*unit); expire(2); return get() }, none},
+		{"d's Complete after its lease stands when nobody took over", func() any { return s.Complete(ctx, "k", "d", "done-d", 4*unit) }, nil},
+		{"Get sees d's result", get, claimed{tools.Record{Owner: "d", Done: true, Result: "done-d"}, true, nil}},
+	}
+	for _, st := range steps {
+		if got := st.do(); !same(got, st.want) {
+			t.Errorf("%s: got %+v, want %+v", st.name, got, st.want)
+		}
+	}
+}
+
+// same compares a step's result with the wanted one; an error matches the
+// wanted error through wrapping.
+func same(got, want any) bool {
+	if err, ok := want.(error); ok {
+		g, _ := got.(error)
+		return errors.Is(g, err)
+	}
+	return got == want
+}
+
+func race(t *testing.T, s tools.Store, unit time.Duration) {
+	t.Helper()
+	var mu sync.Mutex
+	winners := 0
+	var wg sync.WaitGroup
+	for i := range 100 {
+		wg.Go(func() {
+			_, ok, err := s.Claim(context.Background(), "race", fmt.Sprint("owner-", i), 10*unit)
+			if err != nil {
+				t.Errorf("Claim: %v", err)
+			}
+			if ok {
+				mu.Lock()
+				winners++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if winners != 1 {
+		t.Errorf("100 concurrent claims of one key: got %d winners, want 1", winners)
+	}
+}
