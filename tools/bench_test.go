@@ -10,7 +10,8 @@ import (
 )
 
 // noop does nothing: the benchmarks measure what the wrapper costs when
-// nothing fails.
+// nothing fails. "idempotent-repeat" calls an idempotent tool with the same
+// input each time: after the first, every call returns the stored result.
 var noop = tools.Func("noop", "does nothing", func(context.Context, string) (string, error) { return "ok", nil })
 
 func BenchmarkTool(b *testing.B) {
@@ -21,7 +22,7 @@ func BenchmarkTool(b *testing.B) {
 	}{
 		{"bare", noop},
 		{"wrapped", mustWrap(b, noop)},
-		{"idempotent", mustWrap(b, noop, tools.Idempotent(nil))},
+		{"idempotent-repeat", mustWrap(b, noop, tools.Idempotent(nil))},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {

@@ -101,7 +101,8 @@ func NewDispatcher(ts []tools.Tool, opts ...DispatchOption) (*Dispatcher, error)
 // carrying the call's ID, the tool's name and the observation (openai
 // accepts exactly one part per tool message). A call's arguments, the JSON
 // text, are the tool's input. A call to a tool the dispatcher does not know
-// is answered with a text naming the tools it knows, as a ToolError would be.
+// (names match exactly) is answered with a text naming the tools it knows,
+// as a ToolError would be.
 //
 // When a call ends the run (a [taxonomy.FatalToolError], or the context is
 // done), Dispatch returns no messages and the error of the first such call

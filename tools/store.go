@@ -45,7 +45,9 @@ import (
 // Errors other than ErrLeaseLost mean the store could not answer. A Claim
 // that fails is an internal failure of the call, and the tool is not run.
 //
-// Implementations must be safe for concurrent use.
+// Implementations must be safe for concurrent use. Package
+// [github.com/resilientgo/resilient/tools/storetest] checks one against this
+// contract.
 type Store interface {
 	// Claim creates owner's in-flight record for key unless a live record
 	// exists, and reports which record now stands and whether it is owner's.
