@@ -176,7 +176,11 @@ func (e *Error) Error() string {
 	}
 	switch e.Reason {
 	case ReasonExhausted:
-		fmt.Fprintf(&b, reasonText[ReasonExhausted], len(e.Attempts))
+		if len(e.Attempts) == 1 {
+			b.WriteString("failed after 1 attempt")
+		} else {
+			fmt.Fprintf(&b, reasonText[ReasonExhausted], len(e.Attempts))
+		}
 	case ReasonPermanent:
 		b.WriteString(reasonText[ReasonPermanent])
 	default:

@@ -28,7 +28,8 @@ type Option func(*config)
 
 type config struct {
 	maxAttempts    int
-	kindAttempts   [numKinds]int // 0 = use maxAttempts
+	kindAttempts   [numKinds]int  // 0 = use maxAttempts
+	kindExplicit   [numKinds]bool // set with KindAttempts
 	baseDelay      time.Duration
 	maxDelay       time.Duration
 	noJitter       bool
@@ -76,9 +77,11 @@ func (c *config) errorf(format string, args ...any) {
 }
 
 // MaxAttempts sets how many calls a failure of a retryable kind may take in
-// all, the first included: 3 attempts are 1 call and 2 retries. It applies to
-// every retryable kind without a limit of its own (see [KindAttempts]).
-// Default: 3 attempts ([DefaultMaxAttempts]). It must be at least 1.
+// all, the first included: 3 attempts are 1 call and 2 retries. Given
+// explicitly, it applies to every retryable kind, replacing the per-kind
+// defaults but not limits set with [KindAttempts]; MaxAttempts(1) turns
+// retries off. Default: 3 attempts ([DefaultMaxAttempts]), with rate limits
+// allowed 5 and unknown failures 2. It must be at least 1.
 func MaxAttempts(n int) Option {
 	return func(c *config) {
 		if n < 1 {
@@ -86,6 +89,13 @@ func MaxAttempts(n int) Option {
 			return
 		}
 		c.maxAttempts = n
+		// An explicit count replaces the per-kind defaults (not limits set
+		// with KindAttempts): MaxAttempts(1) means no retry at all.
+		for k, explicit := range c.kindExplicit {
+			if !explicit && taxonomy.Kind(k) != taxonomy.ContextOverflow {
+				c.kindAttempts[k] = 0
+			}
+		}
 	}
 }
 
@@ -105,7 +115,7 @@ func KindAttempts(k taxonomy.Kind, n int) Option {
 		case n < 1:
 			c.errorf("KindAttempts(%v, %d): must be at least 1", k, n)
 		default:
-			c.kindAttempts[k] = n
+			c.kindAttempts[k], c.kindExplicit[k] = n, true
 		}
 	}
 }

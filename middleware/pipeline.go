@@ -163,6 +163,12 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 	}
 	r, err := exec.WithContext(c.bounded).GetWithExecution(c.attempt)
 	if err != nil {
+		if ok, res := c.succeeded(); ok {
+			// The function succeeded as the caller gave up, and failsafe-go
+			// replaced the result with the context's error. What was done is
+			// done (a charge, a paid generation): return it.
+			return res, nil
+		}
 		return zero, c.finish(err)
 	}
 	if n := c.count(); n > 1 {
@@ -192,6 +198,14 @@ type call[R any] struct {
 	mu       sync.Mutex // hedged attempts run concurrently
 	attempts []Attempt
 	nextWait time.Duration
+	ok       bool // an attempt succeeded
+	result   R    // the first successful attempt's result
+}
+
+func (c *call[R]) succeeded() (bool, R) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ok, c.result
 }
 
 func (c *call[R]) count() int {
@@ -253,6 +267,9 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 		}
 		c.mu.Lock()
 		c.attempts[number-1].Duration = elapsed
+		if !c.ok {
+			c.ok, c.result = true, r
+		}
 		c.mu.Unlock()
 		return r, nil
 	}

@@ -10,6 +10,8 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/resilientgo/resilient/internal/logtest"
+
 	"github.com/failsafe-go/failsafe-go/circuitbreaker"
 	"github.com/failsafe-go/failsafe-go/retrypolicy"
 
@@ -544,8 +546,8 @@ func TestNilFunctionAndContext(t *testing.T) {
 
 func TestEventsAreLogged(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var logs logBuffer
-		p := mustPipeline(t, middleware.WithLogger(logs.logger()), middleware.BreakerThreshold(2, time.Minute), middleware.MaxAttempts(5))
+		var logs logtest.Buffer
+		p := mustPipeline(t, middleware.WithLogger(logs.Logger()), middleware.BreakerThreshold(2, time.Minute), middleware.MaxAttempts(5))
 		_, _ = p.Do(t.Context(), newScript(fails(retryAfter(err429, time.Second)), fails(err500), fails(err500)).fn)
 		for _, want := range []string{
 			`level=WARN msg="retry scheduled" target=test-target attempt=1 kind=rate_limited rule="status 429" delay=1s`,
@@ -597,4 +599,45 @@ func TestRateLimiterRefusal(t *testing.T) {
 			t.Errorf("got %v after %d calls, want rejected by the limiter after 1", err, s.count())
 		}
 	})
+}
+
+func TestSuccessAsTheCallerGivesUpIsKept(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	s := newScript(step{result: "charged", cancel: cancel})
+	got, err := mustPipeline(t).Do(ctx, s.fn)
+	if err != nil || got != "charged" {
+		t.Errorf("got (%q, %v), want the result the function returned", got, err)
+	}
+}
+
+func TestExplicitMaxAttemptsReplacesKindDefaults(t *testing.T) {
+	tests := []struct {
+		name string
+		opts []middleware.Option
+		err  error
+		want int
+	}{
+		{"MaxAttempts(1) stops rate limits too", []middleware.Option{middleware.MaxAttempts(1)}, err429, 1},
+		{"MaxAttempts(1) stops unknown too", []middleware.Option{middleware.MaxAttempts(1)}, errUnknown, 1},
+		{"MaxAttempts(4) applies to unknown", []middleware.Option{middleware.MaxAttempts(4)}, errUnknown, 4},
+		{"KindAttempts survives a later MaxAttempts", []middleware.Option{middleware.KindAttempts(taxonomy.RateLimited, 6), middleware.MaxAttempts(2)}, err429, 6},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				s := newScript(fails(tt.err))
+				_, _ = mustPipeline(t, append(tt.opts, middleware.NoBreaker())...).Do(t.Context(), s.fn)
+				if s.count() != tt.want {
+					t.Errorf("calls: got %d, want %d", s.count(), tt.want)
+				}
+			})
+		})
+	}
+}
+
+func TestOneAttemptIsSingular(t *testing.T) {
+	_, err := mustPipeline(t, middleware.MaxAttempts(1)).Do(context.Background(), newScript(fails(err500)).fn)
+	if !strings.Contains(err.Error(), "failed after 1 attempt:") {
+		t.Errorf("got %q, want \"failed after 1 attempt:\"", err)
+	}
 }

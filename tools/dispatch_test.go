@@ -10,6 +10,8 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/resilientgo/resilient/internal/logtest"
+
 	"github.com/tmc/langchaingo/llms"
 	lctools "github.com/tmc/langchaingo/tools"
 
@@ -140,9 +142,9 @@ func TestDispatchUsesWrappedToolsAsTheyAre(t *testing.T) {
 }
 
 func TestDispatchWrapsTheOthersWithWrapOptions(t *testing.T) {
-	var logs logBuffer
+	var logs logtest.Buffer
 	broken := returns("", errors.New("token=abc123 rejected"))
-	d := mustDispatcher(t, []lctools.Tool{broken}, tools.WrapOptions(tools.WithLogger(logs.logger())))
+	d := mustDispatcher(t, []lctools.Tool{broken}, tools.WrapOptions(tools.WithLogger(logs.Logger())))
 	msgs, err := d.Dispatch(t.Context(), []llms.ToolCall{toolCall("a", "t", "{}")})
 	if want := fmt.Sprint([]llms.MessageContent{toolMessage("a", "t", "Error: t failed internally (*errors.errorString)")}); fmt.Sprint(msgs) != want || err != nil {
 		t.Errorf("got (%v, %v), want %s", msgs, err, want)

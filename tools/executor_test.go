@@ -10,6 +10,8 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/resilientgo/resilient/internal/logtest"
+
 	"github.com/resilientgo/resilient/internal/scripted"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/taxonomy"
@@ -80,7 +82,7 @@ func TestExecutorFatalToolErrorAborts(t *testing.T) {
 // Seed 003: an internal error's text never reaches the model; the logs have
 // it, redacted.
 func TestExecutorInternalErrorIsHidden(t *testing.T) {
-	var logs logBuffer
+	var logs logtest.Buffer
 	lookup := newCounted("lookup", func(context.Context, int, string) (string, error) {
 		return "", errors.New("orders db: login with key sk-live-SECRET123 refused")
 	})
@@ -88,7 +90,7 @@ func TestExecutorInternalErrorIsHidden(t *testing.T) {
 		scripted.CallTool("c1", "lookup", arg("4471")),
 		scripted.Reply("Sorry, the order system is down."),
 	)
-	got, err := runAgent(t.Context(), model, mustWrap(t, lookup, tools.WithLogger(logs.logger())))
+	got, err := runAgent(t.Context(), model, mustWrap(t, lookup, tools.WithLogger(logs.Logger())))
 	if err != nil || got != "Sorry, the order system is down." {
 		t.Fatalf("run: got (%q, %v), want the apology", got, err)
 	}
@@ -98,7 +100,7 @@ func TestExecutorInternalErrorIsHidden(t *testing.T) {
 	if sent := fmt.Sprintf("%+v", model.Requests()); strings.Contains(sent, "SECRET123") || strings.Contains(sent, "orders db") {
 		t.Errorf("the error text reached the model: %s", sent)
 	}
-	want := `level=ERROR msg="tool failed internally" tool=lookup type=*errors.errorString err="middleware: lookup failed after 1 attempts: attempt 1: *errors.errorString: orders db: login with key [REDACTED] refused [unknown, no rule matched]"`
+	want := `level=ERROR msg="tool failed internally" tool=lookup type=*errors.errorString err="middleware: lookup failed after 1 attempt: attempt 1: *errors.errorString: orders db: login with key [REDACTED] refused [unknown, no rule matched]"`
 	if got := logs.String(); !strings.Contains(got, want) || strings.Contains(got, "SECRET123") {
 		t.Errorf("logs:\n%s\nwant a line containing\n%s\nand no secret", got, want)
 	}

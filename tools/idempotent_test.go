@@ -10,6 +10,8 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/resilientgo/resilient/internal/logtest"
+
 	"github.com/resilientgo/resilient/taxonomy"
 	"github.com/resilientgo/resilient/tools"
 )
@@ -19,9 +21,9 @@ func charges(_ context.Context, n int, input string) (string, error) {
 }
 
 func TestIdempotentRepeatReturnsTheStoredResult(t *testing.T) {
-	var logs logBuffer
+	var logs logtest.Buffer
 	charge := newCounted("charge", charges)
-	w := mustWrap(t, charge, tools.Idempotent(nil), tools.WithLogger(logs.logger()))
+	w := mustWrap(t, charge, tools.Idempotent(nil), tools.WithLogger(logs.Logger()))
 	first, err1 := w.Call(t.Context(), `{"order":"4471","amount":2499}`)
 	second, err2 := w.Call(t.Context(), `{"amount":2499,"order":"4471"}`)
 	if first != `charged {"order":"4471","amount":2499}: txn-1` || second != "already done: "+first || err1 != nil || err2 != nil {
@@ -152,7 +154,7 @@ func TestIdempotentLeaseBoundsTheCall(t *testing.T) {
 
 func TestIdempotentLeaseLost(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var logs logBuffer
+		var logs logtest.Buffer
 		store := tools.NewMemoryStore()
 		key := tools.DefaultKey("charge", "order 4471")
 		release := make(chan struct{})
@@ -160,7 +162,7 @@ func TestIdempotentLeaseLost(t *testing.T) {
 			<-release // ignores its context
 			return charges(ctx, n, input)
 		})
-		w := mustWrap(t, stubborn, tools.Idempotent(store), tools.Lease(time.Second), tools.Timeout(0), tools.WithLogger(logs.logger()))
+		w := mustWrap(t, stubborn, tools.Idempotent(store), tools.Lease(time.Second), tools.Timeout(0), tools.WithLogger(logs.Logger()))
 		var got string
 		done := make(chan struct{})
 		go func() {

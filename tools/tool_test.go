@@ -12,6 +12,8 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/resilientgo/resilient/internal/logtest"
+
 	lctools "github.com/tmc/langchaingo/tools"
 
 	"github.com/resilientgo/resilient/middleware"
@@ -93,8 +95,8 @@ func TestFatalErrorNamesTheTool(t *testing.T) {
 
 func TestPanicBecomesAnInternalFailure(t *testing.T) {
 	panics := newCounted("t", func(context.Context, int, string) (string, error) { panic("sk-live-SECRET123") })
-	var logs logBuffer
-	out, err := mustWrap(t, panics, tools.WithLogger(logs.logger())).Call(t.Context(), "in")
+	var logs logtest.Buffer
+	out, err := mustWrap(t, panics, tools.WithLogger(logs.Logger())).Call(t.Context(), "in")
 	if out != "Error: t failed internally (panic)" || err != nil {
 		t.Errorf("got (%q, %v), want the internal failure", out, err)
 	}
@@ -261,9 +263,9 @@ func TestRedact(t *testing.T) {
 }
 
 func TestRedactorOption(t *testing.T) {
-	var logs logBuffer
+	var logs logtest.Buffer
 	upper := func(s string) string { return strings.ToUpper(s) }
-	_, _ = mustWrap(t, returns("", errors.New("quiet")), tools.WithLogger(logs.logger()), tools.Redactor(upper)).Call(t.Context(), "in")
+	_, _ = mustWrap(t, returns("", errors.New("quiet")), tools.WithLogger(logs.Logger()), tools.Redactor(upper)).Call(t.Context(), "in")
 	if !strings.Contains(logs.String(), `msg="TOOL FAILED INTERNALLY" tool=T type=*ERRORS.ERRORSTRING err="MIDDLEWARE: T FAILED`) {
 		t.Errorf("logs do not go through the redactor:\n%s", logs.String())
 	}

@@ -1,0 +1,44 @@
+// Package logtest collects slog output as text, for tests that assert on
+// the events a package logs.
+package logtest
+
+import (
+	"bytes"
+	"log/slog"
+	"sync"
+)
+
+// Buffer is an io.Writer that keeps what slog writes to it. It is safe for
+// concurrent use.
+type Buffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+// Write appends p.
+func (b *Buffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String returns everything written so far.
+func (b *Buffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// Logger returns a debug-level text logger writing to b without times, so
+// that its lines can be compared exactly.
+func (b *Buffer) Logger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(b, &slog.HandlerOptions{
+		Level: slog.LevelDebug,
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			if a.Key == slog.TimeKey && len(groups) == 0 {
+				return slog.Attr{}
+			}
+			return a
+		},
+	}))
+}
