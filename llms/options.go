@@ -110,52 +110,28 @@ func NoCompaction() Option { return func(c *config) { c.compactor = nil } }
 // AttemptTimeout bounds each non-streaming attempt. 0 disables it.
 // Default: 2 minutes (raise it for long non-streaming generations).
 func AttemptTimeout(d time.Duration) Option {
-	return func(c *config) {
-		if d < 0 {
-			c.errorf("AttemptTimeout(%v): must not be negative", d)
-			return
-		}
-		c.attemptTimeout = d
-	}
+	return timeoutOption("AttemptTimeout", d, func(c *config) *time.Duration { return &c.attemptTimeout })
 }
 
 // StreamTimeout bounds each streaming attempt as a whole. Streams are
 // guarded by [FirstChunkTimeout] and [StreamIdleTimeout] instead, so that a
 // long but lively generation is not cut. 0 disables it. Default: 0.
 func StreamTimeout(d time.Duration) Option {
-	return func(c *config) {
-		if d < 0 {
-			c.errorf("StreamTimeout(%v): must not be negative", d)
-			return
-		}
-		c.streamTimeout = d
-	}
+	return timeoutOption("StreamTimeout", d, func(c *config) *time.Duration { return &c.streamTimeout })
 }
 
 // FirstChunkTimeout ends a streaming attempt whose first chunk has not
 // arrived in time, as a transient failure. 0 disables it. Default: 2 minutes
 // (reasoning models may think for a while before their first token).
 func FirstChunkTimeout(d time.Duration) Option {
-	return func(c *config) {
-		if d < 0 {
-			c.errorf("FirstChunkTimeout(%v): must not be negative", d)
-			return
-		}
-		c.firstChunk = d
-	}
+	return timeoutOption("FirstChunkTimeout", d, func(c *config) *time.Duration { return &c.firstChunk })
 }
 
 // StreamIdleTimeout ends a streaming attempt that delivered no chunk for d,
 // as a transient failure: streams that hang forever are a top complaint.
 // 0 disables it. Default: 1 minute.
 func StreamIdleTimeout(d time.Duration) Option {
-	return func(c *config) {
-		if d < 0 {
-			c.errorf("StreamIdleTimeout(%v): must not be negative", d)
-			return
-		}
-		c.idle = d
-	}
+	return timeoutOption("StreamIdleTimeout", d, func(c *config) *time.Duration { return &c.idle })
 }
 
 // OnStreamRestart allows a streamed call that failed after delivering chunks
@@ -194,5 +170,16 @@ func Hedge(delay time.Duration) Option {
 			return
 		}
 		c.hedge = delay
+	}
+}
+
+// timeoutOption sets the duration field picks, refusing a negative d.
+func timeoutOption(name string, d time.Duration, field func(*config) *time.Duration) Option {
+	return func(c *config) {
+		if d < 0 {
+			c.errorf("%s(%v): must not be negative", name, d)
+			return
+		}
+		*field(c) = d
 	}
 }

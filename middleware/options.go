@@ -156,13 +156,7 @@ func RetryAfterCap(d time.Duration) Option {
 // attempt becomes a transient failure and is retried. 0 disables it.
 // Default: 2 minutes (raise it for long non-streaming generations).
 func AttemptTimeout(d time.Duration) Option {
-	return func(c *config) {
-		if d < 0 {
-			c.errorf("AttemptTimeout(%v): must not be negative", d)
-			return
-		}
-		c.attemptTimeout = d
-	}
+	return nonNegative("AttemptTimeout", d, func(c *config) *time.Duration { return &c.attemptTimeout })
 }
 
 // MaxDuration bounds the whole call, waits included. A retry whose wait would
@@ -170,13 +164,7 @@ func AttemptTimeout(d time.Duration) Option {
 // once with [ReasonDeadline]. 0 means no bound beyond the caller's context.
 // Default: 0.
 func MaxDuration(d time.Duration) Option {
-	return func(c *config) {
-		if d < 0 {
-			c.errorf("MaxDuration(%v): must not be negative", d)
-			return
-		}
-		c.maxDuration = d
-	}
+	return nonNegative("MaxDuration", d, func(c *config) *time.Duration { return &c.maxDuration })
 }
 
 // BreakerThreshold configures the pipeline's own circuit breaker: it opens
@@ -249,5 +237,16 @@ func Policies[R any](policies ...failsafe.Policy[R]) Option {
 		for _, p := range policies {
 			c.policies = append(c.policies, p)
 		}
+	}
+}
+
+// nonNegative sets the duration field picks, refusing a negative d.
+func nonNegative(name string, d time.Duration, field func(*config) *time.Duration) Option {
+	return func(c *config) {
+		if d < 0 {
+			c.errorf("%s(%v): must not be negative", name, d)
+			return
+		}
+		*field(c) = d
 	}
 }
