@@ -91,7 +91,10 @@ func (m *Model) check(resp *lcllms.ContentResponse, ev Evidence, seen bool, g *g
 		// Ollama answers an empty-bodied 500 with a "successful" empty reply.
 		return &taxonomy.WireError{Evidence: ev.Evidence,
 			Err: fmt.Errorf("%w: the client reported success for HTTP %d", ErrEmptyResponse, ev.Status)}
-	case seen && ev.Stream && !ev.EndMarker:
+	case seen && ev.Stream && !ev.EndMarker && !hasStopReason(resp):
+		// No end marker and no stop reason: the stream was cut short. (An
+		// OpenAI-compatible server that omits "data: [DONE]" still sends a
+		// finish reason, and is not mistaken for a truncation.)
 		if ev.BodyErr != nil {
 			return classed(taxonomy.Transient, "truncated stream", fmt.Errorf("%w: %v", ErrTruncatedStream, ev.BodyErr))
 		}
@@ -142,4 +145,9 @@ func isEmpty(resp *lcllms.ContentResponse) bool {
 		}
 	}
 	return true
+}
+
+// hasStopReason reports whether the response says why generation stopped.
+func hasStopReason(resp *lcllms.ContentResponse) bool {
+	return resp != nil && len(resp.Choices) > 0 && resp.Choices[0] != nil && resp.Choices[0].StopReason != ""
 }

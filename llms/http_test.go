@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -335,4 +337,27 @@ func TestEvidenceReachesTheFinalError(t *testing.T) {
 			t.Errorf("the provider's message is lost: %v", err)
 		}
 	})
+}
+
+// An OpenAI-compatible server that ends its stream with a finish reason but
+// without "data: [DONE]" answered in full: no retry.
+func TestStreamWithFinishReasonButNoDoneMarker(t *testing.T) {
+	calls := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		calls++
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = io.WriteString(w, `data: {"id":"1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":"Hello"},"finish_reason":null}]}`+"\n\n")
+		_, _ = io.WriteString(w, `data: {"id":"1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`+"\n\n")
+	}))
+	defer srv.Close()
+	llm, err := openai.New(openai.WithToken("sk-test"), openai.WithBaseURL(srv.URL+"/v1"),
+		openai.WithHTTPClient(&http.Client{Transport: llms.NewTransport(nil)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := mustWrap(t, llm).GenerateContent(t.Context(), hello(),
+		lcllms.WithStreamingFunc(func(context.Context, []byte) error { return nil }))
+	if err != nil || text(resp) != "Hello" || calls != 1 {
+		t.Fatalf("got (%v, %v) after %d requests, want Hello after 1", resp, err, calls)
+	}
 }
