@@ -1,0 +1,150 @@
+package resilient_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/failsafe-go/failsafe-go"
+	"github.com/failsafe-go/failsafe-go/circuitbreaker"
+	"github.com/failsafe-go/failsafe-go/retrypolicy"
+	"github.com/failsafe-go/failsafe-go/timeout"
+	lcllms "github.com/tmc/langchaingo/llms"
+	lctools "github.com/tmc/langchaingo/tools"
+
+	"github.com/resilientgo/resilient"
+	"github.com/resilientgo/resilient/llms"
+	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/tools"
+)
+
+// The overhead benchmarks measure what the wrappers cost when nothing fails:
+// a call to a model or a tool that answers at once, made three ways.
+//
+//	impl=bare       the inner call, unwrapped
+//	impl=failsafe   raw failsafe-go with the same policies as the wrapper's
+//	                defaults (retry with backoff, circuit breaker, per-attempt
+//	                timeout), composed once, WithContext(ctx).GetWithExecution
+//	                per call, as research/failsafe-go.md §4 measures it
+//	impl=resilient  resilient.Model / the tools.Tool wrapper, default options
+//
+// Each runs serially (run=serial) and under b.RunParallel (run=parallel).
+// Compare with benchstat -col /impl (see docs/performance.md).
+
+// noopModel answers every call with the same response, allocating nothing.
+type noopModel struct{ resp *lcllms.ContentResponse }
+
+func newNoopModel() *noopModel {
+	return &noopModel{resp: &lcllms.ContentResponse{Choices: []*lcllms.ContentChoice{{Content: "ok", StopReason: "stop"}}}}
+}
+
+func (m *noopModel) GenerateContent(context.Context, []lcllms.MessageContent, ...lcllms.CallOption) (*lcllms.ContentResponse, error) {
+	return m.resp, nil
+}
+
+func (m *noopModel) Call(ctx context.Context, prompt string, options ...lcllms.CallOption) (string, error) {
+	return lcllms.GenerateFromSinglePrompt(ctx, m, prompt, options...)
+}
+
+// noopTool answers every call with the same text.
+type noopTool struct{}
+
+func (noopTool) Name() string                                 { return "noop" }
+func (noopTool) Description() string                          { return "does nothing" }
+func (noopTool) Call(context.Context, string) (string, error) { return "ok", nil }
+
+// rawFailsafe is what a user would write with failsafe-go directly for the
+// policies the wrappers apply by default: 3 attempts with jittered backoff,
+// a circuit breaker and a per-attempt timeout.
+func rawFailsafe[R any](attemptTimeout time.Duration) failsafe.Executor[R] {
+	retry := retrypolicy.NewBuilder[R]().
+		WithMaxAttempts(middleware.DefaultMaxAttempts).
+		WithBackoff(middleware.DefaultBaseDelay, middleware.DefaultMaxDelay).
+		WithJitterFactor(1).
+		Build()
+	breaker := circuitbreaker.NewBuilder[R]().
+		WithFailureThreshold(middleware.DefaultBreakerThreshold).
+		WithDelay(middleware.DefaultBreakerDelay).
+		Build()
+	return failsafe.With[R](retry, breaker, timeout.New[R](attemptTimeout))
+}
+
+// impls is one benchmark's three ways of making the same call.
+type impls map[string]func(ctx context.Context) error
+
+// runImpls runs each way serially and in parallel, named for benchstat:
+// <name>/run=serial/impl=bare and so on.
+func runImpls(b *testing.B, calls impls) {
+	ctx := context.Background()
+	for _, run := range []string{"serial", "parallel"} {
+		for _, impl := range []string{"bare", "failsafe", "resilient"} {
+			call := calls[impl]
+			b.Run("run="+run+"/impl="+impl, func(b *testing.B) {
+				if err := call(ctx); err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				if run == "serial" {
+					for b.Loop() {
+						_ = call(ctx)
+					}
+					return
+				}
+				b.RunParallel(func(pb *testing.PB) {
+					for pb.Next() {
+						_ = call(ctx)
+					}
+				})
+			})
+		}
+	}
+}
+
+var prompt = []lcllms.MessageContent{lcllms.TextParts(lcllms.ChatMessageTypeHuman, "hi")}
+
+func BenchmarkModel(b *testing.B) {
+	inner := newNoopModel()
+	ex := rawFailsafe[*lcllms.ContentResponse](llms.DefaultAttemptTimeout)
+	wrapped := resilient.Model(inner)
+	runImpls(b, impls{
+		"bare": func(ctx context.Context) error {
+			_, err := inner.GenerateContent(ctx, prompt)
+			return err
+		},
+		"failsafe": func(ctx context.Context) error {
+			_, err := ex.WithContext(ctx).GetWithExecution(func(e failsafe.Execution[*lcllms.ContentResponse]) (*lcllms.ContentResponse, error) {
+				return inner.GenerateContent(e.Context(), prompt)
+			})
+			return err
+		},
+		"resilient": func(ctx context.Context) error {
+			_, err := wrapped.GenerateContent(ctx, prompt)
+			return err
+		},
+	})
+}
+
+func BenchmarkTool(b *testing.B) {
+	var inner lctools.Tool = noopTool{}
+	ex := rawFailsafe[string](tools.DefaultTimeout)
+	wrapped, err := tools.Wrap(inner)
+	if err != nil {
+		b.Fatal(err)
+	}
+	runImpls(b, impls{
+		"bare": func(ctx context.Context) error {
+			_, err := inner.Call(ctx, `{"order":4471}`)
+			return err
+		},
+		"failsafe": func(ctx context.Context) error {
+			_, err := ex.WithContext(ctx).GetWithExecution(func(e failsafe.Execution[string]) (string, error) {
+				return inner.Call(e.Context(), `{"order":4471}`)
+			})
+			return err
+		},
+		"resilient": func(ctx context.Context) error {
+			_, err := wrapped.Call(ctx, `{"order":4471}`)
+			return err
+		},
+	})
+}

@@ -1,0 +1,29 @@
+module github.com/resilientgo/resilient/scenarios
+
+go 1.26.0
+
+replace github.com/resilientgo/resilient => ../
+
+require (
+	github.com/resilientgo/resilient v0.0.0-00010101000000-000000000000
+	github.com/tmc/langchaingo v0.1.14
+	gonum.org/v1/plot v0.17.0
+)
+
+require (
+	codeberg.org/go-fonts/liberation v0.5.0 // indirect
+	codeberg.org/go-latex/latex v0.2.0 // indirect
+	codeberg.org/go-pdf/fpdf v0.11.1 // indirect
+	git.sr.ht/~sbinet/gg v0.7.0 // indirect
+	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
+	github.com/bits-and-blooms/bitset v1.24.4 // indirect
+	github.com/dlclark/regexp2 v1.10.0 // indirect
+	github.com/failsafe-go/failsafe-go v0.9.8 // indirect
+	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
+	github.com/google/uuid v1.6.0 // indirect
+	github.com/pkoukk/tiktoken-go v0.1.6 // indirect
+	go.starlark.net v0.0.0-20230302034142-4b1e35fe2254 // indirect
+	golang.org/x/image v0.30.0 // indirect
+	golang.org/x/sys v0.48.0 // indirect
+	golang.org/x/text v0.28.0 // indirect
+)

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/resilientgo/resilient/faultserver"
+)
+
+// Scenario 1: random transient failures.
+const (
+	transientRate  = 0.3
+	transientEvery = 5 * time.Millisecond // 0.5 s of provider time between call starts
+)
+
+// transientServer fails 30 % of requests, half with an empty 500 and half
+// with a 529, drawn from a seeded generator in arrival order.
+func transientServer() faultserver.Step {
+	rng := seeded(1)
+	return faultserver.Func(func(*faultserver.Request) faultserver.Step {
+		if rng.Float64() >= transientRate {
+			return faultserver.Reply("ok")
+		}
+		if rng.IntN(2) == 0 {
+			return faultserver.ServerError()
+		}
+		return faultserver.Overloaded()
+	})
+}
+
+type transientResult struct {
+	calls
+	requests int
+	wall     time.Duration
+}
+
+func transient(cfg config) (section, error) {
+	n := 200
+	if cfg.quick {
+		n = 50
+	}
+	ps := policies()
+	res, err := repeat(cfg, ps, true, func(p Policy) (r transientResult, err error) {
+		err = withServer(p, defaultScale, transientServer(), func(s *faultserver.Server, c Caller) error {
+			start := time.Now()
+			r.calls = paced(context.Background(), c, transientEvery, func(i int, _ time.Time) bool { return i == n })
+			r.wall = time.Since(start)
+			r.requests = s.Count()
+			return nil
+		})
+		return r, err
+	})
+	if err != nil {
+		return section{}, err
+	}
+
+	sec := section{number: 1, title: "Random transient failures",
+		setup: fmt.Sprintf("The server fails %.0f %% of requests (half an empty 500, half a 529 \"overloaded\"), "+
+			"drawn from a seeded generator in arrival order. One caller makes %d logical calls, one every %v "+
+			"(%v of provider time) or as soon as the previous one ends. Lower bound: none; the best a policy "+
+			"can do is 1/(1-%.1f) = %.2f requests per success.", transientRate*100, n, transientEvery,
+			transientEvery*time.Duration(defaultScale), transientRate, 1/(1-transientRate)),
+		table: table{header: []string{"policy", "success rate", "requests / call", "requests / success", "mean call time", "failures"}}}
+	success := make([]samples, len(ps))
+	for i, p := range ps {
+		runs := res[i]
+		success[i] = collect(runs, func(r transientResult) float64 { return 100 * float64(r.ok) / float64(r.n) })
+		sec.table.add(p.Name,
+			success[i].percent(),
+			collect(runs, func(r transientResult) float64 { return float64(r.requests) / float64(r.n) }).ratio(),
+			collect(runs, func(r transientResult) float64 { return float64(r.requests) / float64(max(r.ok, 1)) }).ratio(),
+			collect(runs, func(r transientResult) float64 { return mean(r.durations) }).millis(),
+			failureSummary(runs, func(r transientResult) calls { return r.calls }))
+	}
+	sec.targets = append(sec.targets, matchesBest(1, ps, success))
+	return sec, nil
+}
+
+// failureSummary renders the failed calls of the first run by reason.
+func failureSummary[M any](runs []M, f func(M) calls) string {
+	if len(runs) == 0 {
+		return ""
+	}
+	c := f(runs[0])
+	if len(c.failures) == 0 {
+		return "none"
+	}
+	return formatReasons(c.failures)
+}
+
+// matchesBest checks that (d), the last policy, succeeds at least as often
+// as the best baseline.
+func matchesBest(scenario int, ps []Policy, success []samples) target {
+	last := len(ps) - 1
+	best, bestAt := -1.0, 0
+	for i := range last {
+		if m := success[i].median(); m > best {
+			best, bestAt = m, i
+		}
+	}
+	d := success[last].median()
+	return target{scenario: scenario, what: "(d) succeeds at least as often as the best baseline",
+		measured: fmt.Sprintf("(d) %.1f %%, best baseline %s %.1f %%", d, ps[bestAt].Name[:3], best),
+		pass:     d >= best}
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	lcllms "github.com/tmc/langchaingo/llms"
+
+	"github.com/resilientgo/resilient"
+	"github.com/resilientgo/resilient/faultserver"
+)
+
+// Scenario 5: three wrapped layers over a persistent failure.
+
+// nestedPolicies wrap three layers where the policy has layers to wrap: an
+// application, a framework and a client each adding their own retry.
+func nestedPolicies() []Policy {
+	return []Policy{
+		{Name: "(a) no retry, 1 layer", New: newNoRetry},
+		{Name: "(b) seed 000, its 2 layers", New: newStacked},
+		{Name: "(c) SDK loop in 3 layers", New: func(s *faultserver.Server, ts timeScale) (Caller, error) {
+			llm, err := rawClient(s)
+			next := func(ctx context.Context) error { return generate(ctx, llm) }
+			for range 2 {
+				next = sdkAround(next, ts).Call
+			}
+			return sdkAround(next, ts), err
+		}},
+		{Name: "(d) resilient.Model in 3 layers", New: func(s *faultserver.Server, ts timeScale) (Caller, error) {
+			return newNested(s, ts, 3)
+		}},
+	}
+}
+
+// newNested wraps the openai client in layers of resilient.Model, each with
+// the scaled defaults: resilient.Model(resilient.Model(resilient.Model(llm))).
+func newNested(s *faultserver.Server, ts timeScale, layers int) (Caller, error) {
+	llm, err := evidenceClient(s)
+	if err != nil {
+		return nil, err
+	}
+	var m lcllms.Model = llm
+	for range layers {
+		w := resilient.Model(m, libraryOptions(ts)...)
+		if err := w.Err(); err != nil {
+			return nil, err
+		}
+		m = w
+	}
+	return modelCaller{m}, nil
+}
+
+// modelCaller makes a logical call through any model.
+type modelCaller struct{ m lcllms.Model }
+
+func (c modelCaller) Call(ctx context.Context) error { return generate(ctx, c.m) }
+
+type nestedResult struct {
+	requests int
+	ok       bool
+	wall     time.Duration
+}
+
+// nestedRequests makes one logical call through p against a server that
+// always answers 529 and returns what it cost.
+func nestedRequests(p Policy) (r nestedResult, err error) {
+	err = withServer(p, defaultScale, faultserver.Overloaded(), func(s *faultserver.Server, c Caller) error {
+		start := time.Now()
+		r.ok = c.Call(context.Background()) == nil
+		r.wall = time.Since(start)
+		r.requests = s.Count()
+		return nil
+	})
+	return r, err
+}
+
+func nested(cfg config) (section, error) {
+	ps := nestedPolicies()
+	res, err := repeat(cfg, ps, true, nestedRequests)
+	if err != nil {
+		return section{}, err
+	}
+	sec := section{number: 5, title: "Nested layers over a persistent failure",
+		setup: "Every request gets a 529 \"overloaded\". One logical call goes through the policy's layers: for " +
+			"(c) and (d) three, as an application, a framework and a client library might each add their own; " +
+			"for (b) the seed's two. Lower bound: the attempts of one layer, 3.",
+		table: table{header: []string{"policy", "requests", "succeeded", "wall time"}}}
+	for i, p := range ps {
+		runs := res[i]
+		requests := collect(runs, func(r nestedResult) float64 { return float64(r.requests) })
+		sec.table.add(p.Name, requests.count(),
+			fmt.Sprint(runs[0].ok),
+			collect(runs, func(r nestedResult) float64 { return ms(r.wall) }).millis())
+		if i == len(ps)-1 {
+			lo, hi := requests.bounds()
+			sec.targets = append(sec.targets, target{scenario: 5, what: "(d) three nested layers make exactly 3 requests",
+				measured: requests.count(), pass: lo == 3 && hi == 3})
+		}
+	}
+	sec.notes = append(sec.notes, "An inner resilient layer that gives up returns its final error; an outer "+
+		"layer recognizes it and passes it through instead of retrying it again.")
+	return sec, nil
+}
