@@ -26,7 +26,7 @@ import (
 //	                defaults (retry with backoff, circuit breaker, per-attempt
 //	                timeout), composed once, WithContext(ctx).GetWithExecution
 //	                per call, as research/failsafe-go.md §4 measures it
-//	impl=resilient  resilient.Model / the tools.Tool wrapper, default options
+//	impl=resilient  resilient.Model / resilient.Tool, default options
 //
 // Each runs serially (run=serial) and under b.RunParallel (run=parallel).
 // Compare with benchstat -col /impl (see docs/performance.md).
@@ -127,8 +127,8 @@ func BenchmarkModel(b *testing.B) {
 func BenchmarkTool(b *testing.B) {
 	var inner lctools.Tool = noopTool{}
 	ex := rawFailsafe[string](tools.DefaultTimeout)
-	wrapped, err := tools.Wrap(inner)
-	if err != nil {
+	wrapped := resilient.Tool(inner)
+	if err := wrapped.Err(); err != nil {
 		b.Fatal(err)
 	}
 	runImpls(b, impls{

@@ -20,6 +20,13 @@ type config struct {
 	quick bool // smaller workloads, for tests and a first look
 }
 
+// heavy is the config for the scenarios that take seconds per run: at most
+// 3 runs, so that the whole harness stays well under a minute.
+func (c config) heavy() config {
+	c.runs = min(c.runs, 3)
+	return c
+}
+
 // measure runs fn once per policy and returns the results in policy order.
 // Policies run concurrently, each against a server of its own, when
 // parallel is set: the workloads that mostly wait do not disturb each other.

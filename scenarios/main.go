@@ -98,9 +98,10 @@ func writeDoc(w io.Writer, cfg config, secs []section, elapsed time.Duration, ar
 	fmt.Fprintf(w, "# Fault scenarios\n\n")
 	fmt.Fprintf(w, "Written by the harness in `scenarios/` (a module of its own); do not edit, rerun:\n\n"+
 		"```\n%s\n```\n\n", command)
-	fmt.Fprintf(w, "Run on %s: %s, %s/%s, %d CPUs, %d runs of each timed measurement, %v in all.\n\n",
+	fmt.Fprintf(w, "Run on %s: %s, %s/%s, %d CPUs; %d runs of each timed measurement (%d for scenarios 1, 3 "+
+		"and 4, which take seconds per run); %v in all.\n\n",
 		time.Now().UTC().Format("2006-01-02 15:04 MST"), runtime.Version(), runtime.GOOS, runtime.GOARCH,
-		runtime.NumCPU(), cfg.runs, elapsed.Round(100*time.Millisecond))
+		runtime.NumCPU(), cfg.runs, cfg.heavy().runs, elapsed.Round(100*time.Millisecond))
 	fmt.Fprintf(w, "Every request goes through langchaingo v0.1.14's real openai client, over TCP on loopback, "+
 		"to `faultserver.New`. **Time is scaled down %d-fold** (%d-fold in the herd): every wait the "+
 		"policies make and every delay, window and Retry-After of the server is divided by the scale, "+

@@ -40,6 +40,7 @@ func transient(cfg config) (section, error) {
 	if cfg.quick {
 		n = 50
 	}
+	cfg = cfg.heavy()
 	ps := policies()
 	res, err := repeat(cfg, ps, true, func(p Policy) (r transientResult, err error) {
 		err = withServer(p, defaultScale, transientServer(), func(s *faultserver.Server, c Caller) error {
@@ -59,8 +60,8 @@ func transient(cfg config) (section, error) {
 		setup: fmt.Sprintf("The server fails %.0f %% of requests (half an empty 500, half a 529 \"overloaded\"), "+
 			"drawn from a seeded generator in arrival order. One caller makes %d logical calls, one every %v "+
 			"(%v of provider time) or as soon as the previous one ends. Lower bound: none; the best a policy "+
-			"can do is 1/(1-%.1f) = %.2f requests per success.", transientRate*100, n, transientEvery,
-			transientEvery*time.Duration(defaultScale), transientRate, 1/(1-transientRate)),
+			"can do is 1/(1-%.1f) = %.2f requests per success. Times are medians of %d runs.", transientRate*100, n,
+			transientEvery, defaultScale.provider(transientEvery), transientRate, 1/(1-transientRate), cfg.runs),
 		table: table{header: []string{"policy", "success rate", "requests / call", "requests / success", "mean call time", "failures"}}}
 	success := make([]samples, len(ps))
 	for i, p := range ps {

@@ -35,6 +35,7 @@ func outage(cfg config) (section, error) {
 	if cfg.quick {
 		down, tail = 400*time.Millisecond, 400*time.Millisecond
 	}
+	cfg = cfg.heavy()
 	ps := policies()
 	res, err := repeat(cfg, ps, true, func(p Policy) (r outageResult, err error) {
 		recovery := time.Now().Add(down)
@@ -60,7 +61,7 @@ func outage(cfg config) (section, error) {
 			"recovers. One caller starts a logical call every %v (%v of provider time), or as soon as the "+
 			"previous one ends, until %v after the recovery. Amplification is the requests that arrived "+
 			"during the outage per logical call started during it; lower bound 0 (a breaker that is "+
-			"already open), 1 without one.", down, down*time.Duration(defaultScale), outageEvery, outageEvery*time.Duration(defaultScale), tail),
+			"already open), 1 without one. Medians of %d runs.", down, defaultScale.provider(down), outageEvery, defaultScale.provider(outageEvery), tail, cfg.runs),
 		table: table{header: []string{"policy", "calls during outage", "requests during outage",
 			"amplification", "first success after recovery", "failed calls after recovery", "success rate"}}}
 	success := make([]samples, len(ps))

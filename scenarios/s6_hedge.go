@@ -16,7 +16,7 @@ const (
 	slowLatency  = 20 * time.Second
 	slowShare    = 0.05
 	hedgeDelay   = 2 * time.Second // about twice the typical latency: past it, the request is probably a slow one
-	hedgeCallers = 10
+	hedgeCallers = 20
 )
 
 // tailServer answers every request after fastLatency, except one in every
