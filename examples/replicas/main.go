@@ -1,0 +1,274 @@
+// Command replicas runs two replicas of an agent service in one program,
+// each with its own wrapped model and tool, its own circuit breaker, rate
+// limiter and idempotency store, and its own Redis client, as two processes
+// would have; they share one Redis, and with it:
+//
+//  1. a payment that the load balancer sends to both replicas charges once;
+//  2. an outage that opens replica A's breaker makes replica B fail fast
+//     too, and when A's probe succeeds, B closes as well;
+//  3. one rate limit keeps both replicas together under the provider's limit.
+//
+// It needs a Redis:
+//
+//	redis-server --port 6379
+//	go run ./examples/replicas                      # or -redis host:port
+//
+// Without a reachable Redis it says how to start one and exits 0. The model
+// side is langchaingo's real OpenAI client against a loopback fault server.
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/lmittmann/tint"
+	"github.com/redis/go-redis/v9"
+	"github.com/tmc/langchaingo/llms/openai"
+
+	"github.com/resilientgo/resilient"
+	"github.com/resilientgo/resilient/faultserver"
+	"github.com/resilientgo/resilient/llms"
+	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/resilientredis"
+	"github.com/resilientgo/resilient/tools"
+)
+
+func main() {
+	addr := flag.String("redis", defaultAddr(), "the Redis address (also $RESILIENT_REDIS_ADDR)")
+	flag.Parse()
+	logger := slog.New(tint.NewTextHandler(os.Stderr, &tint.Options{TimeFormat: "15:04:05.000"}))
+	redis.SetLogger(redisLog{logger})
+	if err := run(*addr, logger); err != nil {
+		fmt.Fprintln(os.Stderr, "replicas:", err)
+		os.Exit(1)
+	}
+}
+
+func defaultAddr() string {
+	if a := os.Getenv("RESILIENT_REDIS_ADDR"); a != "" {
+		return a
+	}
+	return "127.0.0.1:6379"
+}
+
+// The demo's settings: short periods, so that it runs in seconds.
+const (
+	breakerFailures = 3
+	breakerDelay    = time.Second
+	limit           = 4 // requests per limitPeriod, for both replicas together
+	limitPeriod     = 500 * time.Millisecond
+)
+
+func run(addr string, logger *slog.Logger) error {
+	ctx := context.Background()
+	if err := ping(ctx, addr); err != nil {
+		fmt.Printf("replicas: no Redis at %s (%v).\nStart Redis with: redis-server --port 6379\n", addr, err)
+		return nil
+	}
+	// Keys of this run only, deleted at the end.
+	prefix := "resilient-example:" + rand.Text()[:8] + ":"
+	defer cleanup(addr, prefix)
+
+	var outage atomic.Bool
+	srv := faultserver.New(faultserver.Func(func(*faultserver.Request) faultserver.Step {
+		if outage.Load() {
+			return faultserver.Overloaded() // 529
+		}
+		return faultserver.Reply("Paris.")
+	}))
+	defer srv.Close()
+	bank := &bank{}
+
+	var replicas []*replica
+	for _, name := range []string{"A", "B"} {
+		r, err := newReplica(ctx, name, addr, prefix, srv, bank, logger)
+		if err != nil {
+			return err
+		}
+		defer r.close()
+		replicas = append(replicas, r)
+	}
+	a, b := replicas[0], replicas[1]
+
+	fmt.Println("1. The load balancer sends one payment to both replicas at once:")
+	var wg sync.WaitGroup
+	for _, r := range replicas {
+		wg.Go(func() {
+			out, err := r.charge.Call(ctx, `{"order_id":"4471","amount_paise":249900}`)
+			if err != nil {
+				out = err.Error()
+			}
+			fmt.Printf("   replica %s: %s\n", r.name, out)
+		})
+	}
+	wg.Wait()
+	fmt.Printf("   the bank made %d charge(s)\n\n", bank.charges.Load())
+
+	fmt.Println("2. The provider is overloaded; replica A's breaker opens:")
+	outage.Store(true)
+	_, err := a.model.Call(ctx, "Capital of France?")
+	fmt.Printf("   replica A: %s; its breaker is %v\n", reason(err), a.model.Breaker().State())
+	if !waitFor(func() bool { return b.model.Breaker().State() == middleware.BreakerOpen }) {
+		return errors.New("replica B's breaker did not open")
+	}
+	fmt.Printf("   replica B's breaker is %v too, for the %v left of A's open period\n",
+		b.model.Breaker().State(), b.model.Breaker().RemainingDelay().Round(10*time.Millisecond))
+	before := srv.Count()
+	_, err = b.model.Call(ctx, "Capital of France?")
+	fmt.Printf("   replica B: %s, at once: %d request(s) sent to the overloaded provider\n", reason(err), srv.Count()-before)
+	outage.Store(false)
+	time.Sleep(a.model.Breaker().RemainingDelay())
+	answer, err := a.model.Call(ctx, "Capital of France?")
+	if err != nil {
+		return err
+	}
+	fmt.Printf("   the open period ends; replica A's probe answers %q; breaker %v\n", answer, a.model.Breaker().State())
+	if !waitFor(func() bool { return b.model.Breaker().State() == middleware.BreakerClosed }) {
+		return errors.New("replica B's breaker did not close")
+	}
+	answer, err = b.model.Call(ctx, "Capital of France?")
+	if err != nil {
+		return err
+	}
+	fmt.Printf("   replica B closed with it and answers %q\n\n", answer)
+
+	time.Sleep(limitPeriod) // a fresh window for part 3
+	fmt.Printf("3. Each replica makes 4 calls at once, under one shared limit of %d per %v:\n", limit, limitPeriod)
+	start := time.Now()
+	var mu sync.Mutex
+	var times []string
+	for _, r := range replicas {
+		for range 4 {
+			wg.Go(func() {
+				if _, err := r.model.Call(ctx, "Capital of France?"); err != nil {
+					fmt.Println("   error:", err)
+				}
+				mu.Lock()
+				times = append(times, fmt.Sprintf("+%.2fs %s", time.Since(start).Seconds(), r.name))
+				mu.Unlock()
+			})
+		}
+	}
+	wg.Wait()
+	slices.Sort(times)
+	fmt.Printf("   answered at: %s\n", strings.Join(times, ", "))
+	fmt.Printf("   %d at once, the rest one window later: together under the limit (alone, each replica would have sent its 4 at once)\n", limit)
+	return nil
+}
+
+// replica is one instance of the service: what a process would hold.
+type replica struct {
+	name   string
+	rdb    *redis.Client
+	charge *tools.Tool
+	model  *llms.Model
+	shared *resilientredis.SharedBreaker
+}
+
+func newReplica(ctx context.Context, name, addr, prefix string, srv *faultserver.Server, bank *bank, logger *slog.Logger) (*replica, error) {
+	logger = logger.With("replica", name)
+	rdb := redis.NewClient(&redis.Options{Addr: addr})
+	store, err := resilientredis.NewStore(rdb, resilientredis.Prefix(prefix+"idempotency:"), resilientredis.WithLogger(logger))
+	if err != nil {
+		return nil, err
+	}
+	limiter, err := resilientredis.NewLimiter(rdb, "provider", limit, limitPeriod,
+		resilientredis.Prefix(prefix+"limiter:"), resilientredis.MaxWait(5*time.Second), resilientredis.WithLogger(logger))
+	if err != nil {
+		return nil, err
+	}
+	// The evidence transport recovers the status and headers the client drops.
+	llm, err := srv.OpenAI(openai.WithHTTPClient(&http.Client{Transport: llms.NewTransport(srv.Client().Transport)}))
+	if err != nil {
+		return nil, err
+	}
+	model := resilient.Model(llm,
+		resilient.Logger(logger),
+		resilient.Backoff(10*time.Millisecond, 50*time.Millisecond),
+		resilient.Breaker(breakerFailures, breakerDelay),
+		resilient.RateLimit(limiter))
+	if err := model.Err(); err != nil {
+		return nil, err
+	}
+	shared, err := resilientredis.ShareBreaker(ctx, rdb, model.Breaker(), "provider",
+		resilientredis.Prefix(prefix+"breaker:"), resilientredis.WithLogger(logger))
+	if err != nil {
+		return nil, err
+	}
+	charge := resilient.Tool(tools.Func("charge", "Charges a card once for an order.", bank.charge),
+		resilient.Idempotent(store), resilient.Logger(logger))
+	return &replica{name: name, rdb: rdb, charge: charge, model: model, shared: shared}, nil
+}
+
+func (r *replica) close() {
+	_ = r.shared.Close()
+	_ = r.rdb.Close()
+}
+
+// bank is the payment provider: every charge it accepts moves money.
+type bank struct{ charges atomic.Int32 }
+
+func (b *bank) charge(ctx context.Context, _ string) (string, error) {
+	time.Sleep(100 * time.Millisecond) // long enough for the calls to overlap
+	return fmt.Sprintf("charged 2499.00 INR for order 4471 as txn-%d", b.charges.Add(1)), nil
+}
+
+func ping(ctx context.Context, addr string) error {
+	rdb := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, DialerRetries: 1})
+	defer rdb.Close()
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	return rdb.Ping(ctx).Err()
+}
+
+// cleanup deletes the keys of this run.
+func cleanup(addr, prefix string) {
+	rdb := redis.NewClient(&redis.Options{Addr: addr})
+	defer rdb.Close()
+	ctx := context.Background()
+	iter := rdb.Scan(ctx, 0, prefix+"*", 100).Iterator()
+	for iter.Next(ctx) {
+		rdb.Del(ctx, iter.Val())
+	}
+}
+
+// waitFor polls cond for up to a second.
+func waitFor(cond func() bool) bool {
+	for range 200 {
+		if cond() {
+			return true
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return false
+}
+
+// reason says why a model call stopped, from the middleware's final error.
+func reason(err error) string {
+	var final *middleware.Error
+	if !errors.As(err, &final) {
+		return fmt.Sprint(err)
+	}
+	if final.Reason == middleware.ReasonCircuitOpen {
+		return "stopped, circuit open"
+	}
+	return fmt.Sprintf("gave up (%s) after %d attempts", final.Reason, len(final.Attempts))
+}
+
+// redisLog sends go-redis's own log lines to slog, at DEBUG.
+type redisLog struct{ l *slog.Logger }
+
+func (r redisLog) Printf(ctx context.Context, format string, v ...any) {
+	r.l.DebugContext(ctx, fmt.Sprintf(format, v...))
+}

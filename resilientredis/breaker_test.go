@@ -1,0 +1,243 @@
+package resilientredis_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/resilientredis"
+)
+
+// replica is one process's breaker, shared.
+type replica struct {
+	b  *middleware.Breaker
+	sb *resilientredis.SharedBreaker
+}
+
+// share returns a breaker (5 failures, 100 ms) shared under "provider" in
+// prefix through a client of its own at addr.
+func share(t *testing.T, addr, prefix string, opts ...resilientredis.Option) replica {
+	t.Helper()
+	b := middleware.NewBreaker("provider", 5, 100*time.Millisecond, nil)
+	sb, err := resilientredis.ShareBreaker(context.Background(), newClient(t, addr), b, "provider",
+		append([]resilientredis.Option{resilientredis.Prefix(prefix)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = sb.Close() })
+	return replica{b, sb}
+}
+
+func isOpen(b *middleware.Breaker) func() bool {
+	return func() bool { return b.State() == middleware.BreakerOpen }
+}
+
+func isClosed(b *middleware.Breaker) func() bool {
+	return func() bool { return b.State() == middleware.BreakerClosed }
+}
+
+// version returns the shared state's version: how many changes were
+// published.
+func version(t *testing.T, addr, prefix string) string {
+	t.Helper()
+	return newClient(t, addr).HGet(context.Background(), prefix+"provider", "version").Val()
+}
+
+// TestBreakerOpensAndClosesTogether: an open on one replica holds the other
+// open for the remaining delay, a close closes it, and nothing echoes: two
+// changes make two versions.
+func TestBreakerOpensAndClosesTogether(t *testing.T) {
+	t.Parallel()
+	addr := redisAddr(t)
+	prefix := testPrefix(t, addr)
+	a, b := share(t, addr, prefix), share(t, addr, prefix)
+
+	a.b.HoldOpen(2 * time.Second) // a Retry-After of 2 s over the cap
+	if took, ok := eventually(time.Second, isOpen(b.b)); !ok {
+		t.Fatalf("b not open after %v", took)
+	}
+	if d := b.b.RemainingDelay(); d < 1500*time.Millisecond || d > 2*time.Second {
+		t.Errorf("b holds open for %v, want about 2 s (its own delay is 100 ms)", d)
+	}
+	time.Sleep(200 * time.Millisecond) // b's own 100 ms delay passes: still held
+	if !isOpen(b.b)() {
+		t.Errorf("b: got %v after its own delay, want open until the shared period ends", b.b.State())
+	}
+
+	a.b.Close()
+	if took, ok := eventually(time.Second, isClosed(b.b)); !ok {
+		t.Fatalf("b not closed after %v", took)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if got := version(t, addr, prefix); got != "2" {
+		t.Errorf("version: got %s, want 2 (one open, one close, no echo)", got)
+	}
+}
+
+// TestBreakerLongestOpenWins: a shorter open never shortens a longer one.
+func TestBreakerLongestOpenWins(t *testing.T) {
+	t.Parallel()
+	addr := redisAddr(t)
+	prefix := testPrefix(t, addr)
+	a, b := share(t, addr, prefix), share(t, addr, prefix)
+	a.b.HoldOpen(3 * time.Second)
+	if _, ok := eventually(time.Second, isOpen(b.b)); !ok {
+		t.Fatal("b not open")
+	}
+	b.b.HoldOpen(time.Second) // no change: already held longer
+	a2 := share(t, addr, prefix)
+	if d := a2.b.RemainingDelay(); d < 2500*time.Millisecond {
+		t.Errorf("a replica started now holds open for %v, want the longest period, about 3 s", d)
+	}
+}
+
+// TestBreakerPollIsTheSafetyNet: a change that no message announced (a
+// replica that missed it) is applied by the poll within PollInterval.
+func TestBreakerPollIsTheSafetyNet(t *testing.T) {
+	t.Parallel()
+	addr := redisAddr(t)
+	prefix := testPrefix(t, addr)
+	const poll = 100 * time.Millisecond
+	b := share(t, addr, prefix, resilientredis.PollInterval(poll))
+	client := newClient(t, addr)
+	now := client.Time(context.Background()).Val()
+	client.HSet(context.Background(), prefix+"provider", "state", "open", "version", 7, "origin", "elsewhere",
+		"until", now.Add(2*time.Second).UnixMilli()) // written without PUBLISH
+	took, ok := eventually(time.Second, isOpen(b.b))
+	if !ok || took > poll+100*time.Millisecond {
+		t.Errorf("open seen after %v (%v), want within the poll interval %v", took, ok, poll)
+	}
+}
+
+// TestBreakerStaleCloseLoses: a replica that closes without having seen a
+// newer open does not end it: it gets the open instead.
+func TestBreakerStaleCloseLoses(t *testing.T) {
+	t.Parallel()
+	addr := redisAddr(t)
+	prefix := testPrefix(t, addr)
+	b := share(t, addr, prefix, resilientredis.PollInterval(time.Minute))
+	b.b.Open()
+	if _, ok := eventually(time.Second, func() bool { return version(t, addr, prefix) == "1" }); !ok {
+		t.Fatal("the open was not published")
+	}
+	client := newClient(t, addr)
+	now := client.Time(context.Background()).Val()
+	client.HSet(context.Background(), prefix+"provider", "state", "open", "version", 2, "origin", "elsewhere",
+		"until", now.Add(2*time.Second).UnixMilli()) // a newer open that b has not seen
+	b.b.Close()
+	if _, ok := eventually(time.Second, func() bool { return b.b.State() == middleware.BreakerOpen }); !ok {
+		t.Errorf("b: got %v, want open again: its close was stale", b.b.State())
+	}
+	if got := client.HGet(context.Background(), prefix+"provider", "state").Val(); got != "open" {
+		t.Errorf("shared state: got %s, want open", got)
+	}
+}
+
+// TestBreakerOpenBeforeSharing: a breaker already open when it starts
+// sharing tells the others.
+func TestBreakerOpenBeforeSharing(t *testing.T) {
+	t.Parallel()
+	addr := redisAddr(t)
+	prefix := testPrefix(t, addr)
+	other := share(t, addr, prefix)
+	b := middleware.NewBreaker("provider", 5, 2*time.Second, nil)
+	b.Open()
+	sb, err := resilientredis.ShareBreaker(context.Background(), newClient(t, addr), b, "provider", resilientredis.Prefix(prefix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	if _, ok := eventually(time.Second, isOpen(other.b)); !ok {
+		t.Error("the other replica did not open")
+	}
+}
+
+// TestBreakerClosedStopsSharing: after Close, local changes stay local.
+func TestBreakerClosedStopsSharing(t *testing.T) {
+	t.Parallel()
+	addr := redisAddr(t)
+	prefix := testPrefix(t, addr)
+	a, b := share(t, addr, prefix), share(t, addr, prefix)
+	if err := a.sb.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_ = a.sb.Close() // idempotent
+	a.b.Open()
+	time.Sleep(200 * time.Millisecond)
+	if got := b.b.State(); got != middleware.BreakerClosed {
+		t.Errorf("b: got %v, want closed", got)
+	}
+}
+
+// TestBreakerDown: without Redis, ShareBreaker returns at once with no
+// error and a log line, and the breaker works alone.
+func TestBreakerDown(t *testing.T) {
+	t.Parallel()
+	logger, msgs := newRecorder()
+	b := middleware.NewBreaker("provider", 5, time.Minute, nil)
+	start := time.Now()
+	sb, err := resilientredis.ShareBreaker(context.Background(), downClient(t), b, "provider",
+		resilientredis.WithLogger(logger), resilientredis.PollInterval(50*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > resilientredis.DefaultTimeout {
+		t.Errorf("ShareBreaker took %v without Redis, want at most the timeout", took)
+	}
+	b.Open()
+	time.Sleep(150 * time.Millisecond) // a few polls and publishes fail
+	if got := b.State(); got != middleware.BreakerOpen {
+		t.Errorf("open: got %v", got)
+	}
+	b.Close()
+	if got := b.State(); got != middleware.BreakerClosed {
+		t.Errorf("closed: got %v", got)
+	}
+	if err := sb.Close(); err != nil {
+		t.Error(err)
+	}
+	if got := count(msgs(), "redis unavailable"); got != 1 {
+		t.Errorf(`"redis unavailable" lines: got %d, want 1: %q`, got, msgs())
+	}
+}
+
+// TestBreakerReconnects: an open that happened while Redis was unreachable
+// is published once it is back, within PollInterval.
+func TestBreakerReconnects(t *testing.T) {
+	t.Parallel()
+	addr := redisAddr(t)
+	prefix := testPrefix(t, addr)
+	p := newProxy(t, addr)
+	p.down()
+	const poll = 100 * time.Millisecond
+	logger, msgs := newRecorder()
+	alone := share(t, p.addr, prefix, resilientredis.PollInterval(poll), resilientredis.WithLogger(logger),
+		resilientredis.Timeout(200*time.Millisecond))
+	other := share(t, addr, prefix)
+	alone.b.HoldOpen(5 * time.Second)
+	time.Sleep(2 * poll)
+	if got := other.b.State(); got != middleware.BreakerClosed {
+		t.Fatalf("other: got %v while the first is cut off, want closed", got)
+	}
+	p.up(t)
+	took, ok := eventually(2*time.Second, isOpen(other.b))
+	if !ok || took > poll+500*time.Millisecond {
+		t.Errorf("other open after %v (%v), want within a poll of Redis coming back", took, ok)
+	}
+	if got := msgs(); count(got, "redis unavailable") != 1 || count(got, "redis reachable again") != 1 {
+		t.Errorf("log: got %q", got)
+	}
+}
+
+func TestShareBreakerInvalid(t *testing.T) {
+	t.Parallel()
+	_, err := resilientredis.ShareBreaker(context.Background(), nil, nil, "", resilientredis.Tokens(1))
+	want := `resilientredis: ShareBreaker(nil client)
+resilientredis: ShareBreaker(nil breaker)
+resilientredis: ShareBreaker: empty key
+resilientredis: Tokens applies to the limiter only`
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, want %q", err, want)
+	}
+}

@@ -1,0 +1,84 @@
+// Package resilientredis shares the state of the resilience middleware
+// among the replicas of a service, on Redis (github.com/redis/go-redis/v9):
+// idempotency records, rate limits and circuit breaker state. An agent
+// service behind a load balancer needs all three: a retried payment that
+// lands on another replica must not charge twice, N replicas each keeping
+// under a provider's limit exceed it together, and each replica should not
+// have to discover an outage on its own.
+//
+// The in-memory versions (tools.MemoryStore, middleware.LocalLimiter, a
+// middleware.Breaker of its own) stay the defaults; this package is
+// separate so that a program without Redis does not link go-redis.
+//
+//	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
+//
+//	store, err := resilientredis.NewStore(rdb)
+//	charge := resilient.Tool(chargeTool, resilient.Idempotent(store))
+//
+//	limiter, err := resilientredis.NewLimiter(rdb, "openai", 500, time.Minute)
+//	model := resilient.Model(llm, resilient.RateLimit(limiter))
+//
+//	shared, err := resilientredis.ShareBreaker(ctx, rdb, model.Breaker(), "openai")
+//	defer shared.Close()
+//
+// # Idempotency store
+//
+// [Store] implements tools.Store: a claim, a completion and a release are
+// each one Lua script, atomic on the server, and leases and times to live
+// run on Redis's clock. Two replicas calling a mutating tool with the same
+// input execute it once; the second waits for the first and returns its
+// result. A holder that dies mid-call blocks its key until its lease ends,
+// and then a later call may run.
+//
+// # Shared rate limit
+//
+// [Limiter] implements middleware.Limiter with a sliding window kept in
+// Redis and decided by a Lua script on Redis's clock: all the replicas
+// together admit at most n attempts (and, with [Tokens], n tokens) in any
+// window of one period. An attempt over the limit waits for the earliest
+// slot, in the order asked, up to [MaxWait]. The in-process default is
+// middleware.LocalLimiter.
+//
+// # Shared circuit breaker
+//
+// [ShareBreaker] links a middleware.Breaker to the breakers of the other
+// replicas: an open (from failures, or held open by a Retry-After over the
+// cap) holds the others open for the rest of its period, and a close closes
+// them. Changes travel by pub/sub, and a poll every [PollInterval] is the
+// safety net: a replica learns of another's change within PollInterval (1 s
+// by default) plus two round trips, usually within milliseconds.
+//
+// # Redis unavailable
+//
+// Redis being down or unreachable never takes the agent down, and never
+// panics. Each feature logs "redis unavailable" (at the first failure, then
+// at most once a minute, with the feature, the key, what it does meanwhile
+// and the error) and "redis reachable again" when it answers; every
+// round trip is bounded by [Timeout] (1 s). Errors match [ErrUnavailable].
+//
+//	feature          while Redis is unavailable                        why
+//	Store.Claim      fails: the tool call is an internal failure       a double charge is worse
+//	                 ("Error: <tool> failed internally                 than a failed call
+//	                 (*resilientredis.UnavailableError)"), and the
+//	                 tool does not run (fail closed)
+//	Store.Complete,  retry until their context ends (10 s from the     the result of a call that
+//	Store.Release    tools wrapper); then the record stays in flight    ran must not be lost to
+//	                 until its lease ends                              a blip
+//	Limiter          admits (fail open); with FailClosed, refuses      a limiter outage should not
+//	                 with ErrUnavailable                               stop every call
+//	SharedBreaker    the local breaker works alone; local changes are  the breaker's own evidence
+//	                 published, and the shared state applied, within   still protects the replica
+//	                 PollInterval once Redis is back
+//
+// # Keys
+//
+// Every key and channel starts with a prefix ([Prefix]): by default
+// "resilient:idempotency:", "resilient:limiter:" and "resilient:breaker:".
+// A limiter's two keys share a hash tag, so every script touches one
+// Redis Cluster slot. The scripts need Redis 6.2 or later.
+//
+// # Concurrency
+//
+// Store, Limiter and SharedBreaker are safe for concurrent use; build one
+// per process (per key) and share it, with one go-redis client.
+package resilientredis

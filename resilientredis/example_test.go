@@ -1,0 +1,104 @@
+package resilientredis_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"log/slog"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/resilientredis"
+	"github.com/resilientgo/resilient/tools"
+)
+
+// The examples need a Redis at 127.0.0.1:6379, so they show the wiring and
+// are not run by go test.
+
+// A mutating tool that runs once per input across every replica.
+func ExampleNewStore() {
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
+	defer rdb.Close()
+
+	store, err := resilientredis.NewStore(rdb, resilientredis.WithLogger(slog.Default()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	charge, err := tools.Wrap(
+		tools.Func("charge", "Charges a card once for an order.", func(ctx context.Context, input string) (string, error) {
+			key, _ := tools.KeyFrom(ctx) // pass it on as the payment provider's Idempotency-Key
+			return "charged with key " + key, nil
+		}),
+		tools.Idempotent(store), tools.Lease(time.Minute))
+	if err != nil {
+		log.Fatal(err)
+	}
+	out, err := charge.Call(context.Background(), `{"order":"4471","amount":2499}`)
+	fmt.Println(out, err)
+}
+
+// One limit of 500 requests a minute for every replica calling the same
+// provider account: each attempt of the pipeline acquires one request.
+func ExampleNewLimiter() {
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
+	defer rdb.Close()
+
+	limiter, err := resilientredis.NewLimiter(rdb, "openai:gpt-4o", 500, time.Minute,
+		resilientredis.MaxWait(10*time.Second))
+	if err != nil {
+		log.Fatal(err)
+	}
+	pipeline, err := middleware.New[string]("openai", middleware.RateLimit(limiter))
+	if err != nil {
+		log.Fatal(err)
+	}
+	out, err := pipeline.Do(context.Background(), func(context.Context, middleware.State) (string, error) {
+		return "called the provider", nil
+	})
+	fmt.Println(out, err)
+}
+
+// Requests and tokens per minute: a caller that knows the size of its call
+// (the prompt's tokens and the most it lets the model write) acquires once
+// for it, before the call.
+func ExampleTokens() {
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
+	defer rdb.Close()
+
+	limiter, err := resilientredis.NewLimiter(rdb, "anthropic:claude", 50, time.Minute,
+		resilientredis.Tokens(40_000))
+	if err != nil {
+		log.Fatal(err)
+	}
+	promptTokens, maxTokens := 1200, 800
+	if err := limiter.Acquire(context.Background(), promptTokens+maxTokens); err != nil {
+		log.Fatal(err) // middleware.ErrLimited: not within the wait allowed
+	}
+	fmt.Println("call the model")
+}
+
+// A breaker that opens and closes with the other replicas' breakers of the
+// same provider.
+func ExampleShareBreaker() {
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
+	defer rdb.Close()
+
+	breaker := middleware.NewBreaker("openai", 5, 30*time.Second, slog.Default())
+	shared, err := resilientredis.ShareBreaker(context.Background(), rdb, breaker, "openai")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer shared.Close()
+
+	// Give the breaker to every pipeline that calls the provider.
+	pipeline, err := middleware.New[string]("openai", middleware.UseBreaker(breaker))
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = pipeline.Do(context.Background(), func(context.Context, middleware.State) (string, error) {
+		return "called the provider", nil
+	})
+	fmt.Println(err, breaker.State())
+}

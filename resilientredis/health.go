@@ -1,0 +1,121 @@
+package resilientredis
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/resilientgo/resilient/middleware"
+)
+
+// Attribute keys of the slog events, stable for dashboards and alerts.
+//
+// The events, by message:
+//
+//	"redis unavailable"        WARN  feature, key, action, err, suppressed
+//	"redis reachable again"    INFO  feature, key, down
+//	"circuit opened by a replica"  INFO  target, delay
+//	"circuit closed by a replica"  INFO  target
+//
+// "redis unavailable" is logged at the first failure and then at most once
+// a minute while Redis stays unavailable, with the number of failures not
+// logged since the previous line.
+const (
+	KeyFeature    = "feature"    // "store", "limiter" or "breaker"
+	KeyKey        = "key"        // the Redis key concerned
+	KeyAction     = "action"     // what the feature does while Redis is unavailable
+	KeySuppressed = "suppressed" // failures not logged since the previous line
+	KeyDown       = "down"       // how long Redis was unavailable
+	KeyError      = middleware.KeyError
+	KeyTarget     = middleware.KeyTarget
+	KeyDelay      = middleware.KeyDelay
+)
+
+// ErrUnavailable is matched by [errors.Is] in every error this package
+// returns because Redis did not answer (refused, timed out, failed).
+var ErrUnavailable = errors.New("resilientredis: redis unavailable")
+
+// UnavailableError is the error of an operation that Redis did not answer.
+// It matches [ErrUnavailable] and unwraps to the client's error.
+type UnavailableError struct {
+	Op  string // "claim", "complete", "release", "get", "acquire"
+	Key string // the Redis key
+	Err error  // the client's error
+}
+
+func (e *UnavailableError) Error() string {
+	return "resilientredis: " + e.Op + " " + e.Key + ": redis unavailable: " + e.Err.Error()
+}
+
+// Unwrap returns the client's error.
+func (e *UnavailableError) Unwrap() error { return e.Err }
+
+// Is reports whether target is [ErrUnavailable].
+func (e *UnavailableError) Is(target error) bool { return target == ErrUnavailable }
+
+// logEvery spaces the "redis unavailable" lines of one feature while Redis
+// stays down.
+const logEvery = time.Minute
+
+// health logs the reachability of Redis as one feature sees it: the first
+// failure, then at most one line per logEvery while failures go on, and the
+// recovery. It is safe for concurrent use.
+type health struct {
+	logger  *slog.Logger
+	feature string
+	key     string
+	action  string // what the feature does meanwhile
+
+	down atomic.Bool // fast path of ok
+
+	mu         sync.Mutex
+	since      time.Time // when the failures began
+	logged     time.Time // the last "redis unavailable" line
+	suppressed int
+}
+
+func newHealth(c config, key, action string) *health {
+	return &health{logger: c.logger, feature: c.feature.String(), key: key, action: action}
+}
+
+// failed records a failure to reach Redis.
+func (h *health) failed(ctx context.Context, err error) {
+	now := time.Now()
+	h.mu.Lock()
+	if !h.down.Load() {
+		h.down.Store(true)
+		h.since = now
+	} else if now.Sub(h.logged) < logEvery {
+		h.suppressed++
+		h.mu.Unlock()
+		return
+	}
+	h.logged = now
+	suppressed := h.suppressed
+	h.suppressed = 0
+	h.mu.Unlock()
+	h.logger.LogAttrs(ctx, slog.LevelWarn, "redis unavailable",
+		slog.String(KeyFeature, h.feature), slog.String(KeyKey, h.key), slog.String(KeyAction, h.action),
+		slog.Any(KeyError, err), slog.Int(KeySuppressed, suppressed))
+}
+
+// ok records an answer from Redis.
+func (h *health) ok(ctx context.Context) {
+	if !h.down.Load() {
+		return
+	}
+	h.mu.Lock()
+	if !h.down.Load() {
+		h.mu.Unlock()
+		return
+	}
+	h.down.Store(false)
+	down := time.Since(h.since)
+	h.suppressed = 0
+	h.mu.Unlock()
+	h.logger.LogAttrs(ctx, slog.LevelInfo, "redis reachable again",
+		slog.String(KeyFeature, h.feature), slog.String(KeyKey, h.key), slog.Duration(KeyDown, down))
+}

@@ -1,0 +1,249 @@
+package resilientredis
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/resilientgo/resilient/middleware"
+)
+
+// Limiter is a [middleware.Limiter] shared by every process that uses the
+// same Redis, prefix and key: the replicas of a service together start at
+// most n attempts per period, and, with [Tokens], spend at most that many
+// tokens per period, so that the fleet stays under the provider account's
+// limit.
+//
+// The limit is a sliding window: in any interval of one period, the
+// attempts admitted number at most n, wherever the interval starts. Bursts
+// are allowed up to the limit. Admission is decided by one Lua script on
+// Redis's clock (TIME), never a client's, over a sorted set of the
+// admissions of the last period. A caller over the limit is given the
+// earliest time its attempt fits, takes that slot at once, and sleeps until
+// then; so callers are served in the order they asked, and a wait longer
+// than [MaxWait] (or than ctx's deadline) is refused at once with
+// [middleware.ErrLimited], without taking a slot. A caller that gives up
+// while waiting gives its slot back.
+//
+// While Redis is unavailable the limiter fails open: it admits, and logs
+// "redis unavailable". With [FailClosed] it refuses with an error matching
+// [ErrUnavailable] instead.
+//
+// A Limiter is safe for concurrent use.
+type Limiter struct {
+	client     redis.UniversalClient
+	keys       []string // the sorted set of admissions, the token count
+	name       string
+	requests   int // per period, 0: no request limit
+	tokens     int // per period, 0: no token limit
+	period     time.Duration
+	maxWait    time.Duration
+	timeout    time.Duration
+	failClosed bool
+	health     *health
+}
+
+var _ middleware.Limiter = (*Limiter)(nil)
+
+// NewLimiter returns a limiter admitting at most requests attempts per
+// period over all the processes sharing key (for instance "openai:gpt-4o";
+// the account's limits apply to every replica). With [Tokens], requests may
+// be 0 to limit tokens only. Every limiter sharing a key must have the same
+// limits and period. Options: [Tokens], [MaxWait], [FailClosed],
+// [Prefix], [WithLogger], [Timeout].
+func NewLimiter(client redis.UniversalClient, key string, requests int, period time.Duration, opts ...Option) (*Limiter, error) {
+	c, err := build(forLimiter, opts)
+	var errs []error
+	if client == nil {
+		errs = append(errs, errors.New("resilientredis: NewLimiter(nil client)"))
+	}
+	if key == "" {
+		errs = append(errs, errors.New("resilientredis: NewLimiter: empty key"))
+	}
+	if requests < 0 || (requests == 0 && c.tokens == 0) || period < time.Millisecond {
+		errs = append(errs, fmt.Errorf("resilientredis: NewLimiter(%q, %d, %v): need requests >= 1 (or Tokens) and a period of 1 ms at least", key, requests, period))
+	}
+	if err := errors.Join(append(errs, err)...); err != nil {
+		return nil, err
+	}
+	if !c.maxWaitSet {
+		c.maxWait = period
+	}
+	// The braces are a hash tag: both keys live in one Redis Cluster slot,
+	// as a script's keys must.
+	base := c.prefix + "{" + key + "}"
+	action := "admitting without the shared limit"
+	if c.failClosed {
+		action = "refusing every attempt"
+	}
+	return &Limiter{
+		client:     client,
+		keys:       []string{base + ":log", base + ":tokens"},
+		name:       base,
+		requests:   requests,
+		tokens:     c.tokens,
+		period:     period,
+		maxWait:    c.maxWait,
+		timeout:    c.timeout,
+		failClosed: c.failClosed,
+		health:     newHealth(c, base, action),
+	}, nil
+}
+
+var (
+	// acquireScript admits one attempt of a cost, now or at the earliest
+	// time it fits in a sliding window, on Redis's clock in milliseconds.
+	//
+	// KEYS: the sorted set of admissions (member "<id>:<cost>", score the
+	// admission time), the sum of their costs (kept only with a token
+	// limit). ARGV: request limit (0: none), token limit (0: none), window,
+	// cost, longest acceptable wait, member id. Returns {1, wait} when
+	// admitted after wait, {0, wait} when the wait would be longer than
+	// acceptable, {-1, 0} when the cost can never fit.
+	//
+	// Admissions are kept in time order of their slots, so the earliest
+	// slot for a new one is found by dropping the oldest until both limits
+	// hold for the rest: the new one goes at the oldest dropped one's time
+	// plus the window, when that one leaves every window that contains the
+	// new one.
+	acquireScript = redis.NewScript(`
+if redis.replicate_commands then pcall(redis.replicate_commands) end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local rmax, tmax, win = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local cost, maxwait = tonumber(ARGV[4]), tonumber(ARGV[5])
+local function costof(m) return tonumber(string.match(m, ':(%d+)$')) end
+
+local old = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - win)
+if #old > 0 then
+  if tmax > 0 then
+    local freed = 0
+    for _, m in ipairs(old) do freed = freed + costof(m) end
+    if redis.call('DECRBY', KEYS[2], freed) < 0 then redis.call('SET', KEYS[2], 0, 'KEEPTTL') end
+  end
+  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - win)
+end
+
+local count = redis.call('ZCARD', KEYS[1])
+local tokens = 0
+if tmax > 0 then tokens = tonumber(redis.call('GET', KEYS[2]) or '0') end
+local at = now
+if (rmax > 0 and count + 1 > rmax) or (tmax > 0 and tokens + cost > tmax) then
+  at = nil
+  local fc, ft, start = 0, 0, 0
+  while not at do
+    local batch = redis.call('ZRANGE', KEYS[1], start, start + 99, 'WITHSCORES')
+    if #batch == 0 then break end
+    for i = 1, #batch, 2 do
+      fc = fc + 1
+      ft = ft + costof(batch[i])
+      if (rmax == 0 or count - fc + 1 <= rmax) and (tmax == 0 or tokens - ft + cost <= tmax) then
+        at = math.max(now, tonumber(batch[i + 1]) + win)
+        break
+      end
+    end
+    start = start + 100
+  end
+  if not at then return {-1, 0} end
+end
+
+local wait = at - now
+if wait > maxwait then return {0, wait} end
+redis.call('ZADD', KEYS[1], string.format('%d', at), ARGV[6] .. ':' .. ARGV[4])
+local ttl = at + win - now + 1000
+if redis.call('PTTL', KEYS[1]) < ttl then redis.call('PEXPIRE', KEYS[1], string.format('%d', ttl)) end
+if tmax > 0 then
+  redis.call('INCRBY', KEYS[2], cost)
+  if redis.call('PTTL', KEYS[2]) < ttl then redis.call('PEXPIRE', KEYS[2], string.format('%d', ttl)) end
+end
+return {1, wait}
+`)
+	// refundScript gives back the slot of an attempt whose caller gave up
+	// while waiting for it. KEYS as acquireScript's; ARGV: member, "1" when
+	// tokens are counted.
+	refundScript = redis.NewScript(`
+if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 and ARGV[2] == '1' then
+  redis.call('DECRBY', KEYS[2], tonumber(string.match(ARGV[1], ':(%d+)$')))
+end
+return 0
+`)
+)
+
+// Acquire implements [middleware.Limiter]: it blocks until an attempt that
+// counts one request and cost tokens may start. cost below 1 counts as 1; a
+// cost over the token limit is refused with [middleware.ErrLimited]. It
+// returns ctx's error when ctx ends while waiting, and
+// [middleware.ErrLimited] when the wait would be longer than [MaxWait] or
+// than ctx's deadline allows. While Redis is unavailable it admits (or, with
+// [FailClosed], returns an error matching [ErrUnavailable]).
+func (l *Limiter) Acquire(ctx context.Context, cost int) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	cost = max(cost, 1)
+	if l.tokens > 0 && cost > l.tokens {
+		return fmt.Errorf("resilientredis: limiter %s: a cost of %d tokens is over the limit of %d per %v: %w",
+			l.name, cost, l.tokens, l.period, middleware.ErrLimited)
+	}
+	maxWait := l.maxWait
+	if deadline, ok := ctx.Deadline(); ok {
+		maxWait = min(maxWait, time.Until(deadline))
+	}
+	member := rand.Text()
+	rctx, cancel := context.WithTimeout(ctx, l.timeout)
+	res, err := acquireScript.Run(rctx, l.client, l.keys,
+		l.requests, l.tokens, l.period.Milliseconds(), cost, max(maxWait.Milliseconds(), 0), member).Int64Slice()
+	cancel()
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return ctx.Err()
+	case err != nil:
+		l.health.failed(ctx, err)
+		if l.failClosed {
+			return &UnavailableError{Op: "acquire", Key: l.name, Err: err}
+		}
+		return nil
+	case len(res) != 2:
+		return &UnavailableError{Op: "acquire", Key: l.name, Err: errors.New("unexpected reply")}
+	}
+	l.health.ok(ctx)
+	wait := time.Duration(res[1]) * time.Millisecond
+	switch res[0] {
+	case 0:
+		return fmt.Errorf("resilientredis: limiter %s: the next slot is %v away, more than the wait allowed (%v): %w",
+			l.name, wait, maxWait.Round(time.Millisecond), middleware.ErrLimited)
+	case -1:
+		return fmt.Errorf("resilientredis: limiter %s: a cost of %d never fits: %w", l.name, cost, middleware.ErrLimited)
+	}
+	if wait <= 0 {
+		return nil
+	}
+	t := time.NewTimer(wait)
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		t.Stop()
+		l.refund(ctx, member+":"+strconv.Itoa(cost))
+		return ctx.Err()
+	}
+}
+
+// refund gives back a slot taken by a caller that gave up waiting for it.
+// It is best effort: a slot not given back only makes the fleet slower.
+func (l *Limiter) refund(ctx context.Context, member string) {
+	counted := "0"
+	if l.tokens > 0 {
+		counted = "1"
+	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), l.timeout)
+	defer cancel()
+	if err := refundScript.Run(rctx, l.client, l.keys, member, counted).Err(); err != nil {
+		l.health.failed(ctx, err)
+	}
+}

@@ -1,0 +1,226 @@
+package resilientredis_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/resilientredis"
+)
+
+// newLimiters returns n limiters sharing one limit, each with a client of
+// its own: n replicas.
+func newLimiters(t *testing.T, n, requests int, period time.Duration, opts ...resilientredis.Option) []*resilientredis.Limiter {
+	t.Helper()
+	addr := redisAddr(t)
+	opts = append([]resilientredis.Option{resilientredis.Prefix(testPrefix(t, addr))}, opts...)
+	var ls []*resilientredis.Limiter
+	for range n {
+		l, err := resilientredis.NewLimiter(newClient(t, addr), "openai", requests, period, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ls = append(ls, l)
+	}
+	return ls
+}
+
+// TestLimiterSharedByThreeClients: three clients sharing 60 per window, each
+// trying 60 attempts at once, are admitted 60 in all, not 180. The window is
+// 3 s instead of a minute, to keep the test fast; the attempts take far less.
+func TestLimiterSharedByThreeClients(t *testing.T) {
+	t.Parallel()
+	ls := newLimiters(t, 3, 60, 3*time.Second, resilientredis.MaxWait(0))
+	var admitted, limited atomic.Int32
+	var wg sync.WaitGroup
+	for _, l := range ls {
+		for range 60 {
+			wg.Go(func() {
+				switch err := l.Acquire(context.Background(), 1); {
+				case err == nil:
+					admitted.Add(1)
+				case errors.Is(err, middleware.ErrLimited):
+					limited.Add(1)
+				default:
+					t.Error(err)
+				}
+			})
+		}
+	}
+	wg.Wait()
+	if a, l := admitted.Load(), limited.Load(); a != 60 || l != 120 {
+		t.Errorf("admitted %d and limited %d, want 60 and 120", a, l)
+	}
+}
+
+// TestLimiterWaitsForTheSlot: callers over the limit wait for the earliest
+// slot instead of failing, and in any window the admissions stay under the
+// limit: 25 attempts at 10 per second from three clients take two seconds.
+func TestLimiterWaitsForTheSlot(t *testing.T) {
+	t.Parallel()
+	const n, window = 10, time.Second
+	ls := newLimiters(t, 3, n, window, resilientredis.MaxWait(5*time.Second))
+	var mu sync.Mutex
+	var times []time.Time
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i := range 25 {
+		wg.Go(func() {
+			if err := ls[i%3].Acquire(context.Background(), 1); err != nil {
+				t.Error(err)
+			}
+			mu.Lock()
+			times = append(times, time.Now())
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	slices.SortFunc(times, func(a, b time.Time) int { return a.Compare(b) })
+	// The slots are on Redis's clock; wake-ups here may lag them a little.
+	const slack = 50 * time.Millisecond
+	for i := n; i < len(times); i++ {
+		if gap := times[i].Sub(times[i-n]); gap < window-slack {
+			t.Errorf("admissions %d and %d are %v apart: %d admitted within less than %v", i-n, i, gap, n+1, window)
+		}
+	}
+	if took := times[len(times)-1].Sub(start); took < 2*window-slack || took > 2*window+500*time.Millisecond {
+		t.Errorf("25 attempts took %v, want about %v", took, 2*window)
+	}
+}
+
+// TestLimiterRefusals: a wait over MaxWait, or past the caller's deadline,
+// is refused at once without taking a slot; a caller that gives up while
+// waiting gives its slot back.
+func TestLimiterRefusals(t *testing.T) {
+	t.Parallel()
+	ls := newLimiters(t, 1, 1, time.Second, resilientredis.MaxWait(5*time.Second))
+	l := ls[0]
+	ctx := context.Background()
+	if err := l.Acquire(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+
+	short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	start := time.Now()
+	err := l.Acquire(short, 1)
+	cancel()
+	if !errors.Is(err, middleware.ErrLimited) || time.Since(start) > 50*time.Millisecond {
+		t.Errorf("past the deadline: got %v after %v, want ErrLimited at once", err, time.Since(start))
+	}
+
+	gaveUp, cancel := context.WithCancel(ctx)
+	time.AfterFunc(50*time.Millisecond, cancel)
+	if err := l.Acquire(gaveUp, 1); !errors.Is(err, context.Canceled) {
+		t.Errorf("gave up: got %v, want context.Canceled", err)
+	}
+
+	// Neither took the second slot: it comes one window after the first.
+	start = time.Now()
+	if err := l.Acquire(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	if waited := time.Since(start); waited > time.Second {
+		t.Errorf("the next slot came after %v, want within the window: a slot was kept", waited)
+	}
+
+	strict := newLimiters(t, 1, 1, time.Minute, resilientredis.MaxWait(0))[0]
+	_ = strict.Acquire(ctx, 1)
+	if err := strict.Acquire(ctx, 1); !errors.Is(err, middleware.ErrLimited) {
+		t.Errorf("MaxWait(0): got %v, want ErrLimited", err)
+	}
+}
+
+// TestLimiterTokens: with Tokens, the cost counts against a token limit as
+// well as one request against the request limit.
+func TestLimiterTokens(t *testing.T) {
+	t.Parallel()
+	l := newLimiters(t, 1, 1000, time.Minute, resilientredis.Tokens(100), resilientredis.MaxWait(0))[0]
+	ctx := context.Background()
+	steps := []struct {
+		cost int
+		want error
+	}{
+		{60, nil},
+		{40, nil},
+		{1, middleware.ErrLimited},   // 100 tokens spent
+		{101, middleware.ErrLimited}, // never fits
+	}
+	for _, st := range steps {
+		if err := l.Acquire(ctx, st.cost); !errors.Is(err, st.want) {
+			t.Errorf("Acquire(%d): got %v, want %v", st.cost, err, st.want)
+		}
+	}
+
+	requests := newLimiters(t, 1, 2, time.Minute, resilientredis.Tokens(1000), resilientredis.MaxWait(0))[0]
+	_ = requests.Acquire(ctx, 1)
+	_ = requests.Acquire(ctx, 1)
+	if err := requests.Acquire(ctx, 1); !errors.Is(err, middleware.ErrLimited) {
+		t.Errorf("third request under a limit of 2: got %v, want ErrLimited", err)
+	}
+}
+
+// TestLimiterInPipeline: the limiter is a middleware.Limiter; a pipeline's
+// attempts acquire from it and a refusal stops the call as rejected.
+func TestLimiterInPipeline(t *testing.T) {
+	t.Parallel()
+	l := newLimiters(t, 1, 1, time.Minute, resilientredis.MaxWait(0))[0]
+	p, err := middleware.New[string]("provider", middleware.RateLimit(l))
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := func() error {
+		_, err := p.Do(context.Background(), func(context.Context, middleware.State) (string, error) { return "ok", nil })
+		return err
+	}
+	if err := call(); err != nil {
+		t.Errorf("first call: %v", err)
+	}
+	var final *middleware.Error
+	if err := call(); !errors.As(err, &final) || final.Reason != middleware.ReasonRejected || !errors.Is(err, middleware.ErrLimited) {
+		t.Errorf("second call: got %v, want rejected by the limiter", err)
+	}
+}
+
+// TestLimiterDown: without Redis the limiter admits and logs (fail open),
+// or refuses with ErrUnavailable (FailClosed).
+func TestLimiterDown(t *testing.T) {
+	t.Parallel()
+	logger, msgs := newRecorder()
+	open, err := resilientredis.NewLimiter(downClient(t), "openai", 1, time.Minute, resilientredis.WithLogger(logger))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if err := open.Acquire(context.Background(), 1); err != nil {
+			t.Errorf("fail open: got %v, want nil", err)
+		}
+	}
+	if got := count(msgs(), "redis unavailable"); got != 1 {
+		t.Errorf(`"redis unavailable" lines: got %d, want 1: %q`, got, msgs())
+	}
+
+	closed, err := resilientredis.NewLimiter(downClient(t), "openai", 1, time.Minute, resilientredis.FailClosed())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := closed.Acquire(context.Background(), 1); !errors.Is(err, resilientredis.ErrUnavailable) {
+		t.Errorf("fail closed: got %v, want ErrUnavailable", err)
+	}
+}
+
+func TestNewLimiterInvalid(t *testing.T) {
+	t.Parallel()
+	_, err := resilientredis.NewLimiter(nil, "", 0, 0, resilientredis.PollInterval(time.Second))
+	want := `resilientredis: NewLimiter(nil client)
+resilientredis: NewLimiter: empty key
+resilientredis: NewLimiter("", 0, 0s): need requests >= 1 (or Tokens) and a period of 1 ms at least
+resilientredis: PollInterval applies to the breaker only`
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, want %q", err, want)
+	}
+}

@@ -1,0 +1,254 @@
+package resilientredis_test
+
+import (
+	"context"
+	"crypto/rand"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"go.uber.org/goleak"
+)
+
+// The tests run against a real Redis at RESILIENT_REDIS_ADDR (.ci/run
+// starts one on 127.0.0.1:6399); without it they skip. Each test keeps its
+// keys under a prefix of its own and deletes them when it ends; nothing
+// global is flushed.
+
+func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) != "" {
+		os.Exit(m.Run()) // a helper process (see TestChild): no leak check
+	}
+	redis.SetLogger(quiet{}) // the tests of Redis down would fill the output
+	goleak.VerifyTestMain(m)
+}
+
+type quiet struct{}
+
+func (quiet) Printf(context.Context, string, ...any) {}
+
+const addrEnv = "RESILIENT_REDIS_ADDR"
+
+// redisAddr returns the address of the test Redis, or skips the test.
+func redisAddr(t testing.TB) string {
+	t.Helper()
+	addr := os.Getenv(addrEnv)
+	if addr == "" {
+		t.Skip(addrEnv + " is not set: start Redis (redis-server --port 6399) and set " +
+			addrEnv + "=127.0.0.1:6399 to run the Redis tests")
+	}
+	return addr
+}
+
+// newClient returns a client of its own for addr, closed when the test ends.
+func newClient(t testing.TB, addr string) *redis.Client {
+	t.Helper()
+	c := redis.NewClient(&redis.Options{Addr: addr})
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// testPrefix returns a key prefix unique to the test and to this run, whose
+// keys are deleted when the test ends.
+func testPrefix(t testing.TB, addr string) string {
+	t.Helper()
+	prefix := "resilienttest:" + t.Name() + ":" + rand.Text()[:8] + ":"
+	t.Cleanup(func() {
+		c := redis.NewClient(&redis.Options{Addr: addr})
+		defer c.Close()
+		ctx := context.Background()
+		iter := c.Scan(ctx, 0, prefix+"*", 100).Iterator()
+		for iter.Next(ctx) {
+			c.Del(ctx, iter.Val())
+		}
+	})
+	return prefix
+}
+
+// closedAddr returns a loopback address where nothing listens.
+func closedAddr(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
+}
+
+// downClient returns a client of a Redis that is not there, with no
+// retries, so that each failure is quick.
+func downClient(t testing.TB) *redis.Client {
+	t.Helper()
+	c := redis.NewClient(&redis.Options{Addr: closedAddr(t), MaxRetries: -1, DialerRetries: 1})
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// recorder is a slog handler that keeps the messages logged.
+type recorder struct {
+	mu   *sync.Mutex
+	msgs *[]string
+}
+
+func newRecorder() (*slog.Logger, func() []string) {
+	r := recorder{mu: new(sync.Mutex), msgs: new([]string)}
+	return slog.New(r), func() []string {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return append([]string(nil), *r.msgs...)
+	}
+}
+
+func (r recorder) Enabled(context.Context, slog.Level) bool { return true }
+func (r recorder) WithAttrs([]slog.Attr) slog.Handler       { return r }
+func (r recorder) WithGroup(string) slog.Handler            { return r }
+func (r recorder) Handle(_ context.Context, rec slog.Record) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	*r.msgs = append(*r.msgs, rec.Message)
+	return nil
+}
+
+func count(msgs []string, msg string) int {
+	n := 0
+	for _, m := range msgs {
+		if m == msg {
+			n++
+		}
+	}
+	return n
+}
+
+// proxy forwards TCP connections to a Redis, and can be taken down (every
+// connection cut, nothing accepted) and up again on the same address: a
+// Redis outage as the client sees it.
+type proxy struct {
+	upstream, addr string
+
+	mu    sync.Mutex
+	ln    net.Listener
+	conns map[net.Conn]struct{}
+	isUp  bool
+	wg    sync.WaitGroup
+}
+
+func newProxy(t testing.TB, upstream string) *proxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &proxy{upstream: upstream, addr: ln.Addr().String(), conns: make(map[net.Conn]struct{})}
+	p.serve(ln)
+	t.Cleanup(func() {
+		p.down()
+		p.wg.Wait()
+	})
+	return p
+}
+
+func (p *proxy) serve(ln net.Listener) {
+	p.mu.Lock()
+	p.ln, p.isUp = ln, true
+	p.mu.Unlock()
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			p.wg.Add(1)
+			go p.pipe(c)
+		}
+	}()
+}
+
+func (p *proxy) track(c net.Conn) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.isUp {
+		c.Close()
+		return false
+	}
+	p.conns[c] = struct{}{}
+	return true
+}
+
+func (p *proxy) pipe(c net.Conn) {
+	defer p.wg.Done()
+	if !p.track(c) {
+		return
+	}
+	u, err := net.Dial("tcp", p.upstream)
+	if err != nil {
+		c.Close()
+		return
+	}
+	if !p.track(u) {
+		c.Close()
+		return
+	}
+	done := make(chan struct{}, 2)
+	go func() { _, _ = io.Copy(u, c); done <- struct{}{} }()
+	go func() { _, _ = io.Copy(c, u); done <- struct{}{} }()
+	<-done
+	c.Close()
+	u.Close()
+	<-done
+}
+
+// down cuts every connection and stops accepting.
+func (p *proxy) down() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.isUp {
+		return
+	}
+	p.isUp = false
+	p.ln.Close()
+	for c := range p.conns {
+		c.Close()
+	}
+	clear(p.conns)
+}
+
+// up accepts connections again, on the same address.
+func (p *proxy) up(t testing.TB) {
+	t.Helper()
+	var ln net.Listener
+	var err error
+	for range 50 { // the port may take a moment to be free again
+		if ln, err = net.Listen("tcp", p.addr); err == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.serve(ln)
+}
+
+// eventually polls cond every 5 ms until it holds or d has passed, and
+// returns how long it took and whether it held.
+func eventually(d time.Duration, cond func() bool) (time.Duration, bool) {
+	start := time.Now()
+	for {
+		if cond() {
+			return time.Since(start), true
+		}
+		if time.Since(start) > d {
+			return time.Since(start), false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

@@ -1,0 +1,181 @@
+package resilientredis
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+)
+
+// Defaults, as documented on each option.
+const (
+	DefaultTimeout      = time.Second
+	DefaultPollInterval = time.Second
+
+	DefaultStorePrefix   = "resilient:idempotency:"
+	DefaultLimiterPrefix = "resilient:limiter:"
+	DefaultBreakerPrefix = "resilient:breaker:"
+)
+
+// An Option configures a [Store], a [Limiter] or a [SharedBreaker]. Options
+// that make sense for only one of them say so; given to another, they make
+// its constructor return an error. Options are applied in order; a later
+// option overrides an earlier one.
+type Option func(*config)
+
+// feature is what the options are being collected for.
+type feature uint8
+
+const (
+	forStore feature = 1 << iota
+	forLimiter
+	forBreaker
+)
+
+func (f feature) String() string {
+	switch f {
+	case forStore:
+		return "store"
+	case forLimiter:
+		return "limiter"
+	}
+	return "breaker"
+}
+
+type config struct {
+	feature    feature
+	prefix     string        // Default: DefaultStorePrefix, DefaultLimiterPrefix, DefaultBreakerPrefix
+	logger     *slog.Logger  // Default: discard
+	timeout    time.Duration // Default: 1 s (DefaultTimeout)
+	tokens     int           // Default: 0, no token limit
+	maxWait    time.Duration // Default: the limiter's period
+	maxWaitSet bool
+	failClosed bool          // Default: false, fail open
+	poll       time.Duration // Default: 1 s (DefaultPollInterval)
+	errs       []error
+}
+
+func (c *config) errorf(format string, args ...any) {
+	c.errs = append(c.errs, fmt.Errorf("resilientredis: "+format, args...))
+}
+
+// only reports whether the option name applies to the feature being
+// configured, recording an error when it does not.
+func (c *config) only(f feature, name string) bool {
+	if c.feature&f != 0 {
+		return true
+	}
+	c.errorf("%s applies to the %s only", name, f)
+	return false
+}
+
+// build applies opts for feature f.
+func build(f feature, opts []Option) (config, error) {
+	c := config{feature: f, timeout: DefaultTimeout, poll: DefaultPollInterval}
+	switch f {
+	case forStore:
+		c.prefix = DefaultStorePrefix
+	case forLimiter:
+		c.prefix = DefaultLimiterPrefix
+	case forBreaker:
+		c.prefix = DefaultBreakerPrefix
+	}
+	for _, o := range opts {
+		if o == nil {
+			c.errorf("nil option")
+			continue
+		}
+		o(&c)
+	}
+	if c.logger == nil {
+		c.logger = slog.New(slog.DiscardHandler)
+	}
+	return c, errors.Join(c.errs...)
+}
+
+// Prefix sets the prefix of every Redis key (and pub/sub channel) that the
+// Store, Limiter or SharedBreaker uses. Give each service, or each
+// environment sharing a Redis, its own. Default: [DefaultStorePrefix],
+// [DefaultLimiterPrefix], [DefaultBreakerPrefix].
+func Prefix(p string) Option { return func(c *config) { c.prefix = p } }
+
+// WithLogger sets the logger for the events of this package (see
+// [KeyFeature]). A nil logger discards. Default: discard.
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// Timeout bounds each round trip to Redis, on top of the caller's context
+// and the client's own timeouts; a round trip that runs out of time counts
+// as Redis being unavailable. Default: 1 s ([DefaultTimeout]).
+func Timeout(d time.Duration) Option {
+	return func(c *config) {
+		if d <= 0 {
+			c.errorf("Timeout(%v): must be positive", d)
+			return
+		}
+		c.timeout = d
+	}
+}
+
+// Tokens adds a second limit to a [Limiter]: at most n tokens per period,
+// where the cost given to [Limiter.Acquire] counts tokens (each Acquire
+// still counts one request). A middleware pipeline acquires with a cost of
+// 1 per attempt, so to limit tokens, call Acquire yourself before a call
+// with its size (prompt tokens plus the most the model may write), on a
+// limiter of its own key. Limiter only. Default: no token limit.
+func Tokens(n int) Option {
+	return func(c *config) {
+		if !c.only(forLimiter, "Tokens") {
+			return
+		}
+		if n < 1 {
+			c.errorf("Tokens(%d): must be at least 1", n)
+			return
+		}
+		c.tokens = n
+	}
+}
+
+// MaxWait bounds how long [Limiter.Acquire] waits for its turn: an attempt
+// whose turn is further away is refused at once with
+// [middleware.ErrLimited], without taking a slot. 0 refuses whenever the
+// limit is reached. Limiter only. Default: the limiter's period.
+func MaxWait(d time.Duration) Option {
+	return func(c *config) {
+		if !c.only(forLimiter, "MaxWait") {
+			return
+		}
+		if d < 0 {
+			c.errorf("MaxWait(%v): must not be negative", d)
+			return
+		}
+		c.maxWait, c.maxWaitSet = d, true
+	}
+}
+
+// FailClosed makes a [Limiter] refuse every attempt while Redis is
+// unavailable, with an error that matches [ErrUnavailable], instead of
+// admitting it. Limiter only. Default: fail open (admit, and log).
+func FailClosed() Option {
+	return func(c *config) {
+		if c.only(forLimiter, "FailClosed") {
+			c.failClosed = true
+		}
+	}
+}
+
+// PollInterval sets how often a [SharedBreaker] reads the shared state, the
+// safety net under pub/sub, and retries publishing a change that Redis did
+// not take. It bounds how late a replica may learn of another's change.
+// SharedBreaker only. Default: 1 s ([DefaultPollInterval]).
+func PollInterval(d time.Duration) Option {
+	return func(c *config) {
+		if !c.only(forBreaker, "PollInterval") {
+			return
+		}
+		if d <= 0 {
+			c.errorf("PollInterval(%v): must be positive", d)
+			return
+		}
+		c.poll = d
+	}
+}
