@@ -130,7 +130,8 @@ func RetryAfterCap(d time.Duration) Option {
 }
 
 // Breaker sets the circuit breaker: open after failures consecutive failures
-// that say something about the target, for delay. Default: 5, 30 s.
+// that say something about the target, for delay. Default: models 10
+// failures and 10 s, tools 5 failures and 30 s.
 func Breaker(failures int, delay time.Duration) Option {
 	return func(s *settings) { s.mw = append(s.mw, middleware.BreakerThreshold(failures, delay)) }
 }

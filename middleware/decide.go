@@ -129,3 +129,37 @@ func (c *call[R]) countKind(k taxonomy.Kind) int {
 	}
 	return n
 }
+
+// decideOpen decides about an attempt the circuit breaker refused. By
+// default the call fails fast, so that a fallback can take it at once. With
+// [WaitWhileOpen] it waits for the breaker's next probe instead, within the
+// attempts of the overloaded kind, the run's budget and the deadline: the
+// target sees only the probes, and the call succeeds if the target recovers
+// in time. A refusal while half-open (another caller holds the probe) waits
+// a backoff, never zero, so refused callers do not spin.
+func (c *call[R]) decideOpen(n int) *decision {
+	p := c.p
+	stop := &decision{reason: ReasonCircuitOpen, detail: p.breaker.Name()}
+	if !p.cfg.waitWhileOpen {
+		return stop
+	}
+	limit := p.cfg.kindAttempts[taxonomy.Overloaded]
+	if limit == 0 {
+		limit = p.cfg.maxAttempts
+	}
+	remaining := p.breaker.RemainingDelay()
+	if n >= limit || remaining > p.cfg.retryAfterCap {
+		return stop
+	}
+	wait := remaining + p.backoff(1)/10 // a little after the probe time, jittered
+	if remaining == 0 {
+		wait = p.backoff(n)
+	}
+	if deadline, ok := c.bounded.Deadline(); ok && time.Now().Add(wait).After(deadline) {
+		return stop
+	}
+	if !c.run.TryRetry() {
+		return &decision{reason: ReasonBudgetSpent}
+	}
+	return &decision{retry: true, wait: wait}
+}

@@ -32,6 +32,10 @@
 //     not 27;
 //   - a [Run] in the context caps the retries of every model and tool call of
 //     one agent run together ([WithRun]);
+//   - the circuit breaker opens after 10 consecutive failures that say
+//     something about the target (not cancellations, rate limits or 4xx) and
+//     probes after 10 s; while it is open a call fails fast, or with
+//     [WaitWhileOpen] waits for the probe;
 //   - a panic in the protected function is recovered and becomes a
 //     programming failure ([PanicError]), so no breaker permit leaks.
 //

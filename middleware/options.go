@@ -18,8 +18,8 @@ const (
 	DefaultMaxDelay         = 8 * time.Second
 	DefaultRetryAfterCap    = 60 * time.Second
 	DefaultAttemptTimeout   = 2 * time.Minute
-	DefaultBreakerThreshold = 5
-	DefaultBreakerDelay     = 30 * time.Second
+	DefaultBreakerThreshold = 10
+	DefaultBreakerDelay     = 10 * time.Second
 )
 
 // An Option configures a [Pipeline]. Options are applied in order; a later
@@ -46,6 +46,7 @@ type config struct {
 	maxHedges      int
 	policies       []any // failsafe.Policy[R], checked by New
 	limiter        Limiter
+	waitWhileOpen  bool
 	errs           []error
 }
 
@@ -169,8 +170,11 @@ func MaxDuration(d time.Duration) Option {
 
 // BreakerThreshold configures the pipeline's own circuit breaker: it opens
 // after failures consecutive failures that say something about the target
-// (not cancellations, not requests rejected for their own content) and stays
-// open for delay before letting one probe through. Default: 5 failures, 30 s.
+// (not cancellations, rate limits, or requests rejected for their own
+// content) and stays open for delay before letting one probe through.
+// Default: 10 failures, 10 s: a provider failing one request in three keeps
+// its circuit closed (retries handle it), a dead one is detected within a few
+// calls, and a recovery is noticed within seconds.
 func BreakerThreshold(failures int, delay time.Duration) Option {
 	return func(c *config) {
 		if failures < 1 || delay <= 0 {
@@ -192,6 +196,16 @@ func UseBreaker(b *Breaker) Option {
 		c.breaker, c.breakerOff = b, false
 	}
 }
+
+// WaitWhileOpen makes a call that finds the circuit open wait for the
+// breaker's next probe and try again, within its attempts (as an overloaded
+// failure), the run's budget and its deadline, instead of failing at once:
+// the target sees only the probes, and calls complete if it recovers in
+// time. A breaker held open for longer than the RetryAfterCap still fails
+// the call at once. Default: off, the call fails fast with
+// [ReasonCircuitOpen], which is what a fallback wants (package llms turns
+// this on for models without fallbacks).
+func WaitWhileOpen() Option { return func(c *config) { c.waitWhileOpen = true } }
 
 // NoBreaker disables the circuit breaker. Default: enabled.
 func NoBreaker() Option { return func(c *config) { c.breaker, c.breakerOff = nil, true } }

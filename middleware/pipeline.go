@@ -247,7 +247,7 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 	}
 	if p.breaker != nil && !p.breaker.tryAcquire() {
 		return zero, c.conclude(number, 0, circuitbreaker.ErrOpen, taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "circuit open"},
-			&decision{reason: ReasonCircuitOpen, detail: p.breaker.Name()})
+			c.decideOpen(number))
 	}
 
 	actx := exec.Context()

@@ -641,3 +641,33 @@ func TestOneAttemptIsSingular(t *testing.T) {
 		t.Errorf("got %q, want \"failed after 1 attempt:\"", err)
 	}
 }
+
+func TestWaitWhileOpenWaitsForTheProbe(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustPipeline(t, middleware.BreakerThreshold(1, 10*time.Second), middleware.WaitWhileOpen(), middleware.MaxAttempts(1))
+		_, _ = p.Do(t.Context(), newScript(fails(err500)).fn) // opens the circuit
+		p2 := mustPipeline(t, middleware.UseBreaker(p.Breaker()), middleware.WaitWhileOpen())
+		s := newScript(succeeds("ok"))
+		start := time.Now()
+		got, err := p2.Do(t.Context(), s.fn)
+		if err != nil || got != "ok" || s.count() != 1 {
+			t.Fatalf("got (%q, %v) after %d calls, want ok after 1: the probe", got, err, s.count())
+		}
+		if elapsed := time.Since(start); elapsed < 10*time.Second || elapsed > 11*time.Second {
+			t.Errorf("waited %v, want just over the breaker's 10s", elapsed)
+		}
+	})
+}
+
+func TestWaitWhileOpenGivesUpWithinItsAttempts(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustPipeline(t, middleware.BreakerThreshold(1, 10*time.Second), middleware.WaitWhileOpen())
+		s := newScript(fails(err529))
+		_, err := p.Do(t.Context(), s.fn)
+		// attempt 1 fails and opens the circuit; attempt 2 is refused and waits
+		// for the probe; attempt 3 is the probe, which fails: 2 requests.
+		if e := asError(t, err); s.count() != 2 || e.Reason != middleware.ReasonExhausted {
+			t.Errorf("got %v after %d requests, want exhausted after 2", err, s.count())
+		}
+	})
+}

@@ -14,6 +14,11 @@ const (
 	DefaultTimeout   = 30 * time.Second // each call of the tool: Timeout
 	DefaultLease     = 2 * time.Minute  // an idempotent call's hold on its key: Lease
 	DefaultResultTTL = 24 * time.Hour   // an idempotent call's stored result: ResultTTL
+
+	// A tool's breaker opens sooner than a model's (each failed tool call
+	// costs the run a model step): BreakerThreshold.
+	DefaultBreakerFailures = 5
+	DefaultBreakerDelay    = 30 * time.Second
 )
 
 // An Option configures a wrapped [Tool]. Options are applied in order; a
@@ -191,7 +196,8 @@ func build(opts []Option) config {
 // redacting logger last so that nothing logs around it.
 func (c *config) pipelineOptions(logger *slog.Logger) []middleware.Option {
 	opts := make([]middleware.Option, 0, len(c.middleware)+10)
-	opts = append(opts, middleware.AttemptTimeout(c.timeout))
+	opts = append(opts, middleware.AttemptTimeout(c.timeout),
+		middleware.BreakerThreshold(DefaultBreakerFailures, DefaultBreakerDelay))
 	opts = append(opts, c.middleware...)
 	if !c.safeToRetry {
 		opts = append(opts, middleware.MaxAttempts(1))
