@@ -28,8 +28,7 @@ func plotHerd(path string, runs []herdResult) error {
 	for _, r := range runs {
 		end = max(end, r.drain)
 	}
-	window := herdScale.of(herdWindow)
-	bins := int((end+window/2)/window) + 1
+	bins := windowOf(end) + 1
 	counts := make([][2][]float64, len(runs))
 	top := 0.0
 	for i, r := range runs {
@@ -65,10 +64,9 @@ func plotHerd(path string, runs []herdResult) error {
 
 // binHerd counts one run's requests, all and 429s, in the server's windows.
 func binHerd(r herdResult, bins int) [2][]float64 {
-	window := herdScale.of(herdWindow)
 	all, rejected := make([]float64, bins), make([]float64, bins)
 	for _, q := range r.requests {
-		i := min(int((q.at+window/2)/window), bins-1)
+		i := min(windowOf(q.at), bins-1)
 		all[i]++
 		if q.rejected {
 			rejected[i]++
@@ -86,11 +84,11 @@ func herdPanel(title string, r herdResult, counts [2][]float64, top float64) (*p
 		title, len(r.requests), r.rejected, herdScale.provider(r.drain).Seconds())
 	p.X.Label.Text = "provider time (s)"
 	p.Y.Label.Text = fmt.Sprintf("requests per %v window", herdWindow)
-	width := herdWindow.Seconds()
-	p.X.Min, p.X.Max = -width/2, (float64(len(all))-0.5)*width
+	width, lead := herdWindow.Seconds(), herdLead.Seconds()
+	p.X.Min, p.X.Max = -lead, float64(len(all))*width-lead
 	p.Y.Min, p.Y.Max = 0, top
-	total := histogram(all, width, admittedColor)
-	over := histogram(rejected, width, rejectedColor)
+	total := histogram(all, width, lead, admittedColor)
+	over := histogram(rejected, width, lead, rejectedColor)
 	p.Add(plotter.NewGrid(), total, over)
 	p.Legend.Top = true
 	p.Legend.Add("admitted", total)
@@ -98,10 +96,12 @@ func herdPanel(title string, r herdResult, counts [2][]float64, top float64) (*p
 	return p, nil
 }
 
-func histogram(counts []float64, width float64, c color.Color) *plotter.Histogram {
+// histogram draws counts in bins of width seconds, the first starting at
+// -lead.
+func histogram(counts []float64, width, lead float64, c color.Color) *plotter.Histogram {
 	bins := make([]plotter.HistogramBin, len(counts))
 	for i, v := range counts {
-		bins[i] = plotter.HistogramBin{Min: (float64(i) - 0.5) * width, Max: (float64(i) + 0.5) * width, Weight: v}
+		bins[i] = plotter.HistogramBin{Min: float64(i)*width - lead, Max: float64(i+1)*width - lead, Weight: v}
 	}
 	return &plotter.Histogram{Bins: bins, Width: width, FillColor: c, LineStyle: draw.LineStyle{Width: 0}}
 }

@@ -76,16 +76,18 @@ func collect[M any](runs []M, f func(M) float64) samples {
 	return s
 }
 
-// withServer starts a server with script, builds p's caller against it at
-// scale ts, runs fn and closes the server.
-func withServer(p Policy, ts timeScale, script faultserver.Step, fn func(s *faultserver.Server, c Caller) error) error {
+// withServer starts a server with script, builds p's caller on a rig for it
+// at scale ts, runs fn and closes the server.
+func withServer(p Policy, ts timeScale, script faultserver.Step, fn func(r rig, c Caller) error) error {
 	s := faultserver.New(script)
 	defer s.Close()
-	c, err := p.New(s, ts)
+	r := newRig(s, ts)
+	defer r.close()
+	c, err := p.New(r)
 	if err != nil {
 		return err
 	}
-	return fn(s, c)
+	return fn(r, c)
 }
 
 // calls is what a sequence of logical calls gave.

@@ -50,8 +50,66 @@ type Caller interface {
 type Policy struct {
 	// Name labels the policy's row, e.g. "(a) no retry".
 	Name string
-	// New builds the caller, its waits divided by ts.
-	New func(s *faultserver.Server, ts timeScale) (Caller, error)
+	// New builds the caller on r.
+	New func(r rig) (Caller, error)
+}
+
+// A rig is what a policy is built on in one run: the run's server, an HTTP
+// transport of its own that reaches it, and the time scale that divides the
+// policy's waits.
+type rig struct {
+	server    *faultserver.Server
+	transport http.RoundTripper
+	ts        timeScale
+}
+
+// newRig returns a rig for s whose transport keeps enough idle connections
+// for the herd's 100 callers and stamps every request with its send time
+// (see sentAt). Close it with close.
+func newRig(s *faultserver.Server, ts timeScale) rig {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.Proxy = nil
+	t.MaxIdleConns, t.MaxIdleConnsPerHost = 256, 256
+	return rig{server: s, transport: stamping{t}, ts: ts}
+}
+
+func (r rig) close() { r.transport.(stamping).base.CloseIdleConnections() }
+
+// sentHeader carries the time a request left the policy, in Unix
+// nanoseconds.
+const sentHeader = "X-Harness-Sent"
+
+// stamping is a transport that sets sentHeader on every request.
+type stamping struct{ base *http.Transport }
+
+func (t stamping) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	req.Header.Set(sentHeader, strconv.FormatInt(time.Now().UnixNano(), 10))
+	return t.base.RoundTrip(req)
+}
+
+// sentAt returns when r left the policy: its sentHeader, or its arrival
+// time. A server that decides by time should use it when this machine's
+// own queueing would blur the answer: a hundred requests sent at once take
+// about 15 ms to arrive here, where a provider would see them within one
+// network latency of each other.
+func sentAt(r *faultserver.Request) time.Time {
+	if ns, err := strconv.ParseInt(r.Header.Get(sentHeader), 10, 64); err == nil {
+		return time.Unix(0, ns)
+	}
+	return r.Time
+}
+
+// rawClient is langchaingo's openai client as shipped, pointed at the server.
+func (r rig) rawClient() (*openai.LLM, error) {
+	return r.server.OpenAI(openai.WithHTTPClient(&http.Client{Transport: r.transport}))
+}
+
+// evidenceClient is the openai client with the library's evidence transport
+// installed over the rig's, as resilient.HTTPClient installs it over
+// http.DefaultTransport.
+func (r rig) evidenceClient() (*openai.LLM, error) {
+	return r.server.OpenAI(openai.WithHTTPClient(&http.Client{Transport: llms.NewTransport(r.transport)}))
 }
 
 // policies are the four policies compared in every scenario.
@@ -60,12 +118,9 @@ func policies() []Policy {
 		{Name: "(a) no retry", New: newNoRetry},
 		{Name: "(b) seed 000: 3 x 3 stacked", New: newStacked},
 		{Name: "(c) provider SDK default", New: newSDKDefault},
-		{Name: "(d) resilient defaults", New: func(s *faultserver.Server, ts timeScale) (Caller, error) { return newLibrary(s, ts) }},
+		{Name: "(d) resilient defaults", New: func(r rig) (Caller, error) { return newLibrary(r) }},
 	}
 }
-
-// rawClient is langchaingo's openai client as shipped, pointed at s.
-func rawClient(s *faultserver.Server) (lcllms.Model, error) { return s.OpenAI() }
 
 // generate makes one request through m.
 func generate(ctx context.Context, m lcllms.Model) error {
@@ -90,8 +145,8 @@ func sleep(ctx context.Context, d time.Duration) error {
 // noRetry is langchaingo as shipped: one request, whatever happens.
 type noRetry struct{ llm lcllms.Model }
 
-func newNoRetry(s *faultserver.Server, _ timeScale) (Caller, error) {
-	llm, err := rawClient(s)
+func newNoRetry(r rig) (Caller, error) {
+	llm, err := r.rawClient()
 	return noRetry{llm}, err
 }
 
@@ -109,9 +164,9 @@ type stacked struct {
 	ts  timeScale
 }
 
-func newStacked(s *faultserver.Server, ts timeScale) (Caller, error) {
-	llm, err := rawClient(s)
-	return stacked{llm, ts}, err
+func newStacked(r rig) (Caller, error) {
+	llm, err := r.rawClient()
+	return stacked{llm, r.ts}, err
 }
 
 // seedRetryPattern is the seed's _RETRY_PATTERN, as a Go regular expression.
@@ -182,9 +237,9 @@ type sdkDefault struct {
 	rng  *rand.Rand
 }
 
-func newSDKDefault(s *faultserver.Server, ts timeScale) (Caller, error) {
-	llm, err := rawClient(s)
-	return sdkAround(func(ctx context.Context) error { return generate(ctx, llm) }, ts), err
+func newSDKDefault(r rig) (Caller, error) {
+	llm, err := r.rawClient()
+	return sdkAround(func(ctx context.Context) error { return generate(ctx, llm) }, r.ts), err
 }
 
 // sdkAround is the SDK's loop around next.
@@ -246,18 +301,12 @@ func libraryOptions(ts timeScale, extra ...resilient.Option) []resilient.Option 
 	}, extra...)
 }
 
-// evidenceClient is the openai client with the library's evidence transport
-// over the server's own transport, as resilient.HTTPClient installs it.
-func evidenceClient(s *faultserver.Server) (*openai.LLM, error) {
-	return s.OpenAI(openai.WithHTTPClient(&http.Client{Transport: llms.NewTransport(s.Client().Transport)}))
-}
-
-func newLibrary(s *faultserver.Server, ts timeScale, extra ...resilient.Option) (*library, error) {
-	llm, err := evidenceClient(s)
+func newLibrary(r rig, extra ...resilient.Option) (*library, error) {
+	llm, err := r.evidenceClient()
 	if err != nil {
 		return nil, err
 	}
-	m := resilient.Model(llm, libraryOptions(ts, extra...)...)
+	m := resilient.Model(llm, libraryOptions(r.ts, extra...)...)
 	return &library{m}, m.Err()
 }
 

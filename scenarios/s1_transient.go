@@ -43,11 +43,11 @@ func transient(cfg config) (section, error) {
 	cfg = cfg.heavy()
 	ps := policies()
 	res, err := repeat(cfg, ps, true, func(p Policy) (r transientResult, err error) {
-		err = withServer(p, defaultScale, transientServer(), func(s *faultserver.Server, c Caller) error {
+		err = withServer(p, defaultScale, transientServer(), func(rg rig, c Caller) error {
 			start := time.Now()
 			r.calls = paced(context.Background(), c, transientEvery, func(i int, _ time.Time) bool { return i == n })
 			r.wall = time.Since(start)
-			r.requests = s.Count()
+			r.requests = rg.server.Count()
 			return nil
 		})
 		return r, err

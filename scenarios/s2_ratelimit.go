@@ -66,7 +66,7 @@ func rateLimit(cfg config) (section, error) {
 	ps := policies()
 	res, err := repeat(cfg, ps, true, func(p Policy) (r rateResult, err error) {
 		lim := &rateLimiter{}
-		err = withServer(p, defaultScale, faultserver.Func(lim.step), func(s *faultserver.Server, c Caller) error {
+		err = withServer(p, defaultScale, faultserver.Func(lim.step), func(rg rig, c Caller) error {
 			start := time.Now()
 			for range n {
 				lim.newCall()
@@ -74,7 +74,7 @@ func rateLimit(cfg config) (section, error) {
 				r.record(c.Call(context.Background()), t)
 			}
 			r.wall = time.Since(start)
-			r.requests = s.Count()
+			r.requests = rg.server.Count()
 			return nil
 		})
 		r.early = lim.early // every handler has returned: Close waited for them

@@ -39,10 +39,10 @@ func outage(cfg config) (section, error) {
 	ps := policies()
 	res, err := repeat(cfg, ps, true, func(p Policy) (r outageResult, err error) {
 		recovery := time.Now().Add(down)
-		err = withServer(p, defaultScale, outageServer(recovery), func(s *faultserver.Server, c Caller) error {
+		err = withServer(p, defaultScale, outageServer(recovery), func(rg rig, c Caller) error {
 			end := recovery.Add(tail)
 			r.calls = paced(context.Background(), c, outageEvery, func(_ int, now time.Time) bool { return !now.Before(end) })
-			for _, req := range s.Requests() {
+			for _, req := range rg.server.Requests() {
 				if req.Time.Before(recovery) {
 					r.outageRequests++
 				}
@@ -83,6 +83,9 @@ func outage(cfg config) (section, error) {
 		}
 	}
 	sec.targets = append(sec.targets, matchesBest(3, ps, success))
+	sec.notes = append(sec.notes, "Each policy's success rate is over the calls it made: a policy whose calls "+
+		"take long makes fewer of them during the outage, and each straddles the recovery with a better chance. "+
+		"Failed calls after the recovery are calls that the policy failed although the server was up.")
 	return sec, nil
 }
 

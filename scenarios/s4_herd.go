@@ -20,38 +20,45 @@ import (
 const (
 	herdScale   timeScale = 4
 	herdCallers           = 100
-	herdWindow            = 200 * time.Millisecond // provider time
+	herdWindow            = 250 * time.Millisecond // provider time
+	herdLead              = 20 * time.Millisecond  // provider time; see windowOf
 	herdAdmit             = 10                     // requests admitted per window
 )
 
-// windowLimiter admits herdAdmit requests per fixed window and answers the
-// others 429 without Retry-After, so that the callers' backoff and jitter
-// alone decide when they come back. The first window starts half a window
-// before the herd, so that the herd and each burst of retries made without
-// jitter (0.5 s, 1.5 s, 3.5 s, 7.5 s after it, plus the time this machine
-// takes to send them) fall inside one window rather than across two, where
-// they would get twice the admissions by chance.
+// windowOf returns the server window of a request sent at (harness time
+// since the herd). Windows are herdWindow long and each opens herdLead
+// before a multiple of herdWindow, so that the herd (at 0) and each burst of
+// retries made without jitter (0.5 s, 1.5 s, 3.5 s and 7.5 s later, plus the
+// time this machine takes to send them) start inside one window rather than
+// across two, where they would get twice the admissions by chance.
+func windowOf(at time.Duration) int {
+	return int((at + herdScale.of(herdLead)) / herdScale.of(herdWindow))
+}
+
+// windowLimiter admits herdAdmit requests per window (see windowOf) and
+// answers the others 429 without Retry-After, so that the callers' backoff
+// and jitter alone decide when they come back. It judges a request by the
+// time it was sent (see sentAt).
 type windowLimiter struct {
 	mu       sync.Mutex
 	start    time.Time
-	window   time.Duration
-	admitted map[int64]int
+	admitted map[int]int
 	rejected int
 	log      []herdRequest
 }
 
-func newWindowLimiter(start time.Time, window time.Duration) *windowLimiter {
-	return &windowLimiter{start: start, window: window, admitted: map[int64]int{}}
+func newWindowLimiter(start time.Time) *windowLimiter {
+	return &windowLimiter{start: start, admitted: map[int]int{}}
 }
 
 func (l *windowLimiter) step(r *faultserver.Request) faultserver.Step {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if r.Time.Before(l.start) {
+	if sentAt(r).Before(l.start) {
 		return faultserver.Reply("ok") // warming the connection pool
 	}
-	at := r.Time.Sub(l.start)
-	w := int64((at + l.window/2) / l.window)
+	at := sentAt(r).Sub(l.start)
+	w := windowOf(at)
 	if l.admitted[w] < herdAdmit {
 		l.admitted[w]++
 		l.log = append(l.log, herdRequest{at: at})
@@ -68,18 +75,18 @@ func (l *windowLimiter) step(r *faultserver.Request) faultserver.Step {
 // this scenario cannot afford at its scale.
 func herdPolicies() []Policy {
 	return []Policy{
-		{Name: "(d) resilient, NoJitter()", New: func(s *faultserver.Server, ts timeScale) (Caller, error) {
-			return newLibrary(s, ts, resilient.Middleware(middleware.NoJitter()))
+		{Name: "(d) resilient, NoJitter()", New: func(r rig) (Caller, error) {
+			return newLibrary(r, resilient.Middleware(middleware.NoJitter()))
 		}},
-		{Name: "(d) resilient defaults (full jitter)", New: func(s *faultserver.Server, ts timeScale) (Caller, error) {
-			return newLibrary(s, ts)
+		{Name: "(d) resilient defaults (full jitter)", New: func(r rig) (Caller, error) {
+			return newLibrary(r)
 		}},
-		{Name: "(d) resilient defaults + RateLimit(10 per 200 ms)", New: func(s *faultserver.Server, ts timeScale) (Caller, error) {
-			lim, err := middleware.NewLocalLimiter(herdAdmit, ts.of(herdWindow), 0)
+		{Name: fmt.Sprintf("(d) resilient defaults + RateLimit(%d per %v)", herdAdmit, herdWindow), New: func(r rig) (Caller, error) {
+			lim, err := middleware.NewLocalLimiter(herdAdmit, r.ts.of(herdWindow), 0)
 			if err != nil {
 				return nil, err
 			}
-			return newLibrary(s, ts, resilient.RateLimit(lim))
+			return newLibrary(r, resilient.RateLimit(lim))
 		}},
 		policies()[0],
 		policies()[2],
@@ -104,11 +111,10 @@ type herdRequest struct {
 func herd(cfg config) (section, []herdResult, error) {
 	cfg = cfg.heavy()
 	ps := herdPolicies()
-	window := herdScale.of(herdWindow)
 	res, err := repeat(cfg, ps, false, func(p Policy) (r herdResult, err error) {
-		lim := newWindowLimiter(time.Now().Add(time.Hour), window)
-		err = withServer(p, herdScale, faultserver.Func(lim.step), func(s *faultserver.Server, c Caller) error {
-			if err := warm(s); err != nil {
+		lim := newWindowLimiter(time.Now().Add(time.Hour))
+		err = withServer(p, herdScale, faultserver.Func(lim.step), func(rg rig, c Caller) error {
+			if err := warm(rg); err != nil {
 				return err
 			}
 			start := time.Now()
@@ -129,13 +135,19 @@ func herd(cfg config) (section, []herdResult, error) {
 	windows := herdCallers / herdAdmit
 	sec := section{number: 4, title: "Thundering herd",
 		setup: fmt.Sprintf("%d callers call at once, through one shared model, a server that admits %d requests per "+
-			"%v window (%v of harness time) and answers the others 429 without Retry-After, so that backoff and "+
-			"jitter alone decide when they come back. This scenario runs at scale %d, not %d: %d requests "+
-			"take this machine about 15 ms to send and answer, and the herd must arrive within one window. "+
-			"The connection pool is warmed first. Lower bounds: %d 429s in the first wave whatever the policy "+
-			"(%d requests, %d admitted), and %d windows (%v) to drain. Medians of %d runs.",
-			herdCallers, herdAdmit, herdWindow, window, herdScale, defaultScale, herdCallers,
-			herdCallers-herdAdmit, herdCallers, herdAdmit, windows, herdWindow*time.Duration(windows), cfg.runs),
+			"%v window and answers the others 429 without Retry-After, so that backoff and jitter alone decide "+
+			"when they come back. This scenario runs at scale %d, not %d (a window is %v here): %d requests take "+
+			"this machine about 15 ms to send and answer, and a burst must fit in one window. For the same "+
+			"reason the server judges each request by the time the harness's transport sent it (a header), "+
+			"not by when this machine got round to reading it; its windows open %v before each multiple of %v, "+
+			"so that a burst made without jitter starts inside a window instead of straddling two. The "+
+			"connection pool is warmed first. (d)'s jitter comes from math/rand/v2's global generator, which "+
+			"the harness cannot seed: its counts vary a little between runs. Lower bounds: %d 429s in the "+
+			"first wave whatever the retry policy (%d requests, %d admitted), and %d windows (%v) to drain. "+
+			"Medians of %d runs; the chart below shows the first.",
+			herdCallers, herdAdmit, herdWindow, herdScale, defaultScale, herdScale.of(herdWindow), herdCallers,
+			herdLead, herdWindow, herdCallers-herdAdmit, herdCallers, herdAdmit, windows,
+			herdWindow*time.Duration(windows), cfg.runs),
 		table: table{header: []string{"policy", "success rate", "requests", "429s", "429s after the first 100 requests",
 			"time to drain (provider time)"}}}
 	rejected := make([]samples, len(ps))
@@ -150,6 +162,7 @@ func herd(cfg config) (section, []herdResult, error) {
 			collect(runs, func(r herdResult) float64 { return ms(herdScale.provider(r.drain)) }).millis())
 	}
 	ratio := rejected[1].median() / max(rejected[0].median(), 1)
+	sec.notes = append(sec.notes, "![requests over time in the herd, without jitter and with it](herd.png)")
 	sec.targets = append(sec.targets, target{scenario: 4, what: "full jitter: at most a tenth of the no-jitter 429s",
 		measured: fmt.Sprintf("%s / %s = %.2f", rejected[1].count(), rejected[0].count(), ratio), pass: ratio <= 0.1})
 	return sec, []herdResult{res[0][0], res[1][0]}, nil
@@ -173,8 +186,8 @@ func (r herdResult) laterRejected() int {
 
 // warm opens the connections the herd will use, so that it measures the
 // policies rather than TCP handshakes.
-func warm(s *faultserver.Server) error {
-	llm, err := rawClient(s)
+func warm(r rig) error {
+	llm, err := r.rawClient()
 	if err != nil {
 		return err
 	}

@@ -19,30 +19,30 @@ func nestedPolicies() []Policy {
 	return []Policy{
 		{Name: "(a) no retry, 1 layer", New: newNoRetry},
 		{Name: "(b) seed 000, its 2 layers", New: newStacked},
-		{Name: "(c) SDK loop in 3 layers", New: func(s *faultserver.Server, ts timeScale) (Caller, error) {
-			llm, err := rawClient(s)
+		{Name: "(c) SDK loop in 3 layers", New: func(r rig) (Caller, error) {
+			llm, err := r.rawClient()
 			next := func(ctx context.Context) error { return generate(ctx, llm) }
 			for range 2 {
-				next = sdkAround(next, ts).Call
+				next = sdkAround(next, r.ts).Call
 			}
-			return sdkAround(next, ts), err
+			return sdkAround(next, r.ts), err
 		}},
-		{Name: "(d) resilient.Model in 3 layers", New: func(s *faultserver.Server, ts timeScale) (Caller, error) {
-			return newNested(s, ts, 3)
+		{Name: "(d) resilient.Model in 3 layers", New: func(r rig) (Caller, error) {
+			return newNested(r, 3)
 		}},
 	}
 }
 
 // newNested wraps the openai client in layers of resilient.Model, each with
 // the scaled defaults: resilient.Model(resilient.Model(resilient.Model(llm))).
-func newNested(s *faultserver.Server, ts timeScale, layers int) (Caller, error) {
-	llm, err := evidenceClient(s)
+func newNested(r rig, layers int) (Caller, error) {
+	llm, err := r.evidenceClient()
 	if err != nil {
 		return nil, err
 	}
 	var m lcllms.Model = llm
 	for range layers {
-		w := resilient.Model(m, libraryOptions(ts)...)
+		w := resilient.Model(m, libraryOptions(r.ts)...)
 		if err := w.Err(); err != nil {
 			return nil, err
 		}
@@ -65,11 +65,11 @@ type nestedResult struct {
 // nestedRequests makes one logical call through p against a server that
 // always answers 529 and returns what it cost.
 func nestedRequests(p Policy) (r nestedResult, err error) {
-	err = withServer(p, defaultScale, faultserver.Overloaded(), func(s *faultserver.Server, c Caller) error {
+	err = withServer(p, defaultScale, faultserver.Overloaded(), func(rg rig, c Caller) error {
 		start := time.Now()
 		r.ok = c.Call(context.Background()) == nil
 		r.wall = time.Since(start)
-		r.requests = s.Count()
+		r.requests = rg.server.Count()
 		return nil
 	})
 	return r, err

@@ -41,8 +41,8 @@ func tailServer() faultserver.Step {
 
 func hedgePolicies() []Policy {
 	ps := policies()
-	return []Policy{ps[0], ps[3], {Name: "(d) resilient, Hedge(2 s)", New: func(s *faultserver.Server, ts timeScale) (Caller, error) {
-		return newLibrary(s, ts, resilient.Hedge(ts.of(hedgeDelay)))
+	return []Policy{ps[0], ps[3], {Name: "(d) resilient, Hedge(2 s)", New: func(r rig) (Caller, error) {
+		return newLibrary(r, resilient.Hedge(r.ts.of(hedgeDelay)))
 	}}}
 }
 
@@ -58,9 +58,9 @@ func hedging(cfg config) (section, error) {
 	}
 	ps := hedgePolicies()
 	res, err := repeat(cfg, ps, false, func(p Policy) (r hedgeResult, err error) {
-		err = withServer(p, defaultScale, tailServer(), func(s *faultserver.Server, c Caller) error {
+		err = withServer(p, defaultScale, tailServer(), func(rg rig, c Caller) error {
 			r.calls = concurrently(c, hedgeCallers, n)
-			r.requests = s.Count()
+			r.requests = rg.server.Count()
 			return nil
 		})
 		return r, err
