@@ -131,12 +131,13 @@ func ShareBreaker(ctx context.Context, client redis.UniversalClient, b *middlewa
 		s.dirty.Store(true) // opened before sharing: news for the others
 	}
 
-	s.ps = client.Subscribe(ctx, s.key)
 	rctx, cancel := context.WithTimeout(ctx, s.timeout)
-	if _, err := s.ps.Receive(rctx); err != nil { // the subscription's confirmation
-		s.health.failed(ctx, err)
-	} else {
+	s.ps = client.Subscribe(rctx, s.key)
+	switch _, err := s.ps.Receive(rctx); { // the subscription's confirmation
+	case err == nil:
 		s.sync(rctx)
+	case ctx.Err() == nil:
+		s.health.failed(ctx, err)
 	}
 	cancel()
 

@@ -53,8 +53,11 @@
 // Redis being down or unreachable never takes the agent down, and never
 // panics. Each feature logs "redis unavailable" (at the first failure, then
 // at most once a minute, with the feature, the key, what it does meanwhile
-// and the error) and "redis reachable again" when it answers; every
-// round trip is bounded by [Timeout] (1 s). Errors match [ErrUnavailable].
+// and the error) and "redis reachable again" when it answers. Every round
+// trip is bounded by [Timeout] (1 s), and while Redis is down a Store or a
+// Limiter tries one round trip a second, the other calls taking the
+// unavailable path at once: an outage costs the agent one timeout a second,
+// not one per call. Errors match [ErrUnavailable].
 //
 //	feature          while Redis is unavailable                        why
 //	Store.Claim      fails: the tool call is an internal failure       a double charge is worse

@@ -56,20 +56,29 @@ func (e *UnavailableError) Unwrap() error { return e.Err }
 // Is reports whether target is [ErrUnavailable].
 func (e *UnavailableError) Is(target error) bool { return target == ErrUnavailable }
 
-// logEvery spaces the "redis unavailable" lines of one feature while Redis
-// stays down.
-const logEvery = time.Minute
+const (
+	// logEvery spaces the "redis unavailable" lines of one feature while
+	// Redis stays down.
+	logEvery = time.Minute
+	// probeEvery spaces the round trips that a Store or Limiter tries while
+	// Redis is down: one caller a second waits for Redis (up to the
+	// timeout), the others take the unavailable path at once.
+	probeEvery = time.Second
+)
 
-// health logs the reachability of Redis as one feature sees it: the first
-// failure, then at most one line per logEvery while failures go on, and the
-// recovery. It is safe for concurrent use.
+// health tracks the reachability of Redis as one feature sees it. It logs
+// the first failure, then at most one line per logEvery while failures go
+// on, and the recovery; while Redis is down it lets one round trip through
+// per probeEvery. It is safe for concurrent use.
 type health struct {
 	logger  *slog.Logger
 	feature string
 	key     string
 	action  string // what the feature does meanwhile
 
-	down atomic.Bool // fast path of ok
+	down      atomic.Bool  // fast path of ok and admit
+	nextProbe atomic.Int64 // UnixNano: when a round trip may be tried again
+	lastErr   atomic.Pointer[error]
 
 	mu         sync.Mutex
 	since      time.Time // when the failures began
@@ -81,9 +90,28 @@ func newHealth(c config, key, action string) *health {
 	return &health{logger: c.logger, feature: c.feature.String(), key: key, action: action}
 }
 
+// admit returns nil when a round trip should be tried now: always while
+// Redis answers, once per probeEvery while it does not. Otherwise it
+// returns the last failure.
+func (h *health) admit() error {
+	if !h.down.Load() {
+		return nil
+	}
+	now, next := time.Now().UnixNano(), h.nextProbe.Load()
+	if now >= next && h.nextProbe.CompareAndSwap(next, now+int64(probeEvery)) {
+		return nil
+	}
+	if p := h.lastErr.Load(); p != nil {
+		return *p
+	}
+	return ErrUnavailable
+}
+
 // failed records a failure to reach Redis.
 func (h *health) failed(ctx context.Context, err error) {
 	now := time.Now()
+	h.lastErr.Store(&err)
+	h.nextProbe.Store(now.Add(probeEvery).UnixNano())
 	h.mu.Lock()
 	if !h.down.Load() {
 		h.down.Store(true)

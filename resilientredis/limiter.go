@@ -194,6 +194,9 @@ func (l *Limiter) Acquire(ctx context.Context, cost int) error {
 	if deadline, ok := ctx.Deadline(); ok {
 		maxWait = min(maxWait, time.Until(deadline))
 	}
+	if err := l.health.admit(); err != nil { // Redis is down: one caller a second tries it
+		return l.unavailable(err)
+	}
 	member := rand.Text()
 	rctx, cancel := context.WithTimeout(ctx, l.timeout)
 	res, err := acquireScript.Run(rctx, l.client, l.keys,
@@ -204,10 +207,7 @@ func (l *Limiter) Acquire(ctx context.Context, cost int) error {
 		return ctx.Err()
 	case err != nil:
 		l.health.failed(ctx, err)
-		if l.failClosed {
-			return &UnavailableError{Op: "acquire", Key: l.name, Err: err}
-		}
-		return nil
+		return l.unavailable(err)
 	case len(res) != 2:
 		return &UnavailableError{Op: "acquire", Key: l.name, Err: errors.New("unexpected reply")}
 	}
@@ -232,6 +232,15 @@ func (l *Limiter) Acquire(ctx context.Context, cost int) error {
 		l.refund(ctx, member+":"+strconv.Itoa(cost))
 		return ctx.Err()
 	}
+}
+
+// unavailable is Acquire's answer while Redis is unavailable: admit, or
+// refuse with FailClosed.
+func (l *Limiter) unavailable(err error) error {
+	if l.failClosed {
+		return &UnavailableError{Op: "acquire", Key: l.name, Err: err}
+	}
+	return nil
 }
 
 // refund gives back a slot taken by a caller that gave up waiting for it.

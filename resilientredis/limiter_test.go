@@ -3,11 +3,14 @@ package resilientredis_test
 import (
 	"context"
 	"errors"
+	"net"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/resilientredis"
@@ -202,6 +205,25 @@ func TestLimiterDown(t *testing.T) {
 	}
 	if got := count(msgs(), "redis unavailable"); got != 1 {
 		t.Errorf(`"redis unavailable" lines: got %d, want 1: %q`, got, msgs())
+	}
+
+	// A Redis that does not answer at all (a partition): the first caller
+	// waits for the timeout, the next ones do not wait.
+	hanging := redis.NewClient(&redis.Options{Addr: "192.0.2.1:6379", MaxRetries: -1, DialerRetries: 1, DialTimeout: 100 * time.Millisecond,
+		Dialer: func(ctx context.Context, _, _ string) (net.Conn, error) { <-ctx.Done(); return nil, ctx.Err() }})
+	defer hanging.Close()
+	slow, err := resilientredis.NewLimiter(hanging, "openai", 1, time.Minute, resilientredis.Timeout(100*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 10 {
+		start := time.Now()
+		if err := slow.Acquire(context.Background(), 1); err != nil {
+			t.Errorf("fail open: got %v, want nil", err)
+		}
+		if took := time.Since(start); (i == 0) != (took >= 100*time.Millisecond) {
+			t.Errorf("call %d without an answer from Redis took %v; only the first should wait the 100 ms timeout", i, took)
+		}
 	}
 
 	closed, err := resilientredis.NewLimiter(downClient(t), "openai", 1, time.Minute, resilientredis.FailClosed())

@@ -145,7 +145,12 @@ func (s *Store) Get(ctx context.Context, key string) (tools.Record, bool, error)
 
 // do runs one round trip bounded by the store's timeout, and turns its
 // failure into an *UnavailableError, or ctx's error when the caller gave up.
+// While Redis is down, only one round trip a second is tried; the others
+// fail at once.
 func (s *Store) do(ctx context.Context, op, key string, f func(context.Context) error) error {
+	if err := s.health.admit(); err != nil {
+		return &UnavailableError{Op: op, Key: s.prefix + key, Err: err}
+	}
 	rctx, cancel := context.WithTimeout(ctx, s.timeout)
 	err := f(rctx)
 	cancel()

@@ -5,7 +5,8 @@
 //
 //  1. a payment that the load balancer sends to both replicas charges once;
 //  2. an outage that opens replica A's breaker makes replica B fail fast
-//     too, and when A's probe succeeds, B closes as well;
+//     too (to its fallback model, without a request to the failing
+//     provider), and when A's probe succeeds, B closes as well;
 //  3. one rate limit keeps both replicas together under the provider's limit.
 //
 // It needs a Redis:
@@ -14,7 +15,8 @@
 //	go run ./examples/replicas                      # or -redis host:port
 //
 // Without a reachable Redis it says how to start one and exits 0. The model
-// side is langchaingo's real OpenAI client against a loopback fault server.
+// side is langchaingo's real OpenAI client against two loopback fault
+// servers: the provider, and a backup provider to fall back to.
 package main
 
 import (
@@ -66,8 +68,9 @@ func defaultAddr() string {
 const (
 	breakerFailures = 3
 	breakerDelay    = time.Second
-	limit           = 4 // requests per limitPeriod, for both replicas together
+	limit           = 10 // attempts per limitPeriod, for both replicas together
 	limitPeriod     = 500 * time.Millisecond
+	callsEach       = 8 // calls per replica in part 3
 )
 
 func run(addr string, logger *slog.Logger) error {
@@ -88,19 +91,32 @@ func run(addr string, logger *slog.Logger) error {
 		return faultserver.Reply("Paris.")
 	}))
 	defer srv.Close()
+	backup := faultserver.New(faultserver.Reply("Paris. (from the backup provider)"))
+	defer backup.Close()
 	bank := &bank{}
 
 	var replicas []*replica
 	for _, name := range []string{"A", "B"} {
-		r, err := newReplica(ctx, name, addr, prefix, srv, bank, logger)
+		r, err := newReplica(ctx, name, addr, prefix, srv, backup, bank, logger)
 		if err != nil {
 			return err
 		}
 		defer r.close()
 		replicas = append(replicas, r)
 	}
-	a, b := replicas[0], replicas[1]
+	if err := payOnce(ctx, replicas, bank); err != nil {
+		return err
+	}
+	if err := shareOutage(ctx, replicas[0], replicas[1], srv, &outage); err != nil {
+		return err
+	}
+	time.Sleep(limitPeriod) // a fresh window for part 3
+	shareLimit(ctx, replicas)
+	return nil
+}
 
+// payOnce: a payment sent to both replicas charges once.
+func payOnce(ctx context.Context, replicas []*replica, bank *bank) error {
 	fmt.Println("1. The load balancer sends one payment to both replicas at once:")
 	var wg sync.WaitGroup
 	for _, r := range replicas {
@@ -114,42 +130,62 @@ func run(addr string, logger *slog.Logger) error {
 	}
 	wg.Wait()
 	fmt.Printf("   the bank made %d charge(s)\n\n", bank.charges.Load())
+	if bank.charges.Load() != 1 {
+		return errors.New("the payment was not charged exactly once")
+	}
+	return nil
+}
 
-	fmt.Println("2. The provider is overloaded; replica A's breaker opens:")
+// shareOutage: an outage that opens A's breaker makes B fail fast; A's
+// successful probe closes both.
+func shareOutage(ctx context.Context, a, b *replica, srv *faultserver.Server, outage *atomic.Bool) error {
+	fmt.Println("2. The provider is overloaded (529):")
 	outage.Store(true)
-	_, err := a.model.Call(ctx, "Capital of France?")
-	fmt.Printf("   replica A: %s; its breaker is %v\n", reason(err), a.model.Breaker().State())
+	before := srv.Count()
+	answer, err := a.model.Call(ctx, "Capital of France?")
+	if err != nil {
+		return err
+	}
+	fmt.Printf("   replica A: %d requests failed, its breaker opened; it answers %q\n", srv.Count()-before, answer)
 	if !waitFor(func() bool { return b.model.Breaker().State() == middleware.BreakerOpen }) {
 		return errors.New("replica B's breaker did not open")
 	}
 	fmt.Printf("   replica B's breaker is %v too, for the %v left of A's open period\n",
 		b.model.Breaker().State(), b.model.Breaker().RemainingDelay().Round(10*time.Millisecond))
-	before := srv.Count()
-	_, err = b.model.Call(ctx, "Capital of France?")
-	fmt.Printf("   replica B: %s, at once: %d request(s) sent to the overloaded provider\n", reason(err), srv.Count()-before)
-	outage.Store(false)
-	time.Sleep(a.model.Breaker().RemainingDelay())
-	answer, err := a.model.Call(ctx, "Capital of France?")
-	if err != nil {
+	before = srv.Count()
+	start := time.Now()
+	if answer, err = b.model.Call(ctx, "Capital of France?"); err != nil {
 		return err
 	}
-	fmt.Printf("   the open period ends; replica A's probe answers %q; breaker %v\n", answer, a.model.Breaker().State())
+	fmt.Printf("   replica B: fails fast to its fallback in %v, with %d requests to the overloaded provider; it answers %q\n",
+		time.Since(start).Round(10*time.Microsecond), srv.Count()-before, answer)
+
+	outage.Store(false)
+	time.Sleep(a.model.Breaker().RemainingDelay())
+	if answer, err = a.model.Call(ctx, "Capital of France?"); err != nil {
+		return err
+	}
+	fmt.Printf("   the provider recovers; at the end of the open period replica A's probe answers %q: breaker %v\n",
+		answer, a.model.Breaker().State())
 	if !waitFor(func() bool { return b.model.Breaker().State() == middleware.BreakerClosed }) {
 		return errors.New("replica B's breaker did not close")
 	}
-	answer, err = b.model.Call(ctx, "Capital of France?")
-	if err != nil {
+	if answer, err = b.model.Call(ctx, "Capital of France?"); err != nil {
 		return err
 	}
-	fmt.Printf("   replica B closed with it and answers %q\n\n", answer)
+	fmt.Printf("   replica B's breaker closed with it; B answers %q\n\n", answer)
+	return nil
+}
 
-	time.Sleep(limitPeriod) // a fresh window for part 3
-	fmt.Printf("3. Each replica makes 4 calls at once, under one shared limit of %d per %v:\n", limit, limitPeriod)
+// shareLimit: both replicas together stay under one limit.
+func shareLimit(ctx context.Context, replicas []*replica) {
+	fmt.Printf("3. Each replica makes %d calls at once, under one shared limit of %d attempts per %v:\n", callsEach, limit, limitPeriod)
 	start := time.Now()
 	var mu sync.Mutex
 	var times []string
+	var wg sync.WaitGroup
 	for _, r := range replicas {
-		for range 4 {
+		for range callsEach {
 			wg.Go(func() {
 				if _, err := r.model.Call(ctx, "Capital of France?"); err != nil {
 					fmt.Println("   error:", err)
@@ -163,8 +199,8 @@ func run(addr string, logger *slog.Logger) error {
 	wg.Wait()
 	slices.Sort(times)
 	fmt.Printf("   answered at: %s\n", strings.Join(times, ", "))
-	fmt.Printf("   %d at once, the rest one window later: together under the limit (alone, each replica would have sent its 4 at once)\n", limit)
-	return nil
+	fmt.Printf("   %d at once, the other %d one window later: together under the limit (alone, each replica would have sent all %d at once)\n",
+		limit, 2*callsEach-limit, callsEach)
 }
 
 // replica is one instance of the service: what a process would hold.
@@ -176,7 +212,7 @@ type replica struct {
 	shared *resilientredis.SharedBreaker
 }
 
-func newReplica(ctx context.Context, name, addr, prefix string, srv *faultserver.Server, bank *bank, logger *slog.Logger) (*replica, error) {
+func newReplica(ctx context.Context, name, addr, prefix string, srv, backup *faultserver.Server, bank *bank, logger *slog.Logger) (*replica, error) {
 	logger = logger.With("replica", name)
 	rdb := redis.NewClient(&redis.Options{Addr: addr})
 	store, err := resilientredis.NewStore(rdb, resilientredis.Prefix(prefix+"idempotency:"), resilientredis.WithLogger(logger))
@@ -193,7 +229,13 @@ func newReplica(ctx context.Context, name, addr, prefix string, srv *faultserver
 	if err != nil {
 		return nil, err
 	}
+	fallback, err := backup.OpenAI()
+	if err != nil {
+		return nil, err
+	}
 	model := resilient.Model(llm,
+		resilient.ModelOptions(llms.Name("provider")),
+		resilient.Fallbacks(fallback),
 		resilient.Logger(logger),
 		resilient.Backoff(10*time.Millisecond, 50*time.Millisecond),
 		resilient.Breaker(breakerFailures, breakerDelay),
@@ -252,18 +294,6 @@ func waitFor(cond func() bool) bool {
 		time.Sleep(5 * time.Millisecond)
 	}
 	return false
-}
-
-// reason says why a model call stopped, from the middleware's final error.
-func reason(err error) string {
-	var final *middleware.Error
-	if !errors.As(err, &final) {
-		return fmt.Sprint(err)
-	}
-	if final.Reason == middleware.ReasonCircuitOpen {
-		return "stopped, circuit open"
-	}
-	return fmt.Sprintf("gave up (%s) after %d attempts", final.Reason, len(final.Attempts))
 }
 
 // redisLog sends go-redis's own log lines to slog, at DEBUG.
