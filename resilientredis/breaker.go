@@ -51,7 +51,10 @@ import (
 // [PollInterval] (1 s by default) as a safety net for a message it missed,
 // and retries publishing a change Redis did not take. So while Redis is
 // reachable, a replica learns of another's change within PollInterval plus
-// two round trips to Redis (each bounded by [Timeout]).
+// three round trips to Redis at worst (the one the changing replica may be
+// busy with, its publish, and the other's poll), each bounded by [Timeout]:
+// 4 s with the defaults, and PollInterval plus a few milliseconds in
+// practice when a message is lost.
 //
 // # Redis unavailable
 //

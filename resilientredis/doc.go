@@ -45,8 +45,9 @@
 // replicas: an open (from failures, or held open by a Retry-After over the
 // cap) holds the others open for the rest of its period, and a close closes
 // them. Changes travel by pub/sub, and a poll every [PollInterval] is the
-// safety net: a replica learns of another's change within PollInterval (1 s
-// by default) plus two round trips, usually within milliseconds.
+// safety net: a replica learns of another's change usually within
+// milliseconds, and at worst within PollInterval (1 s by default) plus
+// three round trips (see [SharedBreaker]).
 //
 // # Redis unavailable
 //
@@ -59,19 +60,20 @@
 // unavailable path at once: an outage costs the agent one timeout a second,
 // not one per call. Errors match [ErrUnavailable].
 //
-//	feature          while Redis is unavailable                        why
-//	Store.Claim      fails: the tool call is an internal failure       a double charge is worse
-//	                 ("Error: <tool> failed internally                 than a failed call
-//	                 (*resilientredis.UnavailableError)"), and the
-//	                 tool does not run (fail closed)
-//	Store.Complete,  retry until their context ends (10 s from the     the result of a call that
-//	Store.Release    tools wrapper); then the record stays in flight    ran must not be lost to
-//	                 until its lease ends                              a blip
-//	Limiter          admits (fail open); with FailClosed, refuses      a limiter outage should not
-//	                 with ErrUnavailable                               stop every call
-//	SharedBreaker    the local breaker works alone; local changes are  the breaker's own evidence
-//	                 published, and the shared state applied, within   still protects the replica
-//	                 PollInterval once Redis is back
+//	feature         while Redis is unavailable                      why
+//
+//	Store.Claim     fails at once: the tool call is an internal     a double charge is worse
+//	                failure ("Error: <tool> failed internally       than a failed call
+//	                (*resilientredis.UnavailableError)") and the
+//	                tool does not run (fail closed)
+//	Store.Complete  retries until its context ends (10 s from the   the result of a call that
+//	Store.Release   tools wrapper); after that the record stays     ran must not be lost to
+//	                in flight until its lease ends                  a blip
+//	Limiter         admits (fail open); with FailClosed, refuses    a limiter outage should
+//	                with an error matching ErrUnavailable           not stop every call
+//	SharedBreaker   the local breaker works alone; local changes    the breaker's own evidence
+//	                are published, and the shared state applied,    still protects the replica
+//	                within PollInterval once Redis is back
 //
 // # Keys
 //

@@ -15,8 +15,8 @@ import (
 //
 // The events, by message:
 //
-//	"redis unavailable"        WARN  feature, key, action, err, suppressed
-//	"redis reachable again"    INFO  feature, key, down
+//	"redis unavailable"            WARN  feature, redis_key, action, err, suppressed
+//	"redis reachable again"        INFO  feature, redis_key, down
 //	"circuit opened by a replica"  INFO  target, delay
 //	"circuit closed by a replica"  INFO  target
 //
@@ -25,7 +25,7 @@ import (
 // logged since the previous line.
 const (
 	KeyFeature    = "feature"    // "store", "limiter" or "breaker"
-	KeyKey        = "key"        // the Redis key concerned
+	KeyRedisKey   = "redis_key"  // the Redis key (or prefix*) concerned
 	KeyAction     = "action"     // what the feature does while Redis is unavailable
 	KeySuppressed = "suppressed" // failures not logged since the previous line
 	KeyDown       = "down"       // how long Redis was unavailable
@@ -126,7 +126,7 @@ func (h *health) failed(ctx context.Context, err error) {
 	h.suppressed = 0
 	h.mu.Unlock()
 	h.logger.LogAttrs(ctx, slog.LevelWarn, "redis unavailable",
-		slog.String(KeyFeature, h.feature), slog.String(KeyKey, h.key), slog.String(KeyAction, h.action),
+		slog.String(KeyFeature, h.feature), slog.String(KeyRedisKey, h.key), slog.String(KeyAction, h.action),
 		slog.Any(KeyError, err), slog.Int(KeySuppressed, suppressed))
 }
 
@@ -145,5 +145,5 @@ func (h *health) ok(ctx context.Context) {
 	h.suppressed = 0
 	h.mu.Unlock()
 	h.logger.LogAttrs(ctx, slog.LevelInfo, "redis reachable again",
-		slog.String(KeyFeature, h.feature), slog.String(KeyKey, h.key), slog.Duration(KeyDown, down))
+		slog.String(KeyFeature, h.feature), slog.String(KeyRedisKey, h.key), slog.Duration(KeyDown, down))
 }

@@ -71,7 +71,7 @@ func NewLimiter(client redis.UniversalClient, key string, requests int, period t
 	if err := errors.Join(append(errs, err)...); err != nil {
 		return nil, err
 	}
-	if !c.maxWaitSet {
+	if c.maxWait < 0 {
 		c.maxWait = period
 	}
 	// The braces are a hash tag: both keys live in one Redis Cluster slot,

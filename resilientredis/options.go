@@ -48,8 +48,7 @@ type config struct {
 	logger     *slog.Logger  // Default: discard
 	timeout    time.Duration // Default: 1 s (DefaultTimeout)
 	tokens     int           // Default: 0, no token limit
-	maxWait    time.Duration // Default: the limiter's period
-	maxWaitSet bool
+	maxWait    time.Duration // Default: the limiter's period (-1 until set)
 	failClosed bool          // Default: false, fail open
 	poll       time.Duration // Default: 1 s (DefaultPollInterval)
 	errs       []error
@@ -71,7 +70,7 @@ func (c *config) only(f feature, name string) bool {
 
 // build applies opts for feature f.
 func build(f feature, opts []Option) (config, error) {
-	c := config{feature: f, timeout: DefaultTimeout, poll: DefaultPollInterval}
+	c := config{feature: f, timeout: DefaultTimeout, maxWait: -1, poll: DefaultPollInterval}
 	switch f {
 	case forStore:
 		c.prefix = DefaultStorePrefix
@@ -107,13 +106,7 @@ func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l }
 // and the client's own timeouts; a round trip that runs out of time counts
 // as Redis being unavailable. Default: 1 s ([DefaultTimeout]).
 func Timeout(d time.Duration) Option {
-	return func(c *config) {
-		if d <= 0 {
-			c.errorf("Timeout(%v): must be positive", d)
-			return
-		}
-		c.timeout = d
-	}
+	return duration("Timeout", forStore|forLimiter|forBreaker, d, true, func(c *config) *time.Duration { return &c.timeout })
 }
 
 // Tokens adds a second limit to a [Limiter]: at most n tokens per period,
@@ -140,16 +133,7 @@ func Tokens(n int) Option {
 // [middleware.ErrLimited], without taking a slot. 0 refuses whenever the
 // limit is reached. Limiter only. Default: the limiter's period.
 func MaxWait(d time.Duration) Option {
-	return func(c *config) {
-		if !c.only(forLimiter, "MaxWait") {
-			return
-		}
-		if d < 0 {
-			c.errorf("MaxWait(%v): must not be negative", d)
-			return
-		}
-		c.maxWait, c.maxWaitSet = d, true
-	}
+	return duration("MaxWait", forLimiter, d, false, func(c *config) *time.Duration { return &c.maxWait })
 }
 
 // FailClosed makes a [Limiter] refuse every attempt while Redis is
@@ -168,14 +152,21 @@ func FailClosed() Option {
 // not take. It bounds how late a replica may learn of another's change.
 // SharedBreaker only. Default: 1 s ([DefaultPollInterval]).
 func PollInterval(d time.Duration) Option {
+	return duration("PollInterval", forBreaker, d, true, func(c *config) *time.Duration { return &c.poll })
+}
+
+// duration is an option that sets the field picked by field to d, for the
+// features in f only, refusing a negative d, or 0 too when positive.
+func duration(name string, f feature, d time.Duration, positive bool, field func(*config) *time.Duration) Option {
 	return func(c *config) {
-		if !c.only(forBreaker, "PollInterval") {
-			return
+		switch {
+		case !c.only(f, name):
+		case positive && d <= 0:
+			c.errorf("%s(%v): must be positive", name, d)
+		case d < 0:
+			c.errorf("%s(%v): must not be negative", name, d)
+		default:
+			*field(c) = d
 		}
-		if d <= 0 {
-			c.errorf("PollInterval(%v): must be positive", d)
-			return
-		}
-		c.poll = d
 	}
 }

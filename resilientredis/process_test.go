@@ -284,7 +284,7 @@ func TestBreakerAcrossProcesses(t *testing.T) {
 	addr := redisAddr(t)
 	prefix := testPrefix(t, addr)
 	const poll = 200 * time.Millisecond
-	bound := poll + 2*resilientredis.DefaultTimeout // PollInterval + two round trips
+	bound := poll + 3*resilientredis.DefaultTimeout // the documented bound: PollInterval + three round trips
 	c := startChild(t, "breaker", "PREFIX="+prefix, "KEY=provider", "POLL="+poll.String())
 	c.expect(t, "READY", 15*time.Second)
 

@@ -17,16 +17,18 @@ import (
 //
 // A record is a Redis hash at prefix+key with the fields owner, done ("0" in
 // flight, "1" done) and result, expiring with the lease or the time to live
-// (PEXPIRE, on Redis's clock). Each method is one Lua script, atomic on the
-// server: Claim creates the record unless one exists and returns the
-// existing one otherwise; Complete writes the result unless another owner's
-// record is live; Release deletes the caller's own in-flight record.
+// (PEXPIRE, on Redis's clock). Claim, Complete and Release are each one Lua
+// script, atomic on the server: Claim creates the record unless one exists
+// and returns the existing one otherwise; Complete writes the result unless
+// another owner's record is live; Release deletes the caller's own
+// in-flight record. Get is one HMGET.
 //
 // While Redis is unavailable, Claim and Get fail with an error matching
-// [ErrUnavailable], and tools.Wrap turns a failed Claim into an internal
-// failure of the call without running the tool: a double charge is worse
-// than a failed call. Complete and Release retry until their context ends
-// (the tools wrapper gives them 10 s), so a result is not lost to a blip.
+// [ErrUnavailable] (at once, but for one call a second that tries Redis),
+// and tools.Wrap turns a failed Claim into an internal failure of the call
+// without running the tool: a double charge is worse than a failed call.
+// Complete and Release retry until their context ends (the tools wrapper
+// gives them 10 s), so a result is not lost to a blip.
 //
 // A Store is safe for concurrent use.
 type Store struct {
