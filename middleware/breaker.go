@@ -2,6 +2,7 @@ package middleware
 
 import (
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,7 +35,8 @@ type Breaker struct {
 	holdUntil atomic.Int64 // UnixNano; 0 = no hold
 
 	mu        sync.Mutex
-	listeners []func(BreakerState)
+	listeners []*func(BreakerState) // copy on write
+
 }
 
 // NewBreaker returns a breaker named name (for logs) that opens after
@@ -57,12 +59,7 @@ func NewBreaker(name string, failures int, delay time.Duration, logger *slog.Log
 				slog.String(KeyTarget, name),
 				slog.String(KeyFrom, e.OldState.String()),
 				slog.String(KeyTo, e.NewState.String()))
-			b.mu.Lock()
-			ls := b.listeners
-			b.mu.Unlock()
-			for _, l := range ls {
-				l(e.NewState)
-			}
+			b.notify(e.NewState)
 		}).
 		Build()
 	return b
@@ -92,6 +89,7 @@ func (b *Breaker) RemainingDelay() time.Duration {
 // configured delay: a provider that answers Retry-After: 120 is not probed
 // before two minutes have passed. A shorter hold never shortens a longer one.
 func (b *Breaker) HoldOpen(d time.Duration) {
+	wasOpen, extends := b.cb.IsOpen() || b.held(time.Now()), d > b.RemainingDelay()
 	until := time.Now().Add(d).UnixNano()
 	for {
 		old := b.holdUntil.Load()
@@ -100,6 +98,11 @@ func (b *Breaker) HoldOpen(d time.Duration) {
 		}
 	}
 	b.cb.Open()
+	if wasOpen && extends {
+		// No state change, but a longer open period: listeners that share
+		// the state (package resilientredis) must hear of it.
+		b.notify(BreakerOpen)
+	}
 }
 
 // Open opens the breaker for its configured delay.
@@ -112,11 +115,28 @@ func (b *Breaker) Close() {
 }
 
 // OnStateChange registers f to be called after every state change, outside
-// the breaker's lock. Register listeners before sharing the breaker.
-func (b *Breaker) OnStateChange(f func(BreakerState)) {
+// the breaker's lock, and when [Breaker.HoldOpen] lengthens the open period
+// of a breaker already open (with BreakerOpen). It returns a function that
+// unregisters f.
+func (b *Breaker) OnStateChange(f func(BreakerState)) (remove func()) {
+	entry := &f
 	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.listeners = append(b.listeners[:len(b.listeners):len(b.listeners)], f)
+	b.listeners = append(b.listeners[:len(b.listeners):len(b.listeners)], entry)
+	b.mu.Unlock()
+	return func() {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		b.listeners = slices.DeleteFunc(slices.Clone(b.listeners), func(e *func(BreakerState)) bool { return e == entry })
+	}
+}
+
+func (b *Breaker) notify(s BreakerState) {
+	b.mu.Lock()
+	ls := b.listeners
+	b.mu.Unlock()
+	for _, l := range ls {
+		(*l)(s)
+	}
 }
 
 func (b *Breaker) held(now time.Time) bool {

@@ -671,3 +671,19 @@ func TestWaitWhileOpenGivesUpWithinItsAttempts(t *testing.T) {
 		}
 	})
 }
+
+func TestBreakerListeners(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := middleware.NewBreaker("b", 1, 10*time.Second, nil)
+		var seen []middleware.BreakerState
+		remove := b.OnStateChange(func(s middleware.BreakerState) { seen = append(seen, s) })
+		b.HoldOpen(30 * time.Second) // closed -> open
+		b.HoldOpen(10 * time.Second) // shorter: nothing new
+		b.HoldOpen(time.Minute)      // longer: news for whoever shares the state
+		remove()
+		b.Close()
+		if fmt.Sprint(seen) != "[open open]" {
+			t.Errorf("listener saw %v, want [open open]", seen)
+		}
+	})
+}

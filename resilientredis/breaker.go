@@ -66,14 +66,15 @@ import (
 //
 // A SharedBreaker is safe for concurrent use. Close it to stop sharing.
 type SharedBreaker struct {
-	b       *middleware.Breaker
-	client  redis.UniversalClient
-	key     string // the hash and the channel
-	origin  string // this SharedBreaker, in the shared state
-	timeout time.Duration
-	poll    time.Duration
-	logger  *slog.Logger
-	health  *health
+	b        *middleware.Breaker
+	client   redis.UniversalClient
+	key      string // the hash and the channel
+	origin   string // this SharedBreaker, in the shared state
+	timeout  time.Duration
+	poll     time.Duration
+	logger   *slog.Logger
+	health   *health
+	unlisten func() // removes the breaker listener
 
 	// applying is the state being applied from Redis, plus 1; 0 when none.
 	// The breaker's listener ignores a change to that state: it is the echo
@@ -129,7 +130,7 @@ func ShareBreaker(ctx context.Context, client redis.UniversalClient, b *middlewa
 		kick:    make(chan struct{}, 1),
 		done:    make(chan struct{}),
 	}
-	b.OnStateChange(s.changed)
+	s.unlisten = b.OnStateChange(s.changed)
 	if b.State() == middleware.BreakerOpen {
 		s.dirty.Store(true) // opened before sharing: news for the others
 	}
@@ -159,6 +160,7 @@ func (s *SharedBreaker) Breaker() *middleware.Breaker { return s.b }
 func (s *SharedBreaker) Close() error {
 	s.once.Do(func() {
 		s.stopped.Store(true)
+		s.unlisten()
 		s.cancel()
 		<-s.done
 		s.err = s.ps.Close()
