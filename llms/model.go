@@ -288,6 +288,12 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 	c.mu.Lock()
 	messages := c.messages
 	c.mu.Unlock()
+	if l := m.cfg.tokenLimiter; l != nil {
+		if err := l.Acquire(ctx, estimateTokens(messages)); err != nil {
+			return nil, middleware.NoRetry(classed(taxonomy.RateLimited, "client-side token limit",
+				fmt.Errorf("llms: token limit: %w", err)), "the token limiter refused the request")
+		}
+	}
 
 	actx, sl := withSlot(ctx)
 	options := c.options
@@ -364,3 +370,14 @@ const (
 	KeyMessagesBefore = "messages_before"
 	KeyMessagesAfter  = "messages_after"
 )
+
+// estimateTokens estimates a request's prompt tokens as a quarter of its
+// text, at least 1: close enough for English with the common tokenizers, and
+// cheap.
+func estimateTokens(messages []lcllms.MessageContent) int {
+	chars := 0
+	for _, m := range messages {
+		chars += len(textOf(m))
+	}
+	return max(1, (chars+3)/4)
+}

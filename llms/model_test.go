@@ -509,3 +509,33 @@ func (reasoner) SupportsReasoning() bool { return true }
 // providerErr is an error carrying a provider's own message, verbatim:
 // capitals and full stops included.
 func providerErr(message string) error { return errors.New(message) }
+
+// recordingLimiter admits everything and records what it was asked for.
+type recordingLimiter struct {
+	mu    sync.Mutex
+	costs []int
+	err   error
+}
+
+func (l *recordingLimiter) Acquire(_ context.Context, cost int) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.costs = append(l.costs, cost)
+	return l.err
+}
+
+func TestTokenLimit(t *testing.T) {
+	lim := &recordingLimiter{}
+	inner := scripted.New(scripted.Reply("ok"))
+	if _, err := mustWrap(t, inner, llms.TokenLimit(lim)).GenerateContent(t.Context(), []lcllms.MessageContent{human(strings.Repeat("abcd", 100))}); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(lim.costs) != "[100]" {
+		t.Errorf("acquired %v, want [100] (400 characters)", lim.costs)
+	}
+	refusing := &recordingLimiter{err: middleware.ErrLimited}
+	_, err := mustWrap(t, inner, llms.TokenLimit(refusing)).Call(t.Context(), "hi")
+	if !errors.Is(err, middleware.ErrLimited) || taxonomy.Classify(err).Kind != taxonomy.RateLimited || inner.Calls() != 1 {
+		t.Errorf("refused: got %v after %d calls, want a rate-limited error and no call", err, inner.Calls()-1)
+	}
+}

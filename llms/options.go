@@ -36,6 +36,7 @@ type config struct {
 	onRestart          func(ctx context.Context, partial string) error
 	checks             []ResponseCheck
 	hedge              time.Duration
+	tokenLimiter       middleware.Limiter
 	errs               []error
 }
 
@@ -181,5 +182,21 @@ func timeoutOption(name string, d time.Duration, field func(*config) *time.Durat
 			return
 		}
 		*field(c) = d
+	}
+}
+
+// TokenLimit makes every attempt acquire from l as many units as the
+// request's estimated prompt tokens (a quarter of its characters) before it
+// is sent: a tokens-per-minute limit, in process (middleware.LocalLimiter)
+// or shared by replicas (resilientredis.NewLimiter with its Tokens option).
+// A refusal ends the call, classified rate_limited. For requests per minute,
+// use middleware.RateLimit. Default: none.
+func TokenLimit(l middleware.Limiter) Option {
+	return func(c *config) {
+		if l == nil {
+			c.errorf("TokenLimit(nil)")
+			return
+		}
+		c.tokenLimiter = l
 	}
 }
