@@ -28,6 +28,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/resilientgo/resilient/middleware"
 )
 
 func main() {
@@ -119,8 +121,11 @@ func writeDoc(w io.Writer, cfg config, secs []section, elapsed time.Duration, ar
 		"- **(d) resilient defaults**: `resilient.Model` over the openai client with the library's evidence "+
 		"transport (`llms.NewTransport`, what `resilient.HTTPClient` installs), every default duration "+
 		"divided by the scale (`Backoff`, `RetryAfterCap`, `Breaker` delay, attempt timeout) and nothing "+
-		"else changed: 3 attempts (5 for rate limits), full-jitter backoff, Retry-After honoured, a breaker "+
-		"that opens after 5 consecutive failures.\n\n")
+		"else changed: %d attempts (5 for rate limits), full-jitter backoff from %v to %v, Retry-After "+
+		"honoured up to %v, a breaker that opens after %d consecutive failures for %v (and, for a model "+
+		"without fallbacks, makes a call wait for its probe rather than fail at once).\n\n",
+		middleware.DefaultMaxAttempts, middleware.DefaultBaseDelay, middleware.DefaultMaxDelay,
+		middleware.DefaultRetryAfterCap, middleware.DefaultBreakerThreshold, middleware.DefaultBreakerDelay)
 	fmt.Fprintf(w, "## Targets\n\n")
 	writeTargets(w, secs)
 	for _, s := range secs {

@@ -15,7 +15,7 @@ const (
 	fastLatency  = time.Second
 	slowLatency  = 20 * time.Second
 	slowShare    = 0.05
-	hedgeDelay   = 2 * time.Second // about twice the typical latency: past it, the request is probably a slow one
+	hedgeDelay   = 3 * time.Second // three times the typical latency: past it, the request is almost surely a slow one
 	hedgeCallers = 20
 )
 
@@ -41,7 +41,7 @@ func tailServer() faultserver.Step {
 
 func hedgePolicies() []Policy {
 	ps := policies()
-	return []Policy{ps[0], ps[3], {Name: "(d) resilient, Hedge(2 s)", New: func(r rig) (Caller, error) {
+	return []Policy{ps[0], ps[3], {Name: fmt.Sprintf("(d) resilient, Hedge(%v)", hedgeDelay), New: func(r rig) (Caller, error) {
 		return newLibrary(r, resilient.Hedge(r.ts.of(hedgeDelay)))
 	}}}
 }
@@ -72,7 +72,8 @@ func hedging(cfg config) (section, error) {
 		setup: fmt.Sprintf("The server answers after %v (%v of provider time), or for %.0f %% of requests (one in "+
 			"every 20 arrivals, at a position drawn from a seeded generator), after %v (%v). %d callers make %d logical calls in all, each caller one "+
 			"after another. The hedged policy starts a second request when the first has not answered after "+
-			"%v (%v). Lower bound on the p99: the typical latency, %v. (b) and (c) behave as (a) here: no "+
+			"%v (%v), three times the typical latency: closer to it, this machine's own hiccups would fire "+
+			"hedges for fast requests too. Lower bound on the p99: the typical latency, %v. (b) and (c) behave as (a) here: no "+
 			"request fails.", defaultScale.of(fastLatency), fastLatency, slowShare*100,
 			defaultScale.of(slowLatency), slowLatency, hedgeCallers, n, defaultScale.of(hedgeDelay), hedgeDelay,
 			defaultScale.of(fastLatency)),
