@@ -24,6 +24,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -100,9 +101,9 @@ func writeDoc(w io.Writer, cfg config, secs []section, elapsed time.Duration, ar
 	fmt.Fprintf(w, "# Fault scenarios\n\n")
 	fmt.Fprintf(w, "Written by the harness in `scenarios/` (a module of its own); do not edit, rerun:\n\n"+
 		"```\n%s\n```\n\n", command)
-	fmt.Fprintf(w, "Run on %s: %s, %s/%s, %d CPUs; %d runs of each timed measurement (%d for scenarios 1, 3 "+
+	fmt.Fprintf(w, "Run on %s%s: %s, %s/%s, %d CPUs; %d runs of each timed measurement (%d for scenarios 1, 3 "+
 		"and 4, which take seconds per run); %v in all.\n\n",
-		time.Now().UTC().Format("2006-01-02 15:04 MST"), runtime.Version(), runtime.GOOS, runtime.GOARCH,
+		time.Now().UTC().Format("2006-01-02 15:04 MST"), revision(), runtime.Version(), runtime.GOOS, runtime.GOARCH,
 		runtime.NumCPU(), cfg.runs, cfg.heavy().runs, elapsed.Round(100*time.Millisecond))
 	fmt.Fprintf(w, "Every request goes through langchaingo v0.1.14's real openai client, over TCP on loopback, "+
 		"to `faultserver.New`. **Time is scaled down %d-fold** (%d-fold in the herd): every wait the "+
@@ -131,4 +132,14 @@ func writeDoc(w io.Writer, cfg config, secs []section, elapsed time.Duration, ar
 	for _, s := range secs {
 		s.write(w)
 	}
+}
+
+// revision names the library's commit, " at commit abc1234", when git can
+// tell; "" otherwise.
+func revision() string {
+	out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	return " at commit " + strings.TrimSpace(string(out))
 }
