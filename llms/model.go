@@ -89,11 +89,6 @@ func build(m lcllms.Model, cfg config) (*Model, error) {
 	if cfg.hedge > 0 {
 		common = append(common, middleware.Hedge(cfg.hedge, 1))
 	}
-	if len(cfg.fallbacks) == 0 {
-		// Without a fallback to take the call at once, a call that finds the
-		// circuit open waits for the next probe rather than failing.
-		common = append(common, middleware.WaitWhileOpen())
-	}
 	common = append(common, cfg.mw...)
 	if cfg.compactor != nil {
 		common = append(common, middleware.KindAttempts(taxonomy.ContextOverflow, 2))

@@ -20,17 +20,22 @@ const (
 	BreakerHalfOpen = circuitbreaker.HalfOpenState
 )
 
-// Breaker is a circuit breaker for one protected target (a model, a
-// provider account, a tool). It opens after a run of consecutive failures that
-// count, fails fast while open, and lets one probe through when half-open: a
-// success closes it, a failure opens it again. The state machine is
-// failsafe-go's; Breaker adds holds (see [Breaker.HoldOpen]) and slog events.
+// Breaker holds the health of one protected target (a model, a provider
+// account, a tool). Its circuit opens after a run of consecutive failures
+// that count, fails fast while open, and lets one probe through when
+// half-open: a success closes it, a failure opens it again. The state
+// machine is failsafe-go's; Breaker adds holds (see [Breaker.HoldOpen]) and
+// slog events. It also throttles retries: while most recent attempts of the
+// target failed (more than half of a bucket of [DefaultRetryThrottle]
+// tokens, one taken per failure and given back per success), calls make no
+// retries, so that an outage is met with one attempt per call, not three.
 //
 // A Breaker is safe for concurrent use and may be shared by several pipelines
 // (see [UseBreaker]).
 type Breaker struct {
-	name string
-	cb   circuitbreaker.CircuitBreaker[any]
+	name     string
+	cb       circuitbreaker.CircuitBreaker[any]
+	throttle *throttle
 
 	holdUntil atomic.Int64 // UnixNano; 0 = no hold
 
@@ -50,9 +55,10 @@ func NewBreaker(name string, failures int, delay time.Duration, logger *slog.Log
 		delay = DefaultBreakerDelay
 	}
 	logger = orDiscard(logger)
-	b := &Breaker{name: name}
+	b := &Breaker{name: name, throttle: newThrottle(DefaultRetryThrottle)}
 	b.cb = circuitbreaker.NewBuilder[any]().
 		WithFailureThreshold(uint(failures)).
+		WithSuccessThreshold(1). // one probe when half-open; it decides
 		WithDelay(delay).
 		OnStateChanged(func(e circuitbreaker.StateChangedEvent) {
 			logger.LogAttrs(e.Context(), breakerLevel(e.NewState), breakerMessage(e.NewState),
@@ -170,8 +176,10 @@ func (b *Breaker) record(o outcome) {
 	switch o {
 	case healthy:
 		b.cb.RecordSuccess()
+		b.throttle.success()
 	case unhealthy:
 		b.cb.RecordFailure()
+		b.throttle.failure()
 	default:
 		if b.cb.IsHalfOpen() {
 			b.cb.RecordFailure()

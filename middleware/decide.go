@@ -98,6 +98,9 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error) *decision {
 		return &decision{reason: ReasonDeadline,
 			detail: fmt.Sprintf("the next wait of %v would pass the deadline", wait.Round(time.Millisecond))}
 	}
+	if b := c.p.breaker; b != nil && !cfg.noThrottle && class.Kind != taxonomy.ContextOverflow && !b.throttle.allowsRetry() {
+		return &decision{reason: ReasonThrottled, detail: "most recent attempts of " + b.Name() + " failed"}
+	}
 	if !c.run.TryRetry() {
 		return &decision{reason: ReasonBudgetSpent}
 	}

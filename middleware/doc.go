@@ -36,6 +36,9 @@
 //     something about the target (not cancellations, rate limits or 4xx) and
 //     probes after 10 s; while it is open a call fails fast, or with
 //     [WaitWhileOpen] waits for the probe;
+//   - while more than half of the target's recent attempts failed, calls
+//     make no retries ([Breaker]'s retry throttle): an outage is met with
+//     one request per call;
 //   - a panic in the protected function is recovered and becomes a
 //     programming failure ([PanicError]), so no breaker permit leaks.
 //

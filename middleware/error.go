@@ -42,8 +42,12 @@ const (
 	// ReasonNotRetryable: the protected function said the failure must not be
 	// retried (see [NoRetry]); Error.Detail says why.
 	ReasonNotRetryable
-	// ReasonRejected: a policy added with [Policies] rejected the attempt.
+	// ReasonRejected: a policy added with [Policies] or the [RateLimit]
+	// limiter rejected the attempt.
 	ReasonRejected
+	// ReasonThrottled: most recent attempts of the target failed, so the
+	// breaker's retry throttle allowed no retry.
+	ReasonThrottled
 )
 
 var reasonText = [...]string{
@@ -57,6 +61,7 @@ var reasonText = [...]string{
 	ReasonContextOverflow:   "context overflow",
 	ReasonNotRetryable:      "not retryable",
 	ReasonRejected:          "rejected by a policy",
+	ReasonThrottled:         "retries throttled",
 }
 
 // String returns the reason's short name, e.g. "circuit open".

@@ -47,6 +47,7 @@ type config struct {
 	policies       []any // failsafe.Policy[R], checked by New
 	limiter        Limiter
 	waitWhileOpen  bool
+	noThrottle     bool
 	errs           []error
 }
 
@@ -202,12 +203,17 @@ func UseBreaker(b *Breaker) Option {
 // failure), the run's budget and its deadline, instead of failing at once:
 // the target sees only the probes, and calls complete if it recovers in
 // time. A breaker held open for longer than the RetryAfterCap still fails
-// the call at once. Default: off, the call fails fast with
-// [ReasonCircuitOpen], which is what a fallback wants (package llms turns
-// this on for models without fallbacks).
+// the call at once. It trades requests for patience: a lone caller sends
+// the probes itself. Default: off, the call fails fast with
+// [ReasonCircuitOpen], which is what a fallback wants.
 func WaitWhileOpen() Option { return func(c *config) { c.waitWhileOpen = true } }
 
-// NoBreaker disables the circuit breaker. Default: enabled.
+// NoRetryThrottle lets calls retry even while most recent attempts of the
+// target failed (see [Breaker]). Default: retries are throttled then.
+func NoRetryThrottle() Option { return func(c *config) { c.noThrottle = true } }
+
+// NoBreaker disables the circuit breaker and the retry throttle.
+// Default: enabled.
 func NoBreaker() Option { return func(c *config) { c.breaker, c.breakerOff = nil, true } }
 
 // WithClassifier replaces the classifier. Compose with taxonomy.Chain to add

@@ -468,7 +468,9 @@ func TestContextOverflowRetriedWhenRepaired(t *testing.T) {
 
 func TestConcurrentCallers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p := mustPipeline(t, middleware.BreakerThreshold(1000, time.Second))
+		// Two calls in three fail at first: the retry throttle would rightly
+		// stop retries of such a target, which is not what this test is about.
+		p := mustPipeline(t, middleware.BreakerThreshold(1000, time.Second), middleware.NoRetryThrottle())
 		var wg sync.WaitGroup
 		for i := range 64 {
 			wg.Go(func() {
@@ -684,6 +686,57 @@ func TestBreakerListeners(t *testing.T) {
 		b.Close()
 		if fmt.Sprint(seen) != "[open open]" {
 			t.Errorf("listener saw %v, want [open open]", seen)
+		}
+	})
+}
+
+func TestRetryThrottleDuringAnOutage(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustPipeline(t, middleware.BreakerThreshold(1000, time.Second))
+		down := newScript(fails(err529))
+		var attempts []int
+		for range 4 {
+			before := down.count()
+			_, _ = p.Do(t.Context(), down.fn)
+			attempts = append(attempts, down.count()-before)
+		}
+		// 10 tokens: the first call spends 3 (3 attempts), the second 2 and is
+		// then throttled at 5; every later call makes one attempt.
+		if fmt.Sprint(attempts) != "[3 2 1 1]" {
+			t.Errorf("attempts per call during the outage: got %v, want [3 2 1 1]", attempts)
+		}
+		_, err := p.Do(t.Context(), down.fn)
+		if e := asError(t, err); e.Reason != middleware.ReasonThrottled {
+			t.Errorf("reason: got %v, want retries throttled", e.Reason)
+		}
+		// Recovery refills the bucket: after enough successes, retries return.
+		up := newScript(succeeds("ok"))
+		for range 6 {
+			_, _ = p.Do(t.Context(), up.fn)
+		}
+		flaky := newScript(fails(err500), succeeds("ok"))
+		if got, err := p.Do(t.Context(), flaky.fn); err != nil || got != "ok" {
+			t.Errorf("after recovery: got (%q, %v), want a retried success", got, err)
+		}
+	})
+}
+
+func TestRetryThrottleKeepsRetriesOfAFlakyTarget(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustPipeline(t)
+		failed := 0
+		for i := range 300 {
+			// One request in three fails, in a fixed pattern.
+			s := newScript(succeeds("ok"))
+			if i%3 == 0 {
+				s = newScript(fails(err500), succeeds("ok"))
+			}
+			if _, err := p.Do(t.Context(), s.fn); err != nil {
+				failed++
+			}
+		}
+		if failed != 0 {
+			t.Errorf("%d calls failed, want none: a third of attempts failing must not throttle retries", failed)
 		}
 	})
 }

@@ -1,0 +1,44 @@
+package middleware
+
+import "sync/atomic"
+
+// DefaultRetryThrottle is the size of a target's retry throttle bucket.
+const DefaultRetryThrottle = 10
+
+// throttle is a target's retry throttle, after gRPC's retry throttling: a
+// bucket of tokens that counted failures drain and successes refill, one
+// token each. Retries are allowed only while the bucket is more than half
+// full, so that when most recent attempts fail (an outage), each call makes
+// one attempt instead of three: the breaker then opens on first attempts,
+// not on retries piling onto a dead target. A provider failing one request
+// in three keeps its bucket full and its retries.
+type throttle struct {
+	capacity int32
+	tokens   atomic.Int32
+}
+
+func newThrottle(capacity int) *throttle {
+	t := &throttle{capacity: int32(capacity)}
+	t.tokens.Store(t.capacity)
+	return t
+}
+
+func (t *throttle) success() {
+	for {
+		n := t.tokens.Load()
+		if n >= t.capacity || t.tokens.CompareAndSwap(n, n+1) {
+			return
+		}
+	}
+}
+
+func (t *throttle) failure() {
+	for {
+		n := t.tokens.Load()
+		if n <= 0 || t.tokens.CompareAndSwap(n, n-1) {
+			return
+		}
+	}
+}
+
+func (t *throttle) allowsRetry() bool { return t.tokens.Load()*2 > t.capacity }
