@@ -165,13 +165,10 @@ func (m *Model) GenerateContent(ctx context.Context, messages []lcllms.MessageCo
 	if m.err != nil {
 		return nil, m.err
 	}
-	var opts lcllms.CallOptions
-	for _, o := range options {
-		if o != nil {
-			o(&opts)
-		}
-	}
-	c := &modelCall{messages: messages, options: options, opts: &opts,
+	opts := readOptions(options)
+	defer optionsPool.Put(opts)
+	c := &modelCall{messages: messages, options: options,
+		stream: opts.StreamingFunc, streamReasoning: opts.StreamingReasoningFunc,
 		streaming: opts.StreamingFunc != nil || opts.StreamingReasoningFunc != nil}
 	resp, err := m.generate(ctx, c)
 	if err == nil || len(m.fallbacks) == 0 {
@@ -224,9 +221,10 @@ func (m *Model) shouldFallBack(ctx context.Context, err error) bool {
 // fallbacks: the messages (compacted on overflow) and what a stream
 // delivered.
 type modelCall struct {
-	options   []lcllms.CallOption
-	opts      *lcllms.CallOptions
-	streaming bool
+	options         []lcllms.CallOption
+	stream          func(ctx context.Context, chunk []byte) error // the caller's streaming functions
+	streamReasoning func(ctx context.Context, reasoning, chunk []byte) error
+	streaming       bool
 
 	mu       sync.Mutex
 	messages []lcllms.MessageContent
@@ -238,7 +236,8 @@ type modelCall struct {
 func (c *modelCall) forFallback() *modelCall {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return &modelCall{options: c.options, opts: c.opts, streaming: c.streaming, messages: c.messages}
+	return &modelCall{options: c.options, stream: c.stream, streamReasoning: c.streamReasoning,
+		streaming: c.streaming, messages: c.messages}
 }
 
 // restart calls the restart hook if the last attempt delivered chunks. No
@@ -294,7 +293,7 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 	options := c.options
 	var g *guard
 	if c.streaming {
-		actx, g = newGuard(actx, c.opts, m.cfg.firstChunk, m.cfg.idle)
+		actx, g = newGuard(actx, c.stream, c.streamReasoning, m.cfg.firstChunk, m.cfg.idle)
 		options = append(options[:len(options):len(options)], g.options()...)
 	}
 	resp, err := m.inner.GenerateContent(actx, messages, options...)
@@ -375,4 +374,21 @@ func estimateTokens(messages []lcllms.MessageContent) int {
 		chars += len(textOf(m))
 	}
 	return max(1, (chars+3)/4)
+}
+
+// optionsPool recycles the CallOptions that GenerateContent reads the
+// caller's options into (to see whether the call streams): the struct is
+// large, and applying options through function values makes it escape.
+var optionsPool = sync.Pool{New: func() any { return new(lcllms.CallOptions) }}
+
+// readOptions applies options to a pooled CallOptions; put it back when done.
+func readOptions(options []lcllms.CallOption) *lcllms.CallOptions {
+	opts := optionsPool.Get().(*lcllms.CallOptions)
+	*opts = lcllms.CallOptions{}
+	for _, o := range options {
+		if o != nil {
+			o(opts)
+		}
+	}
+	return opts
 }

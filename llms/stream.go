@@ -67,8 +67,11 @@ type guard struct {
 
 // newGuard returns the attempt context, canceled with ErrFirstChunkTimeout
 // or ErrStreamIdle when the stream stalls, and the guard.
-func newGuard(ctx context.Context, opts *lcllms.CallOptions, first, idle time.Duration) (context.Context, *guard) {
-	g := &guard{user: opts.StreamingFunc, userReasoning: opts.StreamingReasoningFunc, first: first, idle: idle}
+func newGuard(ctx context.Context,
+	user func(context.Context, []byte) error, userReasoning func(context.Context, []byte, []byte) error,
+	first, idle time.Duration,
+) (context.Context, *guard) {
+	g := &guard{user: user, userReasoning: userReasoning, first: first, idle: idle}
 	g.ctx, g.cancel = context.WithCancelCause(ctx)
 	if wait := cmp.Or(first, idle); wait > 0 {
 		g.timer = time.AfterFunc(wait, g.stalled)

@@ -40,7 +40,7 @@ type Evidence struct {
 type slot struct {
 	mu   sync.Mutex
 	seen bool
-	ev   Evidence
+	ev   *Evidence // allocated by the transport: calls that make no HTTP request pay nothing
 }
 
 type slotKey struct{}
@@ -60,13 +60,19 @@ func slotFrom(ctx context.Context) *slot {
 func (s *slot) evidence() (Evidence, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.ev, s.seen
+	if s.ev == nil {
+		return Evidence{}, s.seen
+	}
+	return *s.ev, s.seen
 }
 
 func (s *slot) update(f func(*Evidence)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	f(&s.ev)
+	if s.ev == nil {
+		s.ev = new(Evidence)
+	}
+	f(s.ev)
 }
 
 // Transport is an [http.RoundTripper] that records, for each attempt of a

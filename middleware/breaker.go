@@ -76,7 +76,7 @@ func (b *Breaker) Name() string { return b.name }
 
 // State returns the current state. A breaker held open reports BreakerOpen.
 func (b *Breaker) State() BreakerState {
-	if b.held(time.Now()) {
+	if b.held() {
 		return BreakerOpen
 	}
 	return b.cb.State()
@@ -95,7 +95,7 @@ func (b *Breaker) RemainingDelay() time.Duration {
 // configured delay: a provider that answers Retry-After: 120 is not probed
 // before two minutes have passed. A shorter hold never shortens a longer one.
 func (b *Breaker) HoldOpen(d time.Duration) {
-	wasOpen, extends := b.cb.IsOpen() || b.held(time.Now()), d > b.RemainingDelay()
+	wasOpen, extends := b.cb.IsOpen() || b.held(), d > b.RemainingDelay()
 	until := time.Now().Add(d).UnixNano()
 	for {
 		old := b.holdUntil.Load()
@@ -145,15 +145,24 @@ func (b *Breaker) notify(s BreakerState) {
 	}
 }
 
-func (b *Breaker) held(now time.Time) bool {
+// held reports whether a hold keeps the breaker open. Without a hold it
+// does not read the clock: this is on every attempt's path.
+func (b *Breaker) held() bool {
 	until := b.holdUntil.Load()
-	return until != 0 && now.UnixNano() < until
+	if until == 0 {
+		return false
+	}
+	if time.Now().UnixNano() < until {
+		return true
+	}
+	b.holdUntil.CompareAndSwap(until, 0) // expired: back to the fast path
+	return false
 }
 
 // tryAcquire reports whether an attempt may proceed. A true answer must be
 // followed by exactly one call to record.
 func (b *Breaker) tryAcquire() bool {
-	if b.held(time.Now()) {
+	if b.held() {
 		return false
 	}
 	return b.cb.TryAcquirePermit()
