@@ -3,15 +3,18 @@ package middleware
 import "sync/atomic"
 
 // DefaultRetryThrottle is the size of a target's retry throttle bucket.
-const DefaultRetryThrottle = 10
+const DefaultRetryThrottle = 20
 
 // throttle is a target's retry throttle, after gRPC's retry throttling: a
 // bucket of tokens that counted failures drain and successes refill, one
 // token each. Retries are allowed only while the bucket is more than half
 // full, so that when most recent attempts fail (an outage), each call makes
 // one attempt instead of three: the breaker then opens on first attempts,
-// not on retries piling onto a dead target. A provider failing one request
-// in three keeps its bucket full and its retries.
+// not on retries piling onto a dead target. The bucket is large enough that
+// a provider failing one request in three keeps it full (a streak of ten
+// more failures than successes is needed to empty half of it), while one
+// failing most requests, whose consecutive-failure breaker may never trip,
+// stops having its load tripled by retries.
 type throttle struct {
 	capacity int32
 	tokens   atomic.Int32
