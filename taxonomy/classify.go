@@ -18,6 +18,10 @@ import (
 	"time"
 )
 
+// maxText bounds how much of an error's text the rules read, so that a
+// 64 KiB HTML page costs what its first 8 KiB cost.
+const maxText = 8 << 10
+
 // Classify is the default classifier. It never panics: Classify(nil) answers
 // Unknown with the rule "nil error", and an error whose own methods panic (a
 // typed nil pointer, say) is [Programming]. The same error always gets the
@@ -43,6 +47,11 @@ func Classify(err error) (c Class) {
 
 	ev := gatherEvidence(err)
 	text := err.Error()
+	if len(text) > maxText {
+		// An HTML error page or a dumped body: the provider's status and
+		// message come first, and reading on would only cost time.
+		text = text[:maxText]
+	}
 	lower := strings.ToLower(text)
 	if ev.status == 0 {
 		ev.status = textStatus(lower)
