@@ -1,6 +1,10 @@
 package faultserver
 
 import (
+	"fmt"
+	"net/http"
+
+	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/anthropic"
 	"github.com/tmc/langchaingo/llms/ollama"
 	"github.com/tmc/langchaingo/llms/openai"
@@ -43,4 +47,23 @@ func (s *Server) Ollama(opts ...ollama.Option) (*ollama.LLM, error) {
 		ollama.WithHTTPClient(s.Client()),
 	}
 	return ollama.New(append(base, opts...)...)
+}
+
+// Model returns the real langchaingo client of format f pointed at the
+// server, as [Server.OpenAI], [Server.Anthropic] or [Server.Ollama] build it,
+// with hc as its HTTP client (nil: [Server.Client]). Tests that run the same
+// case against every provider loop over the formats with it.
+func (s *Server) Model(f Format, hc *http.Client) (llms.Model, error) {
+	if hc == nil {
+		hc = s.Client()
+	}
+	switch f {
+	case OpenAI:
+		return s.OpenAI(openai.WithHTTPClient(hc))
+	case Anthropic:
+		return s.Anthropic(anthropic.WithHTTPClient(hc))
+	case Ollama:
+		return s.Ollama(ollama.WithHTTPClient(hc))
+	}
+	return nil, fmt.Errorf("faultserver: no client for format %v", f)
 }

@@ -343,3 +343,23 @@ func TestInMemoryDialAfterClose(t *testing.T) {
 		t.Errorf("got %v from a closed in-memory server, want net.ErrClosed", err)
 	}
 }
+
+func TestModelForEachFormat(t *testing.T) {
+	s := faultserver.New(faultserver.Reply("Hello"))
+	defer s.Close()
+	for _, f := range []faultserver.Format{faultserver.OpenAI, faultserver.Anthropic, faultserver.Ollama} {
+		m, err := s.Model(f, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := m.Call(t.Context(), "hi"); err != nil || got != "Hello" {
+			t.Errorf("%v: got (%q, %v), want Hello", f, got, err)
+		}
+	}
+	if got := s.Requests(); len(got) != 3 || got[0].Format != faultserver.OpenAI || got[1].Format != faultserver.Anthropic || got[2].Format != faultserver.Ollama {
+		t.Errorf("requests: got %d, in formats %v %v %v", len(got), got[0].Format, got[1].Format, got[2].Format)
+	}
+	if _, err := s.Model(faultserver.Format(9), nil); err == nil {
+		t.Errorf("an unknown format built a client")
+	}
+}

@@ -14,8 +14,6 @@ import (
 
 	"github.com/failsafe-go/failsafe-go/circuitbreaker"
 	lcllms "github.com/tmc/langchaingo/llms"
-	"github.com/tmc/langchaingo/llms/anthropic"
-	"github.com/tmc/langchaingo/llms/ollama"
 	"github.com/tmc/langchaingo/llms/openai"
 
 	"github.com/resilientgo/resilient/faultserver"
@@ -34,17 +32,7 @@ var providers = []faultserver.Format{faultserver.OpenAI, faultserver.Anthropic, 
 // transport in front of the server's own.
 func realClient(t *testing.T, s *faultserver.Server, f faultserver.Format) lcllms.Model {
 	t.Helper()
-	hc := &http.Client{Transport: llms.NewTransport(s.Client().Transport)}
-	var m lcllms.Model
-	var err error
-	switch f {
-	case faultserver.OpenAI:
-		m, err = s.OpenAI(openai.WithHTTPClient(hc))
-	case faultserver.Anthropic:
-		m, err = s.Anthropic(anthropic.WithHTTPClient(hc))
-	case faultserver.Ollama:
-		m, err = s.Ollama(ollama.WithHTTPClient(hc))
-	}
+	m, err := s.Model(f, &http.Client{Transport: llms.NewTransport(s.Client().Transport)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,16 +42,7 @@ func realClient(t *testing.T, s *faultserver.Server, f faultserver.Format) lcllm
 // bareClient builds the provider's real client without the transport.
 func bareClient(t *testing.T, s *faultserver.Server, f faultserver.Format) lcllms.Model {
 	t.Helper()
-	var m lcllms.Model
-	var err error
-	switch f {
-	case faultserver.OpenAI:
-		m, err = s.OpenAI()
-	case faultserver.Anthropic:
-		m, err = s.Anthropic()
-	case faultserver.Ollama:
-		m, err = s.Ollama()
-	}
+	m, err := s.Model(f, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

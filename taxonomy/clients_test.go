@@ -121,16 +121,7 @@ func callOnce(t *testing.T, s *faultserver.Server, f faultserver.Format, stream 
 
 func call(ctx context.Context, t *testing.T, s *faultserver.Server, f faultserver.Format, stream bool) error {
 	t.Helper()
-	var model llms.Model
-	var err error
-	switch f {
-	case faultserver.OpenAI:
-		model, err = s.OpenAI()
-	case faultserver.Anthropic:
-		model, err = s.Anthropic()
-	case faultserver.Ollama:
-		model, err = s.Ollama()
-	}
+	model, err := s.Model(f, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
