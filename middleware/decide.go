@@ -56,7 +56,9 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error) *decision {
 		return &decision{reason: inner.Reason, detail: inner.Detail, inner: inner}
 	case errors.As(err, &nr):
 		return &decision{reason: ReasonNotRetryable, detail: nr.detail}
-	case class.Rule == "max duration exceeded":
+	case c.bounded.Err() != nil:
+		// The call's MaxDuration passed (the caller's own context is not done:
+		// that would be Canceled, above).
 		return &decision{reason: ReasonDeadline, detail: fmt.Sprintf("max duration %v", cfg.maxDuration)}
 	case class.Kind == taxonomy.Permanent, class.Kind == taxonomy.Programming:
 		return &decision{reason: ReasonPermanent}

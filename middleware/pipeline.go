@@ -315,6 +315,17 @@ func (c *call[R]) classify(err error, timedOut bool, attemptParent context.Conte
 		// A hedge won and canceled this attempt: it says nothing about the target.
 		return taxonomy.Class{Kind: taxonomy.Canceled, Rule: "superseded by a hedge"}
 	}
+	return c.userClassify(err)
+}
+
+// userClassify runs the configured classifier, which a user may have
+// written: a panic in it becomes a programming failure, not a crash.
+func (c *call[R]) userClassify(err error) (class taxonomy.Class) {
+	defer func() {
+		if v := recover(); v != nil {
+			class = taxonomy.Class{Kind: taxonomy.Programming, Rule: fmt.Sprintf("classifier panicked: %v", v)}
+		}
+	}()
 	return c.p.cfg.classifier.Classify(err)
 }
 

@@ -740,3 +740,12 @@ func TestRetryThrottleKeepsRetriesOfAFlakyTarget(t *testing.T) {
 		}
 	})
 }
+
+func TestPanickingClassifierDoesNotCrash(t *testing.T) {
+	p := mustPipeline(t, middleware.WithClassifier(taxonomy.ClassifierFunc(func(error) taxonomy.Class { panic("bad rule") })))
+	s := newScript(fails(err500))
+	_, err := p.Do(context.Background(), s.fn)
+	if got := taxonomy.Classify(err); got.Kind != taxonomy.Programming || s.count() != 1 {
+		t.Errorf("got %v after %d calls, want a programming error after 1", got, s.count())
+	}
+}
