@@ -205,7 +205,10 @@ func (m *Model) shouldFallBack(ctx context.Context, err error) bool {
 	}
 	class := final.Class()
 	switch final.Reason {
-	case middleware.ReasonExhausted, middleware.ReasonCircuitOpen, middleware.ReasonRetryAfterOverCap:
+	case middleware.ReasonExhausted, middleware.ReasonCircuitOpen, middleware.ReasonRetryAfterOverCap,
+		middleware.ReasonThrottled, middleware.ReasonRejected:
+		// The target is failing, holding us off, or over our own rate limit:
+		// another model may be fine.
 		return true
 	case middleware.ReasonContextOverflow:
 		return m.cfg.fallbackOnOverflow

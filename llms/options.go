@@ -71,8 +71,9 @@ func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l }
 
 // Fallbacks sets models to try, in order, when this one gives up for a
 // reason another model can fix: transient failures, overload or rate limits
-// that outlasted the retries, an open circuit, a Retry-After over the cap, a
-// model that does not exist; with [FallbackOnOverflow], a context overflow.
+// that outlasted the retries, an open circuit, throttled retries, a
+// Retry-After over the cap, a client-side rate limit, a model that does not
+// exist; with [FallbackOnOverflow], a context overflow.
 // Never when the caller canceled. Each fallback is wrapped with the same
 // options as the primary and has its own circuit breaker. Default: none.
 func Fallbacks(models ...lcllms.Model) Option {
