@@ -352,7 +352,7 @@ func TestModelForEachFormat(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, err := m.Call(t.Context(), "hi"); err != nil || got != "Hello" {
+		if got, err := llms.GenerateFromSinglePrompt(t.Context(), m, "hi"); err != nil || got != "Hello" {
 			t.Errorf("%v: got (%q, %v), want Hello", f, got, err)
 		}
 	}
