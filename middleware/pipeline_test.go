@@ -12,6 +12,7 @@ import (
 
 	"github.com/resilientgo/resilient/internal/logtest"
 
+	"github.com/failsafe-go/failsafe-go/bulkhead"
 	"github.com/failsafe-go/failsafe-go/circuitbreaker"
 	"github.com/failsafe-go/failsafe-go/retrypolicy"
 
@@ -747,5 +748,38 @@ func TestPanickingClassifierDoesNotCrash(t *testing.T) {
 	_, err := p.Do(context.Background(), s.fn)
 	if got := taxonomy.Classify(err); got.Kind != taxonomy.Programming || s.count() != 1 {
 		t.Errorf("got %v after %d calls, want a programming error after 1", got, s.count())
+	}
+}
+
+func TestRawFailsafePolicies(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		// A bulkhead of one: a second concurrent call is rejected by it.
+		p := mustPipeline(t, middleware.Policies(bulkhead.New[string](1)))
+		release := make(chan struct{})
+		done := make(chan error)
+		go func() {
+			_, err := p.Do(t.Context(), func(context.Context, middleware.State) (string, error) {
+				<-release
+				return "ok", nil
+			})
+			done <- err
+		}()
+		synctest.Wait()
+		s := newScript(succeeds("ok"))
+		_, err := p.Do(t.Context(), s.fn)
+		if e := asError(t, err); e.Reason != middleware.ReasonRejected || !errors.Is(err, bulkhead.ErrFull) || s.count() != 0 {
+			t.Errorf("got %v after %d calls, want rejected by the bulkhead without a call", err, s.count())
+		}
+		close(release)
+		if err := <-done; err != nil {
+			t.Errorf("the first call: %v", err)
+		}
+	})
+}
+
+func TestPoliciesOfTheWrongResultType(t *testing.T) {
+	_, err := middleware.New[string]("x", middleware.Policies(bulkhead.New[int](1)))
+	if err == nil || !strings.Contains(err.Error(), "is not a failsafe.Policy[string]") {
+		t.Errorf("got %v, want a type mismatch error", err)
 	}
 }
