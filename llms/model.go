@@ -214,8 +214,7 @@ func (m *Model) shouldFallBack(ctx context.Context, err error) bool {
 		return m.cfg.fallbackOnOverflow
 	case middleware.ReasonPermanent:
 		// A model that does not exist (or was retired) is fixed by another.
-		return class.Status == 404 || class.Code == "model_not_found" || class.Code == "not_found_error" ||
-			strings.Contains(class.Rule, "model not found") || strings.Contains(class.Rule, "model_not_found")
+		return class.ModelMissing()
 	}
 	return false
 }

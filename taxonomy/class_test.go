@@ -185,3 +185,24 @@ func TestClassifyConcurrently(t *testing.T) {
 		<-done
 	}
 }
+
+func TestModelMissing(t *testing.T) {
+	tests := []struct {
+		msg  string
+		want bool
+	}{
+		{"API returned unexpected status code: 404: The model `gpt-9` does not exist or you do not have access to it.", true}, // openai
+		{`model "llama3" not found, try pulling it first`, true},                                                              // ollama
+		{"anthropic: failed to create message: API returned unexpected status code: 401: invalid x-api-key", false},
+		{"API returned unexpected status code: 400: This model's maximum context length is 128000 tokens.", false},
+	}
+	for _, tt := range tests {
+		if got := taxonomy.Classify(errors.New(tt.msg)).ModelMissing(); got != tt.want {
+			t.Errorf("ModelMissing(%q): got %v, want %v", tt.msg, got, tt.want)
+		}
+	}
+	wire := &taxonomy.WireError{Evidence: taxonomy.Evidence{Status: 404, ErrorType: "not_found_error"}, Err: errors.New("x")}
+	if !taxonomy.Classify(wire).ModelMissing() {
+		t.Errorf("a 404 not_found_error is not a missing model")
+	}
+}
