@@ -34,62 +34,51 @@ func rawFailsafe() failsafe.Executor[string] {
 	return failsafe.With[string](retry, breaker, timeout.New[string](middleware.DefaultAttemptTimeout))
 }
 
-func BenchmarkNoop(b *testing.B) {
-	ctx := context.Background()
-	b.Run("bare", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			_, _ = noop(ctx)
-		}
-	})
-	b.Run("failsafe", func(b *testing.B) {
-		ex := rawFailsafe()
-		b.ReportAllocs()
-		for b.Loop() {
+// noopCalls are the three ways of making the no-op call compared here, each
+// built once: the bare call, raw failsafe-go and the pipeline.
+func noopCalls(b *testing.B) []struct {
+	name string
+	call func(context.Context)
+} {
+	ex := rawFailsafe()
+	p := mustPipeline(b)
+	fn := func(ctx context.Context, _ middleware.State) (string, error) { return noop(ctx) }
+	return []struct {
+		name string
+		call func(context.Context)
+	}{
+		{"bare", func(ctx context.Context) { _, _ = noop(ctx) }},
+		{"failsafe", func(ctx context.Context) {
 			_, _ = ex.WithContext(ctx).GetWithExecution(func(e failsafe.Execution[string]) (string, error) {
 				return noop(e.Context())
 			})
-		}
-	})
-	b.Run("pipeline", func(b *testing.B) {
-		p := mustPipeline(b)
-		fn := func(ctx context.Context, _ middleware.State) (string, error) { return noop(ctx) }
-		b.ReportAllocs()
-		for b.Loop() {
-			_, _ = p.Do(ctx, fn)
-		}
-	})
+		}},
+		{"pipeline", func(ctx context.Context) { _, _ = p.Do(ctx, fn) }},
+	}
+}
+
+func BenchmarkNoop(b *testing.B) {
+	ctx := context.Background()
+	for _, c := range noopCalls(b) {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				c.call(ctx)
+			}
+		})
+	}
 }
 
 func BenchmarkNoopParallel(b *testing.B) {
 	ctx := context.Background()
-	b.Run("bare", func(b *testing.B) {
-		b.ReportAllocs()
-		b.RunParallel(func(pb *testing.PB) {
-			for pb.Next() {
-				_, _ = noop(ctx)
-			}
+	for _, c := range noopCalls(b) {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					c.call(ctx)
+				}
+			})
 		})
-	})
-	b.Run("failsafe", func(b *testing.B) {
-		ex := rawFailsafe()
-		b.ReportAllocs()
-		b.RunParallel(func(pb *testing.PB) {
-			for pb.Next() {
-				_, _ = ex.WithContext(ctx).GetWithExecution(func(e failsafe.Execution[string]) (string, error) {
-					return noop(e.Context())
-				})
-			}
-		})
-	})
-	b.Run("pipeline", func(b *testing.B) {
-		p := mustPipeline(b)
-		fn := func(ctx context.Context, _ middleware.State) (string, error) { return noop(ctx) }
-		b.ReportAllocs()
-		b.RunParallel(func(pb *testing.PB) {
-			for pb.Next() {
-				_, _ = p.Do(ctx, fn)
-			}
-		})
-	})
+	}
 }
