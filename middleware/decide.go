@@ -64,10 +64,7 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error) *decision {
 		return &decision{reason: ReasonPermanent}
 	}
 
-	limit := cfg.kindAttempts[class.Kind]
-	if limit == 0 {
-		limit = cfg.maxAttempts
-	}
+	limit := cfg.attemptsFor(class.Kind)
 	if class.Kind == taxonomy.ContextOverflow {
 		// Overflows are repaired, not retried: count only them, so that an
 		// overflow after a transient failure still gets its compaction.
@@ -148,10 +145,7 @@ func (c *call[R]) decideOpen(n int) *decision {
 	if !p.cfg.waitWhileOpen {
 		return stop
 	}
-	limit := p.cfg.kindAttempts[taxonomy.Overloaded]
-	if limit == 0 {
-		limit = p.cfg.maxAttempts
-	}
+	limit := p.cfg.attemptsFor(taxonomy.Overloaded)
 	remaining := p.breaker.RemainingDelay()
 	if n >= limit || remaining > p.cfg.retryAfterCap {
 		return stop

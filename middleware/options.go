@@ -28,6 +28,7 @@ type Option func(*config)
 
 type config struct {
 	maxAttempts    int
+	noRetries      bool
 	kindAttempts   [numKinds]int  // 0 = use maxAttempts
 	kindExplicit   [numKinds]bool // set with KindAttempts
 	baseDelay      time.Duration
@@ -99,6 +100,24 @@ func MaxAttempts(n int) Option {
 			}
 		}
 	}
+}
+
+// NoRetries makes every call a single attempt, whatever MaxAttempts and
+// KindAttempts say, before or after it: for targets whose repetition is
+// unsafe (package tools uses it for tools not marked safe to retry).
+// Default: retries on.
+func NoRetries() Option { return func(c *config) { c.noRetries = true } }
+
+// attemptsFor returns how many attempts in all a call may make when its
+// latest failure is of kind k.
+func (c *config) attemptsFor(k taxonomy.Kind) int {
+	switch {
+	case c.noRetries:
+		return 1
+	case c.kindAttempts[k] != 0:
+		return c.kindAttempts[k]
+	}
+	return c.maxAttempts
 }
 
 // KindAttempts sets how many attempts in all a call may take when its latest

@@ -783,3 +783,16 @@ func TestPoliciesOfTheWrongResultType(t *testing.T) {
 		t.Errorf("got %v, want a type mismatch error", err)
 	}
 }
+
+func TestNoRetriesOverridesEveryLimit(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustPipeline(t, middleware.KindAttempts(taxonomy.RateLimited, 6), middleware.NoRetries(), middleware.MaxAttempts(4))
+		for _, err := range []error{err429, err500, errUnknown} {
+			s := newScript(fails(err))
+			_, _ = p.Do(t.Context(), s.fn)
+			if s.count() != 1 {
+				t.Errorf("%v: got %d calls, want 1", err, s.count())
+			}
+		}
+	})
+}

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/middleware"
-	"github.com/resilientgo/resilient/taxonomy"
 )
 
 // Defaults, as documented on each option.
@@ -200,10 +199,7 @@ func (c *config) pipelineOptions(logger *slog.Logger) []middleware.Option {
 		middleware.BreakerThreshold(DefaultBreakerFailures, DefaultBreakerDelay))
 	opts = append(opts, c.middleware...)
 	if !c.safeToRetry {
-		opts = append(opts, middleware.MaxAttempts(1))
-		for _, k := range taxonomy.Kinds() {
-			opts = append(opts, middleware.KindAttempts(k, 1))
-		}
+		opts = append(opts, middleware.NoRetries())
 	}
 	return append(opts, middleware.WithLogger(logger))
 }
