@@ -248,7 +248,7 @@ func RepeatLimit(n int) RunOption { return middleware.RepeatLimit(n) }
 // budget shared by every wrapped model and tool called with it, and the
 // repeat limit. Pass it to agents.Executor.Call (or your own loop).
 func NewRun(ctx context.Context, opts ...RunOption) context.Context {
-	return middleware.WithRun(ctx, middleware.NewRun(opts...))
+	return middleware.NewRun(ctx, opts...)
 }
 
 // RunFrom returns the run carried by ctx, nil if none: its Retries and

@@ -444,9 +444,10 @@ func TestHedgeAnswersFromTheFasterAttempt(t *testing.T) {
 			return &lcllms.ContentResponse{Choices: []*lcllms.ContentChoice{{Content: "slow", StopReason: "stop"}}}, nil
 		}}
 		inner := scripted.New(slow, scripted.Reply("fast"))
-		run := middleware.NewRun()
+		ctx := middleware.NewRun(t.Context())
+		run := middleware.RunFrom(ctx)
 		start := time.Now()
-		got, err := mustWrap(t, inner, llms.Hedge(2*time.Second)).Call(middleware.WithRun(t.Context(), run), "hi")
+		got, err := mustWrap(t, inner, llms.Hedge(2*time.Second)).Call(ctx, "hi")
 		if err != nil || got != "fast" || time.Since(start) != 2*time.Second {
 			t.Fatalf("got (%q, %v) after %v, want fast after 2s", got, err, time.Since(start))
 		}

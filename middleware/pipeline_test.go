@@ -367,8 +367,8 @@ func TestNestedLayersDoNotMultiply(t *testing.T) {
 
 func TestRunBudgetIsShared(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		run := middleware.NewRun(middleware.RetryBudget(3))
-		ctx := middleware.WithRun(t.Context(), run)
+		ctx := middleware.NewRun(t.Context(), middleware.RetryBudget(3))
+		run := middleware.RunFrom(ctx)
 		a, b := newScript(fails(err500)), newScript(fails(err429))
 		_, _ = mustPipeline(t).Do(ctx, a.fn) // 3 calls, 2 retries
 		_, err := mustPipeline(t).Do(ctx, b.fn)
@@ -492,8 +492,8 @@ func TestConcurrentCallers(t *testing.T) {
 
 func TestHedgeWinsAndCancelsTheLoser(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		run := middleware.NewRun(middleware.RetryBudget(5))
-		ctx := middleware.WithRun(t.Context(), run)
+		ctx := middleware.NewRun(t.Context(), middleware.RetryBudget(5))
+		run := middleware.RunFrom(ctx)
 		p := mustPipeline(t, middleware.Hedge(time.Second, 1))
 		var mu sync.Mutex
 		var loserErr error
@@ -795,4 +795,25 @@ func TestNoRetriesOverridesEveryLimit(t *testing.T) {
 			}
 		}
 	})
+}
+
+func TestZeroRunHasTheDefaultBudget(t *testing.T) {
+	var r middleware.Run
+	if got := r.Remaining(); got != middleware.DefaultRetryBudget {
+		t.Fatalf("zero Run: Remaining() = %d, want %d", got, middleware.DefaultRetryBudget)
+	}
+	if _, limit := r.Repeat("k"); limit != middleware.DefaultRepeatLimit {
+		t.Fatalf("zero Run: repeat limit %d, want %d", limit, middleware.DefaultRepeatLimit)
+	}
+}
+
+func TestRunLocalIsCreatedOncePerKey(t *testing.T) {
+	type key struct{}
+	r := middleware.RunFrom(middleware.NewRun(t.Context()))
+	calls := 0
+	init := func() any { calls++; return new(int) }
+	a, b := r.Local(key{}, init), r.Local(key{}, init)
+	if a != b || calls != 1 {
+		t.Fatalf("Local: same key gave %p and %p after %d inits, want one value and 1 init", a, b, calls)
+	}
 }

@@ -6,31 +6,36 @@ import (
 )
 
 // Run is the scope of one agent run, carried in the context: a retry budget
-// shared by every model and tool call of the run, and counters that the tool
-// layer uses to notice a model looping on the same call. Without a Run in the
-// context, calls have no shared budget.
+// shared by every model and tool call of the run, and per-run state that
+// layers above the pipeline keep in it (see [Run.Local]). Without a Run in
+// the context, calls have no shared budget.
 //
-// A Run is safe for concurrent use.
+// The zero Run is ready to use, with the default budget
+// ([DefaultRetryBudget]). A Run is safe for concurrent use.
 type Run struct {
-	mu          sync.Mutex
-	maxRetries  int // < 0: unlimited
-	retries     int
-	refusals    int
-	counts      map[string]int
-	repeatLimit int
+	mu         sync.Mutex
+	budget     int // < 0: unlimited; read through maxRetries
+	budgetSet  bool
+	retries    int
+	refusals   int
+	locals     map[any]any
+	counts     map[string]int
+	repeatSet  bool
+	repeatSize int
 }
 
 // RunOption configures a [Run].
 type RunOption func(*Run)
 
 // RetryBudget caps the retries (and hedges) of every call in the run
-// together. Default: 10. A negative value means unlimited.
-func RetryBudget(n int) RunOption { return func(r *Run) { r.maxRetries = n } }
+// together. A negative value means unlimited. Default: 10
+// ([DefaultRetryBudget]).
+func RetryBudget(n int) RunOption { return func(r *Run) { r.budget, r.budgetSet = n, true } }
 
 // RepeatLimit sets how many times one tool may be called with the same input
-// in the run before the tool layer stops the run as stuck. Default: 3. Zero
-// or less disables the check.
-func RepeatLimit(n int) RunOption { return func(r *Run) { r.repeatLimit = n } }
+// in the run before the tool layer stops the run as stuck. Zero or less
+// disables the check. Default: 3 ([DefaultRepeatLimit]).
+func RepeatLimit(n int) RunOption { return func(r *Run) { r.repeatSize, r.repeatSet = n, true } }
 
 // Default run limits.
 const (
@@ -38,27 +43,33 @@ const (
 	DefaultRepeatLimit = 3
 )
 
-// NewRun returns a run scope with the given options.
-func NewRun(opts ...RunOption) *Run {
-	r := &Run{maxRetries: DefaultRetryBudget, repeatLimit: DefaultRepeatLimit}
+// NewRun returns a context carrying a new run configured by opts. Every
+// wrapped model and tool called with that context (or one derived from it)
+// shares the run's budget; [RunFrom] returns the run.
+func NewRun(ctx context.Context, opts ...RunOption) context.Context {
+	r := &Run{}
 	for _, o := range opts {
-		o(r)
+		if o != nil {
+			o(r)
+		}
 	}
-	return r
+	return context.WithValue(ctx, runKey{}, r)
 }
 
 type runKey struct{}
-
-// WithRun returns a context carrying r. Every wrapped model and tool called
-// with that context (or one derived from it) shares r's budget.
-func WithRun(ctx context.Context, r *Run) context.Context {
-	return context.WithValue(ctx, runKey{}, r)
-}
 
 // RunFrom returns the run carried by ctx, nil if none.
 func RunFrom(ctx context.Context) *Run {
 	r, _ := ctx.Value(runKey{}).(*Run)
 	return r
+}
+
+// maxRetries returns the budget; r.mu is held.
+func (r *Run) maxRetries() int {
+	if !r.budgetSet {
+		return DefaultRetryBudget
+	}
+	return r.budget
 }
 
 // TryRetry takes one retry from the budget, reporting false when it is spent.
@@ -69,7 +80,7 @@ func (r *Run) TryRetry() bool {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.maxRetries >= 0 && r.retries >= r.maxRetries {
+	if m := r.maxRetries(); m >= 0 && r.retries >= m {
 		r.refusals++
 		return false
 	}
@@ -95,10 +106,32 @@ func (r *Run) Refusals() int {
 func (r *Run) Remaining() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.maxRetries < 0 {
+	m := r.maxRetries()
+	if m < 0 {
 		return -1
 	}
-	return r.maxRetries - r.retries
+	return m - r.retries
+}
+
+// Local returns the run's value for key, storing init() first when the run
+// has none: per-run state of the layers above the pipeline, which the
+// pipeline does not know (package tools keeps its repeat counter there).
+// Keys follow the rules of context keys: an unexported type of the package
+// that owns the value. init runs at most once per key and run, under the
+// run's lock, so it must not call back into the run. The value must be safe
+// for concurrent use: every call of the run shares it.
+func (r *Run) Local(key any, init func() any) any {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if v, ok := r.locals[key]; ok {
+		return v
+	}
+	if r.locals == nil {
+		r.locals = make(map[any]any)
+	}
+	v := init()
+	r.locals[key] = v
+	return v
 }
 
 // Repeat counts one more occurrence of key in the run and returns the count
@@ -111,5 +144,9 @@ func (r *Run) Repeat(key string) (count, limit int) {
 		r.counts = make(map[string]int)
 	}
 	r.counts[key]++
-	return r.counts[key], max(r.repeatLimit, 0)
+	limit = DefaultRepeatLimit
+	if r.repeatSet {
+		limit = r.repeatSize
+	}
+	return r.counts[key], max(limit, 0)
 }

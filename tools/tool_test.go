@@ -219,7 +219,7 @@ func TestRepeatLimit(t *testing.T) {
 			t.Fatalf("without a run: %v", err)
 		}
 	}
-	ctx := middleware.WithRun(t.Context(), middleware.NewRun())
+	ctx := middleware.NewRun(t.Context())
 	inputs := []string{`{"order":"4471","amount":2499}`, `{"amount": 2499, "order": "4471"}`, `{"order":"4471","amount":2499}`, "other"}
 	for _, in := range inputs {
 		if _, err := w.Call(ctx, in); err != nil {
