@@ -13,7 +13,6 @@ import (
 	lctools "github.com/tmc/langchaingo/tools"
 
 	"github.com/resilientgo/resilient"
-	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/tools"
 )
@@ -63,7 +62,7 @@ func rawFailsafe[R any](attemptTimeout time.Duration) failsafe.Executor[R] {
 		WithJitterFactor(1).
 		Build()
 	breaker := circuitbreaker.NewBuilder[R]().
-		WithFailureThreshold(middleware.DefaultBreakerThreshold).
+		WithFailureThreshold(middleware.DefaultBreakerFailures).
 		WithDelay(middleware.DefaultBreakerDelay).
 		Build()
 	return failsafe.With[R](retry, breaker, timeout.New[R](attemptTimeout))
@@ -104,7 +103,7 @@ var prompt = []lcllms.MessageContent{lcllms.TextParts(lcllms.ChatMessageTypeHuma
 
 func BenchmarkModel(b *testing.B) {
 	inner := newNoopModel()
-	ex := rawFailsafe[*lcllms.ContentResponse](llms.DefaultAttemptTimeout)
+	ex := rawFailsafe[*lcllms.ContentResponse](middleware.DefaultTimeout)
 	wrapped := resilient.Model(inner)
 	runImpls(b, impls{
 		"bare": func(ctx context.Context) error {

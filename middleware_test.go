@@ -182,7 +182,7 @@ func TestBadInputGetsAClearError(t *testing.T) {
 			return err
 		}, "SafeToRetry applies to tools only"},
 		{"model-only option on a tool", func() error {
-			_, err := resilient.Tool(lookupOrder, resilient.Hedge(time.Second)).Call(ctx, "4471")
+			_, err := resilient.Tool(lookupOrder, resilient.Hedge(time.Second, 1)).Call(ctx, "4471")
 			return err
 		}, "Hedge applies to models only"},
 		{"nil tool", func() error { _, err := resilient.Tool(nil).Call(ctx, "x"); return err }, "nil"},

@@ -26,13 +26,14 @@ import (
 //
 // Model never fails: a nil model or an invalid option makes every call of
 // the result return the problem, as a programming error, and
-// [llms.Model.Err] reports it. Use [llms.Wrap] to get the error at once.
+// [llms.Model.Err] reports it. Use [llms.New] to get the error at once.
 func Model(m lcllms.Model, opts ...Option) *llms.Model {
 	s, err := collect(opts, forModel)
 	if err != nil {
-		return llms.Invalid(m, err)
+		s.model = append(s.model, llms.Fail(err))
 	}
-	return llms.New(m, s.modelOptions()...)
+	wrapped, _ := llms.New(m, s.modelOptions()...) // on error, a model that reports it
+	return wrapped
 }
 
 // Tool wraps t for an agent and returns it, still a [lctools.Tool] with the
@@ -108,12 +109,16 @@ func (s *settings) only(t target, name string) bool {
 }
 
 func (s *settings) modelOptions() []llms.Option {
-	opts := []llms.Option{llms.WithLogger(s.logger), llms.WithMiddleware(s.mw...)}
+	opts := []llms.Option{llms.Logger(s.logger), llms.Middleware(s.mw...)}
 	return append(opts, s.model...)
 }
 
 // MaxAttempts sets how many calls a retryable failure may take in all, the
-// first included. Default: 3 (rate limits 5, unknown failures 2).
+// first included: 3 attempts are one call and two retries. Default: 3, with
+// rate limits allowed 5 and unknown failures 2. Given explicitly, n applies
+// to every retryable kind and replaces those per-kind defaults
+// (MaxAttempts(1) turns retries off); set a kind's own limit with
+// middleware.KindAttempts through [Middleware].
 func MaxAttempts(n int) Option {
 	return func(s *settings) { s.mw = append(s.mw, middleware.MaxAttempts(n)) }
 }
@@ -129,17 +134,17 @@ func RetryAfterCap(d time.Duration) Option {
 	return func(s *settings) { s.mw = append(s.mw, middleware.RetryAfterCap(d)) }
 }
 
-// Breaker sets the circuit breaker: open after failures consecutive failures
-// that say something about the target, for delay. Default: models 10
-// failures and 10 s, tools 5 failures and 30 s.
-func Breaker(failures int, delay time.Duration) Option {
-	return func(s *settings) { s.mw = append(s.mw, middleware.BreakerThreshold(failures, delay)) }
+// CircuitBreaker sets the circuit breaker: open after failures consecutive
+// failures that say something about the target, for delay. Default: models
+// 10 failures and 10 s, tools 5 failures and 30 s.
+func CircuitBreaker(failures int, delay time.Duration) Option {
+	return func(s *settings) { s.mw = append(s.mw, middleware.CircuitBreaker(failures, delay)) }
 }
 
 // Classifier replaces the failure classifier; compose with taxonomy.Chain to
 // put rules of your own ahead of taxonomy.Default. Default: taxonomy.Default.
 func Classifier(c taxonomy.Classifier) Option {
-	return func(s *settings) { s.mw = append(s.mw, middleware.WithClassifier(c)) }
+	return func(s *settings) { s.mw = append(s.mw, middleware.Classifier(c)) }
 }
 
 // Logger sets the slog logger for every decision. Default: discard.
@@ -160,12 +165,13 @@ func Fallbacks(models ...lcllms.Model) Option {
 	}
 }
 
-// Hedge starts a second attempt of a non-streaming model call that has not
-// answered after delay; the first success wins. Models only. Default: off.
-func Hedge(delay time.Duration) Option {
+// Hedge starts another attempt of a non-streaming model call that has not
+// answered after delay, up to maxHedges beside the first; the first success
+// wins. Models only. Default: off.
+func Hedge(delay time.Duration, maxHedges int) Option {
 	return func(s *settings) {
 		if s.only(forModel, "Hedge") {
-			s.model = append(s.model, llms.Hedge(delay))
+			s.model = append(s.model, llms.Hedge(delay, maxHedges))
 		}
 	}
 }
@@ -184,7 +190,7 @@ func ModelOptions(opts ...llms.Option) Option {
 // 30 s).
 func Timeout(d time.Duration) Option {
 	return func(s *settings) {
-		s.model = append(s.model, llms.AttemptTimeout(d))
+		s.model = append(s.model, llms.Timeout(d))
 		s.tool = append(s.tool, tools.Timeout(d))
 	}
 }

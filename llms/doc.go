@@ -1,4 +1,4 @@
-// Package llms makes a langchaingo [llms.Model] resilient: [Wrap] returns a
+// Package llms makes a langchaingo [llms.Model] resilient: [New] returns a
 // model that is still an llms.Model, so it drops into chains, agents and any
 // code that takes one, and that survives the faults langchaingo's clients
 // let through.
@@ -10,23 +10,25 @@
 //
 // Expanded, first element outermost:
 //
-//		fallbacks(retry(breaker(timeout(compact(stream guard(checks(model)))))))
+//	fallbacks(retry(breaker(timeout(compact(stream guard(checks(model)))))))
 //
-//	  - retry, breaker and timeouts come from package middleware and are driven
-//	    by package taxonomy's classifier;
-//	  - on a context overflow the messages are compacted (system messages and
-//	    recent turns kept, a marker in place of the rest, tool-call pairs never
-//	    separated) and the call is retried once;
-//	  - the stream guard counts what reached the caller's streaming function:
-//	    an attempt that fails before its first chunk is retried as usual; after
-//	    chunks were delivered the call fails with a *[PartialStreamError]
-//	    unless [OnStreamRestart] is set; a stream with no chunk for a while ends
-//	    as a transient failure ([StreamIdleTimeout], [FirstChunkTimeout]);
-//	  - response checks turn successes that cannot be used into failures: no
-//	    choices, empty content, an error stop reason, a truncated stream, an
-//	    in-band error event;
-//	  - fallbacks are tried in order when the primary gives up for a reason
-//	    another model can fix, never when the caller canceled.
+// In it:
+//
+//   - retry, breaker and timeouts come from package middleware and are driven
+//     by package taxonomy's classifier;
+//   - on a context overflow the messages are compacted (system messages and
+//     recent turns kept, a marker in place of the rest, tool-call pairs never
+//     separated) and the call is retried once;
+//   - the stream guard counts what reached the caller's streaming function:
+//     an attempt that fails before its first chunk is retried as usual; after
+//     chunks were delivered the call fails with a *[PartialStreamError]
+//     unless [OnStreamRestart] is set; a stream with no chunk for a while ends
+//     as a transient failure ([StreamIdleTimeout], [FirstChunkTimeout]);
+//   - response checks turn successes that cannot be used into failures: no
+//     choices, empty content, an error stop reason, a truncated stream, an
+//     in-band error event;
+//   - fallbacks are tried in order when the primary gives up for a reason
+//     another model can fix, never when the caller canceled.
 //
 // # Wire evidence
 //
@@ -38,14 +40,14 @@
 // and code, the stream's end marker and in-band error events:
 //
 //	llm, _ := openai.New(openai.WithHTTPClient(llms.HTTPClient()))
-//	model := llms.New(llm)
+//	model, err := llms.New(llm)
 //
 // Without the transport the wrapper still works from the error text alone.
 //
 // # Concurrency
 //
 // A Model is safe for concurrent use when the wrapped model is; its
-// pipelines, breaker and fallbacks are built once by Wrap.
+// pipelines, breaker and fallbacks are built once by New.
 //
 // [llms.Model]: https://pkg.go.dev/github.com/tmc/langchaingo/llms#Model
 package llms

@@ -38,9 +38,13 @@ var (
 	_ lcllms.ReasoningModel = (*Model)(nil)
 )
 
-// Wrap returns m made resilient. A nil model or invalid options make it fail
-// with an error naming each problem.
-func Wrap(m lcllms.Model, opts ...Option) (*Model, error) {
+// New returns m made resilient. A nil model or invalid options make it
+// return an error naming each problem, together with a non-nil model that
+// answers every call with that error, classified as a programming failure
+// (and reports it from [Model.Err]): a caller that cannot handle the error
+// where it builds the model, such as resilient.Model, returns that model so
+// that the problem surfaces at the first call instead of as a nil pointer.
+func New(m lcllms.Model, opts ...Option) (*Model, error) {
 	cfg := defaultConfig()
 	for _, o := range opts {
 		if o == nil {
@@ -52,27 +56,20 @@ func Wrap(m lcllms.Model, opts ...Option) (*Model, error) {
 	if m == nil {
 		cfg.errorf("nil model")
 	}
-	if err := errors.Join(cfg.errs...); err != nil {
-		return nil, err
+	err := errors.Join(cfg.errs...)
+	var w *Model
+	if err == nil {
+		w, err = build(m, cfg)
 	}
-	return build(m, cfg)
-}
-
-// New is Wrap for one-line use: it never fails. If Wrap would fail, the
-// returned model answers every call with that error (a programming error)
-// and [Model.Err] reports it.
-func New(m lcllms.Model, opts ...Option) *Model {
-	wrapped, err := Wrap(m, opts...)
 	if err != nil {
-		return Invalid(m, err)
+		return invalid(m, err), err
 	}
-	return wrapped
+	return w, nil
 }
 
-// Invalid returns a model that answers every call with err, classified as a
-// programming error, and reports it from [Model.Err]. Constructors that
-// never fail ([New], resilient.Model) return it for bad input.
-func Invalid(m lcllms.Model, err error) *Model {
+// invalid returns a model that answers every call with err, classified as
+// a programming error, and reports it from [Model.Err].
+func invalid(m lcllms.Model, err error) *Model {
 	return &Model{inner: m, name: "invalid model", err: taxonomy.WithClass(err,
 		taxonomy.Class{Kind: taxonomy.Programming, Rule: "invalid options"})}
 }
@@ -85,21 +82,17 @@ func build(m lcllms.Model, cfg config) (*Model, error) {
 	if w.logger == nil {
 		w.logger = slog.New(slog.DiscardHandler)
 	}
-	common := []middleware.Option{middleware.WithLogger(cfg.logger)}
-	if cfg.hedge > 0 {
-		common = append(common, middleware.Hedge(cfg.hedge, 1))
-	}
-	common = append(common, cfg.mw...)
+	common := append([]middleware.Option{middleware.Logger(cfg.logger)}, cfg.mw...)
 	if cfg.compactor != nil {
 		common = append(common, middleware.KindAttempts(taxonomy.ContextOverflow, 2))
 	}
 	var err error
 	w.pipe, err = middleware.New[*lcllms.ContentResponse](w.name,
-		append([]middleware.Option{middleware.AttemptTimeout(cfg.attemptTimeout)}, common...)...)
+		append([]middleware.Option{middleware.Timeout(cfg.attemptTimeout)}, common...)...)
 	if err != nil {
 		return nil, fmt.Errorf("llms: %w", err)
 	}
-	streamOpts := append(common, middleware.AttemptTimeout(cfg.streamTimeout))
+	streamOpts := append(common, middleware.Timeout(cfg.streamTimeout))
 	if b := w.pipe.Breaker(); b != nil {
 		streamOpts = append(streamOpts, middleware.UseBreaker(b))
 	}
@@ -134,7 +127,7 @@ func (m *Model) Name() string { return m.name }
 // Unwrap returns the wrapped model.
 func (m *Model) Unwrap() lcllms.Model { return m.inner }
 
-// Err returns the construction error of a model made by [New], nil if none.
+// Err returns the error [New] reported for this model, nil if none.
 func (m *Model) Err() error { return m.err }
 
 // Breaker returns the model's circuit breaker, nil when disabled.
@@ -253,7 +246,7 @@ func (c *modelCall) restart(ctx context.Context, hook func(context.Context, stri
 		return nil
 	}
 	if err := hook(ctx, *partial); err != nil {
-		return middleware.NoRetry(fmt.Errorf("llms: stream restart hook: %w", err), "the stream restart hook refused")
+		return middleware.Unretryable(fmt.Errorf("llms: stream restart hook: %w", err), "the stream restart hook refused")
 	}
 	return nil
 }
@@ -286,7 +279,7 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 	c.mu.Unlock()
 	if l := m.cfg.tokenLimiter; l != nil {
 		if err := l.Acquire(ctx, estimateTokens(messages)); err != nil {
-			return nil, middleware.NoRetry(classed(taxonomy.RateLimited, "client-side token limit",
+			return nil, middleware.Unretryable(classed(taxonomy.RateLimited, "client-side token limit",
 				fmt.Errorf("llms: token limit: %w", err)), "the token limiter refused the request")
 		}
 	}
@@ -319,13 +312,13 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 		return nil, err
 	}
 	if callerErr := g.callerErr(); callerErr != nil {
-		return nil, middleware.NoRetry(classed(taxonomy.Canceled, "streaming function returned an error",
+		return nil, middleware.Unretryable(classed(taxonomy.Canceled, "streaming function returned an error",
 			fmt.Errorf("%w: %w", callerErr, err)), "the caller's streaming function stopped the call")
 	}
 	if chunks, partial := g.delivered(); chunks > 0 {
 		perr := &PartialStreamError{Partial: partial, Chunks: chunks, Err: err}
 		if m.cfg.onRestart == nil {
-			return nil, middleware.NoRetry(perr, "the stream had already delivered output; set OnStreamRestart to allow a retry")
+			return nil, middleware.Unretryable(perr, "the stream had already delivered output; set OnStreamRestart to allow a retry")
 		}
 		c.mu.Lock()
 		c.partial = &perr.Partial

@@ -32,7 +32,7 @@ var (
 
 func mustWrap(t *testing.T, m lcllms.Model, opts ...llms.Option) *llms.Model {
 	t.Helper()
-	w, err := llms.Wrap(m, opts...)
+	w, err := llms.New(m, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,20 +56,23 @@ func TestInvalidConstruction(t *testing.T) {
 	}{
 		{"nil model", nil, nil, "llms: nil model"},
 		{"nil option", scripted.New(), []llms.Option{nil}, "llms: nil option"},
-		{"bad middleware", scripted.New(), []llms.Option{llms.WithMiddleware(middleware.MaxAttempts(0))}, "MaxAttempts(0)"},
+		{"bad middleware", scripted.New(), []llms.Option{llms.Middleware(middleware.MaxAttempts(0))}, "MaxAttempts(0)"},
 		{"negative timeout", scripted.New(), []llms.Option{llms.StreamIdleTimeout(-time.Second)}, "StreamIdleTimeout(-1s)"},
 		{"nil fallback", scripted.New(), []llms.Option{llms.Fallbacks(nil)}, "Fallbacks: model 0 is nil"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := llms.Wrap(tt.m, tt.opts...)
+			m, err := llms.New(tt.m, tt.opts...)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("Wrap: got %v, want an error containing %q", err, tt.want)
+				t.Errorf("New: got %v, want an error containing %q", err, tt.want)
 			}
-			// The one-line form never fails: its calls report the problem.
-			_, err = llms.New(tt.m, tt.opts...).GenerateContent(t.Context(), []lcllms.MessageContent{human("hi")})
+			// The model New returns with its error reports the problem at every call.
+			_, err = m.GenerateContent(t.Context(), []lcllms.MessageContent{human("hi")})
 			if taxonomy.Classify(err).Kind != taxonomy.Programming || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("New(...).GenerateContent: got %v, want a programming error containing %q", err, tt.want)
+			}
+			if m.Err() == nil {
+				t.Errorf("Err() = nil on a model New reported an error for")
 			}
 		})
 	}
@@ -240,7 +243,7 @@ func TestSingleTurnCannotBeCompacted(t *testing.T) {
 func TestSummarizeCompactor(t *testing.T) {
 	summarizer := scripted.New(scripted.Reply("They asked two questions; the answers were one and two."))
 	inner := scripted.New(scripted.Fail(errOverflow), scripted.Reply("ok"))
-	_, err := mustWrap(t, inner, llms.WithCompactor(llms.Summarize(summarizer))).GenerateContent(t.Context(), conversation())
+	_, err := mustWrap(t, inner, llms.Compaction(llms.Summarize(summarizer))).GenerateContent(t.Context(), conversation())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -447,7 +450,7 @@ func TestHedgeAnswersFromTheFasterAttempt(t *testing.T) {
 		ctx := middleware.NewRun(t.Context())
 		run := middleware.RunFrom(ctx)
 		start := time.Now()
-		got, err := mustWrap(t, inner, llms.Hedge(2*time.Second)).Call(ctx, "hi")
+		got, err := mustWrap(t, inner, llms.Hedge(2*time.Second, 1)).Call(ctx, "hi")
 		if err != nil || got != "fast" || time.Since(start) != 2*time.Second {
 			t.Fatalf("got (%q, %v) after %v, want fast after 2s", got, err, time.Since(start))
 		}

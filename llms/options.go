@@ -11,9 +11,9 @@ import (
 	"github.com/resilientgo/resilient/middleware"
 )
 
-// Defaults, as documented on each option.
+// Defaults, as documented on each option. The attempt timeout's default is
+// the pipeline's, [middleware.DefaultTimeout].
 const (
-	DefaultAttemptTimeout    = 2 * time.Minute
 	DefaultFirstChunkTimeout = 2 * time.Minute
 	DefaultStreamIdleTimeout = time.Minute
 )
@@ -35,7 +35,6 @@ type config struct {
 	idle               time.Duration
 	onRestart          func(ctx context.Context, partial string) error
 	checks             []ResponseCheck
-	hedge              time.Duration
 	tokenLimiter       middleware.Limiter
 	errs               []error
 }
@@ -43,7 +42,7 @@ type config struct {
 func defaultConfig() config {
 	return config{
 		compactor:      DropOldest(),
-		attemptTimeout: DefaultAttemptTimeout,
+		attemptTimeout: middleware.DefaultTimeout,
 		firstChunk:     DefaultFirstChunkTimeout,
 		idle:           DefaultStreamIdleTimeout,
 	}
@@ -57,17 +56,17 @@ func (c *config) errorf(format string, args ...any) {
 // Default: the provider package of the wrapped model ("openai").
 func Name(name string) Option { return func(c *config) { c.name = name } }
 
-// WithMiddleware passes options to the model's [middleware.Pipeline]:
+// Middleware passes options to the model's [middleware.Pipeline]:
 // attempts, backoff, Retry-After cap, breaker, classifier... Default: the
 // middleware defaults (3 attempts, 0.5 s to 8 s full jitter, Retry-After cap
-// 60 s, breaker after 5 failures for 30 s).
-func WithMiddleware(opts ...middleware.Option) Option {
+// 60 s, a breaker that opens after 10 failures for 10 s).
+func Middleware(opts ...middleware.Option) Option {
 	return func(c *config) { c.mw = append(c.mw, opts...) }
 }
 
-// WithLogger sets the logger for every event of the model, its pipeline and
+// Logger sets the logger for every event of the model, its pipeline and
 // its fallbacks. Nil discards. Default: discard.
-func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+func Logger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 
 // Fallbacks sets models to try, in order, when this one gives up for a
 // reason another model can fix: transient failures, overload or rate limits
@@ -93,12 +92,12 @@ func Fallbacks(models ...lcllms.Model) Option {
 // the fallbacks. Default: off.
 func FallbackOnOverflow() Option { return func(c *config) { c.fallbackOnOverflow = true } }
 
-// WithCompactor sets how a request that overflowed the context window is
+// Compaction sets how a request that overflowed the context window is
 // shrunk before its one retry. Default: [DropOldest].
-func WithCompactor(cp Compactor) Option {
+func Compaction(cp Compactor) Option {
 	return func(c *config) {
 		if cp == nil {
-			c.errorf("WithCompactor(nil): use NoCompaction to disable compaction")
+			c.errorf("Compaction(nil): use NoCompaction to disable compaction")
 			return
 		}
 		c.compactor = cp
@@ -109,10 +108,12 @@ func WithCompactor(cp Compactor) Option {
 // Default: compaction on.
 func NoCompaction() Option { return func(c *config) { c.compactor = nil } }
 
-// AttemptTimeout bounds each non-streaming attempt. 0 disables it.
-// Default: 2 minutes (raise it for long non-streaming generations).
-func AttemptTimeout(d time.Duration) Option {
-	return timeoutOption("AttemptTimeout", d, func(c *config) *time.Duration { return &c.attemptTimeout })
+// Timeout bounds each non-streaming attempt: the attempt returns when it
+// passes, as a transient failure, even if the provider client ignores its
+// context. 0 disables it. Default: 2 minutes ([middleware.DefaultTimeout];
+// raise it for long non-streaming generations).
+func Timeout(d time.Duration) Option {
+	return timeoutOption("Timeout", d, func(c *config) *time.Duration { return &c.attemptTimeout })
 }
 
 // StreamTimeout bounds each streaming attempt as a whole. Streams are
@@ -161,17 +162,23 @@ func Check(check ResponseCheck) Option {
 }
 
 // Hedge enables hedging for non-streaming calls: if an attempt has not
-// answered after delay, a second one starts; the first success wins and the
-// loser's context is canceled. Each hedge spends one retry from the run's
-// budget. Hedging doubles token cost for the calls it fires on: use a delay
-// near your p95 latency. Default: off.
-func Hedge(delay time.Duration) Option {
+// answered after delay, another starts, up to maxHedges beside the first;
+// the first success wins and the others' contexts are canceled. Each hedge
+// spends one retry from the run's budget. Hedging multiplies token cost for
+// the calls it fires on: use a delay near your p95 latency and maxHedges 1.
+// Streaming calls are never hedged. Default: off.
+func Hedge(delay time.Duration, maxHedges int) Option {
+	return Middleware(middleware.Hedge(delay, maxHedges))
+}
+
+// Fail makes [New] report err, as if an option had been invalid: for
+// constructors that check options of their own before they call New
+// (resilient.Model) and want the model New returns to report their error.
+func Fail(err error) Option {
 	return func(c *config) {
-		if delay <= 0 {
-			c.errorf("Hedge(%v): must be positive", delay)
-			return
+		if err != nil {
+			c.errs = append(c.errs, err)
 		}
-		c.hedge = delay
 	}
 }
 

@@ -28,10 +28,10 @@ func rawFailsafe() failsafe.Executor[string] {
 		WithJitterFactor(1).
 		Build()
 	breaker := circuitbreaker.NewBuilder[string]().
-		WithFailureThreshold(middleware.DefaultBreakerThreshold).
+		WithFailureThreshold(middleware.DefaultBreakerFailures).
 		WithDelay(middleware.DefaultBreakerDelay).
 		Build()
-	return failsafe.With[string](retry, breaker, timeout.New[string](middleware.DefaultAttemptTimeout))
+	return failsafe.With[string](retry, breaker, timeout.New[string](middleware.DefaultTimeout))
 }
 
 // noopCalls are the three ways of making the no-op call compared here, each

@@ -49,7 +49,7 @@ type Breaker struct {
 // logger discards.
 func NewBreaker(name string, failures int, delay time.Duration, logger *slog.Logger) *Breaker {
 	if failures < 1 {
-		failures = DefaultBreakerThreshold
+		failures = DefaultBreakerFailures
 	}
 	if delay <= 0 {
 		delay = DefaultBreakerDelay

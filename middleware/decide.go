@@ -45,7 +45,7 @@ var errHedgeRefused = errors.New("middleware: hedge refused: the run's retry bud
 // terminates: every retry is bounded by a per-kind attempt limit.
 func (c *call[R]) decide(n int, class taxonomy.Class, err error) *decision {
 	cfg := &c.p.cfg
-	var nr *noRetryError
+	var nr *unretryableError
 	var inner *Error
 	switch {
 	case class.Kind == taxonomy.Canceled:
@@ -55,7 +55,7 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error) *decision {
 		// already retried this to exhaustion or judged it final.
 		return &decision{reason: inner.Reason, detail: inner.Detail, inner: inner}
 	case errors.As(err, &nr):
-		return &decision{reason: ReasonNotRetryable, detail: nr.detail}
+		return &decision{reason: ReasonUnretryable, detail: nr.detail}
 	case c.bounded.Err() != nil:
 		// The call's MaxDuration passed (the caller's own context is not done:
 		// that would be Canceled, above).

@@ -39,9 +39,9 @@ const (
 	// ReasonContextOverflow: the request exceeds the model's context window
 	// and could not be repaired.
 	ReasonContextOverflow
-	// ReasonNotRetryable: the protected function said the failure must not be
-	// retried (see [NoRetry]); Error.Detail says why.
-	ReasonNotRetryable
+	// ReasonUnretryable: the protected function said the failure must not be
+	// retried (see [Unretryable]); Error.Detail says why.
+	ReasonUnretryable
 	// ReasonRejected: a policy added with [Policies] or the [RateLimit]
 	// limiter rejected the attempt.
 	ReasonRejected
@@ -59,7 +59,7 @@ var reasonText = [...]string{
 	ReasonBudgetSpent:       "retry budget spent",
 	ReasonDeadline:          "deadline exceeded",
 	ReasonContextOverflow:   "context overflow",
-	ReasonNotRetryable:      "not retryable",
+	ReasonUnretryable:      "not retryable",
 	ReasonRejected:          "rejected by a policy",
 	ReasonThrottled:         "retries throttled",
 }
@@ -138,7 +138,7 @@ func unwrapTransparent(err error) error {
 	switch e := err.(type) {
 	case *taxonomy.WireError:
 		return e.Err
-	case *noRetryError:
+	case *unretryableError:
 		return e.err
 	case *decision:
 		return e.err
@@ -255,24 +255,24 @@ func (e *Error) Last() error {
 	return e.Attempts[len(e.Attempts)-1].Err
 }
 
-// NoRetry marks err so that the pipeline does not retry it, whatever its
+// Unretryable marks err so that the pipeline does not retry it, whatever its
 // kind: for instance a stream that already delivered output to the caller.
-// The call stops with [ReasonNotRetryable] and detail as Error.Detail. The
+// The call stops with [ReasonUnretryable] and detail as Error.Detail. The
 // text of the result is err's text, unchanged; nil stays nil.
-func NoRetry(err error, detail string) error {
+func Unretryable(err error, detail string) error {
 	if err == nil {
 		return nil
 	}
-	return &noRetryError{err: err, detail: detail}
+	return &unretryableError{err: err, detail: detail}
 }
 
-type noRetryError struct {
+type unretryableError struct {
 	err    error
 	detail string
 }
 
-func (e *noRetryError) Error() string { return e.err.Error() }
-func (e *noRetryError) Unwrap() error { return e.err }
+func (e *unretryableError) Error() string { return e.err.Error() }
+func (e *unretryableError) Unwrap() error { return e.err }
 
 // PanicError is what a panic inside the protected function becomes: a
 // programming failure that is never retried. Stack holds the goroutine's

@@ -17,8 +17,8 @@ const (
 	DefaultBaseDelay        = 500 * time.Millisecond
 	DefaultMaxDelay         = 8 * time.Second
 	DefaultRetryAfterCap    = 60 * time.Second
-	DefaultAttemptTimeout   = 2 * time.Minute
-	DefaultBreakerThreshold = 10
+	DefaultTimeout   = 2 * time.Minute
+	DefaultBreakerFailures = 10
 	DefaultBreakerDelay     = 10 * time.Second
 )
 
@@ -61,8 +61,8 @@ func defaultConfig() config {
 		baseDelay:      DefaultBaseDelay,
 		maxDelay:       DefaultMaxDelay,
 		retryAfterCap:  DefaultRetryAfterCap,
-		attemptTimeout: DefaultAttemptTimeout,
-		breakerThresh:  DefaultBreakerThreshold,
+		attemptTimeout: DefaultTimeout,
+		breakerThresh:  DefaultBreakerFailures,
 		breakerDelay:   DefaultBreakerDelay,
 		classifier:     taxonomy.Default,
 	}
@@ -102,11 +102,11 @@ func MaxAttempts(n int) Option {
 	}
 }
 
-// NoRetries makes every call a single attempt, whatever MaxAttempts and
+// SingleAttempt makes every call a single attempt, whatever MaxAttempts and
 // KindAttempts say, before or after it: for targets whose repetition is
 // unsafe (package tools uses it for tools not marked safe to retry).
 // Default: retries on.
-func NoRetries() Option { return func(c *config) { c.noRetries = true } }
+func SingleAttempt() Option { return func(c *config) { c.noRetries = true } }
 
 // attemptsFor returns how many attempts in all a call may make when its
 // latest failure is of kind k.
@@ -173,11 +173,11 @@ func RetryAfterCap(d time.Duration) Option {
 	}
 }
 
-// AttemptTimeout bounds each attempt with its own child context, so a hung
+// Timeout bounds each attempt with its own child context, so a hung
 // attempt becomes a transient failure and is retried. 0 disables it.
 // Default: 2 minutes (raise it for long non-streaming generations).
-func AttemptTimeout(d time.Duration) Option {
-	return nonNegative("AttemptTimeout", d, func(c *config) *time.Duration { return &c.attemptTimeout })
+func Timeout(d time.Duration) Option {
+	return nonNegative("Timeout", d, func(c *config) *time.Duration { return &c.attemptTimeout })
 }
 
 // MaxDuration bounds the whole call, waits included. A retry whose wait would
@@ -188,17 +188,17 @@ func MaxDuration(d time.Duration) Option {
 	return nonNegative("MaxDuration", d, func(c *config) *time.Duration { return &c.maxDuration })
 }
 
-// BreakerThreshold configures the pipeline's own circuit breaker: it opens
+// CircuitBreaker configures the pipeline's own circuit breaker: it opens
 // after failures consecutive failures that say something about the target
 // (not cancellations, rate limits, or requests rejected for their own
 // content) and stays open for delay before letting one probe through.
 // Default: 10 failures, 10 s: a provider failing one request in three keeps
 // its circuit closed (retries handle it), a dead one is detected within a few
 // calls, and a recovery is noticed within seconds.
-func BreakerThreshold(failures int, delay time.Duration) Option {
+func CircuitBreaker(failures int, delay time.Duration) Option {
 	return func(c *config) {
 		if failures < 1 || delay <= 0 {
-			c.errorf("BreakerThreshold(%d, %v): need failures >= 1 and a positive delay", failures, delay)
+			c.errorf("CircuitBreaker(%d, %v): need failures >= 1 and a positive delay", failures, delay)
 			return
 		}
 		c.breakerThresh, c.breakerDelay = failures, delay
@@ -227,31 +227,31 @@ func UseBreaker(b *Breaker) Option {
 // [ReasonCircuitOpen], which is what a fallback wants.
 func WaitWhileOpen() Option { return func(c *config) { c.waitWhileOpen = true } }
 
-// NoRetryThrottle lets calls retry even while most recent attempts of the
+// NoThrottle lets calls retry even while most recent attempts of the
 // target failed (see [Breaker]). Default: retries are throttled then.
-func NoRetryThrottle() Option { return func(c *config) { c.noThrottle = true } }
+func NoThrottle() Option { return func(c *config) { c.noThrottle = true } }
 
 // NoBreaker disables the circuit breaker and the retry throttle.
 // Default: enabled.
 func NoBreaker() Option { return func(c *config) { c.breaker, c.breakerOff = nil, true } }
 
-// WithClassifier replaces the classifier. Compose with taxonomy.Chain to add
+// Classifier replaces the classifier. Compose with taxonomy.Chain to add
 // rules ahead of the defaults. Default: taxonomy.Default.
-func WithClassifier(cl taxonomy.Classifier) Option {
+func Classifier(cl taxonomy.Classifier) Option {
 	return func(c *config) {
 		if cl == nil {
-			c.errorf("WithClassifier(nil)")
+			c.errorf("Classifier(nil)")
 			return
 		}
 		c.classifier = cl
 	}
 }
 
-// WithLogger sets the logger for decision events (see [Event keys]). A nil
+// Logger sets the logger for decision events (see [Event keys]). A nil
 // logger discards. Default: discard.
 //
 // [Event keys]: https://pkg.go.dev/github.com/resilientgo/resilient/middleware#hdr-Events
-func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+func Logger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 
 // Hedge enables hedging for [Pipeline.DoHedged]: when an attempt has not
 // finished after delay, up to maxHedges more start; the first success wins and

@@ -238,7 +238,7 @@ func TestNoAttemptAfterCancel(t *testing.T) {
 func TestAttemptTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := newScript(step{block: true}, succeeds("ok"))
-		p := mustPipeline(t, middleware.AttemptTimeout(10*time.Second), middleware.NoJitter())
+		p := mustPipeline(t, middleware.Timeout(10*time.Second), middleware.NoJitter())
 		start := time.Now()
 		got, err := p.Do(t.Context(), s.fn)
 		if err != nil || got != "ok" {
@@ -253,7 +253,7 @@ func TestAttemptTimeout(t *testing.T) {
 func TestAttemptTimeoutIsTransient(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := newScript(step{block: true})
-		_, err := mustPipeline(t, middleware.AttemptTimeout(time.Second)).Do(t.Context(), s.fn)
+		_, err := mustPipeline(t, middleware.Timeout(time.Second)).Do(t.Context(), s.fn)
 		e := asError(t, err)
 		if e.Reason != middleware.ReasonExhausted || s.count() != 3 {
 			t.Fatalf("got %v after %d calls, want exhausted after 3", e.Reason, s.count())
@@ -294,7 +294,7 @@ func TestCallerDeadlineStopsEarly(t *testing.T) {
 
 func TestBreakerOpensFailsFastAndRecovers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p := mustPipeline(t, middleware.BreakerThreshold(2, 10*time.Second), middleware.MaxAttempts(1))
+		p := mustPipeline(t, middleware.CircuitBreaker(2, 10*time.Second), middleware.MaxAttempts(1))
 		failing := newScript(fails(err500))
 		for range 2 {
 			_, _ = p.Do(t.Context(), failing.fn)
@@ -322,7 +322,7 @@ func TestBreakerOpensFailsFastAndRecovers(t *testing.T) {
 
 func TestBreakerCountsOnlyTargetFailures(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p := mustPipeline(t, middleware.BreakerThreshold(1, time.Minute))
+		p := mustPipeline(t, middleware.CircuitBreaker(1, time.Minute))
 		for _, err := range []error{err401, errOverflow, errCanceled} {
 			_, _ = p.Do(t.Context(), newScript(fails(err)).fn)
 		}
@@ -386,7 +386,7 @@ func TestRunBudgetIsShared(t *testing.T) {
 
 func TestPanicIsRecoveredAndDoesNotStickTheBreaker(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p := mustPipeline(t, middleware.BreakerThreshold(1, time.Second))
+		p := mustPipeline(t, middleware.CircuitBreaker(1, time.Second))
 		s := newScript(step{panic: "index out of range"})
 		_, err := p.Do(t.Context(), s.fn)
 		var pe *middleware.PanicError
@@ -438,10 +438,10 @@ func TestFinalErrorIsDiagnosable(t *testing.T) {
 
 func TestNoRetry(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := newScript(fails(middleware.NoRetry(err500, "output already streamed")))
+		s := newScript(fails(middleware.Unretryable(err500, "output already streamed")))
 		_, err := mustPipeline(t).Do(t.Context(), s.fn)
 		e := asError(t, err)
-		if s.count() != 1 || e.Reason != middleware.ReasonNotRetryable || e.Detail != "output already streamed" {
+		if s.count() != 1 || e.Reason != middleware.ReasonUnretryable || e.Detail != "output already streamed" {
 			t.Errorf("got %v after %d calls, want not retryable after 1", err, s.count())
 		}
 		if !strings.Contains(err.Error(), "*errors.errorString: API returned unexpected status code: 500") {
@@ -471,7 +471,7 @@ func TestConcurrentCallers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		// Two calls in three fail at first: the retry throttle would rightly
 		// stop retries of such a target, which is not what this test is about.
-		p := mustPipeline(t, middleware.BreakerThreshold(1000, time.Second), middleware.NoRetryThrottle())
+		p := mustPipeline(t, middleware.CircuitBreaker(1000, time.Second), middleware.NoThrottle())
 		var wg sync.WaitGroup
 		for i := range 64 {
 			wg.Go(func() {
@@ -525,11 +525,11 @@ func TestHedgeWinsAndCancelsTheLoser(t *testing.T) {
 
 func TestInvalidOptions(t *testing.T) {
 	_, err := middleware.New[string]("x", middleware.MaxAttempts(0), middleware.Backoff(time.Second, time.Millisecond),
-		middleware.WithClassifier(nil), middleware.RetryAfterCap(-1), nil)
+		middleware.Classifier(nil), middleware.RetryAfterCap(-1), nil)
 	if err == nil {
 		t.Fatal("got nil error for invalid options")
 	}
-	for _, want := range []string{"MaxAttempts(0)", "Backoff(1s, 1ms)", "WithClassifier(nil)", "RetryAfterCap(-1ns)", "nil option"} {
+	for _, want := range []string{"MaxAttempts(0)", "Backoff(1s, 1ms)", "Classifier(nil)", "RetryAfterCap(-1ns)", "nil option"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not name %q", err, want)
 		}
@@ -550,7 +550,7 @@ func TestNilFunctionAndContext(t *testing.T) {
 func TestEventsAreLogged(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var logs logtest.Buffer
-		p := mustPipeline(t, middleware.WithLogger(logs.Logger()), middleware.BreakerThreshold(2, time.Minute), middleware.MaxAttempts(5))
+		p := mustPipeline(t, middleware.Logger(logs.Logger()), middleware.CircuitBreaker(2, time.Minute), middleware.MaxAttempts(5))
 		_, _ = p.Do(t.Context(), newScript(fails(retryAfter(err429, time.Second)), fails(err500), fails(err500)).fn)
 		for _, want := range []string{
 			`level=WARN msg="retry scheduled" target=test-target attempt=1 kind=rate_limited rule="status 429" delay=1s`,
@@ -647,7 +647,7 @@ func TestOneAttemptIsSingular(t *testing.T) {
 
 func TestWaitWhileOpenWaitsForTheProbe(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p := mustPipeline(t, middleware.BreakerThreshold(1, 10*time.Second), middleware.WaitWhileOpen(), middleware.MaxAttempts(1))
+		p := mustPipeline(t, middleware.CircuitBreaker(1, 10*time.Second), middleware.WaitWhileOpen(), middleware.MaxAttempts(1))
 		_, _ = p.Do(t.Context(), newScript(fails(err500)).fn) // opens the circuit
 		p2 := mustPipeline(t, middleware.UseBreaker(p.Breaker()), middleware.WaitWhileOpen())
 		s := newScript(succeeds("ok"))
@@ -664,7 +664,7 @@ func TestWaitWhileOpenWaitsForTheProbe(t *testing.T) {
 
 func TestWaitWhileOpenGivesUpWithinItsAttempts(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p := mustPipeline(t, middleware.BreakerThreshold(1, 10*time.Second), middleware.WaitWhileOpen())
+		p := mustPipeline(t, middleware.CircuitBreaker(1, 10*time.Second), middleware.WaitWhileOpen())
 		s := newScript(fails(err529))
 		_, err := p.Do(t.Context(), s.fn)
 		// attempt 1 fails and opens the circuit; attempt 2 is refused and waits
@@ -693,7 +693,7 @@ func TestBreakerListeners(t *testing.T) {
 
 func TestRetryThrottleDuringAnOutage(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p := mustPipeline(t, middleware.BreakerThreshold(1000, time.Second))
+		p := mustPipeline(t, middleware.CircuitBreaker(1000, time.Second))
 		down := newScript(fails(err529))
 		var attempts []int
 		for range 5 {
@@ -743,7 +743,7 @@ func TestRetryThrottleKeepsRetriesOfAFlakyTarget(t *testing.T) {
 }
 
 func TestPanickingClassifierDoesNotCrash(t *testing.T) {
-	p := mustPipeline(t, middleware.WithClassifier(taxonomy.ClassifierFunc(func(error) taxonomy.Class { panic("bad rule") })))
+	p := mustPipeline(t, middleware.Classifier(taxonomy.ClassifierFunc(func(error) taxonomy.Class { panic("bad rule") })))
 	s := newScript(fails(err500))
 	_, err := p.Do(context.Background(), s.fn)
 	if got := taxonomy.Classify(err); got.Kind != taxonomy.Programming || s.count() != 1 {
@@ -786,7 +786,7 @@ func TestPoliciesOfTheWrongResultType(t *testing.T) {
 
 func TestNoRetriesOverridesEveryLimit(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p := mustPipeline(t, middleware.KindAttempts(taxonomy.RateLimited, 6), middleware.NoRetries(), middleware.MaxAttempts(4))
+		p := mustPipeline(t, middleware.KindAttempts(taxonomy.RateLimited, 6), middleware.SingleAttempt(), middleware.MaxAttempts(4))
 		for _, err := range []error{err429, err500, errUnknown} {
 			s := newScript(fails(err))
 			_, _ = p.Do(t.Context(), s.fn)

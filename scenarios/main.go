@@ -126,7 +126,7 @@ func writeDoc(w io.Writer, cfg config, secs []section, elapsed time.Duration, ar
 		"honoured up to %v, a breaker that opens after %d consecutive failures for %v (and, for a model "+
 		"without fallbacks, makes a call wait for its probe rather than fail at once).\n\n",
 		middleware.DefaultMaxAttempts, middleware.DefaultBaseDelay, middleware.DefaultMaxDelay,
-		middleware.DefaultRetryAfterCap, middleware.DefaultBreakerThreshold, middleware.DefaultBreakerDelay)
+		middleware.DefaultRetryAfterCap, middleware.DefaultBreakerFailures, middleware.DefaultBreakerDelay)
 	fmt.Fprintf(w, "## Targets\n\n")
 	writeTargets(w, secs)
 	for _, s := range secs {

@@ -296,8 +296,8 @@ func libraryOptions(ts timeScale, extra ...resilient.Option) []resilient.Option 
 	return append([]resilient.Option{
 		resilient.Backoff(ts.of(middleware.DefaultBaseDelay), ts.of(middleware.DefaultMaxDelay)),
 		resilient.RetryAfterCap(ts.of(middleware.DefaultRetryAfterCap)),
-		resilient.Breaker(middleware.DefaultBreakerThreshold, ts.of(middleware.DefaultBreakerDelay)),
-		resilient.ModelOptions(llms.AttemptTimeout(ts.of(llms.DefaultAttemptTimeout))),
+		resilient.CircuitBreaker(middleware.DefaultBreakerFailures, ts.of(middleware.DefaultBreakerDelay)),
+		resilient.ModelOptions(llms.Timeout(ts.of(middleware.DefaultTimeout))),
 	}, extra...)
 }
 

@@ -36,7 +36,7 @@
 // The retry, breaker and timeout are a middleware.Pipeline built once per
 // Tool. The timeout bounds each call ([Timeout], 30 s). The retry makes one
 // attempt unless the tool is [SafeToRetry], and never retries a ToolError, a
-// fatal error or a panic. The breaker ([BreakerThreshold], 5 failures, 30 s)
+// fatal error or a panic. The breaker ([CircuitBreaker], 5 failures, 30 s)
 // counts internal failures only; while it is open, a call ends the run with
 // a FatalToolError "<tool> circuit is open; stopping instead of retrying"
 // ([ErrCircuitOpen]) instead of letting the model burn steps on a

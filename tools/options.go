@@ -15,7 +15,7 @@ const (
 	DefaultResultTTL = 24 * time.Hour   // an idempotent call's stored result: ResultTTL
 
 	// A tool's breaker opens sooner than a model's (each failed tool call
-	// costs the run a model step): BreakerThreshold.
+	// costs the run a model step): CircuitBreaker.
 	DefaultBreakerFailures = 5
 	DefaultBreakerDelay    = 30 * time.Second
 )
@@ -72,21 +72,21 @@ func Timeout(d time.Duration) Option {
 func SafeToRetry() Option { return func(c *config) { c.safeToRetry = true } }
 
 // WithMiddleware passes options to the tool's middleware pipeline, after
-// [Timeout] and in order with [BreakerThreshold]. Its retry options take
+// [Timeout] and in order with [CircuitBreaker]. Its retry options take
 // effect only with [SafeToRetry], and its logger is replaced by the one of
 // [WithLogger], which redacts. Default: the pipeline's defaults.
 func WithMiddleware(opts ...middleware.Option) Option {
 	return func(c *config) { c.middleware = append(c.middleware, opts...) }
 }
 
-// BreakerThreshold sets the tool's circuit breaker: it opens after failures
+// CircuitBreaker sets the tool's circuit breaker: it opens after failures
 // consecutive internal failures (ToolErrors and fatal errors do not count)
 // and stays open for delay; while it is open, a call ends the run with a
-// [taxonomy.FatalToolError]. It is [middleware.BreakerThreshold]; use
+// [taxonomy.FatalToolError]. It is [middleware.CircuitBreaker]; use
 // WithMiddleware(middleware.NoBreaker()) to disable the breaker.
 // Default: 5 failures, 30 s.
-func BreakerThreshold(failures int, delay time.Duration) Option {
-	return WithMiddleware(middleware.BreakerThreshold(failures, delay))
+func CircuitBreaker(failures int, delay time.Duration) Option {
+	return WithMiddleware(middleware.CircuitBreaker(failures, delay))
 }
 
 // Idempotent makes a mutating tool execute at most once per key (see
@@ -195,11 +195,11 @@ func build(opts []Option) config {
 // redacting logger last so that nothing logs around it.
 func (c *config) pipelineOptions(logger *slog.Logger) []middleware.Option {
 	opts := make([]middleware.Option, 0, len(c.middleware)+10)
-	opts = append(opts, middleware.AttemptTimeout(c.timeout),
-		middleware.BreakerThreshold(DefaultBreakerFailures, DefaultBreakerDelay))
+	opts = append(opts, middleware.Timeout(c.timeout),
+		middleware.CircuitBreaker(DefaultBreakerFailures, DefaultBreakerDelay))
 	opts = append(opts, c.middleware...)
 	if !c.safeToRetry {
-		opts = append(opts, middleware.NoRetries())
+		opts = append(opts, middleware.SingleAttempt())
 	}
-	return append(opts, middleware.WithLogger(logger))
+	return append(opts, middleware.Logger(logger))
 }

@@ -42,9 +42,9 @@ func TestWrapRejectsInvalidInput(t *testing.T) {
 		t.Errorf("Wrap(nil): got %v, want tools: Wrap(nil)", err)
 	}
 	_, err := tools.Wrap(returns("", nil), tools.Timeout(-1), tools.KeyFunc(nil), tools.Lease(0), tools.ResultTTL(time.Hour),
-		tools.Redactor(nil), tools.BreakerThreshold(0, time.Second), nil)
+		tools.Redactor(nil), tools.CircuitBreaker(0, time.Second), nil)
 	for _, want := range []string{"tools: t: ", "Timeout(-1ns)", "KeyFunc(nil)", "Lease(0s)", "ResultTTL needs Idempotent",
-		"Redactor(nil)", "BreakerThreshold(0, 1s)", "nil option"} {
+		"Redactor(nil)", "CircuitBreaker(0, 1s)", "nil option"} {
 		if !strings.Contains(fmt.Sprint(err), want) {
 			t.Errorf("error %q does not name %q", err, want)
 		}
@@ -194,7 +194,7 @@ func TestBreakerCountsInternalFailuresOnly(t *testing.T) {
 		}
 		return "", taxonomy.NewToolError("no such order")
 	})
-	w := mustWrap(t, tool, tools.BreakerThreshold(2, time.Minute))
+	w := mustWrap(t, tool, tools.CircuitBreaker(2, time.Minute))
 	for range 5 {
 		_, _ = w.Call(t.Context(), "in")
 	}

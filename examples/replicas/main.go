@@ -238,7 +238,7 @@ func newReplica(ctx context.Context, name, addr, prefix string, srv, backup *fau
 		resilient.Fallbacks(fallback),
 		resilient.Logger(logger),
 		resilient.Backoff(10*time.Millisecond, 50*time.Millisecond),
-		resilient.Breaker(breakerFailures, breakerDelay),
+		resilient.CircuitBreaker(breakerFailures, breakerDelay),
 		resilient.RateLimit(limiter))
 	if err := model.Err(); err != nil {
 		return nil, err
