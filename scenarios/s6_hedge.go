@@ -42,7 +42,7 @@ func tailServer() faultserver.Step {
 func hedgePolicies() []Policy {
 	ps := policies()
 	return []Policy{ps[0], ps[3], {Name: fmt.Sprintf("(d) resilient, Hedge(%v)", hedgeDelay), New: func(r rig) (Caller, error) {
-		return newLibrary(r, resilient.Hedge(r.ts.of(hedgeDelay)))
+		return newLibrary(r, resilient.Hedge(r.ts.of(hedgeDelay), 1))
 	}}}
 }
 
