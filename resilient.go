@@ -239,6 +239,15 @@ func ToolOptions(opts ...tools.Option) Option {
 // openai.New(openai.WithHTTPClient(resilient.HTTPClient())).
 func HTTPClient() *http.Client { return llms.HTTPClient() }
 
+// Sentinels for [errors.Is] on the errors of wrapped models and tools.
+var (
+	// ErrExhausted: a call made every attempt its failure's kind allows.
+	ErrExhausted = middleware.ErrExhausted
+	// ErrCircuitOpen: a model's or a tool's circuit breaker is open, so no
+	// request was sent (a tool's ends the run).
+	ErrCircuitOpen = middleware.ErrCircuitOpen
+)
+
 // RunOption configures the scope of one agent run.
 type RunOption = middleware.RunOption
 
