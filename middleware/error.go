@@ -59,7 +59,7 @@ var reasonText = [...]string{
 	ReasonBudgetSpent:       "retry budget spent",
 	ReasonDeadline:          "deadline exceeded",
 	ReasonContextOverflow:   "context overflow",
-	ReasonUnretryable:      "not retryable",
+	ReasonUnretryable:       "not retryable",
 	ReasonRejected:          "rejected by a policy",
 	ReasonThrottled:         "retries throttled",
 }
