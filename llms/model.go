@@ -288,7 +288,10 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 	options := c.options
 	var g *guard
 	if c.streaming {
-		actx, g = newGuard(actx, c.stream, c.streamReasoning, m.cfg.firstChunk, m.cfg.idle)
+		onStall := func(g *guard, cause error) {
+			s.End(m.streamFailure(c, g, classed(taxonomy.Transient, stallRule(cause), cause)))
+		}
+		actx, g = newGuard(actx, c.stream, c.streamReasoning, m.cfg.firstChunk, m.cfg.idle, onStall)
 		options = append(options[:len(options):len(options)], g.options()...)
 	}
 	resp, err := m.inner.GenerateContent(actx, messages, options...)
@@ -311,21 +314,29 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 	if g == nil {
 		return nil, err
 	}
+	return nil, m.streamFailure(c, g, err)
+}
+
+// streamFailure returns the error of a streamed attempt that failed with
+// err: the caller's own streaming error stops the call; a stream that had
+// delivered chunks is not retried unless a restart hook is set (the
+// partial text is kept for it); otherwise err.
+func (m *Model) streamFailure(c *modelCall, g *guard, err error) error {
 	if callerErr := g.callerErr(); callerErr != nil {
-		return nil, middleware.Unretryable(classed(taxonomy.Canceled, "streaming function returned an error",
+		return middleware.Unretryable(classed(taxonomy.Canceled, "streaming function returned an error",
 			fmt.Errorf("%w: %w", callerErr, err)), "the caller's streaming function stopped the call")
 	}
 	if chunks, partial := g.delivered(); chunks > 0 {
 		perr := &PartialStreamError{Partial: partial, Chunks: chunks, Err: err}
 		if m.cfg.onRestart == nil {
-			return nil, middleware.Unretryable(perr, "the stream had already delivered output; set OnStreamRestart to allow a retry")
+			return middleware.Unretryable(perr, "the stream had already delivered output; set OnStreamRestart to allow a retry")
 		}
 		c.mu.Lock()
 		c.partial = &perr.Partial
 		c.mu.Unlock()
-		return nil, perr
+		return perr
 	}
-	return nil, err
+	return err
 }
 
 func stallRule(stall error) string {
