@@ -216,7 +216,7 @@ func (m *Model) GenerateContent(ctx context.Context, messages []lcllms.MessageCo
 	ctx = m.obs.StartCall(ctx, target)
 	resp, err := m.generateWithFallbacks(ctx, c)
 	end := middleware.CallEnd{Target: target, Outcome: middleware.OutcomeOK, Attempts: int(c.root().attempts.Load()),
-		Duration: time.Since(start)}
+		Duration: time.Since(start), InputTokens: int(c.input.Load()), OutputTokens: int(c.output.Load())}
 	if err != nil {
 		end.Outcome, end.Class = middleware.OutcomeFailed, taxonomy.Classify(err)
 		var final *middleware.Error
@@ -289,7 +289,9 @@ type modelCall struct {
 	streaming       bool
 
 	attempts atomic.Int32 // attempts made, fallbacks' included (shared through the first call's)
-	first    *modelCall   // the call this one falls back from; nil for the first
+	input    atomic.Int64 // tokens the provider reported, same sharing
+	output   atomic.Int64
+	first    *modelCall // the call this one falls back from; nil for the first
 
 	mu       sync.Mutex
 	messages []lcllms.MessageContent
@@ -303,6 +305,12 @@ func (c *modelCall) forFallback() *modelCall {
 	defer c.mu.Unlock()
 	return &modelCall{options: c.options, stream: c.stream, streamReasoning: c.streamReasoning,
 		streaming: c.streaming, messages: c.messages, first: c.root()}
+}
+
+// addTokens adds the usage of one response to the call's.
+func (c *modelCall) addTokens(input, output int) {
+	c.input.Add(int64(input))
+	c.output.Add(int64(output))
 }
 
 // root returns the first call of a chain of fallbacks.
@@ -360,8 +368,16 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 	c.mu.Lock()
 	messages := c.messages
 	c.mu.Unlock()
+	run := middleware.RunFrom(ctx)
+	estimate := 0
+	if m.cfg.tokenLimiter != nil || run.HasTokenBudget() {
+		estimate = estimateTokens(messages)
+	}
+	if err := run.StartRequest(estimate); err != nil {
+		return nil, err
+	}
 	if l := m.cfg.tokenLimiter; l != nil {
-		if err := l.Acquire(ctx, estimateTokens(messages)); err != nil {
+		if err := l.Acquire(ctx, estimate); err != nil {
 			return nil, middleware.Unretryable(classed(taxonomy.RateLimited, "client-side token limit",
 				fmt.Errorf("llms: token limit: %w", err)), "the token limiter refused the request")
 		}
@@ -384,6 +400,12 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 	}
 	ev, seen := sl.evidence()
 	if err == nil {
+		in, out := usageOf(resp)
+		run.AddTokens(in, out)
+		c.root().addTokens(in, out)
+		if s, ok := m.cfg.tokenLimiter.(middleware.Settler); ok && in+out > 0 {
+			s.Settle(ctx, estimate, in+out) // the estimate was taken before; the truth is known now
+		}
 		err = m.check(resp, ev, seen, g)
 	} else if seen {
 		err = taxonomy.WithEvidence(err, ev.Evidence)
@@ -450,15 +472,29 @@ func (m *Model) compact(ctx context.Context, c *modelCall) error {
 	return nil
 }
 
-// estimateTokens estimates a request's prompt tokens as a quarter of its
-// text, at least 1: close enough for English with the common tokenizers, and
-// cheap.
+// estimateTokens estimates a request's input tokens as a quarter of the
+// bytes of its text (text parts, tool calls and tool results), at least 1,
+// without copying any of it. For English prose with the common tokenizers it
+// is close (about four bytes per token); it never underestimates by more
+// than four times, since no tokenizer makes more than one token of a byte.
+// Images and other binary parts are not counted.
 func estimateTokens(messages []lcllms.MessageContent) int {
-	chars := 0
+	n := 0
 	for _, m := range messages {
-		chars += len(textOf(m))
+		for _, p := range m.Parts {
+			switch p := p.(type) {
+			case lcllms.TextContent:
+				n += len(p.Text)
+			case lcllms.ToolCall:
+				if p.FunctionCall != nil {
+					n += len(p.FunctionCall.Name) + len(p.FunctionCall.Arguments)
+				}
+			case lcllms.ToolCallResponse:
+				n += len(p.Name) + len(p.Content)
+			}
+		}
 	}
-	return max(1, (chars+3)/4)
+	return max(1, (n+3)/4)
 }
 
 // optionsPool recycles the CallOptions that GenerateContent reads the

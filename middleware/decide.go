@@ -49,7 +49,10 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error) *decision {
 	cfg := &c.p.cfg
 	var nr *unretryableError
 	var inner *Error
+	var refused *UsageLimitError
 	switch {
+	case errors.As(err, &refused):
+		return &decision{reason: ReasonUsageLimit, detail: refused.Limit, refusal: RefusedUsageLimit}
 	case class.Kind == taxonomy.Canceled:
 		return &decision{reason: ReasonCanceled}
 	case errors.As(err, &inner):

@@ -48,6 +48,9 @@ const (
 	// ReasonThrottled: most recent attempts of the target failed, so the
 	// breaker's retry throttle allowed no retry.
 	ReasonThrottled
+	// ReasonUsageLimit: a usage limit of the run (tokens, requests, tool
+	// calls) refused the call; the error is a *[UsageLimitError].
+	ReasonUsageLimit
 )
 
 var reasonText = [...]string{
@@ -62,6 +65,7 @@ var reasonText = [...]string{
 	ReasonUnretryable:       "not retryable",
 	ReasonRejected:          "rejected by a policy",
 	ReasonThrottled:         "retries throttled",
+	ReasonUsageLimit:        "usage limit",
 }
 
 // Sentinels for [errors.Is]: an *[Error] matches the sentinel of its Reason,
@@ -94,6 +98,7 @@ var reasonErr = [...]error{
 	ReasonUnretryable:       ErrUnretryable,
 	ReasonRejected:          ErrRejected,
 	ReasonThrottled:         ErrThrottled,
+	ReasonUsageLimit:        ErrUsageLimit,
 }
 
 // String returns the reason's short name, e.g. "circuit open".

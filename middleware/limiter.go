@@ -22,6 +22,16 @@ type Limiter interface {
 	Acquire(ctx context.Context, cost int) error
 }
 
+// A Settler is a [Limiter] that can be told what an attempt really cost
+// once it is known: a tokens-per-minute limiter acquires an estimate before
+// the request and settles with the tokens the provider reported after it.
+// Settle must not block.
+type Settler interface {
+	Limiter
+	// Settle corrects an acquisition of estimated units to actual units.
+	Settle(ctx context.Context, estimated, actual int)
+}
+
 // ErrLimited is returned by a [Limiter] that will not admit an attempt in
 // time. A call refused by its limiter stops with [ReasonRejected].
 var ErrLimited = errors.New("middleware: rate limit would be exceeded")
@@ -54,6 +64,15 @@ func NewLocalLimiter(n int, period, maxWait time.Duration) (*LocalLimiter, error
 		return nil, fmt.Errorf("middleware: NewLocalLimiter(%d, %v, %v): need n >= 1, a positive period, maxWait >= 0", n, period, maxWait)
 	}
 	return &LocalLimiter{rl: ratelimiter.NewSmooth[any](uint(n), period), maxWait: maxWait}, nil
+}
+
+// Settle implements [Settler]: units used beyond the estimate are reserved
+// at once (later callers wait for them); an estimate above the truth is not
+// given back, as the smooth limiter cannot return permits.
+func (l *LocalLimiter) Settle(_ context.Context, estimated, actual int) {
+	if extra := actual - max(estimated, 1); extra > 0 {
+		l.rl.ReservePermits(uint(extra))
+	}
 }
 
 // Acquire implements [Limiter].

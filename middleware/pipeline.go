@@ -285,6 +285,7 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 	}
 	c.attempts = append(c.attempts, Attempt{Number: number, Wait: wait})
 	c.mu.Unlock()
+	c.run.addWaited(wait)
 	hedge := exec.IsHedge()
 
 	if hedge {

@@ -830,6 +830,7 @@ func TestErrorMatchesTheSentinelOfItsReason(t *testing.T) {
 		middleware.ReasonUnretryable:       middleware.ErrUnretryable,
 		middleware.ReasonRejected:          middleware.ErrRejected,
 		middleware.ReasonThrottled:         middleware.ErrThrottled,
+		middleware.ReasonUsageLimit:        middleware.ErrUsageLimit,
 	}
 	for reason, want := range sentinels {
 		err := error(&middleware.Error{Target: "m", Reason: reason})

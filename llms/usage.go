@@ -1,0 +1,76 @@
+package llms
+
+import (
+	lcllms "github.com/tmc/langchaingo/llms"
+)
+
+// The keys under which langchaingo v0.1.14's clients report token usage in
+// a choice's GenerationInfo, in order of preference:
+//
+//	openai (and compatible), ollama, googleai  PromptTokens / CompletionTokens
+//	anthropic                                  InputTokens / OutputTokens
+//	bedrock (every provider), googleai         input_tokens / output_tokens
+//
+// mistral and cohere report none.
+var (
+	inputKeys  = [...]string{"PromptTokens", "InputTokens", "input_tokens"}
+	outputKeys = [...]string{"CompletionTokens", "OutputTokens", "output_tokens"}
+)
+
+// usageOf returns the input and output tokens a response reports, 0 and 0
+// when it reports none. Clients repeat the usage of the whole response in
+// every choice, so the first choice that reports any is read, not the sum.
+func usageOf(resp *lcllms.ContentResponse) (input, output int) {
+	if resp == nil {
+		return 0, 0
+	}
+	for _, c := range resp.Choices {
+		if c == nil || len(c.GenerationInfo) == 0 {
+			continue
+		}
+		in, inOK := firstCount(c.GenerationInfo, inputKeys[:])
+		out, outOK := firstCount(c.GenerationInfo, outputKeys[:])
+		if inOK || outOK {
+			return in, out
+		}
+	}
+	return 0, 0
+}
+
+// firstCount returns the first of keys whose value is a non-negative count.
+func firstCount(info map[string]any, keys []string) (int, bool) {
+	for _, k := range keys {
+		if n, ok := count(info[k]); ok {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
+// count reads a token count of any integer or float type the clients use.
+func count(v any) (int, bool) {
+	var n int64
+	switch v := v.(type) {
+	case int:
+		n = int64(v)
+	case int32:
+		n = int64(v)
+	case int64:
+		n = v
+	case uint32:
+		n = int64(v)
+	case uint64:
+		n = int64(min(v, 1<<62))
+	case float64:
+		if v != v || v < 0 || v > 1<<62 { // NaN, negative, absurd
+			return 0, false
+		}
+		n = int64(v)
+	default:
+		return 0, false
+	}
+	if n < 0 {
+		return 0, false
+	}
+	return int(n), true
+}
