@@ -1,11 +1,7 @@
 package tools
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"sync"
 	"time"
@@ -173,39 +169,4 @@ func (m *MemoryStore) Get(_ context.Context, key string) (Record, bool, error) {
 		return r.Record, true, nil
 	}
 	return Record{}, false, nil
-}
-
-// DefaultKey is the default [KeyFunc]: the tool's name, a colon and the hex
-// SHA-256 of its input. An input that is JSON is canonicalized first (keys
-// sorted, spaces removed, numbers kept as written), so that a model
-// reordering its arguments makes the same call.
-func DefaultKey(name, input string) string {
-	sum := sha256.Sum256(canonicalJSON(input))
-	return name + ":" + hex.EncodeToString(sum[:])
-}
-
-// canonicalJSON returns the canonical form of a JSON input, or the input
-// itself when it is not JSON.
-func canonicalJSON(input string) []byte {
-	dec := json.NewDecoder(bytes.NewReader([]byte(input)))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil || dec.More() {
-		return []byte(input)
-	}
-	canonical, err := json.Marshal(v)
-	if err != nil {
-		return []byte(input)
-	}
-	return canonical
-}
-
-type keyCtx struct{}
-
-// KeyFrom returns the idempotency key of the call in progress, for a tool
-// marked [Idempotent] to pass on to the service it calls (an
-// Idempotency-Key header), so that the service too executes the call once.
-func KeyFrom(ctx context.Context) (string, bool) {
-	k, ok := ctx.Value(keyCtx{}).(string)
-	return k, ok
 }

@@ -271,28 +271,6 @@ func TestRedactorOption(t *testing.T) {
 	}
 }
 
-func TestDefaultKey(t *testing.T) {
-	tests := []struct {
-		a, b string
-		same bool
-	}{
-		{`{"order":"4471","amount":2499}`, `{ "amount": 2499, "order": "4471" }`, true},
-		{`{"amount":2499}`, `{"amount":2499.0}`, false},
-		{`{"n":12345678901234567890}`, `{"n":12345678901234567891}`, false},
-		{"4471", " 4471\n", true},
-		{"charge 4471", "charge  4471", false},
-		{`{"a":1} trailing`, `{"a":1}`, false},
-	}
-	for _, tt := range tests {
-		if got := tools.DefaultKey("charge", tt.a) == tools.DefaultKey("charge", tt.b); got != tt.same {
-			t.Errorf("DefaultKey(%q) == DefaultKey(%q): got %v, want %v", tt.a, tt.b, got, tt.same)
-		}
-	}
-	if got := tools.DefaultKey("charge", "x"); !strings.HasPrefix(got, "charge:") || len(got) != len("charge:")+64 {
-		t.Errorf("DefaultKey: got %q, want charge:<sha-256 hex>", got)
-	}
-}
-
 func TestInvalidStopsTheRun(t *testing.T) {
 	problem := errors.New("resilient: Lease applies to idempotent tools only")
 	w := tools.Invalid(returns("ok", nil), problem)
