@@ -248,7 +248,7 @@ func RetryBudget(n int) RunOption { return middleware.RetryBudget(n) }
 
 // RepeatLimit stops the run as stuck when one tool is called with the same
 // input more than n times. Default: 3.
-func RepeatLimit(n int) RunOption { return middleware.RepeatLimit(n) }
+func RepeatLimit(n int) RunOption { return tools.RepeatLimit(n) }
 
 // NewRun returns a context that carries the scope of one agent run: a retry
 // budget shared by every wrapped model and tool called with it, and the

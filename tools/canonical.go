@@ -21,19 +21,19 @@ import (
 // exact bytes. No canonical form is such an input, because every canonical
 // form is itself canonicalizable, so the two kinds of key never meet.
 //
-// The result is appended to dst.
-func canonicalJSON(dst []byte, input string) ([]byte, bool) {
+// The result is valid until the next use of c.
+func (c *canonicalizer) canonicalJSON(input string) ([]byte, bool) {
 	if !utf8.ValidString(input) {
-		return dst, false
+		return nil, false
 	}
-	c := canonicalizer{in: input, out: dst}
+	c.in, c.pos, c.out = input, 0, slices.Grow(c.out[:0], len(input))
 	c.space()
 	if !c.value(0) {
-		return dst, false
+		return nil, false
 	}
 	c.space()
 	if c.pos != len(c.in) {
-		return dst, false // trailing bytes after the value
+		return nil, false // trailing bytes after the value
 	}
 	return c.out, true
 }
@@ -257,8 +257,19 @@ func (c *canonicalizer) str(wantText bool) (string, bool) {
 	escaped := false
 	c.out = append(c.out, '"')
 	for c.pos < len(c.in) {
-		b := c.in[c.pos]
-		switch {
+		// Copy the run of bytes that are written as they are.
+		run := c.pos
+		for c.pos < len(c.in) && !special[c.in[c.pos]] {
+			c.pos++
+		}
+		c.out = append(c.out, c.in[run:c.pos]...)
+		if escaped && wantText {
+			text = append(text, c.in[run:c.pos]...)
+		}
+		if c.pos >= len(c.in) {
+			break
+		}
+		switch b := c.in[c.pos]; {
 		case b == '"':
 			c.pos++
 			c.out = append(c.out, '"')
@@ -283,12 +294,8 @@ func (c *canonicalizer) str(wantText bool) (string, bool) {
 				text = utf8.AppendRune(text, r)
 			}
 			c.out = appendRune(c.out, r)
-		default:
-			size := 1
-			r := rune(b)
-			if b >= utf8.RuneSelf {
-				r, size = utf8.DecodeRuneInString(c.in[c.pos:])
-			}
+		default: // <, >, & or a rune starting with 0xe2, such as U+2028
+			r, size := utf8.DecodeRuneInString(c.in[c.pos:])
 			if escaped && wantText {
 				text = append(text, c.in[c.pos:c.pos+size]...)
 			}
@@ -298,6 +305,21 @@ func (c *canonicalizer) str(wantText bool) (string, bool) {
 	}
 	return "", false // no closing quote
 }
+
+// special marks the bytes of a JSON string that str cannot copy as they
+// are: the closing quote, escapes, control characters (invalid unescaped),
+// what Marshal escapes (<, >, &), and 0xe2, which starts U+2028 and U+2029
+// (Marshal escapes them too). Input is valid UTF-8, so any other byte is
+// copied.
+var special = func() (t [256]bool) {
+	for b := range 0x20 {
+		t[b] = true
+	}
+	for _, b := range []byte{'"', '\\', '<', '>', '&', 0xe2} {
+		t[b] = true
+	}
+	return t
+}()
 
 // escape decodes the escape sequence at pos, joining a surrogate pair, and
 // reports false for an invalid escape or a lone surrogate.
@@ -396,6 +418,16 @@ func appendRune(dst []byte, r rune) []byte {
 	return utf8.AppendRune(dst, r)
 }
 
-// canonicalBuffers recycles the buffers of canonical forms; one larger than
-// 64 KiB is left to the garbage collector rather than kept.
-var canonicalBuffers = sync.Pool{New: func() any { return new([]byte) }}
+// canonicalizers recycles canonicalizers and their buffers.
+var canonicalizers = sync.Pool{New: func() any { return new(canonicalizer) }}
+
+// release returns c to the pool, unless it holds more than 1 MiB, which is
+// left to the garbage collector rather than kept.
+func (c *canonicalizer) release() {
+	if cap(c.out)+cap(c.scratch) > 1<<20 {
+		return
+	}
+	c.in = ""
+	clear(c.members[:cap(c.members)]) // their keys point into the input
+	canonicalizers.Put(c)
+}

@@ -61,11 +61,15 @@
 //
 // # Stuck runs
 //
-// With a middleware.Run in the context (middleware.WithRun), a call with
-// the same tool and key more often than the run's repeat limit
-// (middleware.RepeatLimit, 3 by default) ends the run with a FatalToolError
+// With a middleware.Run in the context (middleware.NewRun, resilient.NewRun),
+// a call with the same tool and input more often than the run's repeat
+// limit ([RepeatLimit], 3 by default) ends the run with a FatalToolError
 // "stuck: <tool> called N times with the same input" ([ErrStuck]): a model
-// looping on one call burns money. Without a Run there is no limit.
+// looping on one call burns money. "The same input" is the same bytes, or
+// the same idempotency key for an Idempotent tool or one with a KeyFunc.
+// The run remembers the [RepeatWindow] calls most recently made, so its
+// memory stays bounded however long it lives. Without a Run there is no
+// limit.
 //
 // # Native tool calling
 //

@@ -25,8 +25,7 @@ const (
 // derived from the input; it is claimed (persisted as in flight) before the
 // call; a completed key returns the stored result and an in-flight one is
 // waited for; the result is stored when it lands.
-func (t *Tool) callOnce(ctx context.Context, input string) (string, error) {
-	key := t.cfg.keyFunc(t.name, input)
+func (t *Tool) callOnce(ctx context.Context, key, input string) (string, error) {
 	owner := rand.Text()
 	waited := false
 	for poll := pollMin; ; poll = min(2*poll, pollMax) {

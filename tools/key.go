@@ -25,18 +25,22 @@ func DefaultKey(name, input string) string {
 // inputDigest returns the SHA-256 of input's canonical form, or of input
 // itself when it has none.
 func inputDigest(input string) [sha256.Size]byte {
-	buf := canonicalBuffers.Get().(*[]byte)
-	canonical, ok := canonicalJSON((*buf)[:0], input)
+	c := canonicalizers.Get().(*canonicalizer)
+	defer c.release()
+	if canonical, ok := c.canonicalJSON(input); ok {
+		return sha256.Sum256(canonical)
+	}
+	// Through a small buffer: converting input to a []byte would copy all
+	// of it to the heap.
+	h := sha256.New()
+	var buf [4096]byte
+	for len(input) > 0 {
+		n := copy(buf[:], input)
+		h.Write(buf[:n])
+		input = input[n:]
+	}
 	var sum [sha256.Size]byte
-	if ok {
-		sum = sha256.Sum256(canonical)
-	} else {
-		sum = sha256.Sum256([]byte(input))
-	}
-	if cap(canonical) <= 64<<10 {
-		*buf = canonical[:0]
-		canonicalBuffers.Put(buf)
-	}
+	h.Sum(sum[:0])
 	return sum
 }
 

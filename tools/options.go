@@ -31,6 +31,7 @@ type config struct {
 	idempotent  bool                            // Default: false
 	store       Store                           // Default: a MemoryStore of the tool's own
 	keyFunc     func(name, input string) string // Default: DefaultKey
+	customKey   bool                            // keyFunc was given
 	lease       time.Duration                   // Default: 2 min (DefaultLease)
 	resultTTL   time.Duration                   // Default: 24 h (DefaultResultTTL)
 	logger      *slog.Logger                    // Default: discard
@@ -105,15 +106,17 @@ func Idempotent(store Store) Option {
 
 // KeyFunc sets how a call's key is derived from the tool's name and input.
 // The key decides which calls are "the same" for [Idempotent] and for the
-// run's repeat limit. Default: [DefaultKey], the name and the SHA-256 of the
-// input with JSON canonicalized.
+// run's repeat limit ([RepeatLimit]). Default: [DefaultKey], the name and
+// the SHA-256 of the input with JSON canonicalized, for an Idempotent tool;
+// a tool that is neither Idempotent nor given a KeyFunc computes no key, and
+// its repeat limit counts identical inputs.
 func KeyFunc(f func(name, input string) string) Option {
 	return func(c *config) {
 		if f == nil {
 			c.errorf("KeyFunc(nil)")
 			return
 		}
-		c.keyFunc = f
+		c.keyFunc, c.customKey = f, true
 	}
 }
 

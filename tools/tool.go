@@ -148,14 +148,20 @@ func (t *Tool) Call(ctx context.Context, input string) (string, error) {
 	if t.err != nil {
 		return "", &taxonomy.FatalToolError{Tool: t.name, Cause: t.err}
 	}
+	var key string // the idempotency key, computed once for both its uses
+	if t.cfg.idempotent || t.cfg.customKey {
+		key = t.cfg.keyFunc(t.name, input)
+	}
 	if run := middleware.RunFrom(ctx); run != nil {
-		n, limit := run.Repeat(t.name + "\x00" + t.cfg.keyFunc(t.name, input))
-		if limit > 0 && n > limit {
-			return "", t.stop(ctx, ErrStuck, fmt.Sprintf("stuck: %s called %d times with the same input", t.name, n), nil)
+		reps := repeatsOf(run)
+		if limit := reps.limit.Load(); limit > 0 {
+			if n := reps.add(repeatHash(t.name, key, input)); int64(n) > limit {
+				return "", t.stop(ctx, ErrStuck, fmt.Sprintf("stuck: %s called %d times with the same input", t.name, n), nil)
+			}
 		}
 	}
 	if t.cfg.idempotent {
-		return t.callOnce(ctx, input)
+		return t.callOnce(ctx, key, input)
 	}
 	out, _, err := t.call(ctx, ctx, input)
 	return out, err

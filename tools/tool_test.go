@@ -212,26 +212,91 @@ func TestBreakerCountsInternalFailuresOnly(t *testing.T) {
 }
 
 func TestRepeatLimit(t *testing.T) {
-	tool := returns("ok", nil)
-	w := mustWrap(t, tool)
+	stuck := "fatal tool error in t: stuck: t called 4 times with the same input"
+	tests := []struct {
+		name   string
+		opts   []tools.Option
+		run    []middleware.RunOption
+		inputs []string // the last one is checked
+		want   string   // the last call's error
+	}{
+		{"4th identical call", nil, nil, []string{"a", "a", "b", "a", "a"}, stuck},
+		{"3 calls are within the limit", nil, nil, []string{"a", "b", "a", "a"}, "<nil>"},
+		{"a plain tool counts bytes", nil, nil, []string{`{"x":1,"y":2}`, `{"y":2,"x":1}`, `{"x":1,"y":2}`, `{"y": 2, "x": 1}`}, "<nil>"},
+		{"an idempotent tool counts its keys", []tools.Option{tools.Idempotent(nil)}, nil,
+			[]string{`{"x":1,"y":2}`, `{"y":2,"x":1}`, `{"x":1,"y":2}`, `{"y": 2, "x": 1}`}, stuck},
+		{"a tool with a KeyFunc counts its keys", []tools.Option{tools.KeyFunc(func(_, in string) string { return strings.ToLower(in) })}, nil,
+			[]string{"A", "a", "A", "a"}, stuck},
+		{"RepeatLimit(1)", nil, []middleware.RunOption{tools.RepeatLimit(1)}, []string{"a", "a"},
+			"fatal tool error in t: stuck: t called 2 times with the same input"},
+		{"RepeatLimit(0) disables", nil, []middleware.RunOption{tools.RepeatLimit(0)}, []string{"a", "a", "a", "a", "a"}, "<nil>"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := mustWrap(t, returns("ok", nil), tt.opts...)
+			ctx := middleware.NewRun(t.Context(), tt.run...)
+			var err error
+			for _, in := range tt.inputs {
+				_, err = w.Call(ctx, in)
+			}
+			if fmt.Sprint(err) != tt.want {
+				t.Errorf("last call: got %v, want %s", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestRepeatLimitNeedsARun(t *testing.T) {
+	w := mustWrap(t, returns("ok", nil))
 	for range 10 {
 		if _, err := w.Call(t.Context(), "same"); err != nil {
 			t.Fatalf("without a run: %v", err)
 		}
 	}
-	ctx := middleware.NewRun(t.Context())
-	inputs := []string{`{"order":"4471","amount":2499}`, `{"amount": 2499, "order": "4471"}`, `{"order":"4471","amount":2499}`, "other"}
-	for _, in := range inputs {
-		if _, err := w.Call(ctx, in); err != nil {
-			t.Fatalf("within the limit: %v", err)
-		}
-	}
-	_, err := w.Call(ctx, inputs[1])
-	if got, want := fmt.Sprint(err), "fatal tool error in t: stuck: t called 4 times with the same input"; got != want {
-		t.Errorf("4th call with the same arguments: got %v, want %s", got, want)
-	}
 }
 
+// A run remembers the RepeatWindow calls most recently made: a loop whose
+// calls recur within that many distinct calls is stopped, however long the
+// run has lived; an input not seen for longer is counted afresh.
+func TestRepeatWindow(t *testing.T) {
+	w := mustWrap(t, returns("ok", nil))
+	call := func(ctx context.Context, in string) error { _, err := w.Call(ctx, in); return err }
+	others := func(ctx context.Context, prefix string, n int) {
+		for i := range n {
+			if err := call(ctx, fmt.Sprint(prefix, i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	tests := []struct {
+		name string
+		gap  int // distinct calls between the 3rd and the 4th call of "loop"
+		want bool
+	}{
+		{"recurring within the window", tools.RepeatWindow - 1, true},
+		{"recurring after the window", tools.RepeatWindow, false},
+	}
+	for _, tt := range tests {
+		ctx := middleware.NewRun(t.Context())
+		others(ctx, "before", 5*tools.RepeatWindow) // a long-lived run
+		for range 3 {
+			_ = call(ctx, "loop")
+		}
+		others(ctx, "gap", tt.gap)
+		if got := errors.Is(call(ctx, "loop"), tools.ErrStuck); got != tt.want {
+			t.Errorf("%s: 4th call stuck: got %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	// Calling an input again makes it recent: it outlives a window of others.
+	ctx := middleware.NewRun(t.Context())
+	_ = call(ctx, "loop")
+	for i := range 3 {
+		others(ctx, fmt.Sprint("round", i), tools.RepeatWindow-1)
+		if err := call(ctx, "loop"); (err != nil) != (i == 2) {
+			t.Fatalf("call %d of loop: got %v", i+2, err)
+		}
+	}
+}
 func TestRedact(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"login with key sk-live-SECRET123 refused", "login with key [REDACTED] refused"},
