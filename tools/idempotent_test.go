@@ -214,22 +214,6 @@ func TestIdempotentStoreFailureDoesNotRunTheTool(t *testing.T) {
 	}
 }
 
-func TestMemoryStoreSweepsExpiredRecords(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		s := tools.NewMemoryStore()
-		for i := range 1000 {
-			_, _, _ = s.Claim(t.Context(), fmt.Sprint(i), "a", time.Second)
-		}
-		time.Sleep(time.Second)
-		for i := range 200 {
-			_, _, _ = s.Claim(t.Context(), fmt.Sprint("new", i), "a", time.Second)
-		}
-		if got := s.Len(); got > 200 {
-			t.Errorf("records after the sweep: got %d, want at most the 200 live ones", got)
-		}
-	})
-}
-
 func TestIdempotentSuccessAfterTheCallerGaveUpIsStored(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		stubborn := newCounted("charge", func(ctx context.Context, n int, input string) (string, error) {
