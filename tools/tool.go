@@ -9,6 +9,7 @@ import (
 
 	"github.com/tmc/langchaingo/tools"
 
+	"github.com/resilientgo/resilient/internal/redact"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/taxonomy"
 )
@@ -80,7 +81,7 @@ func Wrap(t tools.Tool, opts ...Option) (*Tool, error) {
 	}
 	cfg := build(opts)
 	name := t.Name()
-	logger := redactingLogger(cfg.logger, cfg.redact)
+	logger := redact.Logger(cfg.logger, cfg.redact)
 	pipe, err := middleware.New[reply](name, cfg.pipelineOptions(logger)...)
 	if err := errors.Join(append(cfg.errs, err)...); err != nil {
 		return nil, fmt.Errorf("tools: %s: %w", name, err)
@@ -98,7 +99,7 @@ func Invalid(t tools.Tool, err error) *Tool {
 	if t != nil {
 		name = t.Name()
 	}
-	return &Tool{inner: t, name: name, logger: redactingLogger(nil, Redact), err: err}
+	return &Tool{inner: t, name: name, logger: redact.Logger(nil, Redact), err: err}
 }
 
 // Err returns the problem of a Tool made by [Invalid], nil otherwise.
