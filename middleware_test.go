@@ -18,6 +18,7 @@ import (
 
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/faultserver"
+	"github.com/resilientgo/resilient/internal/scripted"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/taxonomy"
@@ -213,4 +214,24 @@ func TestDropInInterfaces(t *testing.T) {
 	if tool.Name() != lookupOrder.Name() || tool.Description() != lookupOrder.Description() {
 		t.Errorf("the wrapped tool is %q %q, want the original's name and description", tool.Name(), tool.Description())
 	}
+}
+
+func TestSentinelsWithoutFailsafe(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		failing := scripted.New(scripted.Fail(errors.New("API returned unexpected status code: 503")))
+		_, err := resilient.Model(failing, resilient.MaxAttempts(2)).Call(t.Context(), "hi")
+		if !errors.Is(err, resilient.ErrExhausted) || errors.Is(err, resilient.ErrCircuitOpen) {
+			t.Fatalf("got %v, want ErrExhausted only", err)
+		}
+
+		broken := tools.Func("broken", "fails", func(context.Context, string) (string, error) {
+			return "", errors.New("boom")
+		})
+		tool := resilient.Tool(broken, resilient.CircuitBreaker(1, time.Minute))
+		_, _ = tool.Call(t.Context(), "x") // opens the circuit
+		_, err = tool.Call(t.Context(), "x")
+		if !errors.Is(err, resilient.ErrCircuitOpen) {
+			t.Fatalf("tool with an open circuit: got %v, want ErrCircuitOpen", err)
+		}
+	})
 }

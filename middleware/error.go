@@ -60,9 +60,41 @@ var reasonText = [...]string{
 	ReasonBudgetSpent:       "retry budget spent",
 	ReasonDeadline:          "deadline exceeded",
 	ReasonContextOverflow:   "context overflow",
-	ReasonUnretryable:      "not retryable",
+	ReasonUnretryable:       "not retryable",
 	ReasonRejected:          "rejected by a policy",
 	ReasonThrottled:         "retries throttled",
+}
+
+// Sentinels for [errors.Is]: an *[Error] matches the sentinel of its Reason,
+// so callers need not import failsafe-go nor compare Reason values. Models
+// and tools share them: errors.Is(err, ErrCircuitOpen) holds for a model
+// call refused by its breaker and for a tool whose circuit stopped the run.
+var (
+	ErrPermanent         = errors.New("middleware: failed permanently")
+	ErrExhausted         = errors.New("middleware: attempts exhausted")
+	ErrCircuitOpen       = errors.New("middleware: circuit open")
+	ErrRetryAfterOverCap = errors.New("middleware: retry-after over the cap")
+	ErrBudgetSpent       = errors.New("middleware: retry budget spent")
+	ErrDeadline          = errors.New("middleware: deadline exceeded")
+	ErrContextOverflow   = errors.New("middleware: context overflow")
+	ErrUnretryable       = errors.New("middleware: not retryable")
+	ErrRejected          = errors.New("middleware: rejected by a policy")
+	ErrThrottled         = errors.New("middleware: retries throttled")
+)
+
+// reasonErr maps each Reason to its sentinel. ReasonCanceled has none: a
+// canceled call matches context.Canceled or context.DeadlineExceeded.
+var reasonErr = [...]error{
+	ReasonPermanent:         ErrPermanent,
+	ReasonExhausted:         ErrExhausted,
+	ReasonCircuitOpen:       ErrCircuitOpen,
+	ReasonRetryAfterOverCap: ErrRetryAfterOverCap,
+	ReasonBudgetSpent:       ErrBudgetSpent,
+	ReasonDeadline:          ErrDeadline,
+	ReasonContextOverflow:   ErrContextOverflow,
+	ReasonUnretryable:       ErrUnretryable,
+	ReasonRejected:          ErrRejected,
+	ReasonThrottled:         ErrThrottled,
 }
 
 // String returns the reason's short name, e.g. "circuit open".
@@ -90,7 +122,8 @@ type Attempt struct {
 	Class taxonomy.Class
 }
 
-// String renders the attempt as seed 000 asks: "Type: text", with its kind
+// String renders the attempt the way a reader of an incident needs it:
+// "Type: text" (the Go type shows which layer failed), with its kind
 // and rule, e.g. `attempt 2 after 412ms: *errors.errorString: API returned
 // unexpected status code: 503 [overloaded, status 503]`.
 func (a Attempt) String() string {
@@ -154,10 +187,11 @@ func unwrapTransparent(err error) error {
 
 // Error is the final error of a call that did not succeed: why it stopped and
 // every attempt it made. It unwraps to every attempt's error, so errors.Is
-// and errors.As reach the provider errors; errors.Is also matches
-// retrypolicy.ErrExceeded when attempts ran out, circuitbreaker.ErrOpen when
-// the circuit was open, and context.Canceled or context.DeadlineExceeded when
-// the caller gave up. [taxonomy.Classify] reports the last attempt's class, so
+// and errors.As reach the provider errors; errors.Is also matches the
+// sentinel of its Reason ([ErrExhausted], [ErrCircuitOpen], ...), and
+// context.Canceled or context.DeadlineExceeded when the caller gave up (and,
+// for code written against failsafe-go, retrypolicy.ErrExceeded and
+// circuitbreaker.ErrOpen). [taxonomy.Classify] reports the last attempt's class, so
 // an outer layer of this library does not retry it again.
 type Error struct {
 	// Target names what was called (a model, a tool).
@@ -226,8 +260,9 @@ func (e *Error) Unwrap() []error {
 	return errs
 }
 
-// Is matches retrypolicy.ErrExceeded for ReasonExhausted and
-// circuitbreaker.ErrOpen for ReasonCircuitOpen.
+// Is matches the sentinel of e's Reason, and failsafe-go's
+// retrypolicy.ErrExceeded for ReasonExhausted and circuitbreaker.ErrOpen for
+// ReasonCircuitOpen.
 func (e *Error) Is(target error) bool {
 	switch target {
 	case retrypolicy.ErrExceeded:
@@ -235,7 +270,7 @@ func (e *Error) Is(target error) bool {
 	case circuitbreaker.ErrOpen:
 		return e.Reason == ReasonCircuitOpen
 	}
-	return false
+	return int(e.Reason) < len(reasonErr) && target != nil && reasonErr[e.Reason] == target
 }
 
 // Class reports the class of the last attempt (Canceled when the caller gave

@@ -20,7 +20,7 @@ import (
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
-// Real texts from langchaingo's clients (shared/research/langchaingo-errors.md).
+// Real texts from langchaingo v0.1.14's clients, as they reach the wrapper.
 var (
 	err500      = providerErr("API returned unexpected status code: 500")
 	err429      = providerErr("API returned unexpected status code: 429: Rate limit reached")
@@ -812,5 +812,34 @@ func TestRunLocalIsCreatedOncePerKey(t *testing.T) {
 	a, b := r.Local(key{}, init), r.Local(key{}, init)
 	if a != b || calls != 1 {
 		t.Fatalf("Local: same key gave %p and %p after %d inits, want one value and 1 init", a, b, calls)
+	}
+}
+
+func TestErrorMatchesTheSentinelOfItsReason(t *testing.T) {
+	sentinels := map[middleware.Reason]error{
+		middleware.ReasonPermanent:         middleware.ErrPermanent,
+		middleware.ReasonExhausted:         middleware.ErrExhausted,
+		middleware.ReasonCircuitOpen:       middleware.ErrCircuitOpen,
+		middleware.ReasonRetryAfterOverCap: middleware.ErrRetryAfterOverCap,
+		middleware.ReasonBudgetSpent:       middleware.ErrBudgetSpent,
+		middleware.ReasonDeadline:          middleware.ErrDeadline,
+		middleware.ReasonContextOverflow:   middleware.ErrContextOverflow,
+		middleware.ReasonUnretryable:       middleware.ErrUnretryable,
+		middleware.ReasonRejected:          middleware.ErrRejected,
+		middleware.ReasonThrottled:         middleware.ErrThrottled,
+	}
+	for reason, want := range sentinels {
+		err := error(&middleware.Error{Target: "m", Reason: reason})
+		for other, sentinel := range sentinels {
+			if got := errors.Is(err, sentinel); got != (other == reason) {
+				t.Errorf("errors.Is(Error{%v}, sentinel of %v) = %v", reason, other, got)
+			}
+		}
+		if !errors.Is(err, want) {
+			t.Errorf("Error{%v} does not match its sentinel", reason)
+		}
+	}
+	if errors.Is(&middleware.Error{Reason: middleware.Reason(200)}, middleware.ErrExhausted) {
+		t.Error("an out-of-range reason matched a sentinel")
 	}
 }

@@ -38,8 +38,9 @@ const (
 // [taxonomy.FatalToolError] that a wrapped tool returns when it stops a run
 // by itself.
 var (
-	// ErrCircuitOpen: the tool's circuit breaker is open.
-	ErrCircuitOpen = errors.New("tools: circuit open")
+	// ErrCircuitOpen: the tool's circuit breaker is open. It is the
+	// sentinel models use too, middleware.ErrCircuitOpen.
+	ErrCircuitOpen = middleware.ErrCircuitOpen
 	// ErrStuck: the model called the tool with the same input more often
 	// than the run's repeat limit allows.
 	ErrStuck = errors.New("tools: stuck")
