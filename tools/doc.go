@@ -8,8 +8,8 @@
 // langchaingo tools.Tool, with the same name and description, so it drops
 // into the executor (or any loop of your own) unchanged:
 //
-//	lookup, err := tools.Wrap(lookupTool, tools.SafeToRetry())
-//	charge, err := tools.Wrap(chargeTool, tools.Idempotent(nil))
+//	lookup, err := tools.New(lookupTool, tools.SafeToRetry())
+//	charge, err := tools.New(chargeTool, tools.Idempotent(nil))
 //	agent := agents.NewOneShotAgent(model, []langchaingotools.Tool{lookup, charge})
 //
 // # Outcomes

@@ -90,7 +90,7 @@ func TestExecutorInternalErrorIsHidden(t *testing.T) {
 		scripted.CallTool("c1", "lookup", arg("4471")),
 		scripted.Reply("Sorry, the order system is down."),
 	)
-	got, err := runAgent(t.Context(), model, mustWrap(t, lookup, tools.WithLogger(logs.Logger())))
+	got, err := runAgent(t.Context(), model, mustWrap(t, lookup, tools.Logger(logs.Logger())))
 	if err != nil || got != "Sorry, the order system is down." {
 		t.Fatalf("run: got (%q, %v), want the apology", got, err)
 	}

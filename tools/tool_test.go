@@ -25,7 +25,7 @@ func returns(out string, err error) *counted {
 	return newCounted("t", func(context.Context, int, string) (string, error) { return out, err })
 }
 
-func TestWrapKeepsTheContract(t *testing.T) {
+func TestNewKeepsTheContract(t *testing.T) {
 	inner := returns("ok", nil)
 	w := mustWrap(t, inner)
 	var _ lctools.Tool = w
@@ -37,11 +37,8 @@ func TestWrapKeepsTheContract(t *testing.T) {
 	}
 }
 
-func TestWrapRejectsInvalidInput(t *testing.T) {
-	if _, err := tools.Wrap(nil); err == nil || err.Error() != "tools: Wrap(nil)" {
-		t.Errorf("Wrap(nil): got %v, want tools: Wrap(nil)", err)
-	}
-	_, err := tools.Wrap(returns("", nil), tools.Timeout(-1), tools.KeyFunc(nil), tools.Lease(0), tools.ResultTTL(time.Hour),
+func TestNewRejectsInvalidOptions(t *testing.T) {
+	_, err := tools.New(returns("", nil), tools.Timeout(-1), tools.KeyFunc(nil), tools.Lease(0), tools.ResultTTL(time.Hour),
 		tools.Redactor(nil), tools.CircuitBreaker(0, time.Second), nil)
 	for _, want := range []string{"tools: t: ", "Timeout(-1ns)", "KeyFunc(nil)", "Lease(0s)", "ResultTTL needs Idempotent",
 		"Redactor(nil)", "CircuitBreaker(0, 1s)", "nil option"} {
@@ -49,7 +46,7 @@ func TestWrapRejectsInvalidInput(t *testing.T) {
 			t.Errorf("error %q does not name %q", err, want)
 		}
 	}
-	if _, err := tools.Wrap(returns("", nil), tools.Lease(time.Minute)); fmt.Sprint(err) != "tools: t: Lease needs Idempotent" {
+	if _, err := tools.New(returns("", nil), tools.Lease(time.Minute)); fmt.Sprint(err) != "tools: t: Lease needs Idempotent" {
 		t.Errorf("Lease without Idempotent: got %v", err)
 	}
 }
@@ -96,7 +93,7 @@ func TestFatalErrorNamesTheTool(t *testing.T) {
 func TestPanicBecomesAnInternalFailure(t *testing.T) {
 	panics := newCounted("t", func(context.Context, int, string) (string, error) { panic("sk-live-SECRET123") })
 	var logs logtest.Buffer
-	out, err := mustWrap(t, panics, tools.WithLogger(logs.Logger())).Call(t.Context(), "in")
+	out, err := mustWrap(t, panics, tools.Logger(logs.Logger())).Call(t.Context(), "in")
 	if out != "Error: t failed internally (panic)" || err != nil {
 		t.Errorf("got (%q, %v), want the internal failure", out, err)
 	}
@@ -120,13 +117,13 @@ func TestCallsPerOutcome(t *testing.T) {
 		{"default, transient", nil, transient, 1},
 		{"default, unknown", nil, unknown, 1},
 		{"default, rate limited", nil, errors.New("API returned unexpected status code: 429"), 1},
-		{"default with MaxAttempts(5)", []tools.Option{tools.WithMiddleware(middleware.MaxAttempts(5))}, transient, 1},
+		{"default with MaxAttempts(5)", []tools.Option{tools.Middleware(middleware.MaxAttempts(5))}, transient, 1},
 		{"safe, transient", []tools.Option{tools.SafeToRetry()}, transient, 3},
 		{"safe, unknown", []tools.Option{tools.SafeToRetry()}, unknown, 2},
 		{"safe, permanent", []tools.Option{tools.SafeToRetry()}, permanent, 1},
 		{"safe, tool error", []tools.Option{tools.SafeToRetry()}, taxonomy.NewToolError("no order"), 1},
 		{"safe, fatal", []tools.Option{tools.SafeToRetry()}, taxonomy.NewFatalToolError(unknown), 1},
-		{"safe with MaxAttempts(5)", []tools.Option{tools.SafeToRetry(), tools.WithMiddleware(middleware.MaxAttempts(5))}, transient, 5},
+		{"safe with MaxAttempts(5)", []tools.Option{tools.SafeToRetry(), tools.Middleware(middleware.MaxAttempts(5))}, transient, 5},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -306,22 +303,61 @@ func TestRedact(t *testing.T) {
 func TestRedactorOption(t *testing.T) {
 	var logs logtest.Buffer
 	upper := func(s string) string { return strings.ToUpper(s) }
-	_, _ = mustWrap(t, returns("", errors.New("quiet")), tools.WithLogger(logs.Logger()), tools.Redactor(upper)).Call(t.Context(), "in")
+	_, _ = mustWrap(t, returns("", errors.New("quiet")), tools.Logger(logs.Logger()), tools.Redactor(upper)).Call(t.Context(), "in")
 	if !strings.Contains(logs.String(), `msg="TOOL FAILED INTERNALLY" tool=T type=*ERRORS.ERRORSTRING err="MIDDLEWARE: T FAILED`) {
 		t.Errorf("logs do not go through the redactor:\n%s", logs.String())
 	}
 }
 
-func TestInvalidStopsTheRun(t *testing.T) {
-	problem := errors.New("resilient: Lease applies to idempotent tools only")
-	w := tools.Invalid(returns("ok", nil), problem)
-	_, err := w.Call(t.Context(), "in")
-	var fatal *taxonomy.FatalToolError
-	if !errors.As(err, &fatal) || fatal.Tool != "t" || !errors.Is(err, problem) || w.Err() != problem {
-		t.Errorf("got %v, want a FatalToolError naming t with the problem as its cause", err)
+// A tool that cannot be wrapped, for any reason, makes New return an error
+// naming the problem and a Tool whose every call ends the run with it, as a
+// programming failure; nothing panics, neither New nor Call.
+func TestNewReportsEveryProblemAtEveryCall(t *testing.T) {
+	var typedNil *counted
+	tests := []struct {
+		name     string
+		tool     lctools.Tool
+		opts     []tools.Option
+		wantName string
+		wantErr  string
+	}{
+		{"nil", nil, nil, "invalid tool", "tools: nil tool"},
+		{"typed nil", typedNil, nil, "invalid tool", "tools: nil tool (*tools_test.counted)"},
+		{"Name panics", panicking{name: true}, nil, "invalid tool", "tools: tools_test.panicking.Name panicked: no name"},
+		{"Description panics", panicking{}, nil, "invalid tool", "tools: tools_test.panicking.Description panicked: no description"},
+		{"a problem found before New", returns("ok", nil), []tools.Option{tools.Fail(errors.New("resilient: Hedge applies to models only"))},
+			"t", "tools: t: resilient: Hedge applies to models only"},
+		{"invalid options", returns("ok", nil), []tools.Option{tools.Lease(time.Minute)}, "t", "tools: t: Lease needs Idempotent"},
 	}
-	nameless := tools.Invalid(nil, problem)
-	if nameless.Name() != "invalid tool" || nameless.Description() != "" || nameless.Breaker() != nil {
-		t.Errorf("Invalid(nil): got name %q, description %q", nameless.Name(), nameless.Description())
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w, err := tools.New(tt.tool, tt.opts...)
+			if fmt.Sprint(err) != tt.wantErr || w == nil || w.Err() != err || w.Name() != tt.wantName {
+				t.Fatalf("New: got (%v, %v), want a tool named %q and error %s", w, err, tt.wantName, tt.wantErr)
+			}
+			_, callErr := w.Call(t.Context(), "in")
+			var fatal *taxonomy.FatalToolError
+			if !errors.As(callErr, &fatal) || fatal.Tool != tt.wantName || !errors.Is(callErr, err) ||
+				taxonomy.Classify(fatal.Cause).Kind != taxonomy.Programming {
+				t.Errorf("Call: got %v, want a FatalToolError naming %s with the problem as a programming cause", callErr, tt.wantName)
+			}
+			if w.Breaker() != nil {
+				t.Errorf("an invalid tool has a breaker")
+			}
+		})
 	}
 }
+
+// panicking is a tool whose Name (or Description) panics.
+type panicking struct{ name bool }
+
+func (p panicking) Name() string {
+	if p.name {
+		panic("no name")
+	}
+	return "p"
+}
+
+func (p panicking) Description() string { panic("no description") }
+
+func (panicking) Call(context.Context, string) (string, error) { return "", nil }
