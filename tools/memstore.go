@@ -165,7 +165,8 @@ func (m *MemoryStore) Claim(_ context.Context, key, owner string, lease time.Dur
 		return Record{}, false, fmt.Errorf("%w (%d records)", ErrStoreFull, m.n)
 	}
 	r := &memoryRecord{Record: Record{Owner: owner}, key: key, expires: now.Add(lease)}
-	m.insert(r, now, queueKey{done: false, d: lease})
+	m.index(r)
+	m.enqueue(r, now, queueKey{done: false, d: lease})
 	return r.Record, true, nil
 }
 
@@ -177,17 +178,22 @@ func (m *MemoryStore) Complete(_ context.Context, key, owner, result string, ttl
 	defer m.arm()
 	m.work = 0
 	m.expire(now, perCall)
-	if r := m.get(key); r != nil {
-		if r.Owner != owner && now.Before(r.expires) {
-			return ErrLeaseLost
-		}
-		m.remove(r)
-	}
-	if !m.makeRoom() {
+	r := m.get(key)
+	switch {
+	case r != nil && r.Owner != owner && now.Before(r.expires):
+		return ErrLeaseLost
+	case r != nil:
+		// The record moves to the queue of done records, in place.
+		m.unqueue(r)
+	case !m.makeRoom():
 		return fmt.Errorf("%w (%d records)", ErrStoreFull, m.n)
+	default:
+		r = &memoryRecord{key: key}
+		m.index(r)
 	}
-	r := &memoryRecord{Record: Record{Owner: owner, Done: true, Result: result}, key: key, expires: now.Add(ttl)}
-	m.insert(r, now, queueKey{done: true, d: ttl})
+	r.Record = Record{Owner: owner, Done: true, Result: result}
+	r.expires = now.Add(ttl)
+	m.enqueue(r, now, queueKey{done: true, d: ttl})
 	return nil
 }
 
@@ -249,7 +255,8 @@ func (m *MemoryStore) get(key string) *memoryRecord {
 	return m.shard(key).records[key]
 }
 
-func (m *MemoryStore) insert(r *memoryRecord, now time.Time, qk queueKey) {
+// index adds r to its shard.
+func (m *MemoryStore) index(r *memoryRecord) {
 	s := m.shard(r.key)
 	if s.records == nil {
 		s.records = make(map[string]*memoryRecord)
@@ -257,6 +264,10 @@ func (m *MemoryStore) insert(r *memoryRecord, now time.Time, qk queueKey) {
 	s.records[r.key] = r
 	s.peak = max(s.peak, len(s.records))
 	m.n++
+}
+
+// enqueue appends r to the queue of records entering now with qk.
+func (m *MemoryStore) enqueue(r *memoryRecord, now time.Time, qk queueKey) {
 	r.entered = now
 	q := m.queueFor(qk)
 	r.queue, r.prev = q, q.tail
@@ -319,6 +330,11 @@ func (m *MemoryStore) remove(r *memoryRecord) {
 		}
 		s.records, s.peak = fresh, n
 	}
+	m.unqueue(r)
+}
+
+// unqueue takes r out of its queue, dropping the queue when it empties.
+func (m *MemoryStore) unqueue(r *memoryRecord) {
 	q := r.queue
 	if r.prev != nil {
 		r.prev.next = r.next
