@@ -94,12 +94,7 @@ func (c *canonicalizer) value(depth int) bool {
 }
 
 func (c *canonicalizer) array(depth int) bool {
-	c.pos++ // '['
-	c.out = append(c.out, '[')
-	c.space()
-	if c.pos < len(c.in) && c.in[c.pos] == ']' {
-		c.pos++
-		c.out = append(c.out, ']')
+	if c.open('[', ']') {
 		return true
 	}
 	for {
@@ -107,38 +102,26 @@ func (c *canonicalizer) array(depth int) bool {
 		if !c.value(depth + 1) {
 			return false
 		}
-		c.space()
-		if c.pos >= len(c.in) {
+		more, ok := c.next(']')
+		switch {
+		case !ok:
 			return false
-		}
-		switch c.in[c.pos] {
-		case ',':
-			c.pos++
-			c.out = append(c.out, ',')
-		case ']':
-			c.pos++
+		case !more:
 			c.out = append(c.out, ']')
 			return true
-		default:
-			return false
 		}
 	}
 }
 
 func (c *canonicalizer) object(depth int) bool {
-	c.pos++ // '{'
-	c.out = append(c.out, '{')
-	c.space()
-	if c.pos < len(c.in) && c.in[c.pos] == '}' {
-		c.pos++
-		c.out = append(c.out, '}')
+	if c.open('{', '}') {
 		return true
 	}
 	base := len(c.members)
 	defer func() { c.members = c.members[:base] }()
 	body := len(c.out)
 	sorted := true
-	for {
+	for more := true; more; {
 		c.space()
 		if c.pos >= len(c.in) || c.in[c.pos] != '"' {
 			return false
@@ -162,27 +145,48 @@ func (c *canonicalizer) object(depth int) bool {
 			sorted = false
 		}
 		c.members = append(c.members, member{key: key, start: start, end: len(c.out)})
-		c.space()
-		if c.pos >= len(c.in) {
+		if more, ok = c.next('}'); !ok {
 			return false
 		}
-		switch c.in[c.pos] {
-		case ',':
-			c.pos++
-			c.out = append(c.out, ',')
-			continue
-		case '}':
-			c.pos++
-		default:
-			return false
-		}
-		break
 	}
 	if !sorted && !c.reorder(c.members[base:], body) {
 		return false
 	}
 	c.out = append(c.out, '}')
 	return true
+}
+
+// open reads the opening bracket at pos and reports whether the container
+// is empty, reading its closing bracket too.
+func (c *canonicalizer) open(opening, closing byte) bool {
+	c.pos++
+	c.out = append(c.out, opening)
+	c.space()
+	if c.pos < len(c.in) && c.in[c.pos] == closing {
+		c.pos++
+		c.out = append(c.out, closing)
+		return true
+	}
+	return false
+}
+
+// next reads what follows an element or member: a comma (more), or the
+// closing bracket, which the caller writes; ok is false for anything else.
+func (c *canonicalizer) next(closing byte) (more, ok bool) {
+	c.space()
+	if c.pos >= len(c.in) {
+		return false, false
+	}
+	switch c.in[c.pos] {
+	case ',':
+		c.pos++
+		c.out = append(c.out, ',')
+		return true, true
+	case closing:
+		c.pos++
+		return false, true
+	}
+	return false, false
 }
 
 // reorder rewrites the members written from body on in the order of their

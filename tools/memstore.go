@@ -149,12 +149,8 @@ func (m *MemoryStore) Len() int {
 
 // Claim implements [Store].
 func (m *MemoryStore) Claim(_ context.Context, key, owner string, lease time.Duration) (Record, bool, error) {
-	now := time.Now()
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	defer m.arm()
-	m.work = 0
-	m.expire(now, perCall)
+	now := m.begin()
+	defer m.end()
 	if r := m.get(key); r != nil {
 		if now.Before(r.expires) {
 			return r.Record, false, nil
@@ -172,12 +168,8 @@ func (m *MemoryStore) Claim(_ context.Context, key, owner string, lease time.Dur
 
 // Complete implements [Store].
 func (m *MemoryStore) Complete(_ context.Context, key, owner, result string, ttl time.Duration) error {
-	now := time.Now()
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	defer m.arm()
-	m.work = 0
-	m.expire(now, perCall)
+	now := m.begin()
+	defer m.end()
 	r := m.get(key)
 	switch {
 	case r != nil && r.Owner != owner && now.Before(r.expires):
@@ -199,12 +191,8 @@ func (m *MemoryStore) Complete(_ context.Context, key, owner, result string, ttl
 
 // Release implements [Store].
 func (m *MemoryStore) Release(_ context.Context, key, owner string) error {
-	now := time.Now()
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	defer m.arm()
-	m.work = 0
-	m.expire(now, perCall)
+	m.begin()
+	defer m.end()
 	if r := m.get(key); r != nil && r.Owner == owner && !r.Done {
 		m.remove(r)
 	}
@@ -213,12 +201,8 @@ func (m *MemoryStore) Release(_ context.Context, key, owner string) error {
 
 // Get implements [Store].
 func (m *MemoryStore) Get(_ context.Context, key string) (Record, bool, error) {
-	now := time.Now()
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	defer m.arm()
-	m.work = 0
-	m.expire(now, perCall)
+	now := m.begin()
+	defer m.end()
 	if r := m.get(key); r != nil && now.Before(r.expires) {
 		return r.Record, true, nil
 	}
@@ -243,6 +227,21 @@ func (m *MemoryStore) Close() error {
 		<-m.tickOut
 	}
 	return nil
+}
+
+// begin starts a call: it takes the lock and removes a few expired
+// records. end ends it: it arms the timer and lets go of the lock.
+func (m *MemoryStore) begin() time.Time {
+	now := time.Now()
+	m.mu.Lock()
+	m.work = 0
+	m.expire(now, perCall)
+	return now
+}
+
+func (m *MemoryStore) end() {
+	m.arm()
+	m.mu.Unlock()
 }
 
 // The methods below are called with mu held.
