@@ -99,7 +99,7 @@ func TestHandlerKeepsErrorsAndValues(t *testing.T) {
 	}
 
 	var out bytes.Buffer
-	colored := slog.New(redact.Handler(tint.NewHandler(&out, &tint.Options{NoColor: false}), nil))
+	colored := slog.New(redact.Handler(tint.NewTextHandler(&out, &tint.Options{NoColor: false}), nil))
 	colored.Error("m", tint.Err(errors.New("boom")), tint.Err(errors.New("bad key "+key)))
 	if got := out.String(); !strings.Contains(got, "91merr=\x1b[22mboom") || strings.Contains(got, key) {
 		t.Errorf("tint output: %q", got)
