@@ -166,7 +166,7 @@ func Fail(err error) Option {
 }
 
 // Redactor sets the function that removes secrets from logged text.
-// Default: [Redact], which removes API keys and bearer tokens. To log
+// Default: [Redact], which removes credentials of the common shapes. To log
 // verbatim, pass func(s string) string { return s }.
 func Redactor(f func(string) string) Option {
 	return func(c *config) {
