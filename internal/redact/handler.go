@@ -129,4 +129,5 @@ func isError(x any) bool {
 // reach the secret through it.
 type Error struct{ text string }
 
+// Error returns the redacted text.
 func (e *Error) Error() string { return e.text }
