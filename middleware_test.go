@@ -186,7 +186,9 @@ func TestBadInputGetsAClearError(t *testing.T) {
 			_, err := resilient.Tool(lookupOrder, resilient.Hedge(time.Second, 1)).Call(ctx, "4471")
 			return err
 		}, "Hedge applies to models only"},
-		{"nil tool", func() error { _, err := resilient.Tool(nil).Call(ctx, "x"); return err }, "nil"},
+		{"nil tool", func() error { _, err := resilient.Tool(nil).Call(ctx, "x"); return err }, "tools: nil tool"},
+		{"typed nil tool", func() error { _, err := resilient.Tool((*nilTool)(nil)).Call(ctx, "x"); return err },
+			"tools: nil tool (*resilient_test.nilTool)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -197,6 +199,13 @@ func TestBadInputGetsAClearError(t *testing.T) {
 		})
 	}
 }
+
+// nilTool is a tool whose methods panic on a nil receiver.
+type nilTool struct{ name string }
+
+func (n *nilTool) Name() string                                 { return n.name }
+func (n *nilTool) Description() string                          { return n.name }
+func (n *nilTool) Call(context.Context, string) (string, error) { return n.name, nil }
 
 func openaiModel(t *testing.T) lcllms.Model {
 	t.Helper()

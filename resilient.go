@@ -45,22 +45,21 @@ func Model(m lcllms.Model, opts ...Option) *llms.Model {
 // With no option: a 30 s timeout per call, no retry (mark read-only tools
 // [SafeToRetry]), a circuit breaker per tool.
 //
-// Tool never fails: a nil tool or an invalid option makes every call end
-// the run with a taxonomy.FatalToolError naming the problem, and
-// [tools.Tool.Err] reports it. Use [tools.Wrap] to get the error at once.
+// Tool never fails, nor panics: a nil tool (typed nil included), a Name or
+// Description that panics, or an invalid option makes every call end the
+// run with a taxonomy.FatalToolError naming the problem, and
+// [tools.Tool.Err] reports it. Use [tools.New] to get the error at once.
 func Tool(t lctools.Tool, opts ...Option) *tools.Tool {
 	s, err := collect(opts, forTool)
-	if err == nil {
-		var wrapped *tools.Tool
-		if wrapped, err = tools.Wrap(t, s.toolOptions()...); err == nil {
-			return wrapped
-		}
+	if err != nil {
+		s.tool = append(s.tool, tools.Fail(err))
 	}
-	return tools.Invalid(t, err)
+	wrapped, _ := tools.New(t, s.toolOptions()...) // on error, a tool that reports it
+	return wrapped
 }
 
 func (s *settings) toolOptions() []tools.Option {
-	opts := []tools.Option{tools.WithLogger(s.logger), tools.WithMiddleware(s.mw...)}
+	opts := []tools.Option{tools.Logger(s.logger), tools.Middleware(s.mw...)}
 	return append(opts, s.tool...)
 }
 
@@ -270,7 +269,7 @@ func RetryBudget(n int) RunOption { return middleware.RetryBudget(n) }
 
 // RepeatLimit stops the run as stuck when one tool is called with the same
 // input more than n times. Default: 3.
-func RepeatLimit(n int) RunOption { return middleware.RepeatLimit(n) }
+func RepeatLimit(n int) RunOption { return tools.RepeatLimit(n) }
 
 // NewRun returns a context that carries the scope of one agent run: a retry
 // budget shared by every wrapped model and tool called with it, and the

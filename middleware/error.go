@@ -11,6 +11,7 @@ import (
 	"github.com/failsafe-go/failsafe-go/circuitbreaker"
 	"github.com/failsafe-go/failsafe-go/retrypolicy"
 
+	"github.com/resilientgo/resilient/internal/redact"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -151,7 +152,9 @@ func (a Attempt) String() string {
 // describe renders err as "Type: text". The type named is that of the first
 // error under this library's transparent wrappers (wire evidence, forced
 // classes, no-retry marks), so the provider's own error type shows; an empty
-// text degrades to the type name alone.
+// text degrades to the type name alone. Credentials in the text (an API key
+// that a gateway echoed in its error body) are redacted: the final error is
+// returned to callers that log it. The attempt's Err keeps the original.
 func describe(err error) string {
 	if err == nil {
 		return "<nil>"
@@ -165,7 +168,7 @@ func describe(err error) string {
 		shown = inner
 	}
 	if text := err.Error(); text != "" {
-		return fmt.Sprintf("%T: %s", shown, text)
+		return fmt.Sprintf("%T: %s", shown, redact.String(text))
 	}
 	return fmt.Sprintf("%T", shown)
 }
@@ -322,8 +325,9 @@ type PanicError struct {
 	Stack []byte
 }
 
-// Error returns "panic: <value>".
-func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
+// Error returns "panic: <value>", the value shown as text: an error's text,
+// a byte slice as text (not decimal numbers, which no redaction could read).
+func (e *PanicError) Error() string { return "panic: " + redact.Text(e.Value) }
 
 // Unwrap returns the panic value when it is an error.
 func (e *PanicError) Unwrap() error {

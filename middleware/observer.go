@@ -268,8 +268,10 @@ type LeaseLost struct {
 	Key  string
 }
 
-// StoreFailed reports an idempotency store that could not be reached: the
-// tool did not run.
+// StoreFailed reports an idempotency store that could not be reached. When
+// it failed to claim the key, the tool did not run; when it failed to store
+// a result or release a claim, the key stays in flight until its lease
+// ends.
 type StoreFailed struct {
 	Tool string
 	Key  string

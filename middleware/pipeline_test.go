@@ -802,9 +802,6 @@ func TestZeroRunHasTheDefaultBudget(t *testing.T) {
 	if got := r.Remaining(); got != middleware.DefaultRetryBudget {
 		t.Fatalf("zero Run: Remaining() = %d, want %d", got, middleware.DefaultRetryBudget)
 	}
-	if _, limit := r.Repeat("k"); limit != middleware.DefaultRepeatLimit {
-		t.Fatalf("zero Run: repeat limit %d, want %d", limit, middleware.DefaultRepeatLimit)
-	}
 }
 
 func TestRunLocalIsCreatedOncePerKey(t *testing.T) {

@@ -31,16 +31,13 @@ import (
 // the usage of the calls in flight when it was reached. The call that
 // crosses it returns its answer; the next is refused.
 type Run struct {
-	mu         sync.Mutex
-	budget     int // < 0: unlimited; read through maxRetries
-	budgetSet  bool
-	refusals   int
-	usage      Usage
-	limits     usageLimits
-	locals     map[any]any
-	counts     map[string]int
-	repeatSet  bool
-	repeatSize int
+	mu        sync.Mutex
+	budget    int // < 0: unlimited; read through maxRetries
+	budgetSet bool
+	refusals  int
+	usage     Usage
+	limits    usageLimits
+	locals    map[any]any
 }
 
 // Usage is what a run has used so far.
@@ -124,16 +121,8 @@ type RunOption func(*Run)
 // ([DefaultRetryBudget]).
 func RetryBudget(n int) RunOption { return func(r *Run) { r.budget, r.budgetSet = n, true } }
 
-// RepeatLimit sets how many times one tool may be called with the same input
-// in the run before the tool layer stops the run as stuck. Zero or less
-// disables the check. Default: 3 ([DefaultRepeatLimit]).
-func RepeatLimit(n int) RunOption { return func(r *Run) { r.repeatSize, r.repeatSet = n, true } }
-
-// Default run limits.
-const (
-	DefaultRetryBudget = 10
-	DefaultRepeatLimit = 3
-)
+// DefaultRetryBudget is the retry budget of a run without [RetryBudget].
+const DefaultRetryBudget = 10
 
 // NewRun returns a context carrying a new run configured by opts. Every
 // wrapped model and tool called with that context (or one derived from it)
@@ -305,21 +294,4 @@ func (r *Run) Local(key any, init func() any) any {
 	v := init()
 	r.locals[key] = v
 	return v
-}
-
-// Repeat counts one more occurrence of key in the run and returns the count
-// and the run's repeat limit (0 when disabled). The tool layer keys by tool
-// name and input.
-func (r *Run) Repeat(key string) (count, limit int) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.counts == nil {
-		r.counts = make(map[string]int)
-	}
-	r.counts[key]++
-	limit = DefaultRepeatLimit
-	if r.repeatSet {
-		limit = r.repeatSize
-	}
-	return r.counts[key], max(limit, 0)
 }

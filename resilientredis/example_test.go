@@ -26,7 +26,7 @@ func ExampleNewStore() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	charge, err := tools.Wrap(
+	charge, err := tools.New(
 		tools.Func("charge", "Charges a card once for an order.", func(ctx context.Context, input string) (string, error) {
 			key, _ := tools.KeyFrom(ctx) // pass it on as the payment provider's Idempotency-Key
 			return "charged with key " + key, nil

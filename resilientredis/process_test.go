@@ -84,7 +84,7 @@ func chargeChild() error {
 	if err != nil {
 		return err
 	}
-	charge, err := tools.Wrap(redisCharge(client, prefix, delay, os.Getenv("HANG") != ""),
+	charge, err := tools.New(redisCharge(client, prefix, delay, os.Getenv("HANG") != ""),
 		tools.Idempotent(store), tools.Lease(lease))
 	if err != nil {
 		return err
@@ -253,7 +253,7 @@ func TestHolderKilledMidCall(t *testing.T) {
 	if r, ok, err := store.Get(context.Background(), key); !ok || r.Done || err != nil {
 		t.Fatalf("after the kill: got %+v, %v, %v, want the dead holder's in-flight record", r, ok, err)
 	}
-	charge, err := tools.Wrap(redisCharge(client, prefix, 0, false), tools.Idempotent(store), tools.Lease(lease))
+	charge, err := tools.New(redisCharge(client, prefix, 0, false), tools.Idempotent(store), tools.Lease(lease))
 	if err != nil {
 		t.Fatal(err)
 	}

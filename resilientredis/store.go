@@ -25,7 +25,7 @@ import (
 //
 // While Redis is unavailable, Claim and Get fail with an error matching
 // [ErrUnavailable] (at once, but for one call a second that tries Redis),
-// and tools.Wrap turns a failed Claim into an internal failure of the call
+// and tools.New turns a failed Claim into an internal failure of the call
 // without running the tool: a double charge is worse than a failed call.
 // Complete and Release retry until their context ends (the tools wrapper
 // gives them 10 s), so a result is not lost to a blip.

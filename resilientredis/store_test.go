@@ -58,7 +58,7 @@ func TestIdempotentToolAcrossStores(t *testing.T) {
 	c := &charger{delay: 200 * time.Millisecond}
 	var replicas []*tools.Tool
 	for range 2 {
-		w, err := tools.Wrap(c.tool(), tools.Idempotent(newStore(t, addr, prefix)))
+		w, err := tools.New(c.tool(), tools.Idempotent(newStore(t, addr, prefix)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,7 +111,7 @@ func TestStoreDown(t *testing.T) {
 	}
 
 	c := &charger{}
-	w, err := tools.Wrap(c.tool(), tools.Idempotent(s))
+	w, err := tools.New(c.tool(), tools.Idempotent(s))
 	if err != nil {
 		t.Fatal(err)
 	}

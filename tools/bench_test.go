@@ -2,10 +2,14 @@ package tools_test
 
 import (
 	"context"
+	"fmt"
+	"math"
+	"strings"
 	"testing"
 
 	lctools "github.com/tmc/langchaingo/tools"
 
+	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/tools"
 )
 
@@ -40,4 +44,57 @@ func BenchmarkTool(b *testing.B) {
 			})
 		})
 	}
+}
+
+// BenchmarkRepeatKey measures what a Run adds to a tool call: the repeat
+// counter hashes the input (a plain tool) or reuses the idempotency key
+// (an idempotent tool, whose repeats return the stored result). The run
+// has no repeat limit to reach, so every call is counted and runs. Compare
+// run=yes with run=none:
+//
+//	go run ./internal/cmd/benchrounds -pkg ./tools -bench RepeatKey -base run=none -rounds 10
+func BenchmarkRepeatKey(b *testing.B) {
+	for _, size := range []int{1 << 10, 100 << 10} {
+		input := jsonOfSize(size)
+		for _, tool := range []struct {
+			name string
+			opts []tools.Option
+		}{
+			{"plain", nil},
+			{"idempotent", []tools.Option{tools.Idempotent(nil)}},
+		} {
+			w := mustWrap(b, noop, tool.opts...)
+			for _, run := range []struct {
+				name string
+				ctx  context.Context
+			}{
+				{"none", context.Background()},
+				{"yes", middleware.NewRun(context.Background(), tools.RepeatLimit(math.MaxInt))},
+			} {
+				b.Run(fmt.Sprintf("tool=%s/size=%dKB/run=%s", tool.name, size>>10, run.name), func(b *testing.B) {
+					b.ReportAllocs()
+					for b.Loop() {
+						if _, err := w.Call(run.ctx, input); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// jsonOfSize returns a JSON object of about n bytes, like the arguments a
+// model writes for a tool that takes a document.
+func jsonOfSize(n int) string {
+	var b strings.Builder
+	b.WriteString(`{"title":"notes","lines":[`)
+	for i := 0; b.Len() < n-20; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"n":%d,"text":"line %d of the document"}`, i, i)
+	}
+	b.WriteString(`]}`)
+	return b.String()
 }

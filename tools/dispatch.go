@@ -30,7 +30,7 @@ type DispatchOption func(*dispatchConfig)
 
 type dispatchConfig struct {
 	concurrent int      // Default: 1, one call after the other
-	wrapOpts   []Option // Default: none, Wrap's defaults
+	toolOpts   []Option // Default: none, New's defaults
 	errs       []error
 }
 
@@ -48,14 +48,14 @@ func Concurrent(n int) DispatchOption {
 	}
 }
 
-// WrapOptions sets the options with which the dispatcher wraps the tools
-// that are not wrapped already. Default: none, [Wrap]'s defaults.
-func WrapOptions(opts ...Option) DispatchOption {
-	return func(c *dispatchConfig) { c.wrapOpts = append(c.wrapOpts, opts...) }
+// ToolOptions sets the options with which the dispatcher wraps (with [New])
+// the tools that are not wrapped already. Default: none, New's defaults.
+func ToolOptions(opts ...Option) DispatchOption {
+	return func(c *dispatchConfig) { c.toolOpts = append(c.toolOpts, opts...) }
 }
 
 // NewDispatcher returns a dispatcher for ts. A *[Tool] is used as it is;
-// any other tool is wrapped (see [WrapOptions]). It fails on a nil tool, on
+// any other tool is wrapped (see [ToolOptions]). It fails on a nil tool, on
 // two tools with the same name and on invalid options.
 func NewDispatcher(ts []tools.Tool, opts ...DispatchOption) (*Dispatcher, error) {
 	cfg := dispatchConfig{concurrent: 1}
@@ -76,7 +76,7 @@ func NewDispatcher(ts []tools.Tool, opts ...DispatchOption) (*Dispatcher, error)
 			continue
 		case !ok:
 			var err error
-			if w, err = Wrap(t, cfg.wrapOpts...); err != nil {
+			if w, err = New(t, cfg.toolOpts...); err != nil {
 				cfg.errs = append(cfg.errs, err)
 				continue
 			}

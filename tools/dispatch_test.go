@@ -141,10 +141,10 @@ func TestDispatchUsesWrappedToolsAsTheyAre(t *testing.T) {
 	}
 }
 
-func TestDispatchWrapsTheOthersWithWrapOptions(t *testing.T) {
+func TestDispatchWrapsTheOthersWithToolOptions(t *testing.T) {
 	var logs logtest.Buffer
 	broken := returns("", errors.New("token=abc123 rejected"))
-	d := mustDispatcher(t, []lctools.Tool{broken}, tools.WrapOptions(tools.WithLogger(logs.Logger())))
+	d := mustDispatcher(t, []lctools.Tool{broken}, tools.ToolOptions(tools.Logger(logs.Logger())))
 	msgs, err := d.Dispatch(t.Context(), []llms.ToolCall{toolCall("a", "t", "{}")})
 	if want := fmt.Sprint([]llms.MessageContent{toolMessage("a", "t", "Error: t failed internally (*errors.errorString)")}); fmt.Sprint(msgs) != want || err != nil {
 		t.Errorf("got (%v, %v), want %s", msgs, err, want)
@@ -156,7 +156,7 @@ func TestDispatchWrapsTheOthersWithWrapOptions(t *testing.T) {
 
 func TestNewDispatcherRejectsInvalidInput(t *testing.T) {
 	_, err := tools.NewDispatcher([]lctools.Tool{returns("", nil), nil, returns("", nil), (*tools.Tool)(nil)},
-		tools.Concurrent(0), nil, tools.WrapOptions(tools.Timeout(-1)))
+		tools.Concurrent(0), nil, tools.ToolOptions(tools.Timeout(-1)))
 	for _, want := range []string{"tools: NewDispatcher: ", "Concurrent(0)", "nil option", "tool 1 is nil", "tool 3 is nil",
 		"tools: t: Timeout(-1ns)"} {
 		if !strings.Contains(fmt.Sprint(err), want) {

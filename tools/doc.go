@@ -4,12 +4,12 @@
 // that the model calls twice acts once.
 //
 // langchaingo's agents.Executor aborts the whole run, discarding its steps,
-// on the first error any tool returns. A [Tool] made by [Wrap] is still a
+// on the first error any tool returns. A [Tool] made by [New] is still a
 // langchaingo tools.Tool, with the same name and description, so it drops
 // into the executor (or any loop of your own) unchanged:
 //
-//	lookup, err := tools.Wrap(lookupTool, tools.SafeToRetry())
-//	charge, err := tools.Wrap(chargeTool, tools.Idempotent(nil))
+//	lookup, err := tools.New(lookupTool, tools.SafeToRetry())
+//	charge, err := tools.New(chargeTool, tools.Idempotent(nil))
 //	agent := agents.NewOneShotAgent(model, []langchaingotools.Tool{lookup, charge})
 //
 // # Outcomes
@@ -19,13 +19,18 @@
 //
 //	taxonomy.ToolError        its text is the observation (nil error): the model reads it and corrects its call
 //	taxonomy.FatalToolError   ("", error): the run ends; the model never sees it; Tool names the tool
-//	any other error, a panic  "Error: <tool> failed internally (<Type>)" (nil error): no message, no stack;
-//	                          the full error is logged at ERROR, with its secrets redacted
+//	any other error, a panic, "Error: <tool> failed internally (<Type>)" (nil error): no message, no stack;
+//	a timeout                 the full error is logged at ERROR, with its secrets redacted
 //	the caller gave up        ("", ctx.Err()): the run ends
 //
 // <Type> is the Go type of the error the tool returned (*net.OpError,
-// *errors.errorString) or "panic". Only the text of a ToolError reaches the
+// *errors.errorString), "panic", or context.deadlineExceededError for a
+// call that ran out of time. Only the text of a ToolError reaches the
 // model, because only there did the author write for the model.
+//
+// A nil tool, a typed nil, a Name or Description that panics, or an invalid
+// option makes [New] return an error, with a Tool that ends the run at
+// every call with a FatalToolError naming the problem: nothing panics.
 //
 // # Order
 //
@@ -34,7 +39,10 @@
 //	repeat limit(idempotency(retry(breaker(timeout(tool)))))
 //
 // The retry, breaker and timeout are a middleware.Pipeline built once per
-// Tool. The timeout bounds each call ([Timeout], 30 s). The retry makes one
+// Tool. The timeout bounds each call ([Timeout], 30 s), even one that
+// ignores its context: the pipeline returns at the timeout, and the tool's
+// goroutine is left to finish (its late result is discarded and reported).
+// The retry makes one
 // attempt unless the tool is [SafeToRetry], and never retries a ToolError, a
 // fatal error or a panic. The breaker ([CircuitBreaker], 5 failures, 30 s)
 // counts internal failures only; while it is open, a call ends the run with
@@ -56,16 +64,35 @@
 // context, so a crashed holder blocks its key for at most that long. The
 // tool can pass the key on to the service it calls ([KeyFrom]).
 //
-// A [MemoryStore] is the default; see [Store] for the contract another
-// store (Redis) must keep.
+// A call that outlives its timeout (or whose caller gave up) while the tool
+// ignores its context keeps its claim until the tool really returns, within
+// its lease: the model reads "Error: <tool> failed internally
+// (context.deadlineExceededError)" at the timeout, like any timeout, and a
+// repeat of the call meanwhile, from this process or another sharing the
+// store, waits for it instead of running the tool a second time. When the
+// tool returns, the goroutine that ran it settles the claim: a success is
+// stored, and the waiting repeat returns it (a later repeat reads "already
+// done: <result>"); a failure releases the claim, and the waiting repeat
+// runs the tool itself. A tool still running when its lease ends can be
+// run again by another caller: choose the lease longer than the slowest
+// call.
+//
+// A [MemoryStore] is the default: bounded (10 000 records, evicting the
+// oldest done record, never one in flight) and expiring records
+// incrementally; see [Store] for the contract another store (Redis) must
+// keep.
 //
 // # Stuck runs
 //
-// With a middleware.Run in the context (middleware.WithRun), a call with
-// the same tool and key more often than the run's repeat limit
-// (middleware.RepeatLimit, 3 by default) ends the run with a FatalToolError
+// With a middleware.Run in the context (middleware.NewRun, resilient.NewRun),
+// a call with the same tool and input more often than the run's repeat
+// limit ([RepeatLimit], 3 by default) ends the run with a FatalToolError
 // "stuck: <tool> called N times with the same input" ([ErrStuck]): a model
-// looping on one call burns money. Without a Run there is no limit.
+// looping on one call burns money. "The same input" is the same bytes, or
+// the same idempotency key for an Idempotent tool or one with a KeyFunc.
+// The run remembers the [RepeatWindow] calls most recently made, so its
+// memory stays bounded however long it lives. Without a Run there is no
+// limit.
 //
 // # Native tool calling
 //
@@ -74,11 +101,16 @@
 // mapping; [AssistantMessage] builds the assistant turn that goes before
 // them. [Concurrent] runs the calls of one response concurrently.
 //
-// # Logs
+// # Events and logs
 //
-// Tool events and the pipeline's go to the logger of [WithLogger] (see
-// [KeyTool] for the events), after the [Redactor] ([Redact] by default) has
-// removed API keys and bearer tokens from every text and error.
+// Every call reports its outcome to the observers of the tool's pipeline
+// (middleware.Observe, resilient.Observe): a middleware.CallEnd with the
+// outcome (ok, tool error, fatal, internal, timeout, circuit open, stuck,
+// replayed), and IdempotentReplay, LeaseLost and StoreFailed events; the
+// pipeline reports its attempts, retries and breaker changes. The logger of
+// [Logger] writes them as the lines of middleware.Log, with its keys
+// (middleware.KeyTool, ...), after the [Redactor] ([Redact] by default) has
+// removed credentials from every text and error.
 //
 // # Concurrency
 //

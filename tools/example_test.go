@@ -14,8 +14,8 @@ import (
 
 // A ToolError's text becomes the observation, so the model can correct its
 // call; the run goes on.
-func ExampleWrap_toolError() {
-	lookup, _ := tools.Wrap(tools.Func("lookup", "Looks up an order by id.",
+func ExampleNew_toolError() {
+	lookup, _ := tools.New(tools.Func("lookup", "Looks up an order by id.",
 		func(_ context.Context, id string) (string, error) {
 			if id != "4471" {
 				return "", taxonomy.ToolErrorf("no order '%s'", id)
@@ -33,8 +33,8 @@ func ExampleWrap_toolError() {
 
 // Any other error is hidden from the model: it reads only the tool's name and
 // the error's type. The full error goes to the logs, redacted.
-func ExampleWrap_internalError() {
-	lookup, _ := tools.Wrap(tools.Func("lookup", "Looks up an order by id.",
+func ExampleNew_internalError() {
+	lookup, _ := tools.New(tools.Func("lookup", "Looks up an order by id.",
 		func(context.Context, string) (string, error) {
 			return "", errors.New("orders db: password=hunter2 rejected")
 		}))
@@ -48,7 +48,7 @@ func ExampleWrap_internalError() {
 // the stored result and says so.
 func ExampleIdempotent() {
 	charged := 0
-	charge, _ := tools.Wrap(tools.Func("charge", "Charges an order once.",
+	charge, _ := tools.New(tools.Func("charge", "Charges an order once.",
 		func(_ context.Context, args string) (string, error) {
 			charged++
 			return fmt.Sprintf("charged txn-%d", charged), nil
@@ -66,8 +66,8 @@ func ExampleIdempotent() {
 
 // A fatal error ends the run: the executor returns it, and the model never
 // sees it.
-func ExampleWrap_fatal() {
-	refund, _ := tools.Wrap(tools.Func("refund", "Refunds an order.",
+func ExampleNew_fatal() {
+	refund, _ := tools.New(tools.Func("refund", "Refunds an order.",
 		func(context.Context, string) (string, error) {
 			return "", taxonomy.NewFatalToolError(errors.New("payment provider rejected our credentials"))
 		}))

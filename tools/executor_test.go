@@ -90,7 +90,7 @@ func TestExecutorInternalErrorIsHidden(t *testing.T) {
 		scripted.CallTool("c1", "lookup", arg("4471")),
 		scripted.Reply("Sorry, the order system is down."),
 	)
-	got, err := runAgent(t.Context(), model, mustWrap(t, lookup, tools.WithLogger(logs.Logger())))
+	got, err := runAgent(t.Context(), model, mustWrap(t, lookup, tools.Logger(logs.Logger())))
 	if err != nil || got != "Sorry, the order system is down." {
 		t.Fatalf("run: got (%q, %v), want the apology", got, err)
 	}
@@ -165,7 +165,7 @@ func TestExecutorSurvivesAPanickingTool(t *testing.T) {
 func TestExecutorRepeatLimitStopsALoopingModel(t *testing.T) {
 	lookup := newCounted("lookup", lookupOrders)
 	model := scripted.New(scripted.CallTool("c1", "lookup", arg("9999"))) // forever
-	ctx := middleware.NewRun(t.Context(), middleware.RepeatLimit(2))
+	ctx := middleware.NewRun(t.Context(), tools.RepeatLimit(2))
 	_, err := runAgent(ctx, model, mustWrap(t, lookup))
 	wantFatal(t, err, "lookup", tools.ErrStuck, "stuck: lookup called 3 times with the same input")
 	if lookup.calls() != 2 || model.Calls() != 3 {

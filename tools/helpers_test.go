@@ -18,7 +18,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func mustWrap(t testing.TB, tool lctools.Tool, opts ...tools.Option) *tools.Tool {
 	t.Helper()
-	w, err := tools.Wrap(tool, opts...)
+	w, err := tools.New(tool, opts...)
 	if err != nil {
 		t.Fatalf("Wrap: %v", err)
 	}

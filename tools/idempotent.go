@@ -4,9 +4,11 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
-	"log/slog"
 	mathrand "math/rand/v2"
+	"sync"
 	"time"
+
+	"github.com/resilientgo/resilient/middleware"
 )
 
 const (
@@ -21,71 +23,118 @@ const (
 	storeTimeout = 10 * time.Second
 )
 
-// callOnce is Call for an idempotent tool: seed 003's four steps. The key is
+// callOnce is Call for an idempotent tool, in four steps: the key is
 // derived from the input; it is claimed (persisted as in flight) before the
 // call; a completed key returns the stored result and an in-flight one is
 // waited for; the result is stored when it lands.
-func (t *Tool) callOnce(ctx context.Context, input string) (string, error) {
-	key := t.cfg.keyFunc(t.name, input)
+func (t *Tool) callOnce(ctx context.Context, key, input string) result {
 	owner := rand.Text()
 	waited := false
 	for poll := pollMin; ; poll = min(2*poll, pollMax) {
 		rec, claimed, err := t.cfg.store.Claim(ctx, key, owner, t.cfg.lease)
 		switch {
 		case err != nil && ctx.Err() != nil:
-			return "", ctx.Err()
+			return canceled(ctx, 0)
 		case err != nil:
-			return t.internal(ctx, err, nil), nil // without the store, the tool must not run
+			// Without the store, the tool must not run.
+			t.report(ctx, middleware.StoreFailed{Tool: t.name, Key: key}, err)
+			return t.internal(err, nil, nil)
 		case claimed:
 			return t.runClaimed(ctx, key, owner, input)
 		case rec.Done && waited:
-			return rec.Result, nil // the call this one waited for
+			// The call this one waited for: its result, as it would have
+			// been had they not met.
+			return result{out: rec.Result, outcome: middleware.OutcomeReplayed}
 		case rec.Done:
-			t.logger.LogAttrs(ctx, slog.LevelInfo, "already done",
-				slog.String(KeyTool, t.name), slog.String(KeyIdempotencyKey, key))
-			return "already done: " + rec.Result, nil
+			t.report(ctx, middleware.IdempotentReplay{Tool: t.name, Key: key}, nil)
+			return result{out: "already done: " + rec.Result, outcome: middleware.OutcomeReplayed}
 		}
 		waited = true
 		timer := time.NewTimer(poll/2 + mathrand.N(poll/2))
 		select {
 		case <-ctx.Done():
 			timer.Stop()
-			return "", ctx.Err()
+			return canceled(ctx, 0)
 		case <-timer.C:
 		}
 	}
 }
 
-// runClaimed runs the call whose key owner holds, bounded by the lease, and
-// stores its result, or releases the key when it did not succeed: a
-// ToolError says the action did not take place, and an internal failure or
-// a fatal error leaves a later call free to try.
-func (t *Tool) runClaimed(ctx context.Context, key, owner, input string) (string, error) {
+// runClaimed runs the call whose key owner holds, bounded by the lease.
+func (t *Tool) runClaimed(ctx context.Context, key, owner, input string) result {
+	c := &claim{t: t, key: key, owner: owner, ctx: context.WithoutCancel(ctx), holders: 1}
 	leased, cancel := context.WithTimeout(context.WithValue(ctx, keyCtx{}, key), t.cfg.lease)
-	out, ok, err := t.call(ctx, leased, input)
+	r := t.call(ctx, leased, input, c)
 	cancel()
-
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
-	defer cancel()
-	if !ok {
-		if rerr := t.cfg.store.Release(sctx, key, owner); rerr != nil {
-			t.storeFailed(ctx, key, rerr)
-		}
-		return out, err
-	}
-	switch serr := t.cfg.store.Complete(sctx, key, owner, out, t.cfg.resultTTL); {
-	case errors.Is(serr, ErrLeaseLost):
-		// Another caller took the key over after the lease: the tool may
-		// have run twice. The result is still the truth of this call.
-		t.logger.LogAttrs(ctx, slog.LevelWarn, "lease lost",
-			slog.String(KeyTool, t.name), slog.String(KeyIdempotencyKey, key))
-	case serr != nil:
-		t.storeFailed(ctx, key, serr)
-	}
-	return out, nil
+	c.leave(false, "") // the caller's hold
+	return r
 }
 
-func (t *Tool) storeFailed(ctx context.Context, key string, err error) {
-	t.logger.LogAttrs(ctx, slog.LevelError, "idempotency store failed",
-		slog.String(KeyTool, t.name), slog.String(KeyIdempotencyKey, key), slog.Any(KeyError, err))
+// claim settles an idempotent call's claim on its key once the tool has
+// really ended. Its holders are the caller and every attempt still running
+// the tool, which may outlive the caller: the pipeline abandons an attempt
+// at its timeout, or when the caller gives up, even if the tool ignores its
+// context. The claim stays in flight while any holder remains, so that a
+// retry or another replica cannot run the call again meanwhile (it waits
+// instead); the first success is stored by the attempt that made it, as
+// soon as the tool returns, and the claim is released when the last holder
+// leaves without a success (a failure, a ToolError, a panic), so that a
+// later call may run. Both happen on the goroutine that ran the tool when
+// it is the last to end.
+type claim struct {
+	t          *Tool
+	key, owner string
+	ctx        context.Context // the caller's, without its cancellation
+
+	mu      sync.Mutex
+	holders int
+	done    bool // a success was stored
+}
+
+// enter adds an attempt as a holder.
+func (c *claim) enter() {
+	c.mu.Lock()
+	c.holders++
+	c.mu.Unlock()
+}
+
+// leave removes a holder: an attempt that ended (ok when the tool succeeded,
+// with its output) or the caller (ok false).
+func (c *claim) leave(ok bool, out string) {
+	c.mu.Lock()
+	store := ok && !c.done
+	if store {
+		c.done = true
+	}
+	c.holders--
+	release := c.holders == 0 && !c.done
+	c.mu.Unlock()
+
+	if !store && !release {
+		return
+	}
+	ctx, cancel := context.WithTimeout(c.ctx, storeTimeout)
+	defer cancel()
+	t := c.t
+	if release {
+		if err := t.cfg.store.Release(ctx, c.key, c.owner); err != nil {
+			t.report(c.ctx, middleware.StoreFailed{Tool: t.name, Key: c.key}, err)
+		}
+		return
+	}
+	switch err := t.cfg.store.Complete(ctx, c.key, c.owner, out, t.cfg.resultTTL); {
+	case errors.Is(err, ErrLeaseLost):
+		// Another caller took the key over after the lease: the tool may
+		// have run twice.
+		t.report(c.ctx, middleware.LeaseLost{Tool: t.name, Key: c.key}, nil)
+	case err != nil:
+		t.report(c.ctx, middleware.StoreFailed{Tool: t.name, Key: c.key}, err)
+	}
+}
+
+// report sends an event of the tool to its observers.
+func (t *Tool) report(ctx context.Context, e middleware.Event, err error) {
+	if t.obs.Active() {
+		t.obs.Report(ctx, e, err)
+	}
 }

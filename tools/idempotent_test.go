@@ -23,7 +23,7 @@ func charges(_ context.Context, n int, input string) (string, error) {
 func TestIdempotentRepeatReturnsTheStoredResult(t *testing.T) {
 	var logs logtest.Buffer
 	charge := newCounted("charge", charges)
-	w := mustWrap(t, charge, tools.Idempotent(nil), tools.WithLogger(logs.Logger()))
+	w := mustWrap(t, charge, tools.Idempotent(nil), tools.Logger(logs.Logger()))
 	first, err1 := w.Call(t.Context(), `{"order":"4471","amount":2499}`)
 	second, err2 := w.Call(t.Context(), `{"amount":2499,"order":"4471"}`)
 	if first != `charged {"order":"4471","amount":2499}: txn-1` || second != "already done: "+first || err1 != nil || err2 != nil {
@@ -152,42 +152,6 @@ func TestIdempotentLeaseBoundsTheCall(t *testing.T) {
 	})
 }
 
-func TestIdempotentLeaseLost(t *testing.T) {
-	t.Skip("the pipeline now abandons a call that outlives its context; the idempotent tool must settle its claim in the abandoned goroutine (in progress on branch h/tools)")
-	synctest.Test(t, func(t *testing.T) {
-		var logs logtest.Buffer
-		store := tools.NewMemoryStore()
-		key := tools.DefaultKey("charge", "order 4471")
-		release := make(chan struct{})
-		stubborn := newCounted("charge", func(ctx context.Context, n int, input string) (string, error) {
-			<-release // ignores its context
-			return charges(ctx, n, input)
-		})
-		w := mustWrap(t, stubborn, tools.Idempotent(store), tools.Lease(time.Second), tools.Timeout(0), tools.WithLogger(logs.Logger()))
-		var got string
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			got, _ = w.Call(t.Context(), "order 4471")
-		}()
-		time.Sleep(2 * time.Second)
-		if _, claimed, _ := store.Claim(t.Context(), key, "a later caller", time.Minute); !claimed {
-			t.Fatal("the expired lease could not be claimed")
-		}
-		close(release)
-		<-done
-		if got != "charged order 4471: txn-1" {
-			t.Errorf("the first holder's result: got %q, want its charge", got)
-		}
-		if rec, _, _ := store.Get(t.Context(), key); rec.Owner != "a later caller" || rec.Done {
-			t.Errorf("record: got %+v, want the later caller's claim, untouched", rec)
-		}
-		if !strings.Contains(logs.String(), `level=WARN msg="lease lost" tool=charge`) {
-			t.Errorf("logs:\n%s", logs.String())
-		}
-	})
-}
-
 func TestIdempotentKeyReachesTheTool(t *testing.T) {
 	var seen string
 	charge := newCounted("charge", func(ctx context.Context, _ int, _ string) (string, error) {
@@ -213,38 +177,4 @@ func TestIdempotentStoreFailureDoesNotRunTheTool(t *testing.T) {
 	if got != "Error: charge failed internally (*errors.errorString)" || err != nil || charge.calls() != 0 {
 		t.Errorf("got (%q, %v) after %d executions, want an internal failure and none", got, err, charge.calls())
 	}
-}
-
-func TestMemoryStoreSweepsExpiredRecords(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		s := tools.NewMemoryStore()
-		for i := range 1000 {
-			_, _, _ = s.Claim(t.Context(), fmt.Sprint(i), "a", time.Second)
-		}
-		time.Sleep(time.Second)
-		for i := range 200 {
-			_, _, _ = s.Claim(t.Context(), fmt.Sprint("new", i), "a", time.Second)
-		}
-		if got := s.Len(); got > 200 {
-			t.Errorf("records after the sweep: got %d, want at most the 200 live ones", got)
-		}
-	})
-}
-
-func TestIdempotentSuccessAfterTheCallerGaveUpIsStored(t *testing.T) {
-	t.Skip("the pipeline now abandons a call that outlives its context; the idempotent tool must settle its claim in the abandoned goroutine (in progress on branch h/tools)")
-	synctest.Test(t, func(t *testing.T) {
-		stubborn := newCounted("charge", func(ctx context.Context, n int, input string) (string, error) {
-			time.Sleep(2 * time.Second) // ignores its context
-			return charges(ctx, n, input)
-		})
-		w := mustWrap(t, stubborn, tools.Idempotent(nil))
-		ctx, cancel := context.WithTimeout(t.Context(), time.Second)
-		defer cancel()
-		first, err := w.Call(ctx, "order 4471")
-		second, _ := w.Call(t.Context(), "order 4471")
-		if first != "charged order 4471: txn-1" || err != nil || second != "already done: "+first || stubborn.calls() != 1 {
-			t.Errorf("got (%q, %v) then %q after %d charges, want the charge stored and 1 charge", first, err, second, stubborn.calls())
-		}
-	})
 }

@@ -31,6 +31,7 @@ type config struct {
 	idempotent  bool                            // Default: false
 	store       Store                           // Default: a MemoryStore of the tool's own
 	keyFunc     func(name, input string) string // Default: DefaultKey
+	customKey   bool                            // keyFunc was given
 	lease       time.Duration                   // Default: 2 min (DefaultLease)
 	resultTTL   time.Duration                   // Default: 24 h (DefaultResultTTL)
 	logger      *slog.Logger                    // Default: discard
@@ -66,16 +67,17 @@ func Timeout(d time.Duration) Option {
 // failure: read-only tools, and tools that are idempotent by themselves.
 // Only then are transient internal failures retried, as the middleware
 // pipeline decides (3 attempts with full-jitter backoff by default; tune it
-// with [WithMiddleware]). ToolErrors, fatal errors and panics are never
+// with [Middleware]). ToolErrors, fatal errors and panics are never
 // retried. Default: off, exactly one attempt per call, because a retried
 // write is how customers get charged twice.
 func SafeToRetry() Option { return func(c *config) { c.safeToRetry = true } }
 
-// WithMiddleware passes options to the tool's middleware pipeline, after
+// Middleware passes options to the tool's middleware pipeline, after
 // [Timeout] and in order with [CircuitBreaker]. Its retry options take
 // effect only with [SafeToRetry], and its logger is replaced by the one of
-// [WithLogger], which redacts. Default: the pipeline's defaults.
-func WithMiddleware(opts ...middleware.Option) Option {
+// [Logger], which redacts; observers installed with middleware.Observe see
+// the tool's events too. Default: the pipeline's defaults.
+func Middleware(opts ...middleware.Option) Option {
 	return func(c *config) { c.middleware = append(c.middleware, opts...) }
 }
 
@@ -83,10 +85,10 @@ func WithMiddleware(opts ...middleware.Option) Option {
 // consecutive internal failures (ToolErrors and fatal errors do not count)
 // and stays open for delay; while it is open, a call ends the run with a
 // [taxonomy.FatalToolError]. It is [middleware.CircuitBreaker]; use
-// WithMiddleware(middleware.NoBreaker()) to disable the breaker.
+// Middleware(middleware.NoBreaker()) to disable the breaker.
 // Default: 5 failures, 30 s.
 func CircuitBreaker(failures int, delay time.Duration) Option {
-	return WithMiddleware(middleware.CircuitBreaker(failures, delay))
+	return Middleware(middleware.CircuitBreaker(failures, delay))
 }
 
 // Idempotent makes a mutating tool execute at most once per key (see
@@ -105,15 +107,17 @@ func Idempotent(store Store) Option {
 
 // KeyFunc sets how a call's key is derived from the tool's name and input.
 // The key decides which calls are "the same" for [Idempotent] and for the
-// run's repeat limit. Default: [DefaultKey], the name and the SHA-256 of the
-// input with JSON canonicalized.
+// run's repeat limit ([RepeatLimit]). Default: [DefaultKey], the name and
+// the SHA-256 of the input with JSON canonicalized, for an Idempotent tool;
+// a tool that is neither Idempotent nor given a KeyFunc computes no key, and
+// its repeat limit counts identical inputs.
 func KeyFunc(f func(name, input string) string) Option {
 	return func(c *config) {
 		if f == nil {
 			c.errorf("KeyFunc(nil)")
 			return
 		}
-		c.keyFunc = f
+		c.keyFunc, c.customKey = f, true
 	}
 }
 
@@ -144,13 +148,25 @@ func positive(name string, d time.Duration, set func(*config)) Option {
 	}
 }
 
-// WithLogger sets the logger for the tool's events and its pipeline's (see
-// [KeyTool]). Every text attribute and error is passed through the
-// [Redactor] first. A nil logger discards. Default: discard.
-func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+// Logger sets the logger for the tool's events and its pipeline's (the
+// lines and keys of middleware.Log). Every text attribute and error is
+// passed through the [Redactor] first. A nil logger discards.
+// Default: discard.
+func Logger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// Fail makes [New] report err, as if an option had been invalid: for
+// constructors that check options of their own before they call New
+// (resilient.Tool) and want the Tool New returns to report their error.
+func Fail(err error) Option {
+	return func(c *config) {
+		if err != nil {
+			c.errs = append(c.errs, err)
+		}
+	}
+}
 
 // Redactor sets the function that removes secrets from logged text.
-// Default: [Redact], which removes API keys and bearer tokens. To log
+// Default: [Redact], which removes credentials of the common shapes. To log
 // verbatim, pass func(s string) string { return s }.
 func Redactor(f func(string) string) Option {
 	return func(c *config) {
@@ -190,12 +206,13 @@ func build(opts []Option) config {
 	return c
 }
 
-// pipelineOptions returns the options of the tool's pipeline: the timeout,
-// the user's options, one attempt unless the tool is safe to retry, and the
-// redacting logger last so that nothing logs around it.
-func (c *config) pipelineOptions(logger *slog.Logger) []middleware.Option {
+// pipelineOptions returns the options of the tool's pipeline: what it
+// protects, the timeout, the user's options, one attempt unless the tool is
+// safe to retry, and the redacting logger last so that nothing logs around
+// it.
+func (c *config) pipelineOptions(logger *slog.Logger, target middleware.Target) []middleware.Option {
 	opts := make([]middleware.Option, 0, len(c.middleware)+10)
-	opts = append(opts, middleware.Timeout(c.timeout),
+	opts = append(opts, middleware.Describe(target), middleware.Timeout(c.timeout),
 		middleware.CircuitBreaker(DefaultBreakerFailures, DefaultBreakerDelay))
 	opts = append(opts, c.middleware...)
 	if !c.safeToRetry {

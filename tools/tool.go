@@ -4,33 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
+	"reflect"
 	"sync/atomic"
+	"time"
 
 	"github.com/tmc/langchaingo/tools"
 
+	"github.com/resilientgo/resilient/internal/redact"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/taxonomy"
-)
-
-// Attribute keys of the tool events, stable for dashboards and alerts. The
-// pipeline's own events (retries, breaker changes) use the keys of package
-// middleware, with the tool's name as their target.
-//
-// The events, by message:
-//
-//	"tool error"              DEBUG tool, err        the model is told and may correct itself
-//	"tool failed internally"  ERROR tool, type, err  the model reads only the tool's name and type
-//	"tool stopped the run"    WARN  tool, reason, err
-//	"already done"            INFO  tool, idempotency_key
-//	"lease lost"              WARN  tool, idempotency_key
-//	"idempotency store failed" ERROR tool, idempotency_key, err
-const (
-	KeyTool           = "tool"            // the tool's name
-	KeyType           = "type"            // the Go type of an internal failure, "panic" for a panic
-	KeyReason         = "reason"          // why a run stopped: "fatal", "circuit open", "stuck"
-	KeyIdempotencyKey = "idempotency_key" // the key of an idempotent call
-	KeyError          = middleware.KeyError
 )
 
 // Sentinels matched by [errors.Is] in the cause of the
@@ -54,12 +36,14 @@ var (
 // A Tool is safe for concurrent use when the wrapped tool is. Build it once
 // and share it: its circuit breaker is per Tool.
 type Tool struct {
-	inner  tools.Tool
-	name   string
-	cfg    config
-	logger *slog.Logger
-	pipe   *middleware.Pipeline[reply]
-	err    error // set by Invalid
+	inner       tools.Tool
+	name        string
+	description string
+	cfg         config
+	target      middleware.Target
+	obs         middleware.Observers
+	pipe        *middleware.Pipeline[reply]
+	err         error // the problem New reported: every call fails with it
 }
 
 var _ tools.Tool = (*Tool)(nil)
@@ -73,49 +57,84 @@ type reply struct {
 	err error // a *taxonomy.ToolError or *taxonomy.FatalToolError in its chain
 }
 
-// Wrap returns t wrapped with opts. It fails on a nil tool and on invalid
-// options, naming each problem.
-func Wrap(t tools.Tool, opts ...Option) (*Tool, error) {
-	if t == nil {
-		return nil, errors.New("tools: Wrap(nil)")
-	}
+// New returns t wrapped with opts. A nil tool (typed nil included), a Name
+// or Description that panics, or invalid options make it return an error
+// naming each problem, together with a non-nil Tool that ends the run at
+// every call with a [taxonomy.FatalToolError] whose cause is that error,
+// classified as a programming failure (and reports it from [Tool.Err]): a
+// caller that cannot handle the error where it builds the tool, such as
+// resilient.Tool, returns that Tool, so that the problem surfaces at the
+// first call instead of as a panic. New calls t's Name and Description
+// once, recovering from a panic, and keeps what they return.
+func New(t tools.Tool, opts ...Option) (*Tool, error) {
 	cfg := build(opts)
-	name := t.Name()
-	logger := redactingLogger(cfg.logger, cfg.redact)
-	pipe, err := middleware.New[reply](name, cfg.pipelineOptions(logger)...)
-	if err := errors.Join(append(cfg.errs, err)...); err != nil {
-		return nil, fmt.Errorf("tools: %s: %w", name, err)
+	name, description, problem := describe(t)
+	w := &Tool{inner: t, name: name, description: description, cfg: cfg,
+		target: middleware.Target{Name: name, Operation: middleware.OperationExecuteTool}}
+	logger := redact.Logger(cfg.logger, cfg.redact)
+	errs := cfg.errs
+	if problem != nil {
+		errs = append(errs, problem)
 	}
-	return &Tool{inner: t, name: name, cfg: cfg, logger: logger, pipe: pipe}, nil
+	pipe, err := middleware.New[reply](name, cfg.pipelineOptions(logger, w.target)...)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if len(errs) == 0 {
+		w.pipe, w.obs = pipe, pipe.Observers()
+		return w, nil
+	}
+	prefix := "tools: "
+	if problem == nil {
+		prefix += name + ": "
+	}
+	err = fmt.Errorf("%s%w", prefix, errors.Join(errs...))
+	w.err = err
+	if cfg.logger != nil {
+		w.obs = middleware.Observers{middleware.Log(logger)}
+	}
+	return w, err
 }
 
-// Invalid returns a Tool that reports err: every call ends the run with a
-// [taxonomy.FatalToolError] whose cause is err, and [Tool.Err] returns err.
-// It lets a constructor that must not fail (resilient.Tool) defer the
-// problem of a nil tool or invalid options to the first call, where the run
-// stops with a named reason. t may be nil.
-func Invalid(t tools.Tool, err error) *Tool {
-	name := "invalid tool"
-	if t != nil {
-		name = t.Name()
+// describe calls t's Name and Description, reporting a nil tool or a panic
+// as a problem, in which case the name is "invalid tool".
+func describe(t tools.Tool) (name, description string, problem error) {
+	const invalid = "invalid tool"
+	switch v := reflect.ValueOf(t); {
+	case t == nil:
+		return invalid, "", errors.New("nil tool")
+	case isNil(v):
+		return invalid, "", fmt.Errorf("nil tool (%T)", t)
 	}
-	return &Tool{inner: t, name: name, logger: redactingLogger(nil, Redact), err: err}
+	method := "Name"
+	defer func() {
+		if v := recover(); v != nil {
+			name, description = invalid, ""
+			problem = fmt.Errorf("%T.%s panicked: %s", t, method, redact.String(redact.Text(v)))
+		}
+	}()
+	name = t.Name()
+	method = "Description"
+	return name, t.Description(), nil
 }
 
-// Err returns the problem of a Tool made by [Invalid], nil otherwise.
+func isNil(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
+		return v.IsNil()
+	}
+	return false
+}
+
+// Err returns the problem [New] reported for this Tool, nil if none.
 func (t *Tool) Err() error { return t.err }
 
-// Name returns the wrapped tool's name.
+// Name returns the wrapped tool's name, "invalid tool" when [New] could not
+// read it.
 func (t *Tool) Name() string { return t.name }
 
-// Description returns the wrapped tool's description, "" for an [Invalid]
-// tool without one.
-func (t *Tool) Description() string {
-	if t.inner == nil {
-		return ""
-	}
-	return t.inner.Description()
-}
+// Description returns the wrapped tool's description, as New read it.
+func (t *Tool) Description() string { return t.description }
 
 // Unwrap returns the wrapped tool.
 func (t *Tool) Unwrap() tools.Tool { return t.inner }
@@ -133,7 +152,8 @@ func (t *Tool) Breaker() *middleware.Breaker {
 //   - the tool's output, or the text of a [taxonomy.ToolError], with a nil
 //     error: the model reads it;
 //   - "Error: <tool> failed internally (<Type>)" with a nil error for any
-//     other failure and for a panic; the full error is logged, redacted;
+//     other failure, a panic and a timeout; the full error is logged,
+//     redacted;
 //   - a *[taxonomy.FatalToolError] naming the tool when the tool returned
 //     one, when its circuit is open ([ErrCircuitOpen]) and when the model is
 //     stuck repeating the call ([ErrStuck]): the run ends;
@@ -146,56 +166,115 @@ func (t *Tool) Call(ctx context.Context, input string) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
+	var start time.Time
+	if t.obs.Active() {
+		start = time.Now()
+		ctx = t.obs.StartCall(ctx, t.target)
+	}
+	r := t.run(ctx, input)
+	if t.obs.Active() {
+		t.obs.Report(ctx, middleware.CallEnd{Target: t.target, Outcome: r.outcome, Attempts: r.attempts,
+			Duration: time.Since(start), Reason: r.reason, Class: r.class, Type: r.typ}, r.logged)
+	}
+	return r.out, r.err
+}
+
+// result is how one call ended: what Call returns, and what its CallEnd
+// event says.
+type result struct {
+	out string
+	err error
+
+	outcome  middleware.Outcome
+	attempts int
+	reason   middleware.Reason
+	class    taxonomy.Class
+	typ      string // of an internal failure
+	logged   error  // the error the log line shows
+}
+
+func (t *Tool) run(ctx context.Context, input string) result {
 	if t.err != nil {
-		return "", &taxonomy.FatalToolError{Tool: t.name, Cause: t.err}
+		cause := taxonomy.WithClass(t.err, taxonomy.Class{Kind: taxonomy.Programming, Rule: "invalid tool"})
+		err := &taxonomy.FatalToolError{Tool: t.name, Cause: cause}
+		return result{err: err, outcome: middleware.OutcomeFatal, logged: err}
+	}
+	var key string // the idempotency key, computed once for both its uses
+	if t.cfg.idempotent || t.cfg.customKey {
+		key = t.cfg.keyFunc(t.name, input)
 	}
 	if run := middleware.RunFrom(ctx); run != nil {
-		n, limit := run.Repeat(t.name + "\x00" + t.cfg.keyFunc(t.name, input))
-		if limit > 0 && n > limit {
-			return "", t.stop(ctx, ErrStuck, fmt.Sprintf("stuck: %s called %d times with the same input", t.name, n), nil)
+		reps := repeatsOf(run)
+		if limit := reps.limit.Load(); limit > 0 {
+			if n := reps.add(repeatHash(t.name, key, input)); int64(n) > limit {
+				msg := fmt.Sprintf("stuck: %s called %d times with the same input", t.name, n)
+				return t.stop(middleware.OutcomeStuck, ErrStuck, msg, nil)
+			}
+		}
+		if err := run.StartToolCall(); err != nil {
+			// Over the run's tool call limit: the run ends, as with a
+			// FatalToolError; the model is not told.
+			fatal := &taxonomy.FatalToolError{Tool: t.name, Cause: err}
+			return result{err: fatal, outcome: middleware.OutcomeRefused, reason: middleware.ReasonUsageLimit, logged: fatal}
 		}
 	}
 	if t.cfg.idempotent {
-		return t.callOnce(ctx, input)
+		return t.callOnce(ctx, key, input)
 	}
-	out, _, err := t.call(ctx, ctx, input)
-	return out, err
+	return t.call(ctx, ctx, input, nil)
 }
 
 // call runs the tool through the pipeline with ctx, which is the caller's
-// context or one bounded by an idempotency lease, and maps its outcome; ok
-// reports whether the tool succeeded (its output is worth storing).
-func (t *Tool) call(caller, ctx context.Context, input string) (out string, ok bool, err error) {
+// context or one bounded by an idempotency lease, and maps its outcome.
+// With a claim, each attempt settles the claim itself when the tool
+// returns, even after the pipeline abandoned it (see claim).
+func (t *Tool) call(caller, ctx context.Context, input string, c *claim) result {
+	var attempts atomic.Int32
 	var last atomic.Pointer[attempt]
 	r, err := t.pipe.Do(ctx, func(ctx context.Context, _ middleware.State) (reply, error) {
+		attempts.Add(1)
 		last.Store(nil) // stays nil if the tool panics
-		out, err := t.inner.Call(ctx, input)
+		returned := false
+		var out string
+		var err error
+		if c != nil {
+			c.enter()
+			defer func() { c.leave(returned && err == nil, out) }()
+		}
+		out, err = t.inner.Call(ctx, input)
+		returned = true
 		last.Store(&attempt{out: out, err: err})
 		if isAnswer(err) {
 			return reply{err: err}, nil
 		}
 		return reply{out: out}, err
 	})
-	if a := last.Load(); err != nil && a != nil && (a.err == nil || isAnswer(a.err)) {
-		// The tool answered after ctx ended, and the pipeline reported the
-		// call as canceled; what the tool did is the truth (a charge made
-		// just as the lease ended must be stored, not run again).
-		r, err = reply{out: a.out, err: a.err}, nil
-	}
+	n := int(attempts.Load())
 	switch {
 	case err == nil && r.err == nil:
-		return r.out, true, nil
+		return result{out: r.out, outcome: middleware.OutcomeOK, attempts: n}
 	case err == nil:
-		out, err := t.answer(caller, r.err)
-		return out, false, err
+		res := t.answer(r.err)
+		res.attempts = n
+		return res
 	case caller.Err() != nil:
-		return "", false, caller.Err()
+		return canceled(caller, n)
 	}
 	var final *middleware.Error
 	if errors.As(err, &final) && final.Reason == middleware.ReasonCircuitOpen {
-		return "", false, t.stop(caller, ErrCircuitOpen, t.name+" circuit is open; stopping instead of retrying", err)
+		res := t.stop(middleware.OutcomeCircuitOpen, ErrCircuitOpen, t.name+" circuit is open; stopping instead of retrying", err)
+		res.attempts, res.reason, res.class = n, final.Reason, final.Class()
+		return res
 	}
-	return t.internal(caller, err, last.Load()), false, nil
+	res := t.internal(err, final, last.Load())
+	res.attempts = n
+	return res
+}
+
+// canceled is the result of a call whose caller gave up.
+func canceled(ctx context.Context, attempts int) result {
+	return result{err: ctx.Err(), outcome: middleware.OutcomeFailed, attempts: attempts, reason: middleware.ReasonCanceled,
+		class: taxonomy.Class{Kind: taxonomy.Canceled, Rule: "caller gave up"}}
 }
 
 // isAnswer reports whether err is the tool's own answer: a ToolError or a
@@ -212,7 +291,7 @@ type attempt struct {
 
 // answer maps the tool's own answer: a fatal error ends the run, a ToolError
 // is shown to the model.
-func (t *Tool) answer(ctx context.Context, err error) (string, error) {
+func (t *Tool) answer(err error) result {
 	var fatal *taxonomy.FatalToolError
 	if errors.As(err, &fatal) {
 		switch {
@@ -224,48 +303,50 @@ func (t *Tool) answer(ctx context.Context, err error) (string, error) {
 		default:
 			err = &taxonomy.FatalToolError{Tool: t.name, Cause: err}
 		}
-		t.logger.LogAttrs(ctx, slog.LevelWarn, "tool stopped the run",
-			slog.String(KeyTool, t.name), slog.String(KeyReason, "fatal"), slog.Any(KeyError, err))
-		return "", err
+		return result{err: err, outcome: middleware.OutcomeFatal, logged: err}
 	}
 	var te *taxonomy.ToolError
 	errors.As(err, &te)
-	t.logger.LogAttrs(ctx, slog.LevelDebug, "tool error",
-		slog.String(KeyTool, t.name), slog.String(KeyError, te.Message))
-	return te.Message, nil
+	return result{out: te.Message, outcome: middleware.OutcomeToolError, logged: te}
 }
 
-// internal logs a failure in full and returns what the model may read of
-// it: the Go type of the error the tool returned in its latest attempt (a
-// nil attempt when it panicked or was not called), or "panic".
-func (t *Tool) internal(ctx context.Context, err error, last *attempt) string {
+// internal maps a failure of the tool: the model reads the tool's name and
+// the Go type of the error it returned in its latest attempt ("panic" for a
+// panic; for an attempt abandoned at its timeout, the type of the
+// context's error, as for a tool that returned it), and the full error is
+// logged.
+func (t *Tool) internal(err error, final *middleware.Error, last *attempt) result {
+	shown := err
+	if final != nil && final.Last() != nil {
+		shown = final.Last()
+	}
+	var abandoned *middleware.AbandonedError
 	var kind string
-	var final *middleware.Error
 	switch {
-	case last != nil && last.err != nil:
-		kind = fmt.Sprintf("%T", last.err)
+	case errors.As(shown, &abandoned) && abandoned.Cause != nil:
+		kind = fmt.Sprintf("%T", abandoned.Cause)
 	case errors.As(err, new(*middleware.PanicError)):
 		kind = "panic"
-	case errors.As(err, &final) && final.Last() != nil:
-		kind = fmt.Sprintf("%T", final.Last())
+	case last != nil && last.err != nil:
+		kind = fmt.Sprintf("%T", last.err)
 	default:
-		kind = fmt.Sprintf("%T", err)
+		kind = fmt.Sprintf("%T", shown)
 	}
-	t.logger.LogAttrs(ctx, slog.LevelError, "tool failed internally",
-		slog.String(KeyTool, t.name), slog.String(KeyType, kind), slog.Any(KeyError, err))
-	return "Error: " + t.name + " failed internally (" + kind + ")"
+	res := result{out: "Error: " + t.name + " failed internally (" + kind + ")", outcome: middleware.OutcomeInternal,
+		typ: kind, logged: err, class: taxonomy.Classify(err)}
+	if final != nil {
+		res.reason = final.Reason
+	}
+	if errors.Is(shown, context.DeadlineExceeded) {
+		res.outcome = middleware.OutcomeTimeout
+	}
+	return res
 }
 
-// stop returns the fatal error of a run that the wrapper itself ends.
-func (t *Tool) stop(ctx context.Context, sentinel error, msg string, cause error) error {
+// stop returns the result of a run that the wrapper itself ends.
+func (t *Tool) stop(outcome middleware.Outcome, sentinel error, msg string, cause error) result {
 	err := &taxonomy.FatalToolError{Tool: t.name, Cause: &stopError{msg: msg, sentinel: sentinel, cause: cause}}
-	reason := "stuck"
-	if sentinel == ErrCircuitOpen {
-		reason = "circuit open"
-	}
-	t.logger.LogAttrs(ctx, slog.LevelWarn, "tool stopped the run",
-		slog.String(KeyTool, t.name), slog.String(KeyReason, reason), slog.Any(KeyError, err))
-	return err
+	return result{err: err, outcome: outcome, logged: err}
 }
 
 // stopError is the cause of a run stopped by the wrapper: it reads as msg,

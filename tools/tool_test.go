@@ -25,7 +25,7 @@ func returns(out string, err error) *counted {
 	return newCounted("t", func(context.Context, int, string) (string, error) { return out, err })
 }
 
-func TestWrapKeepsTheContract(t *testing.T) {
+func TestNewKeepsTheContract(t *testing.T) {
 	inner := returns("ok", nil)
 	w := mustWrap(t, inner)
 	var _ lctools.Tool = w
@@ -37,11 +37,8 @@ func TestWrapKeepsTheContract(t *testing.T) {
 	}
 }
 
-func TestWrapRejectsInvalidInput(t *testing.T) {
-	if _, err := tools.Wrap(nil); err == nil || err.Error() != "tools: Wrap(nil)" {
-		t.Errorf("Wrap(nil): got %v, want tools: Wrap(nil)", err)
-	}
-	_, err := tools.Wrap(returns("", nil), tools.Timeout(-1), tools.KeyFunc(nil), tools.Lease(0), tools.ResultTTL(time.Hour),
+func TestNewRejectsInvalidOptions(t *testing.T) {
+	_, err := tools.New(returns("", nil), tools.Timeout(-1), tools.KeyFunc(nil), tools.Lease(0), tools.ResultTTL(time.Hour),
 		tools.Redactor(nil), tools.CircuitBreaker(0, time.Second), nil)
 	for _, want := range []string{"tools: t: ", "Timeout(-1ns)", "KeyFunc(nil)", "Lease(0s)", "ResultTTL needs Idempotent",
 		"Redactor(nil)", "CircuitBreaker(0, 1s)", "nil option"} {
@@ -49,7 +46,7 @@ func TestWrapRejectsInvalidInput(t *testing.T) {
 			t.Errorf("error %q does not name %q", err, want)
 		}
 	}
-	if _, err := tools.Wrap(returns("", nil), tools.Lease(time.Minute)); fmt.Sprint(err) != "tools: t: Lease needs Idempotent" {
+	if _, err := tools.New(returns("", nil), tools.Lease(time.Minute)); fmt.Sprint(err) != "tools: t: Lease needs Idempotent" {
 		t.Errorf("Lease without Idempotent: got %v", err)
 	}
 }
@@ -96,7 +93,7 @@ func TestFatalErrorNamesTheTool(t *testing.T) {
 func TestPanicBecomesAnInternalFailure(t *testing.T) {
 	panics := newCounted("t", func(context.Context, int, string) (string, error) { panic("sk-live-SECRET123") })
 	var logs logtest.Buffer
-	out, err := mustWrap(t, panics, tools.WithLogger(logs.Logger())).Call(t.Context(), "in")
+	out, err := mustWrap(t, panics, tools.Logger(logs.Logger())).Call(t.Context(), "in")
 	if out != "Error: t failed internally (panic)" || err != nil {
 		t.Errorf("got (%q, %v), want the internal failure", out, err)
 	}
@@ -120,13 +117,13 @@ func TestCallsPerOutcome(t *testing.T) {
 		{"default, transient", nil, transient, 1},
 		{"default, unknown", nil, unknown, 1},
 		{"default, rate limited", nil, errors.New("API returned unexpected status code: 429"), 1},
-		{"default with MaxAttempts(5)", []tools.Option{tools.WithMiddleware(middleware.MaxAttempts(5))}, transient, 1},
+		{"default with MaxAttempts(5)", []tools.Option{tools.Middleware(middleware.MaxAttempts(5))}, transient, 1},
 		{"safe, transient", []tools.Option{tools.SafeToRetry()}, transient, 3},
 		{"safe, unknown", []tools.Option{tools.SafeToRetry()}, unknown, 2},
 		{"safe, permanent", []tools.Option{tools.SafeToRetry()}, permanent, 1},
 		{"safe, tool error", []tools.Option{tools.SafeToRetry()}, taxonomy.NewToolError("no order"), 1},
 		{"safe, fatal", []tools.Option{tools.SafeToRetry()}, taxonomy.NewFatalToolError(unknown), 1},
-		{"safe with MaxAttempts(5)", []tools.Option{tools.SafeToRetry(), tools.WithMiddleware(middleware.MaxAttempts(5))}, transient, 5},
+		{"safe with MaxAttempts(5)", []tools.Option{tools.SafeToRetry(), tools.Middleware(middleware.MaxAttempts(5))}, transient, 5},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -212,97 +209,155 @@ func TestBreakerCountsInternalFailuresOnly(t *testing.T) {
 }
 
 func TestRepeatLimit(t *testing.T) {
-	tool := returns("ok", nil)
-	w := mustWrap(t, tool)
+	stuck := "fatal tool error in t: stuck: t called 4 times with the same input"
+	tests := []struct {
+		name   string
+		opts   []tools.Option
+		run    []middleware.RunOption
+		inputs []string // the last one is checked
+		want   string   // the last call's error
+	}{
+		{"4th identical call", nil, nil, []string{"a", "a", "b", "a", "a"}, stuck},
+		{"3 calls are within the limit", nil, nil, []string{"a", "b", "a", "a"}, "<nil>"},
+		{"a plain tool counts bytes", nil, nil, []string{`{"x":1,"y":2}`, `{"y":2,"x":1}`, `{"x":1,"y":2}`, `{"y": 2, "x": 1}`}, "<nil>"},
+		{"an idempotent tool counts its keys", []tools.Option{tools.Idempotent(nil)}, nil,
+			[]string{`{"x":1,"y":2}`, `{"y":2,"x":1}`, `{"x":1,"y":2}`, `{"y": 2, "x": 1}`}, stuck},
+		{"a tool with a KeyFunc counts its keys", []tools.Option{tools.KeyFunc(func(_, in string) string { return strings.ToLower(in) })}, nil,
+			[]string{"A", "a", "A", "a"}, stuck},
+		{"RepeatLimit(1)", nil, []middleware.RunOption{tools.RepeatLimit(1)}, []string{"a", "a"},
+			"fatal tool error in t: stuck: t called 2 times with the same input"},
+		{"RepeatLimit(0) disables", nil, []middleware.RunOption{tools.RepeatLimit(0)}, []string{"a", "a", "a", "a", "a"}, "<nil>"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := mustWrap(t, returns("ok", nil), tt.opts...)
+			ctx := middleware.NewRun(t.Context(), tt.run...)
+			var err error
+			for _, in := range tt.inputs {
+				_, err = w.Call(ctx, in)
+			}
+			if fmt.Sprint(err) != tt.want {
+				t.Errorf("last call: got %v, want %s", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestRepeatLimitNeedsARun(t *testing.T) {
+	w := mustWrap(t, returns("ok", nil))
 	for range 10 {
 		if _, err := w.Call(t.Context(), "same"); err != nil {
 			t.Fatalf("without a run: %v", err)
 		}
 	}
-	ctx := middleware.NewRun(t.Context())
-	inputs := []string{`{"order":"4471","amount":2499}`, `{"amount": 2499, "order": "4471"}`, `{"order":"4471","amount":2499}`, "other"}
-	for _, in := range inputs {
-		if _, err := w.Call(ctx, in); err != nil {
-			t.Fatalf("within the limit: %v", err)
-		}
-	}
-	_, err := w.Call(ctx, inputs[1])
-	if got, want := fmt.Sprint(err), "fatal tool error in t: stuck: t called 4 times with the same input"; got != want {
-		t.Errorf("4th call with the same arguments: got %v, want %s", got, want)
-	}
 }
 
-func TestRedact(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"login with key sk-live-SECRET123 refused", "login with key [REDACTED] refused"},
-		{"x-api-key: sk-ant-api03-AbCdEf123456-xyz", "x-api-key: [REDACTED]"},
-		{"key sk-proj-abcdefgh12345678", "key [REDACTED]"},
-		{"stripe: sk_live_51HabcdefGHIJ", "stripe: [REDACTED]"},
-		{"Authorization: Bearer eyJhbGciOi.eyJzdWIi.c2lnbmF0dXJl", "Authorization: [REDACTED]"},
-		{`{"authorization": "Basic dXNlcjpwYXNz"}`, `{"authorization": "[REDACTED]"}`},
-		{"token rejected: bearer abc.def-123", "token rejected: bearer [REDACTED]"},
-		{"aws: AKIAIOSFODNN7EXAMPLE not authorized", "aws: [REDACTED] not authorized"},
-		{"GET /v1/x?api_key=abc123&q=1", "GET /v1/x?api_key=[REDACTED]&q=1"},
-		{`body {"api_key": "abc123", "id": 7}`, `body {"api_key": "[REDACTED]", "id": 7}`},
-		{"password=hunter2 user=bob", "password=[REDACTED] user=bob"},
-		{"GET /hook?token=abc123", "GET /hook?token=[REDACTED]"},
-		{"max_tokens: 4096, 5000 tokens: too many", "max_tokens: 4096, 5000 tokens: too many"},
-		{"google key AIzaSyA-1234567890abcdefghijklmnopqrstu", "google key [REDACTED]"},
-		{"github ghp_0123456789abcdefghijklmnopqrstuvwxyz", "github [REDACTED]"},
-		{"slack xoxb-1234567890-abcdef", "slack [REDACTED]"},
-		// Left alone: words that merely look like the start of a key.
-		{"risk-free task-force sk-short", "risk-free task-force sk-short"},
-		{"payment authorization: card declined", "payment authorization: card declined"},
-		{"dial tcp 10.0.0.7:35429: connection refused", "dial tcp 10.0.0.7:35429: connection refused"},
+// A run remembers the RepeatWindow calls most recently made: a loop whose
+// calls recur within that many distinct calls is stopped, however long the
+// run has lived; an input not seen for longer is counted afresh.
+func TestRepeatWindow(t *testing.T) {
+	w := mustWrap(t, returns("ok", nil))
+	call := func(ctx context.Context, in string) error { _, err := w.Call(ctx, in); return err }
+	others := func(ctx context.Context, prefix string, n int) {
+		for i := range n {
+			if err := call(ctx, fmt.Sprint(prefix, i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	tests := []struct {
+		name string
+		gap  int // distinct calls between the 3rd and the 4th call of "loop"
+		want bool
+	}{
+		{"recurring within the window", tools.RepeatWindow - 1, true},
+		{"recurring after the window", tools.RepeatWindow, false},
 	}
 	for _, tt := range tests {
-		if got := tools.Redact(tt.in); got != tt.want {
-			t.Errorf("Redact(%q): got %q, want %q", tt.in, got, tt.want)
+		ctx := middleware.NewRun(t.Context())
+		others(ctx, "before", 5*tools.RepeatWindow) // a long-lived run
+		for range 3 {
+			_ = call(ctx, "loop")
+		}
+		others(ctx, "gap", tt.gap)
+		if got := errors.Is(call(ctx, "loop"), tools.ErrStuck); got != tt.want {
+			t.Errorf("%s: 4th call stuck: got %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	// Calling an input again makes it recent: it outlives a window of others.
+	ctx := middleware.NewRun(t.Context())
+	_ = call(ctx, "loop")
+	for i := range 3 {
+		others(ctx, fmt.Sprint("round", i), tools.RepeatWindow-1)
+		if err := call(ctx, "loop"); (err != nil) != (i == 2) {
+			t.Fatalf("call %d of loop: got %v", i+2, err)
 		}
 	}
 }
-
+func TestRedact(t *testing.T) {
+	in := "dial postgres://app:pw@db:5432: auth failed; AWS_SECRET_ACCESS_KEY: wJalrXUtnFEMI/K7MDENG"
+	if got, want := tools.Redact(in), "dial postgres://app:[REDACTED]@db:5432: auth failed; AWS_SECRET_ACCESS_KEY: [REDACTED]"; got != want {
+		t.Errorf("Redact: got %q, want %q", got, want)
+	}
+}
 func TestRedactorOption(t *testing.T) {
 	var logs logtest.Buffer
 	upper := func(s string) string { return strings.ToUpper(s) }
-	_, _ = mustWrap(t, returns("", errors.New("quiet")), tools.WithLogger(logs.Logger()), tools.Redactor(upper)).Call(t.Context(), "in")
+	_, _ = mustWrap(t, returns("", errors.New("quiet")), tools.Logger(logs.Logger()), tools.Redactor(upper)).Call(t.Context(), "in")
 	if !strings.Contains(logs.String(), `msg="TOOL FAILED INTERNALLY" tool=T type=*ERRORS.ERRORSTRING err="MIDDLEWARE: T FAILED`) {
 		t.Errorf("logs do not go through the redactor:\n%s", logs.String())
 	}
 }
 
-func TestDefaultKey(t *testing.T) {
+// A tool that cannot be wrapped, for any reason, makes New return an error
+// naming the problem and a Tool whose every call ends the run with it, as a
+// programming failure; nothing panics, neither New nor Call.
+func TestNewReportsEveryProblemAtEveryCall(t *testing.T) {
+	var typedNil *counted
 	tests := []struct {
-		a, b string
-		same bool
+		name     string
+		tool     lctools.Tool
+		opts     []tools.Option
+		wantName string
+		wantErr  string
 	}{
-		{`{"order":"4471","amount":2499}`, `{ "amount": 2499, "order": "4471" }`, true},
-		{`{"amount":2499}`, `{"amount":2499.0}`, false},
-		{`{"n":12345678901234567890}`, `{"n":12345678901234567891}`, false},
-		{"4471", " 4471\n", true},
-		{"charge 4471", "charge  4471", false},
-		{`{"a":1} trailing`, `{"a":1}`, false},
+		{"nil", nil, nil, "invalid tool", "tools: nil tool"},
+		{"typed nil", typedNil, nil, "invalid tool", "tools: nil tool (*tools_test.counted)"},
+		{"Name panics", panicking{name: true}, nil, "invalid tool", "tools: tools_test.panicking.Name panicked: no name"},
+		{"Description panics", panicking{}, nil, "invalid tool", "tools: tools_test.panicking.Description panicked: no description"},
+		{"a problem found before New", returns("ok", nil), []tools.Option{tools.Fail(errors.New("resilient: Hedge applies to models only"))},
+			"t", "tools: t: resilient: Hedge applies to models only"},
+		{"invalid options", returns("ok", nil), []tools.Option{tools.Lease(time.Minute)}, "t", "tools: t: Lease needs Idempotent"},
 	}
 	for _, tt := range tests {
-		if got := tools.DefaultKey("charge", tt.a) == tools.DefaultKey("charge", tt.b); got != tt.same {
-			t.Errorf("DefaultKey(%q) == DefaultKey(%q): got %v, want %v", tt.a, tt.b, got, tt.same)
-		}
-	}
-	if got := tools.DefaultKey("charge", "x"); !strings.HasPrefix(got, "charge:") || len(got) != len("charge:")+64 {
-		t.Errorf("DefaultKey: got %q, want charge:<sha-256 hex>", got)
+		t.Run(tt.name, func(t *testing.T) {
+			w, err := tools.New(tt.tool, tt.opts...)
+			if fmt.Sprint(err) != tt.wantErr || w == nil || w.Err() != err || w.Name() != tt.wantName {
+				t.Fatalf("New: got (%v, %v), want a tool named %q and error %s", w, err, tt.wantName, tt.wantErr)
+			}
+			_, callErr := w.Call(t.Context(), "in")
+			var fatal *taxonomy.FatalToolError
+			if !errors.As(callErr, &fatal) || fatal.Tool != tt.wantName || !errors.Is(callErr, err) ||
+				taxonomy.Classify(fatal.Cause).Kind != taxonomy.Programming {
+				t.Errorf("Call: got %v, want a FatalToolError naming %s with the problem as a programming cause", callErr, tt.wantName)
+			}
+			if w.Breaker() != nil {
+				t.Errorf("an invalid tool has a breaker")
+			}
+		})
 	}
 }
 
-func TestInvalidStopsTheRun(t *testing.T) {
-	problem := errors.New("resilient: Lease applies to idempotent tools only")
-	w := tools.Invalid(returns("ok", nil), problem)
-	_, err := w.Call(t.Context(), "in")
-	var fatal *taxonomy.FatalToolError
-	if !errors.As(err, &fatal) || fatal.Tool != "t" || !errors.Is(err, problem) || w.Err() != problem {
-		t.Errorf("got %v, want a FatalToolError naming t with the problem as its cause", err)
+// panicking is a tool whose Name (or Description) panics.
+type panicking struct{ name bool }
+
+func (p panicking) Name() string {
+	if p.name {
+		panic("no name")
 	}
-	nameless := tools.Invalid(nil, problem)
-	if nameless.Name() != "invalid tool" || nameless.Description() != "" || nameless.Breaker() != nil {
-		t.Errorf("Invalid(nil): got name %q, description %q", nameless.Name(), nameless.Description())
-	}
+	return "p"
 }
+
+func (p panicking) Description() string { panic("no description") }
+
+func (panicking) Call(context.Context, string) (string, error) { return "", nil }

@@ -66,7 +66,7 @@ func run(logger *slog.Logger) error {
 		tools.Func("inventory", "Tells how many of a product are in stock.", inventory),
 		tools.Func("refund", "Refunds an order.", refund),
 	} {
-		w, err := tools.Wrap(t, tools.WithLogger(logger))
+		w, err := tools.New(t, tools.Logger(logger))
 		if err != nil {
 			return err
 		}

@@ -49,8 +49,8 @@ func (p *provider) charge(ctx context.Context, args string) (string, error) {
 
 func run(logger *slog.Logger) error {
 	var bank provider
-	charge, err := tools.Wrap(tools.Func("charge", "Charges a card once for an order.", bank.charge),
-		tools.Idempotent(nil), tools.WithLogger(logger))
+	charge, err := tools.New(tools.Func("charge", "Charges a card once for an order.", bank.charge),
+		tools.Idempotent(nil), tools.Logger(logger))
 	if err != nil {
 		return err
 	}

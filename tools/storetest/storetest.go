@@ -72,6 +72,22 @@ func sequence(t *testing.T, s tools.Store, unit time.Duration) {
 		{"d claims and its lease expires", func() any { claim("d", 2*unit); expire(2); return get() }, none},
 		{"d's Complete after its lease stands when nobody took over", func() any { return s.Complete(ctx, "k", "d", "done-d", 4*unit) }, nil},
 		{"Get sees d's result", get, claimed{tools.Record{Owner: "d", Done: true, Result: "done-d"}, true, nil}},
+		{"d's result expires", func() any { expire(4); return get() }, none},
+		{"e claims", func() any { return claim("e", 2*unit) }, claimed{tools.Record{Owner: "e"}, true, nil}},
+		{"another key is claimed beside it", func() any {
+			r, ok, err := s.Claim(ctx, "k2", "f", 2*unit)
+			return claimed{r, ok, err}
+		}, claimed{tools.Record{Owner: "f"}, true, nil}},
+		{"and released without touching k", func() any { _ = s.Release(ctx, "k2", "f"); return get() }, claimed{tools.Record{Owner: "e"}, true, nil}},
+		{"e's lease expires", func() any { expire(2); return get() }, none},
+		{"e releases its expired claim", func() any { return s.Release(ctx, "k", "e") }, nil},
+		{"then its Complete stands, as nobody holds the key", func() any { return s.Complete(ctx, "k", "e", "done-e", 4*unit) }, nil},
+		{"Get sees e's result", get, claimed{tools.Record{Owner: "e", Done: true, Result: "done-e"}, true, nil}},
+		{"e's result expires", func() any { expire(4); return get() }, none},
+		{"g claims and its lease expires", func() any { claim("g", 2*unit); expire(2); return get() }, none},
+		{"h's Complete over g's expired claim stands", func() any { return s.Complete(ctx, "k", "h", "done-h", 4*unit) }, nil},
+		{"g's late Complete loses to h's result", func() any { return s.Complete(ctx, "k", "g", "done-g", 4*unit) }, tools.ErrLeaseLost},
+		{"Get sees h's result", get, claimed{tools.Record{Owner: "h", Done: true, Result: "done-h"}, true, nil}},
 	}
 	for _, st := range steps {
 		if got := st.do(); !same(got, st.want) {

@@ -1,0 +1,10 @@
+package tools
+
+// MostStoreWork returns the most records that one call or one tick of m's
+// timer removed or copied: the work that bounds how long it held the
+// store's lock.
+func MostStoreWork(m *MemoryStore) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.most
+}

@@ -1,0 +1,55 @@
+package tools
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+)
+
+// DefaultKey is the default [KeyFunc]: the tool's name, a colon and the hex
+// SHA-256 of its input. An input that is one JSON value is canonicalized
+// first (keys sorted, spaces removed, numbers and strings kept as they
+// decode), so that a model reordering its arguments makes the same call.
+// Only what is provably the same call is canonicalized; any other input is
+// hashed as its exact bytes: invalid UTF-8, bytes after the JSON value, an
+// object with the same key twice, an escaped lone surrogate. So two inputs
+// share a key only when they are the same bytes or the same JSON value.
+//
+// Keys are stable across processes and versions: a store shared by
+// replicas (Redis) recognizes the call whichever replica made it.
+func DefaultKey(name, input string) string {
+	sum := inputDigest(input)
+	return name + ":" + hex.EncodeToString(sum[:])
+}
+
+// inputDigest returns the SHA-256 of input's canonical form, or of input
+// itself when it has none.
+func inputDigest(input string) [sha256.Size]byte {
+	c := canonicalizers.Get().(*canonicalizer)
+	defer c.release()
+	if canonical, ok := c.canonicalJSON(input); ok {
+		return sha256.Sum256(canonical)
+	}
+	// Through a small buffer: converting input to a []byte would copy all
+	// of it to the heap.
+	h := sha256.New()
+	var buf [4096]byte
+	for len(input) > 0 {
+		n := copy(buf[:], input)
+		h.Write(buf[:n])
+		input = input[n:]
+	}
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	return sum
+}
+
+type keyCtx struct{}
+
+// KeyFrom returns the idempotency key of the call in progress, for a tool
+// marked [Idempotent] to pass on to the service it calls (an
+// Idempotency-Key header), so that the service too executes the call once.
+func KeyFrom(ctx context.Context) (string, bool) {
+	k, ok := ctx.Value(keyCtx{}).(string)
+	return k, ok
+}

@@ -1,0 +1,234 @@
+package tools_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/resilientgo/resilient/tools"
+)
+
+// found lists which of keys have a live record.
+func found(t *testing.T, s tools.Store, keys ...string) []bool {
+	t.Helper()
+	got := make([]bool, len(keys))
+	for i, k := range keys {
+		_, ok, err := s.Get(t.Context(), k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[i] = ok
+	}
+	return got
+}
+
+func claim(t *testing.T, s tools.Store, key string) error {
+	t.Helper()
+	_, ok, err := s.Claim(t.Context(), key, "owner-"+key, time.Minute)
+	if err == nil && !ok {
+		t.Fatalf("claim %s: held by another", key)
+	}
+	return err
+}
+
+func complete(t *testing.T, s tools.Store, key string) {
+	t.Helper()
+	if err := s.Complete(t.Context(), key, "owner-"+key, "done", time.Hour); err != nil {
+		t.Fatalf("complete %s: %v", key, err)
+	}
+}
+
+func TestMemoryStoreEvictsTheOldestDoneRecord(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := tools.NewMemoryStore(tools.MaxRecords(3))
+		// Completed in the order b, a, c: b is the oldest done record,
+		// although a was claimed first.
+		for _, k := range []string{"a", "b", "c"} {
+			_ = claim(t, s, k)
+		}
+		for _, k := range []string{"b", "a", "c"} {
+			time.Sleep(time.Second)
+			complete(t, s, k)
+		}
+		if err := claim(t, s, "d"); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := fmt.Sprint(found(t, s, "a", "b", "c", "d")), "[true false true true]"; got != want || s.Len() != 3 {
+			t.Errorf("a, b, c, d held: got %s with %d records, want %s with 3", got, s.Len(), want)
+		}
+	})
+}
+
+func TestMemoryStoreNeverEvictsACallInFlight(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := tools.NewMemoryStore(tools.MaxRecords(2))
+		_ = claim(t, s, "x")
+		_ = claim(t, s, "y")
+		if err := claim(t, s, "z"); !errors.Is(err, tools.ErrStoreFull) {
+			t.Fatalf("third claim with two in flight: got %v, want ErrStoreFull", err)
+		}
+		complete(t, s, "x")
+		if err := claim(t, s, "z"); err != nil {
+			t.Fatalf("claim once x is done: %v", err)
+		}
+		if got, want := fmt.Sprint(found(t, s, "x", "y", "z")), "[false true true]"; got != want {
+			t.Errorf("x, y, z held: got %s, want %s", got, want)
+		}
+	})
+}
+
+// A full store of calls in flight does not run the tool: a double charge is
+// worse than a failed call.
+func TestIdempotentFullStoreDoesNotRunTheTool(t *testing.T) {
+	store := tools.NewMemoryStore(tools.MaxRecords(1))
+	_, _, _ = store.Claim(t.Context(), "another call", "someone", time.Minute)
+	charge := newCounted("charge", charges)
+	got, err := mustWrap(t, charge, tools.Idempotent(store)).Call(t.Context(), "order 4471")
+	if got != "Error: charge failed internally (*fmt.wrapError)" || err != nil || charge.calls() != 0 {
+		t.Errorf("got (%q, %v) after %d executions, want an internal failure and none", got, err, charge.calls())
+	}
+}
+
+func TestMemoryStoreExpiresWhileIdle(t *testing.T) {
+	tests := []struct {
+		name string
+		ttl  func(i int) time.Duration
+	}{
+		{"one time to live", func(int) time.Duration { return time.Minute }},
+		{"more times to live than queues", func(i int) time.Duration { return time.Duration(1+i%20) * time.Second }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				s := tools.NewMemoryStore()
+				for i := range 1000 {
+					k := fmt.Sprint(i)
+					_, _, _ = s.Claim(t.Context(), k, "o", time.Minute)
+					_ = s.Complete(t.Context(), k, "o", "done", tt.ttl(i))
+				}
+				time.Sleep(2 * time.Minute) // nobody calls the store
+				if got := s.Len(); got != 0 {
+					t.Errorf("records after they all expired, without a call: got %d, want 0", got)
+				}
+			})
+		})
+	}
+}
+
+func TestMemoryStoreCloseStopsTheTimer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := tools.NewMemoryStore()
+		for i := range 100 {
+			_, _, _ = s.Claim(t.Context(), fmt.Sprint(i), "o", time.Minute)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(2 * time.Minute)
+		if got := s.Len(); got != 100 {
+			t.Errorf("records after Close and their expiry: got %d, want 100 (no timer)", got)
+		}
+		// Calls still work, and remove expired records as they go.
+		if _, ok, err := s.Claim(t.Context(), "new", "o", time.Minute); !ok || err != nil {
+			t.Errorf("claim after Close: got (%v, %v)", ok, err)
+		}
+		if got := s.Len(); got >= 100 {
+			t.Errorf("records after a call: got %d, want fewer than 100", got)
+		}
+	})
+}
+
+// Close at the very instant the timer fires, in either order, waits for
+// the tick; the bubble's end checks that no goroutine is left.
+func TestMemoryStoreCloseAsTheTimerFires(t *testing.T) {
+	for range 20 {
+		synctest.Test(t, func(t *testing.T) {
+			s := tools.NewMemoryStore()
+			_, _, _ = s.Claim(t.Context(), "k", "o", time.Second)
+			time.Sleep(time.Second)
+			_ = s.Close()
+			_ = s.Close()
+		})
+	}
+}
+
+// After most records expire, the memory they took is returned: the
+// records, and the index that held them (one record in a hundred stays, so
+// that the index is not simply dropped).
+func TestMemoryStoreReleasesMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fills a store with 200 000 records")
+	}
+	synctest.Test(t, func(t *testing.T) {
+		heap := func() uint64 {
+			runtime.GC()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			return ms.HeapAlloc
+		}
+		const n = 200_000
+		s := tools.NewMemoryStore(tools.MaxRecords(n))
+		before := heap()
+		for i := range n {
+			k := fmt.Sprintf("charge:%064d", i)
+			_, _, _ = s.Claim(context.Background(), k, "owner", time.Minute)
+			ttl := time.Hour
+			if i%100 == 0 {
+				ttl = 3 * time.Hour
+			}
+			_ = s.Complete(context.Background(), k, "owner", "charged 4471: txn-1", ttl)
+		}
+		full := heap()
+		time.Sleep(2 * time.Hour) // idle: the timer removes them
+		after := heap()
+		if s.Len() != n/100 || after > before+(full-before)/20 {
+			t.Errorf("heap: %d KiB empty, %d KiB with %d records, %d KiB after they expired (%d left); want at most 5%% of the growth kept",
+				before>>10, full>>10, n, after>>10, s.Len())
+		}
+		runtime.KeepAlive(s)
+	})
+}
+
+// No call does more than a bounded amount of work, however many records
+// the store holds and however many expire at once: the records it removes
+// or copies stay within what the store's tuning allows (a few per call, a
+// few hundred per tick, and a shard rebuilt from at most a quarter of its
+// peak). BenchmarkMemoryStoreAt1M reports the same at a million records,
+// with the time the worst call took.
+func TestMemoryStoreWorkPerCallIsBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fills stores with 100 000 records")
+	}
+	for _, idle := range []bool{false, true} {
+		synctest.Test(t, func(t *testing.T) {
+			const n = 100_000
+			s := tools.NewMemoryStore(tools.MaxRecords(n))
+			ctx := context.Background()
+			call := func(key string, ttl time.Duration) {
+				_, _, _ = s.Claim(ctx, key, "o", time.Minute)
+				_ = s.Complete(ctx, key, "o", "done", ttl)
+			}
+			for i := range n {
+				call(fmt.Sprint("fill", i), time.Hour)
+			}
+			if !idle {
+				_ = s.Close() // the calls alone remove what expires
+			}
+			time.Sleep(2 * time.Hour) // all expire together
+			for i := range n {
+				call(fmt.Sprint("evict", i), 24*time.Hour)
+			}
+			for i := range n { // the store is full: each call evicts one
+				call(fmt.Sprint("more", i), 24*time.Hour)
+			}
+			if got := tools.MostStoreWork(s); got > 600 {
+				t.Errorf("idle timer %v: the most work of one call or tick: %d records, want at most 600", idle, got)
+			}
+			_ = s.Close()
+		})
+	}
+}

@@ -1,0 +1,146 @@
+package tools
+
+import (
+	"hash/maphash"
+	"math"
+	"sync"
+	"sync/atomic"
+
+	"github.com/resilientgo/resilient/middleware"
+)
+
+// DefaultRepeatLimit is how many times one tool may be called with the same
+// input in a run when [RepeatLimit] is not given.
+const DefaultRepeatLimit = 3
+
+// RepeatWindow is how many distinct calls a run remembers for its repeat
+// limit: past it, the call least recently made is forgotten. A call made
+// again within the last RepeatWindow distinct calls of the run keeps its
+// count, so the limit holds for every loop shorter than that; a run's
+// repeat memory stays under about 48 KiB however long the run lives.
+const RepeatWindow = 1024
+
+// RepeatLimit sets how many times one tool may be called with the same
+// input in a run (see [middleware.Run]) before the wrapper stops the run as
+// stuck ([ErrStuck]). Zero or less disables the check. Default: 3
+// ([DefaultRepeatLimit]).
+//
+// "The same input" is the same idempotency key for an [Idempotent] tool or
+// a tool with a [KeyFunc]; for any other tool it is the same bytes.
+func RepeatLimit(n int) middleware.RunOption {
+	return func(r *middleware.Run) { repeatsOf(r).limit.Store(int64(n)) }
+}
+
+type repeatsKey struct{}
+
+// repeatsOf returns the run's repeat counter, made on first use.
+func repeatsOf(r *middleware.Run) *repeats {
+	return r.Local(repeatsKey{}, func() any {
+		c := &repeats{index: make(map[uint64]int32)}
+		c.limit.Store(DefaultRepeatLimit)
+		return c
+	}).(*repeats)
+}
+
+// repeats counts the calls of one run by their hash, remembering the
+// RepeatWindow calls most recently made (a least-recently-used list over a
+// slice). It is safe for concurrent use.
+type repeats struct {
+	limit atomic.Int64
+
+	mu         sync.Mutex
+	index      map[uint64]int32 // call hash -> slot
+	slots      []repeatSlot
+	head, tail int32 // most and least recently used slot; -1 when empty
+}
+
+type repeatSlot struct {
+	hash       uint64
+	count      int32
+	prev, next int32 // towards head and towards tail; -1 at the ends
+}
+
+// add counts one more call with hash h and returns how many the run has
+// made within its window.
+func (c *repeats) add(h uint64) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if i, ok := c.index[h]; ok {
+		s := &c.slots[i]
+		if s.count < math.MaxInt32 {
+			s.count++
+		}
+		c.unlink(i)
+		c.push(i)
+		return int(s.count)
+	}
+	var i int32
+	if len(c.slots) < RepeatWindow {
+		i = int32(len(c.slots))
+		c.slots = append(c.slots, repeatSlot{})
+		if i == 0 {
+			c.head, c.tail = -1, -1
+		}
+	} else {
+		i = c.tail
+		c.unlink(i)
+		delete(c.index, c.slots[i].hash)
+	}
+	c.slots[i] = repeatSlot{hash: h, count: 1}
+	c.index[h] = i
+	c.push(i)
+	return 1
+}
+
+func (c *repeats) unlink(i int32) {
+	s := &c.slots[i]
+	if s.prev >= 0 {
+		c.slots[s.prev].next = s.next
+	} else {
+		c.head = s.next
+	}
+	if s.next >= 0 {
+		c.slots[s.next].prev = s.prev
+	} else {
+		c.tail = s.prev
+	}
+}
+
+func (c *repeats) push(i int32) {
+	s := &c.slots[i]
+	s.prev, s.next = -1, c.head
+	if c.head >= 0 {
+		c.slots[c.head].prev = i
+	} else {
+		c.tail = i
+	}
+	c.head = i
+}
+
+// repeatSeed seeds the hashes of the repeat counter. They stay in the
+// process (a run lives in one), so a fast hash with a per-process seed is
+// enough; the idempotency key, which a shared store compares across
+// processes, is a SHA-256 of its own.
+var repeatSeed = maphash.MakeSeed()
+
+// repeatHash returns the hash that identifies a call for the repeat limit:
+// that of its idempotency key when it has one (computed anyway, so the
+// input is read once), that of the tool's name and exact input otherwise.
+func repeatHash(name, key, input string) uint64 {
+	var h maphash.Hash
+	h.SetSeed(repeatSeed)
+	h.WriteString(name)
+	h.WriteByte(0)
+	if key != "" {
+		h.WriteByte('k')
+		h.WriteString(key)
+		return h.Sum64()
+	}
+	h.WriteByte('i')
+	in := maphash.String(repeatSeed, input)
+	for range 8 {
+		h.WriteByte(byte(in))
+		in >>= 8
+	}
+	return h.Sum64()
+}
