@@ -77,10 +77,7 @@ func TestWaitFollowsTheHeaders(t *testing.T) {
 				if err != nil || text(resp) != "Hello" {
 					t.Fatalf("got %v", err)
 				}
-				reqs := s.Requests()
-				if len(reqs) != 2 || reqs[1].Time.Sub(reqs[0].Time) != tt.want {
-					t.Fatalf("got %d requests, %v apart; want 2, exactly %v apart", len(reqs), reqs[len(reqs)-1].Time.Sub(reqs[0].Time), tt.want)
-				}
+				wantRetryAfter(t, s, tt.want)
 				retries := observetest.Of[middleware.RetryScheduled](rec)
 				if len(retries) != 1 || retries[0].Wait != tt.want || retries[0].Source != tt.wantSource {
 					t.Errorf("retries reported: %+v, want one after %v from %v", retries, tt.want, tt.wantSource)
@@ -127,10 +124,7 @@ func TestInBandRateLimitWaitsForTheReset(t *testing.T) {
 		if err != nil || text(resp) != "Hello" {
 			t.Fatalf("got %v", err)
 		}
-		reqs := s.Requests()
-		if len(reqs) != 2 || reqs[1].Time.Sub(reqs[0].Time) != 4*time.Second {
-			t.Fatalf("got %d requests, %v apart; want 2, exactly 4s apart", len(reqs), reqs[len(reqs)-1].Time.Sub(reqs[0].Time))
-		}
+		wantRetryAfter(t, s, 4*time.Second)
 	})
 }
 
@@ -214,10 +208,11 @@ func TestPartialStreamKeepsABoundedTail(t *testing.T) {
 	})
 }
 
-func forEach(t *testing.T, formats []faultserver.Format, test func(t *testing.T, f faultserver.Format)) {
-	for _, f := range formats {
-		t.Run(f.String(), func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) { test(t, f) })
-		})
+// wantRetryAfter checks that s got two requests, exactly d apart.
+func wantRetryAfter(t *testing.T, s *faultserver.Server, d time.Duration) {
+	t.Helper()
+	reqs := s.Requests()
+	if len(reqs) != 2 || reqs[1].Time.Sub(reqs[0].Time) != d {
+		t.Fatalf("got %d requests, %v apart; want 2, exactly %v apart", len(reqs), reqs[len(reqs)-1].Time.Sub(reqs[0].Time), d)
 	}
 }

@@ -37,6 +37,9 @@ type streamWatcher struct {
 	ended  bool   // the end marker was recorded
 }
 
+// typeKey starts an Anthropic event's data, without spaces.
+const typeKey = `{"type":"`
+
 // maxLine bounds the buffer of a line split across reads.
 const maxLine = 64 << 10
 
@@ -113,10 +116,10 @@ func (w *streamWatcher) inspect(line []byte) {
 	switch line[0] {
 	case 'd': // SSE "data: <payload>"
 		if data, ok := bytes.CutPrefix(line, []byte("data:")); ok {
-			w.payload(trimSpace(data))
+			w.payload(trimLeft(data))
 		}
 	case 'e': // SSE "event: <name>"
-		if name, ok := bytes.CutPrefix(line, []byte("event:")); ok && string(trimSpace(name)) == "message_stop" {
+		if name, ok := bytes.CutPrefix(line, []byte("event:")); ok && string(trimLeft(name)) == "message_stop" {
 			w.end()
 		}
 	case '{': // NDJSON: the line is the object
@@ -135,10 +138,15 @@ func (w *streamWatcher) payload(data []byte) {
 			w.end()
 		}
 	case '{':
-		// Only an object whose first key starts with e, t or o ("error",
-		// "type", "object") can be a marker or an error: a content chunk
-		// ("id", "model", "choices") is rejected on its third byte.
-		if data[1] != '"' || data[2] == 'e' || data[2] == 't' || data[2] == 'o' {
+		// Only an object whose first key is "error", "type" or "object" can
+		// be a marker or an error, and only a type that starts like
+		// "message_stop" or "error": a content chunk ("id", "model",
+		// "choices", type "content_block_delta") is rejected on a byte or two.
+		switch {
+		case data[1] == '"' && data[2] != 'e' && data[2] != 't' && data[2] != 'o':
+		case len(data) > len(typeKey) && bytes.HasPrefix(data, []byte(typeKey)) &&
+			data[len(typeKey)] != 'm' && data[len(typeKey)] != 'e':
+		default:
 			w.object(data)
 		}
 		if w.ndjson && !bytes.HasSuffix(data, []byte(`"done":false}`)) && doneTrue(data) {
@@ -221,6 +229,14 @@ func doneTrue(data []byte) bool {
 			return bytes.HasPrefix(trimSpace(data[1:]), []byte("true"))
 		}
 	}
+}
+
+// trimLeft trims the spaces after an SSE field's colon.
+func trimLeft(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	return b
 }
 
 // trimSpace trims the ASCII spaces, tabs and carriage returns SSE and NDJSON
