@@ -12,6 +12,12 @@ import (
 type Class struct {
 	// Kind is what went wrong.
 	Kind Kind
+	// WaitSource is where RetryAfter comes from: a Retry-After header or the
+	// provider's text (WaitRetryAfter), the announced rate-limit reset of a
+	// rate-limited failure without a Retry-After (WaitReset), or nowhere
+	// (WaitBackoff, the zero value: the pipeline's backoff decides). It
+	// sits beside Kind so that the two bytes share a word.
+	WaitSource WaitSource
 	// Rule names the rule that decided, for logs: "status 429",
 	// `marker "invalid api key"`, "empty message", "context canceled"...
 	Rule string
@@ -22,11 +28,6 @@ type Class struct {
 	// 0 with WaitRetryAfter is an explicit "retry now"; 0 with WaitBackoff
 	// means no hint.
 	RetryAfter time.Duration
-	// WaitSource is where RetryAfter comes from: a Retry-After header or the
-	// provider's text (WaitRetryAfter), the announced rate-limit reset of a
-	// rate-limited failure without a Retry-After (WaitReset), or nowhere
-	// (WaitBackoff, the zero value: the pipeline's backoff decides).
-	WaitSource WaitSource
 	// Code is the provider's machine-readable error type or code when known,
 	// such as "insufficient_quota" or "overloaded_error", else "".
 	Code string
