@@ -77,7 +77,7 @@ func classed(kind taxonomy.Kind, rule string, err error) error {
 // check turns a response that succeeded but is unusable into a failure.
 // ev and seen are the transport's evidence; g is the stream guard of a
 // streamed call, nil otherwise.
-func (m *Model) check(resp *lcllms.ContentResponse, ev Evidence, seen bool, g *guard) error {
+func (m *Model) check(resp *lcllms.ContentResponse, ev taxonomy.Evidence, seen bool, g *guard) error {
 	chunks := 0
 	if g != nil {
 		chunks, _ = g.delivered()
@@ -85,11 +85,11 @@ func (m *Model) check(resp *lcllms.ContentResponse, ev Evidence, seen bool, g *g
 	switch {
 	case seen && ev.InBand:
 		ev.Status = 0 // the 200 says nothing; the event's type and code decide
-		return &taxonomy.WireError{Evidence: ev.Evidence,
+		return &taxonomy.WireError{Evidence: ev,
 			Err: fmt.Errorf("%w: %s", ErrInBandError, cmp.Or(ev.ErrorMessage, ev.ErrorType, ev.ErrorCode, "no message"))}
 	case seen && ev.Status >= 400:
 		// Ollama answers an empty-bodied 500 with a "successful" empty reply.
-		return &taxonomy.WireError{Evidence: ev.Evidence,
+		return &taxonomy.WireError{Evidence: ev,
 			Err: fmt.Errorf("%w: the client reported success for HTTP %d", ErrEmptyResponse, ev.Status)}
 	case seen && ev.Stream && !ev.EndMarker && !hasStopReason(resp):
 		// No end marker and no stop reason: the stream was cut short. (An

@@ -408,7 +408,7 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 		}
 		err = m.check(resp, ev, seen, g)
 	} else if seen {
-		err = taxonomy.WithEvidence(err, ev.Evidence)
+		err = taxonomy.WithEvidence(err, ev)
 	}
 	if err == nil {
 		return resp, nil
@@ -431,8 +431,7 @@ func (m *Model) streamFailure(c *modelCall, g *guard, err error) error {
 		return middleware.Unretryable(classed(taxonomy.Canceled, "streaming function returned an error",
 			fmt.Errorf("%w: %w", callerErr, err)), "the caller's streaming function stopped the call")
 	}
-	if chunks, partial := g.delivered(); chunks > 0 {
-		perr := &PartialStreamError{Partial: partial, Chunks: chunks, Err: err}
+	if perr := g.partial(err); perr != nil {
 		if m.cfg.onRestart == nil {
 			return middleware.Unretryable(perr, "the stream had already delivered output; set OnStreamRestart to allow a retry")
 		}

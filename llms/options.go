@@ -139,7 +139,8 @@ func StreamIdleTimeout(d time.Duration) Option {
 
 // OnStreamRestart allows a streamed call that failed after delivering chunks
 // to be retried (or to fall back): hook is called before the new attempt
-// with the text delivered so far, so that a UI can clear it. If the hook
+// with the text delivered so far (its last 64 KiB when it is longer: see
+// [PartialStreamError]), so that a UI can clear it. If the hook
 // returns an error, the call stops with that error. Without a hook, such a
 // call fails with a *[PartialStreamError] carrying the partial text: chunks
 // already delivered cannot be taken back, and a second generation is not

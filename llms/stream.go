@@ -5,10 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	lcllms "github.com/tmc/langchaingo/llms"
 )
@@ -28,11 +28,20 @@ var (
 // be taken back, and a second generation is not the same text, so without a
 // restart hook (see [OnStreamRestart]) such a call is not retried: the final
 // error carries the partial text instead.
+//
+// The caller's streaming function has received every chunk; the error keeps
+// only what tells where the stream broke: the counts, and the text delivered
+// up to the last 64 KiB. A stream's guard holds no more than that (at most
+// twice as much between two trims), however long the stream, so a long
+// answer that succeeds is not held twice.
 type PartialStreamError struct {
-	// Partial is the text delivered before the failure.
+	// Partial is the text delivered before the failure: all of it when
+	// Bytes is at most 64 KiB, else its last 64 KiB (from a rune boundary).
 	Partial string
 	// Chunks counts the chunks delivered.
 	Chunks int
+	// Bytes counts the bytes delivered.
+	Bytes int
 	// Err is the attempt's failure.
 	Err error
 }
@@ -46,9 +55,9 @@ func (e *PartialStreamError) Error() string {
 func (e *PartialStreamError) Unwrap() error { return e.Err }
 
 // guard stands between the provider client and the caller's streaming
-// functions for one attempt: it counts what was delivered, keeps the partial
-// text, ends a hung stream with a cause, and drops chunks that arrive after
-// the attempt ended.
+// functions for one attempt: it counts what was delivered, keeps the last
+// 64 KiB of it for a PartialStreamError, ends a hung stream with a cause, and
+// drops chunks that arrive after the attempt ended.
 type guard struct {
 	user          func(ctx context.Context, chunk []byte) error
 	userReasoning func(ctx context.Context, reasoning, chunk []byte) error
@@ -60,11 +69,16 @@ type guard struct {
 	started       atomic.Bool // a chunk arrived, empty or not
 
 	mu      sync.Mutex
-	chunks  int
-	partial strings.Builder
+	chunks  int    // non-empty chunks delivered
+	bytes   int    // bytes delivered
+	tail    []byte // the last bytes delivered: at least maxPartial of them when there are, at most 2*maxPartial
 	userErr error
 	stopped bool
 }
+
+// maxPartial bounds the delivered text a guard keeps for a
+// PartialStreamError and the restart hook.
+const maxPartial = 64 << 10
 
 // newGuard returns the attempt context, canceled with ErrFirstChunkTimeout
 // or ErrStreamIdle when the stream stalls, and the guard. onStall is called
@@ -139,9 +153,24 @@ func (g *guard) deliver(chunk []byte, send func() error) error {
 	}
 	if len(chunk) > 0 {
 		g.chunks++
-		g.partial.Write(chunk)
+		g.keep(chunk)
 	}
 	return nil
+}
+
+// keep appends a delivered chunk to the tail, trimming the tail back to its
+// last maxPartial bytes once it passes twice that: the copy is amortised
+// over at least maxPartial bytes of stream.
+func (g *guard) keep(chunk []byte) {
+	g.bytes += len(chunk)
+	if len(chunk) >= maxPartial {
+		g.tail = append(g.tail[:0], chunk[len(chunk)-maxPartial:]...)
+		return
+	}
+	g.tail = append(g.tail, chunk...)
+	if len(g.tail) > 2*maxPartial {
+		g.tail = g.tail[:copy(g.tail, g.tail[len(g.tail)-maxPartial:])]
+	}
 }
 
 var errAttemptOver = errors.New("llms: chunk after the attempt ended")
@@ -163,11 +192,26 @@ func (g *guard) stop() error {
 	return nil
 }
 
-// delivered returns how many non-empty chunks reached the caller, and their text.
-func (g *guard) delivered() (int, string) {
+// delivered returns how many non-empty chunks and bytes reached the caller.
+func (g *guard) delivered() (chunks, bytes int) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.chunks, g.partial.String()
+	return g.chunks, g.bytes
+}
+
+// partial returns the error of a stream that failed with err after
+// delivering chunks, nil if it delivered none.
+func (g *guard) partial(err error) *PartialStreamError {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.chunks == 0 {
+		return nil
+	}
+	tail := g.tail[max(0, len(g.tail)-maxPartial):]
+	for len(tail) > 0 && len(tail) < g.bytes && !utf8.RuneStart(tail[0]) {
+		tail = tail[1:] // the cut split a rune: start at the next one
+	}
+	return &PartialStreamError{Partial: string(tail), Chunks: g.chunks, Bytes: g.bytes, Err: err}
 }
 
 // callerErr returns the error the caller's streaming function returned, if any.

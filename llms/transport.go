@@ -13,34 +13,12 @@ import (
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
-// Evidence is what the [Transport] recorded about the last HTTP exchange of
-// one attempt: the facts langchaingo's clients throw away.
-type Evidence struct {
-	// Evidence holds what the classifier reads: status, Retry-After,
-	// x-should-retry, the provider's error type, code and message.
-	taxonomy.Evidence
-	// RateLimitReset is the earliest rate-limit reset the provider announced
-	// (x-ratelimit-reset-*, anthropic-ratelimit-*-reset), 0 if none.
-	RateLimitReset time.Duration
-	// Stream is true when the response was a stream (SSE or NDJSON).
-	Stream bool
-	// EndMarker is true when the stream's end marker arrived: "data: [DONE]"
-	// (OpenAI, Mistral), "message_stop" (Anthropic), "done": true (Ollama).
-	EndMarker bool
-	// InBand is true when the stream carried an error event; its type, code
-	// and message are in Evidence.
-	InBand bool
-	// BodyErr is the error that ended reading the response body, if any
-	// other than a clean end of file.
-	BodyErr error
-}
-
 // slot is where the transport writes the evidence of the attempt whose
 // context carries it. The wrapper reads it after the provider client returns.
 type slot struct {
 	mu   sync.Mutex
 	seen bool
-	ev   *Evidence // allocated by the transport: calls that make no HTTP request pay nothing
+	ev   *taxonomy.Evidence // allocated by the transport: calls that make no HTTP request pay nothing
 }
 
 type slotKey struct{}
@@ -57,30 +35,37 @@ func slotFrom(ctx context.Context) *slot {
 
 // evidence returns what was recorded and whether the transport saw the
 // attempt at all.
-func (s *slot) evidence() (Evidence, bool) {
+func (s *slot) evidence() (taxonomy.Evidence, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ev == nil {
-		return Evidence{}, s.seen
+		return taxonomy.Evidence{}, s.seen
 	}
 	return *s.ev, s.seen
 }
 
-func (s *slot) update(f func(*Evidence)) {
+func (s *slot) update(f func(*taxonomy.Evidence)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ev == nil {
-		s.ev = new(Evidence)
+		s.ev = new(taxonomy.Evidence)
 	}
 	f(s.ev)
 }
 
 // Transport is an [http.RoundTripper] that records, for each attempt of a
-// wrapped model, the wire evidence langchaingo's clients discard: status,
-// Retry-After (seconds or HTTP date), retry-after-ms, x-should-retry,
-// rate-limit reset headers, the provider's error type and code from the
-// body (read and restored, so the client still sees it), and for SSE and
-// NDJSON streams whether the end marker arrived and any in-band error event.
+// wrapped model, the wire evidence langchaingo's clients discard, as a
+// [taxonomy.Evidence]: status, Retry-After (seconds or HTTP date),
+// retry-after-ms, x-should-retry, rate-limit reset headers, the provider's
+// error type, code and message from the body of an error response, and for
+// SSE and NDJSON streams whether the end marker arrived and any in-band error
+// event.
+//
+// The client still receives every byte of the response, unchanged. Of an
+// error body the Transport reads at most the first 1 MiB, to find the
+// provider's error; the client reads that much from memory and the rest, if
+// any, from the connection. A stream is watched as the client reads it, line
+// by line, without copying it.
 //
 // It records only requests whose context comes from a wrapped model's
 // attempt; other requests pass through untouched. Plug it into a provider
@@ -103,7 +88,7 @@ func NewTransport(base http.RoundTripper) *Transport { return &Transport{Base: b
 func HTTPClient() *http.Client { return &http.Client{Transport: NewTransport(nil)} }
 
 // maxErrorBody bounds how much of an error response is read to find the
-// provider's error code.
+// provider's error type, code and message.
 const maxErrorBody = 1 << 20
 
 // RoundTrip performs the request and records its evidence.
@@ -116,7 +101,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if s == nil {
 		return base.RoundTrip(req)
 	}
-	s.update(func(ev *Evidence) { *ev = Evidence{} }) // the last exchange of the attempt wins
+	s.update(func(ev *taxonomy.Evidence) { *ev = taxonomy.Evidence{} }) // the last exchange of the attempt wins
 	resp, err := base.RoundTrip(req)
 	s.mu.Lock()
 	s.seen = true
@@ -124,20 +109,41 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return resp, err
 	}
-	ev := headerEvidence(resp.Header, resp.StatusCode, time.Now())
+	ev := taxonomy.HeaderEvidence(resp.Header, resp.StatusCode, time.Now())
 	if resp.StatusCode >= 400 && resp.Body != nil {
-		body, readErr := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		resp.Body.Close()
-		resp.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), errReader{readErr}))
-		ev.ErrorType, ev.ErrorCode, ev.ErrorMessage = parseErrorBody(body)
+		var head []byte
+		head, resp.Body = peekBody(resp.Body, maxErrorBody)
+		ev.ErrorType, ev.ErrorCode, ev.ErrorMessage = parseErrorBody(head)
 	}
-	if isStream(resp.Header.Get("Content-Type")) && resp.Body != nil {
+	if ct := strings.ToLower(resp.Header.Get("Content-Type")); isStream(ct) && resp.Body != nil {
 		ev.Stream = true
-		resp.Body = &streamWatcher{body: resp.Body, slot: s}
+		resp.Body = &streamWatcher{body: resp.Body, slot: s, ndjson: strings.Contains(ct, "ndjson")}
 	}
-	s.update(func(dst *Evidence) { *dst = ev })
+	s.update(func(dst *taxonomy.Evidence) { *dst = ev })
 	return resp, nil
 }
+
+// peekBody reads up to limit bytes of body and returns them with a body
+// that yields every byte of the original: those bytes, then the rest. A body
+// that ended within the limit is closed at once, and its read error, if any,
+// comes after the bytes read; a longer one is read on from the connection
+// and closed when the returned body is.
+func peekBody(body io.ReadCloser, limit int64) ([]byte, io.ReadCloser) {
+	head, err := io.ReadAll(io.LimitReader(body, limit))
+	if err == nil && int64(len(head)) == limit {
+		return head, &replayBody{Reader: io.MultiReader(bytes.NewReader(head), body), body: body}
+	}
+	body.Close()
+	return head, io.NopCloser(io.MultiReader(bytes.NewReader(head), errReader{err}))
+}
+
+// replayBody reads from Reader and closes body.
+type replayBody struct {
+	io.Reader
+	body io.Closer
+}
+
+func (r *replayBody) Close() error { return r.body.Close() }
 
 // errReader replays a read error after the restored body, or EOF.
 type errReader struct{ err error }
@@ -149,67 +155,15 @@ func (r errReader) Read([]byte) (int, error) {
 	return 0, io.EOF
 }
 
-func isStream(contentType string) bool {
-	ct := strings.ToLower(contentType)
+// isStream reports whether a lowercased Content-Type is a stream: SSE or
+// NDJSON.
+func isStream(ct string) bool {
 	return strings.Contains(ct, "text/event-stream") || strings.Contains(ct, "ndjson")
 }
 
-// headerEvidence reads the wait hints and identifiers from the headers.
-func headerEvidence(h http.Header, status int, now time.Time) Evidence {
-	ev := Evidence{Evidence: taxonomy.Evidence{
-		Status:      status,
-		ShouldRetry: strings.ToLower(strings.TrimSpace(h.Get("X-Should-Retry"))),
-		RequestID:   firstHeader(h, "X-Request-Id", "Request-Id", "X-Amzn-Requestid"),
-	}}
-	if d, ok := taxonomy.ParseRetryAfterMillis(h.Get("Retry-After-Ms")); ok {
-		ev.RetryAfter = d
-	} else if d, ok := taxonomy.ParseRetryAfter(h.Get("Retry-After"), now); ok {
-		ev.RetryAfter = d
-	}
-	ev.RateLimitReset = rateLimitReset(h, now)
-	if ev.RetryAfter == 0 && status == http.StatusTooManyRequests {
-		// No Retry-After on a 429: the announced reset is the next best hint.
-		ev.RetryAfter = ev.RateLimitReset
-	}
-	return ev
-}
-
-func firstHeader(h http.Header, names ...string) string {
-	for _, n := range names {
-		if v := h.Get(n); v != "" {
-			return v
-		}
-	}
-	return ""
-}
-
-// rateLimitReset returns the earliest announced reset of an exhausted limit.
-// OpenAI sends durations ("1s", "6m0s") in x-ratelimit-reset-*; Anthropic
-// sends RFC 3339 times in anthropic-ratelimit-*-reset.
-func rateLimitReset(h http.Header, now time.Time) time.Duration {
-	var best time.Duration
-	consider := func(d time.Duration) {
-		if d > 0 && (best == 0 || d < best) {
-			best = d
-		}
-	}
-	for _, kind := range []string{"requests", "tokens"} {
-		if remaining := h.Get("X-Ratelimit-Remaining-" + kind); remaining == "0" {
-			if d, err := time.ParseDuration(h.Get("X-Ratelimit-Reset-" + kind)); err == nil {
-				consider(d)
-			}
-		}
-		if remaining := h.Get("Anthropic-Ratelimit-" + kind + "-Remaining"); remaining == "0" {
-			if t, err := time.Parse(time.RFC3339, h.Get("Anthropic-Ratelimit-"+kind+"-Reset")); err == nil {
-				consider(t.Sub(now))
-			}
-		}
-	}
-	return best
-}
-
 // parseErrorBody finds the provider's error type, code and message in the
-// shapes the providers use:
+// shapes the providers use, the message at most 8 KiB
+// ([taxonomy.BoundMessage]):
 //
 //	OpenAI     {"error": {"message", "type", "code"}}
 //	Anthropic  {"type": "error", "error": {"type", "message"}}
@@ -217,6 +171,11 @@ func rateLimitReset(h http.Header, now time.Time) time.Duration {
 //	Ollama     {"error": "message"}
 //	Mistral    {"object": "error", "message", "type", "code"}
 func parseErrorBody(body []byte) (typ, code, message string) {
+	typ, code, message = decodeErrorBody(body)
+	return typ, code, taxonomy.BoundMessage(message)
+}
+
+func decodeErrorBody(body []byte) (typ, code, message string) {
 	var doc struct {
 		Error   json.RawMessage `json:"error"`
 		Type    string          `json:"type"`
@@ -262,90 +221,4 @@ func rawString(raw json.RawMessage) string {
 		return n.String()
 	}
 	return ""
-}
-
-// streamWatcher passes a stream body through to the client unchanged while
-// it watches the lines go by for the end marker and in-band error events.
-type streamWatcher struct {
-	body    io.ReadCloser
-	slot    *slot
-	partial []byte // the unfinished last line
-}
-
-// maxLine bounds the line buffer; longer lines (big tool arguments) are
-// skipped, not buffered.
-const maxLine = 64 << 10
-
-func (w *streamWatcher) Read(p []byte) (int, error) {
-	n, err := w.body.Read(p)
-	if n > 0 {
-		w.scan(p[:n])
-	}
-	if err != nil && err != io.EOF {
-		w.slot.update(func(ev *Evidence) { ev.BodyErr = err })
-	}
-	return n, err
-}
-
-func (w *streamWatcher) Close() error { return w.body.Close() }
-
-func (w *streamWatcher) scan(b []byte) {
-	for len(b) > 0 {
-		i := bytes.IndexByte(b, '\n')
-		if i < 0 {
-			if len(w.partial)+len(b) <= maxLine {
-				w.partial = append(w.partial, b...)
-			} else {
-				w.partial = w.partial[:0]
-			}
-			return
-		}
-		line := b[:i]
-		if len(w.partial) > 0 {
-			line = append(w.partial, line...)
-			w.partial = w.partial[:0]
-		}
-		w.line(bytes.TrimSpace(line))
-		b = b[i+1:]
-	}
-}
-
-// line inspects one complete line of SSE or NDJSON.
-func (w *streamWatcher) line(line []byte) {
-	data := line
-	if rest, ok := bytes.CutPrefix(line, []byte("data:")); ok {
-		data = bytes.TrimSpace(rest)
-	}
-	switch {
-	case bytes.Equal(data, []byte("[DONE]")),
-		bytes.Equal(line, []byte("event: message_stop")),
-		hasField(data, "type", "message_stop"),
-		hasField(data, "done", "true"):
-		w.slot.update(func(ev *Evidence) { ev.EndMarker = true })
-	case bytes.Contains(data, []byte(`"error"`)):
-		typ, code, msg := parseErrorBody(data)
-		if typ == "" && code == "" && msg == "" {
-			return
-		}
-		w.slot.update(func(ev *Evidence) {
-			ev.InBand = true
-			ev.ErrorType, ev.ErrorCode, ev.ErrorMessage = typ, code, msg
-		})
-	}
-}
-
-// hasField reports whether a JSON line holds "name": value (value written
-// raw: "true", or a string's content), with or without a space after the
-// colon, without decoding the line.
-func hasField(data []byte, name, value string) bool {
-	if value != "true" {
-		value = `"` + value + `"`
-	}
-	key := `"` + name + `":`
-	i := bytes.Index(data, []byte(key))
-	if i < 0 {
-		return false
-	}
-	rest := bytes.TrimLeft(data[i+len(key):], " ")
-	return bytes.HasPrefix(rest, []byte(value))
 }

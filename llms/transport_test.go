@@ -8,7 +8,10 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
+
+	"github.com/resilientgo/resilient/taxonomy"
 )
 
 func TestParseErrorBody(t *testing.T) {
@@ -42,41 +45,12 @@ func TestParseErrorBody(t *testing.T) {
 	}
 }
 
-func TestHeaderEvidence(t *testing.T) {
-	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-	tests := []struct {
-		name   string
-		status int
-		header map[string]string
-		want   time.Duration
-	}{
-		{"Retry-After seconds", 429, map[string]string{"Retry-After": "7"}, 7 * time.Second},
-		{"Retry-After date", 503, map[string]string{"Retry-After": "Mon, 30 Nov 2026 12:00:30 GMT"}, 30 * time.Second},
-		{"retry-after-ms wins", 429, map[string]string{"Retry-After": "7", "Retry-After-Ms": "1500"}, 1500 * time.Millisecond},
-		{"openai reset on a 429", 429, map[string]string{"X-Ratelimit-Remaining-Requests": "0", "X-Ratelimit-Reset-Requests": "6m0s"}, 6 * time.Minute},
-		{"anthropic reset on a 429", 429, map[string]string{"Anthropic-Ratelimit-Tokens-Remaining": "0", "Anthropic-Ratelimit-Tokens-Reset": "2026-11-30T12:00:20Z"}, 20 * time.Second},
-		{"a reset is not a wait on a 500", 500, map[string]string{"X-Ratelimit-Remaining-Requests": "0", "X-Ratelimit-Reset-Requests": "1s"}, 0},
-		{"garbage", 429, map[string]string{"Retry-After": "soon"}, 0},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			h := http.Header{}
-			for k, v := range tt.header {
-				h.Set(k, v)
-			}
-			if got := headerEvidence(h, tt.status, now).RetryAfter; got != tt.want {
-				t.Errorf("RetryAfter: got %v, want %v", got, tt.want)
-			}
-		})
-	}
-}
-
 // fakeRoundTripper answers with a fixed response.
 type fakeRoundTripper struct{ resp *http.Response }
 
 func (f fakeRoundTripper) RoundTrip(*http.Request) (*http.Response, error) { return f.resp, nil }
 
-func roundTrip(t *testing.T, resp *http.Response, watched bool) (*http.Response, Evidence, bool) {
+func roundTrip(t *testing.T, resp *http.Response, watched bool) (*http.Response, taxonomy.Evidence, bool) {
 	t.Helper()
 	ctx, s := context.Background(), (*slot)(nil)
 	if watched {
@@ -88,7 +62,7 @@ func roundTrip(t *testing.T, resp *http.Response, watched bool) (*http.Response,
 		t.Fatal(err)
 	}
 	if s == nil {
-		return got, Evidence{}, false
+		return got, taxonomy.Evidence{}, false
 	}
 	body, _ := io.ReadAll(got.Body)
 	got.Body = io.NopCloser(bytes.NewReader(body))
@@ -116,43 +90,96 @@ func TestTransportRecordsAndRestoresTheErrorBody(t *testing.T) {
 	}
 }
 
+// A stream test case: a body and what the watcher must make of it.
+type streamCase struct {
+	name            string
+	contentType     string
+	body            string
+	wantEnd, inBand bool
+	wantType        string
+}
+
+var streamCases = []streamCase{
+	{"openai done", "text/event-stream", "data: {\"choices\":[]}\n\ndata: [DONE]\n\n", true, false, ""},
+	{"openai done without the space", "text/event-stream", "data:[DONE]\n\n", true, false, ""},
+	{"openai done with CRLF", "text/event-stream", "data: {\"choices\":[]}\r\n\r\ndata: [DONE]\r\n\r\n", true, false, ""},
+	{"openai done without a last newline", "text/event-stream", "data: {\"choices\":[]}\n\ndata: [DONE]", true, false, ""},
+	{"openai cut short", "text/event-stream", "data: {\"choices\":[]}\n\n", false, false, ""},
+	{"openai cut inside a line", "text/event-stream", "data: {\"choices\":[]}\n\ndata: [DO", false, false, ""},
+	{"[DONE] inside content is not the marker", "text/event-stream", "data: {\"choices\":[{\"delta\":{\"content\":\"data: [DONE]\"}}]}\n\n", false, false, ""},
+	{"openai in-band error", "text/event-stream", "data: {\"error\":{\"message\":\"Overloaded\",\"type\":\"server_error\"}}\n\n", false, true, "server_error"},
+	{"in-band error with spaces", "text/event-stream", "data: { \"error\" : {\"message\":\"Overloaded\",\"type\":\"server_error\"}}\n\n", false, true, "server_error"},
+	{"vllm in-band error", "text/event-stream", "data: {\"object\":\"error\",\"message\":\"max_tokens is too large\",\"type\":\"BadRequestError\",\"param\":null,\"code\":400}\n\n", false, true, "BadRequestError"},
+	{"anthropic stop", "text/event-stream", "event: message_stop\ndata: {\"type\": \"message_stop\"}\n\n", true, false, ""},
+	{"anthropic stop data alone", "text/event-stream", "data: {\"type\":\"message_stop\"}\n\n", true, false, ""},
+	{"anthropic ping is nothing", "text/event-stream", "event: ping\ndata: {\"type\": \"ping\"}\n\n", false, false, ""},
+	{"anthropic delta is nothing", "text/event-stream", "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"message_stop\"}}\n\n", false, false, ""},
+	{"anthropic error event", "text/event-stream", "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n", false, true, "overloaded_error"},
+	{"ollama done", "application/x-ndjson", "{\"message\":{\"content\":\"Hi\"},\"done\":false}\n{\"done\":true}\n", true, false, ""},
+	{"ollama done after its reason", "application/x-ndjson", "{\"model\":\"llama3.2\",\"message\":{\"role\":\"assistant\",\"content\":\"\"},\"done_reason\":\"stop\",\"done\":true,\"total_duration\":4883583458}\n", true, false, ""},
+	{"ollama done with spaces", "application/x-ndjson", "{\"model\": \"llama3.2\", \"done\" : true}\n", true, false, ""},
+	{"ollama done without a last newline", "application/x-ndjson", "{\"message\":{\"content\":\"Hi\"},\"done\":false}\n{\"done\":true}", true, false, ""},
+	{"ollama not done", "application/x-ndjson", "{\"message\":{\"content\":\"Hi\"},\"done\":false}\n", false, false, ""},
+	{"ollama done as a value is not the marker", "application/x-ndjson", "{\"status\":\"done\",\"done\":false,\"x\":1}\n", false, false, ""},
+	{"ollama done in content is not the marker", "application/x-ndjson", "{\"message\":{\"content\":\"\\\"done\\\": true\"},\"done\":false}\n", false, false, ""},
+	{"done in an SSE stream is not a marker", "text/event-stream", "data: {\"done\":true}\n\n", false, false, ""},
+	{"ollama error line", "application/x-ndjson", "{\"error\":\"an error was encountered while running the model\"}\n", false, true, ""},
+	{"content mentioning an error is not one", "text/event-stream", "data: {\"choices\":[{\"delta\":{\"content\":\"the \\\"error\\\" field\"}}]}\n\n", false, false, ""},
+	{"an object of type error without an error shape is not one", "text/event-stream", "data: {\"type\":\"error\"}\n\n", false, false, ""},
+	{"the line after a skipped one counts", "text/event-stream", "data: {\"x\":\"" + strings.Repeat("x", maxLine) + "\"}\n\ndata: [DONE]\n\n", true, false, ""},
+	// Read a byte at a time, the first maxLine+1 bytes overflow the bound
+	// and the line's tail is what looks like a marker (the line is cut, as a
+	// dropped stream would cut it).
+	{"a skipped line's tail is not a line", "text/event-stream", "data: {\"x\":\"" + strings.Repeat("x", maxLine+1-len("data: {\"x\":\"")) + "data: [DONE]\n\n", false, false, ""},
+}
+
+// TestTransportWatchesStreams reads every case whole, one byte per read
+// (every line split at every place), and in reads of 7 bytes.
 func TestTransportWatchesStreams(t *testing.T) {
-	tests := []struct {
-		name            string
-		contentType     string
-		body            string
-		wantEnd, inBand bool
-		wantType        string
+	readers := []struct {
+		name string
+		wrap func(io.Reader) io.Reader
 	}{
-		{"openai done", "text/event-stream", "data: {\"choices\":[]}\n\ndata: [DONE]\n\n", true, false, ""},
-		{"openai cut short", "text/event-stream", "data: {\"choices\":[]}\n\n", false, false, ""},
-		{"openai in-band error", "text/event-stream", "data: {\"error\":{\"message\":\"Overloaded\",\"type\":\"server_error\"}}\n\n", false, true, "server_error"},
-		{"anthropic stop", "text/event-stream", "event: message_stop\ndata: {\"type\": \"message_stop\"}\n\n", true, false, ""},
-		{"anthropic error event", "text/event-stream", "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n", false, true, "overloaded_error"},
-		{"ollama done", "application/x-ndjson", "{\"message\":{\"content\":\"Hi\"},\"done\":false}\n{\"done\":true}\n", true, false, ""},
-		{"ollama error line", "application/x-ndjson", "{\"error\":\"an error was encountered while running the model\"}\n", false, true, ""},
-		{"content mentioning an error is not one", "text/event-stream", "data: {\"choices\":[{\"delta\":{\"content\":\"the \\\"error\\\" field\"}}]}\n\n", false, false, ""},
+		{"whole", func(r io.Reader) io.Reader { return r }},
+		{"one byte per read", iotest.OneByteReader},
+		{"seven bytes per read", func(r io.Reader) io.Reader { return &chunkReader{r: r, n: 7} }},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, ev, _ := roundTrip(t, response(200, tt.contentType, tt.body), true)
-			if !ev.Stream || ev.EndMarker != tt.wantEnd || ev.InBand != tt.inBand || ev.ErrorType != tt.wantType {
-				t.Errorf("got stream %v, end %v, in-band %v, type %q; want end %v, in-band %v, type %q",
-					ev.Stream, ev.EndMarker, ev.InBand, ev.ErrorType, tt.wantEnd, tt.inBand, tt.wantType)
-			}
-		})
+	for _, rd := range readers {
+		for _, tt := range streamCases {
+			t.Run(rd.name+"/"+tt.name, func(t *testing.T) {
+				resp := response(200, tt.contentType, "")
+				resp.Body = io.NopCloser(rd.wrap(strings.NewReader(tt.body)))
+				got, ev, _ := roundTrip(t, resp, true)
+				if !ev.Stream || ev.EndMarker != tt.wantEnd || ev.InBand != tt.inBand || ev.ErrorType != tt.wantType {
+					t.Errorf("got stream %v, end %v, in-band %v, type %q; want end %v, in-band %v, type %q",
+						ev.Stream, ev.EndMarker, ev.InBand, ev.ErrorType, tt.wantEnd, tt.inBand, tt.wantType)
+				}
+				if body, _ := io.ReadAll(got.Body); string(body) != tt.body {
+					t.Errorf("the client read %d bytes, want the %d sent, unchanged", len(body), len(tt.body))
+				}
+			})
+		}
 	}
 }
 
-// A line split across reads is still seen whole.
-func TestStreamWatcherJoinsSplitLines(t *testing.T) {
-	_, s := withSlot(context.Background())
-	w := &streamWatcher{body: io.NopCloser(strings.NewReader("")), slot: s}
-	for _, part := range []string{"data: [DO", "NE]", "\n"} {
-		w.scan([]byte(part))
-	}
-	if ev, _ := s.evidence(); !ev.EndMarker {
-		t.Errorf("the end marker split across reads was missed")
+// chunkReader reads at most n bytes at a time.
+type chunkReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *chunkReader) Read(p []byte) (int, error) { return c.r.Read(p[:min(len(p), c.n)]) }
+
+// An in-band rate limit on a 200 stream keeps the response's rate-limit
+// headers, so that the classifier can wait for the reset.
+func TestInBandRateLimitKeepsTheReset(t *testing.T) {
+	body := "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"rate_limit_error\",\"message\":\"Number of request tokens has exceeded your per-minute rate limit\"}}\n\n"
+	_, ev, _ := roundTrip(t, response(200, "text/event-stream", body,
+		"Anthropic-Ratelimit-Tokens-Remaining", "0", "Anthropic-Ratelimit-Tokens-Reset", time.Now().Add(time.Hour).UTC().Format(time.RFC3339)), true)
+	ev.Status = 0 // as the response check does for an in-band error
+	c := taxonomy.Classify(&taxonomy.WireError{Evidence: ev, Err: errors.New("in-band error")})
+	if !ev.InBand || c.Kind != taxonomy.RateLimited || c.WaitSource != taxonomy.WaitReset || c.RetryAfter < 59*time.Minute {
+		t.Errorf("got %v waiting %v (%v) from %+v, want rate_limited waiting about an hour for the reset", c, c.RetryAfter, c.WaitSource, ev)
 	}
 }
 
@@ -170,5 +197,86 @@ func TestTransportBodyReadErrorIsRecorded(t *testing.T) {
 	_, _ = io.ReadAll(w)
 	if ev, _ := s.evidence(); !errors.Is(ev.BodyErr, broken) {
 		t.Errorf("BodyErr: got %v, want the read error", ev.BodyErr)
+	}
+}
+
+// closeRecorder records whether the body was closed.
+type closeRecorder struct {
+	io.Reader
+	closed bool
+}
+
+func (c *closeRecorder) Close() error { c.closed = true; return nil }
+
+// An error body is read at most maxErrorBody deep to find the provider's
+// error, and the client still reads every byte of it, however long: no cut
+// that looks like an ordinary end of body.
+func TestTransportPassesLongErrorBodiesThrough(t *testing.T) {
+	short := `{"error":{"message":"Overloaded","type":"server_error"}}`
+	long := `{"error":{"message":"` + strings.Repeat("x", maxErrorBody) + `","type":"server_error"}}`
+	exact := short + strings.Repeat(" ", maxErrorBody-len(short))
+	tests := []struct {
+		name, body, wantType string
+		wantClosedEarly      bool // closed by the transport, before the client closes
+	}{
+		{"short body", short, "server_error", true},
+		{"exactly the bound", exact, "server_error", false},
+		{"over the bound: passed through, not parsed", long, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body := &closeRecorder{Reader: strings.NewReader(tt.body)}
+			resp := response(500, "application/json", "")
+			resp.Body = body
+			ctx, s := withSlot(context.Background())
+			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "http://provider.test/v1/chat/completions", nil)
+			got, err := NewTransport(fakeRoundTripper{resp}).RoundTrip(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if body.closed != tt.wantClosedEarly {
+				t.Errorf("closed before the client closed: %v, want %v", body.closed, tt.wantClosedEarly)
+			}
+			read, err := io.ReadAll(got.Body)
+			if err != nil || string(read) != tt.body {
+				t.Errorf("the client read %d bytes (%v), want all %d", len(read), err, len(tt.body))
+			}
+			if got.Body.Close(); !body.closed {
+				t.Errorf("closing the response body did not close the connection's body")
+			}
+			if ev, _ := s.evidence(); ev.ErrorType != tt.wantType {
+				t.Errorf("error type: got %q, want %q", ev.ErrorType, tt.wantType)
+			}
+		})
+	}
+}
+
+// A read error within the bound reaches the client after the bytes read.
+func TestTransportReplaysAnErrorBodyReadError(t *testing.T) {
+	broken := errors.New("connection reset by peer")
+	resp := response(500, "application/json", "")
+	resp.Body = io.NopCloser(io.MultiReader(strings.NewReader(`{"error":`), errReader{broken}))
+	ctx, _ := withSlot(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "http://provider.test/v1/chat/completions", nil)
+	got, err := NewTransport(fakeRoundTripper{resp}).RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if read, err := io.ReadAll(got.Body); string(read) != `{"error":` || !errors.Is(err, broken) {
+		t.Errorf("the client read %q, %v; want the bytes then the read error", read, err)
+	}
+}
+
+// A huge provider message is attached bounded: memory and classification
+// time do not grow with it.
+func TestTransportBoundsTheMessage(t *testing.T) {
+	message := strings.Repeat("Overloaded. ", 80_000) // 960 kB, within the body bound
+	body := `{"error":{"message":"` + message + `","type":"server_error"}}`
+	_, ev, _ := roundTrip(t, response(529, "application/json", body), true)
+	if want := taxonomy.BoundMessage(message); ev.ErrorMessage != want || len(want) != 8<<10 {
+		t.Errorf("message: got %d bytes, want the first %d", len(ev.ErrorMessage), len(want))
+	}
+	if ev.ErrorType != "server_error" {
+		t.Errorf("type: got %q, want server_error", ev.ErrorType)
 	}
 }

@@ -93,9 +93,13 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error) *decision {
 		}
 		return &decision{reason: ReasonRetryAfterOverCap,
 			detail: fmt.Sprintf("provider asked for %v, cap is %v", class.RetryAfter, cfg.retryAfterCap)}
-	case class.RetryAfter > 0:
-		wait = class.RetryAfter // exactly: retrying early is how accounts get throttled harder
-		source = WaitRetryAfter
+	case class.RetryAfter > 0 || class.WaitSource != WaitBackoff:
+		// Exactly, 0 included ("Retry-After: 0" means now): retrying early is
+		// how accounts get throttled harder.
+		wait, source = class.RetryAfter, class.WaitSource
+		if source == WaitBackoff {
+			source = WaitRetryAfter // a classifier of the caller's that names no source
+		}
 	default:
 		wait = c.p.backoff(n)
 	}

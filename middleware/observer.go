@@ -104,26 +104,19 @@ func (o Outcome) String() string {
 	return "outcome(" + strconv.Itoa(int(o)) + ")"
 }
 
-// WaitSource says where the wait before a retry came from.
-type WaitSource uint8
+// WaitSource says where the wait before a retry came from: the pipeline's
+// backoff, the provider's Retry-After, its rate-limit reset, or the
+// breaker's next probe. It is the type the classifier answers in
+// taxonomy.Class.WaitSource.
+type WaitSource = taxonomy.WaitSource
 
 // The sources of a wait.
 const (
-	WaitBackoff    WaitSource = iota // the pipeline's jittered backoff
-	WaitRetryAfter                   // the provider's Retry-After (or retry-after-ms, or a hint in the text)
-	WaitReset                        // a rate-limit reset the provider announced
-	WaitProbe                        // the breaker's next probe (WaitWhileOpen)
+	WaitBackoff    = taxonomy.WaitBackoff    // the pipeline's jittered backoff
+	WaitRetryAfter = taxonomy.WaitRetryAfter // the provider's Retry-After (or retry-after-ms, or a hint in the text)
+	WaitReset      = taxonomy.WaitReset      // a rate-limit reset the provider announced
+	WaitProbe      = taxonomy.WaitProbe      // the breaker's next probe (WaitWhileOpen)
 )
-
-var waitSourceNames = [...]string{"backoff", "retry_after", "reset", "probe"}
-
-// String returns the source's lowercase name, e.g. "retry_after".
-func (s WaitSource) String() string {
-	if int(s) < len(waitSourceNames) {
-		return waitSourceNames[s]
-	}
-	return "wait_source(" + strconv.Itoa(int(s)) + ")"
-}
 
 // RefusalReason says why a call or attempt was refused before any request.
 type RefusalReason uint8

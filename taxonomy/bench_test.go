@@ -90,4 +90,14 @@ func BenchmarkClassifyLargeBody(b *testing.B) {
 			taxonomy.Classify(textOnly)
 		}
 	})
+	// A megabyte of provider message in the evidence, not in the text: the
+	// 8 KiB bound applies to it as well.
+	message := &taxonomy.WireError{Evidence: taxonomy.Evidence{ErrorMessage: strings.Repeat("upstream said nothing useful. ", 1<<20/30)},
+		Err: errors.New("provider error")}
+	b.Run("message", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			taxonomy.Classify(message)
+		}
+	})
 }

@@ -12,13 +12,21 @@ import (
 type Class struct {
 	// Kind is what went wrong.
 	Kind Kind
+	// WaitSource is where RetryAfter comes from: a Retry-After header or the
+	// provider's text (WaitRetryAfter), the announced rate-limit reset of a
+	// rate-limited failure without a Retry-After (WaitReset), or nowhere
+	// (WaitBackoff, the zero value: the pipeline's backoff decides). It
+	// sits beside Kind so that the two bytes share a word.
+	WaitSource WaitSource
 	// Rule names the rule that decided, for logs: "status 429",
 	// `marker "invalid api key"`, "empty message", "context canceled"...
 	Rule string
 	// Status is the HTTP status when known, else 0.
 	Status int
-	// RetryAfter is the provider's wait hint when known (Retry-After,
-	// retry-after-ms, or "try again in 1.8s" in the text), else 0.
+	// RetryAfter is the wait before a retry that the provider's evidence
+	// asks for, at most [MaxWaitHint]; WaitSource says where it comes from.
+	// 0 with WaitRetryAfter is an explicit "retry now"; 0 with WaitBackoff
+	// means no hint.
 	RetryAfter time.Duration
 	// Code is the provider's machine-readable error type or code when known,
 	// such as "insufficient_quota" or "overloaded_error", else "".

@@ -53,57 +53,55 @@ func Classify(err error) (c Class) {
 		text = text[:maxText]
 	}
 	lower := strings.ToLower(text)
-	if ev.status == 0 {
-		ev.status = textStatus(lower)
+	if ev.Status == 0 {
+		ev.Status = textStatus(lower)
 	}
-	if ev.message != "" && !strings.Contains(text, ev.message) {
+	if msg := BoundMessage(ev.ErrorMessage); msg != "" && !strings.Contains(text, msg) {
 		// ToLower maps rune by rune, so this equals lowering the joined text.
-		lower += ": " + strings.ToLower(ev.message)
+		lower += ": " + strings.ToLower(msg)
 	}
 
-	c = decide(err, ev, lower)
-	c.Status = ev.status
-	c.Code = ev.code
+	c = decide(err, &ev, lower)
+	c.Status = ev.Status
+	c.Code = ev.ErrorCode
 	if c.Code == "" {
-		c.Code = ev.errType
+		c.Code = ev.ErrorType
 	}
-	c.RetryAfter = ev.retryAfter
-	if c.RetryAfter == 0 {
-		c.RetryAfter, _ = retryHint(lower)
-	}
-	return applyShouldRetry(c, ev.shouldRetry)
+	c = applyShouldRetry(c, ev.ShouldRetry)
+	c.RetryAfter, c.WaitSource = ev.wait(c.Kind, lower)
+	return c
 }
 
 // decide applies the rules in order of the strength of their evidence.
-func decide(err error, ev evidence, lower string) Class {
-	if strings.TrimSpace(lower) == "" && ev.status == 0 {
+func decide(err error, ev *Evidence, lower string) Class {
+	if strings.TrimSpace(lower) == "" && ev.Status == 0 {
 		// A stream that dropped before any error body arrived (seed 000).
 		return Class{Kind: Transient, Rule: "empty message"}
 	}
-	if r, ok := lookupCode(ev.code); ok {
-		return Class{Kind: r.kind, Rule: r.codeRule(ev.code)}
+	if r, ok := lookupCode(ev.ErrorCode); ok {
+		return Class{Kind: r.kind, Rule: r.codeRule(ev.ErrorCode)}
 	}
-	if ev.status == 0 || (ev.status >= 400 && ev.status <= 499) {
+	if ev.Status == 0 || (ev.Status >= 400 && ev.Status <= 499) {
 		if r, ok := firstMatch(quotaRules, lower); ok {
 			if _, hinted := retryHint(lower); hinted && r.hinted != Unknown {
 				return Class{Kind: r.hinted, Rule: r.name + " with a retry hint"}
 			}
 			return Class{Kind: r.kind, Rule: r.name}
 		}
-		if ev.status != 429 {
+		if ev.Status != 429 {
 			if r, ok := firstMatch(overflowRules, lower); ok {
 				return Class{Kind: r.kind, Rule: r.name}
 			}
 		}
 	}
-	if kind, ok := statusKind(ev.status); ok {
-		return Class{Kind: kind, Rule: statusRule(ev.status)}
+	if kind, ok := statusKind(ev.Status); ok {
+		return Class{Kind: kind, Rule: statusRule(ev.Status)}
 	}
 	// The error type is broader than the status ("server_error" comes with a
 	// 500 and a 529 alike), so it decides only when no status did: an in-band
 	// stream event on a 200 ("overloaded_error").
-	if r, ok := lookupCode(ev.errType); ok {
-		return Class{Kind: r.kind, Rule: r.typeRule(ev.errType)}
+	if r, ok := lookupCode(ev.ErrorType); ok {
+		return Class{Kind: r.kind, Rule: r.typeRule(ev.ErrorType)}
 	}
 	if c, ok := grpcKind(lower); ok {
 		return c
@@ -175,42 +173,30 @@ func applyShouldRetry(c Class, should string) Class {
 	return c
 }
 
-// evidence is what gatherEvidence found in the error's tree.
-type evidence struct {
-	status      int
-	retryAfter  time.Duration
-	shouldRetry string
-	code        string
-	errType     string
-	message     string
-}
-
 type httpCoder interface{ HTTPCode() int }             // googleai *apierror.APIError
 type httpStatusCoder interface{ HTTPStatusCode() int } // bedrock *awshttp.ResponseError
 
 // gatherEvidence walks the error tree once, strongest evidence first: a
-// *WireError, then typed statuses. The status inside the text is read by the
-// caller, which has the lowercased text at hand.
-func gatherEvidence(err error) evidence {
-	var ev evidence
+// *WireError, then typed statuses and the wait hints of typed response
+// headers. The status inside the text is read by the caller, which has the
+// lowercased text at hand.
+func gatherEvidence(err error) Evidence {
+	var ev Evidence
 	if wire, ok := as[*WireError](err); ok && wire != nil {
-		ev = evidence{
-			status:      wire.Status,
-			retryAfter:  wire.RetryAfter,
-			shouldRetry: wire.ShouldRetry,
-			code:        wire.ErrorCode,
-			errType:     wire.ErrorType,
-			message:     wire.ErrorMessage,
-		}
+		ev = wire.Evidence
 	}
+	hinted := ev.hinted()
 	walk(err, func(e error) bool {
-		if ev.status == 0 {
-			ev.status = typedStatus(e)
+		if ev.Status == 0 {
+			ev.Status = typedStatus(e)
 		}
-		if ev.retryAfter == 0 {
-			ev.retryAfter = headerRetryAfter(e)
+		if !hinted {
+			if h, ok := typedHeader(e); ok {
+				ev.addHints(HeaderEvidence(h, 0, time.Now()))
+				hinted = ev.hinted()
+			}
 		}
-		return ev.status == 0 || ev.retryAfter == 0
+		return ev.Status == 0 || !hinted
 	})
 	return ev
 }
@@ -233,19 +219,15 @@ func typedStatus(e error) int {
 	return status
 }
 
-// headerRetryAfter reads Retry-After from an error that exposes the response
-// headers as a field named Header (googleapi.Error does).
-func headerRetryAfter(e error) time.Duration {
+// typedHeader returns the response headers of an error that exposes them
+// as a field named Header (googleapi.Error does).
+func typedHeader(e error) (http.Header, bool) {
 	f, ok := fieldOf(e, headerField)
 	if !ok || !f.CanInterface() {
-		return 0
+		return nil, false
 	}
 	h, _ := f.Interface().(http.Header)
-	if d, ok := ParseRetryAfterMillis(h.Get("Retry-After-Ms")); ok && d > 0 {
-		return d
-	}
-	d, _ := ParseRetryAfter(h.Get("Retry-After"), time.Now())
-	return d
+	return h, h != nil
 }
 
 func textStatus(lower string) int {

@@ -12,8 +12,9 @@
 //  2. context errors (context.Canceled is [Canceled]; a deadline is [Transient],
 //     because the caller's own deadline is detected by the middleware, which
 //     consults the caller's context before it classifies);
-//  3. wire evidence recorded by the HTTP transport ([WireError]): status,
-//     Retry-After, x-should-retry and the provider's error type and code;
+//  3. wire evidence recorded by the HTTP transport ([WireError] carrying an
+//     [Evidence]): status, Retry-After, rate-limit resets, x-should-retry and
+//     the provider's error type and code;
 //  4. typed errors that expose a status without this package importing theirs:
 //     HTTPCode() int (googleai) and HTTPStatusCode() int (bedrock);
 //  5. transport errors: *url.Error, net.Error, io.EOF, io.ErrUnexpectedEOF,
@@ -29,6 +30,18 @@
 // An empty error message is [Transient]: a stream that dropped before any error
 // body arrived. An error whose own methods panic, such as a typed nil pointer
 // returned as an error, is [Programming].
+//
+// # Waits
+//
+// [Class.RetryAfter] is the wait before a retry that the evidence asks for,
+// and [Class.WaitSource] says where it comes from, strongest first: a
+// Retry-After or retry-after-ms header ([WaitRetryAfter]; "Retry-After: 0"
+// asks for a retry at once, and nothing overrides it); for a rate limit
+// without one, the soonest reset its rate-limit headers announce
+// ([WaitReset]), an exhausted limit's first; then a "try again in 1.8s" in
+// the text ([WaitRetryAfter]). With none of them it is [WaitBackoff]: the
+// pipeline's backoff decides. Every hint is clamped to [MaxWaitHint] where
+// it is parsed.
 //
 // # Kinds
 //

@@ -1,34 +1,61 @@
 package taxonomy
 
 import (
-	"errors"
+	"cmp"
 	"net/http"
-	"regexp"
-	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
-// Evidence is what the HTTP layer saw for one attempt: facts that
-// langchaingo's clients throw away, recorded by a transport before the client
-// flattens the response into text.
+// Evidence is what the HTTP layer saw for one attempt: the facts that
+// langchaingo's clients throw away, recorded by a transport (package llms's
+// Transport) before the client flattens the response into text. It is the one
+// record of them: the transport fills it, [WireError] carries it to
+// [Classify], which reads every field that bears on the kind and the wait.
+//
+// Every duration in it is at most [MaxWaitHint] when it comes from
+// [HeaderEvidence]. Evidence is a plain value; copies are independent.
 type Evidence struct {
 	// Status is the HTTP status, 0 if no response arrived.
 	Status int
-	// RetryAfter is the wait the provider asked for (Retry-After in seconds
-	// or as an HTTP date, or retry-after-ms), 0 if none.
+	// RetryAfter is the wait the provider asked for in a Retry-After
+	// (seconds or an HTTP date) or retry-after-ms header, 0 if none.
 	RetryAfter time.Duration
+	// RetryNow is true when that header asked for no wait at all
+	// ("Retry-After: 0", "retry-after-ms: 0"): the 0 in RetryAfter is the
+	// provider's answer, and no rate-limit reset or text hint replaces it.
+	RetryNow bool
+	// RateLimitReset is the wait until the provider's rate limit resets, as
+	// announced by x-ratelimit-reset-* (OpenAI and compatible servers) or
+	// anthropic-ratelimit-*-reset: the soonest reset still in the future of
+	// the limits the headers say are used up (remaining 0), or when none is,
+	// of all limits. 0 if none.
+	RateLimitReset time.Duration
 	// ShouldRetry is the provider's x-should-retry header: "true", "false",
-	// or "" when absent.
+	// or "" when absent or neither.
 	ShouldRetry string
 	// ErrorType and ErrorCode are the provider's machine-readable error type
 	// and code from the JSON body ("rate_limit_error", "insufficient_quota").
 	ErrorType string
 	ErrorCode string
-	// ErrorMessage is the provider's error message from the body.
+	// ErrorMessage is the provider's error message from the body, at most its
+	// first 8 KiB (what the classifier reads of any text).
 	ErrorMessage string
 	// RequestID is the provider's request id header, for support tickets.
 	RequestID string
+
+	// Stream is true when the response was a stream (SSE or NDJSON).
+	Stream bool
+	// EndMarker is true when the stream's end marker arrived: "data: [DONE]"
+	// (OpenAI, Mistral), "message_stop" (Anthropic), "done": true (Ollama).
+	EndMarker bool
+	// InBand is true when the stream carried an error event; its type, code
+	// and message are in ErrorType, ErrorCode and ErrorMessage.
+	InBand bool
+	// BodyErr is the error that ended reading the response body, if any
+	// other than a clean end of file.
+	BodyErr error
 }
 
 // WireError attaches the evidence of one attempt to the error the provider
@@ -62,120 +89,162 @@ func (e *WireError) Error() string {
 // Unwrap returns the client's error.
 func (e *WireError) Unwrap() error { return e.Err }
 
-// maxRetryAfter bounds parsed wait hints so that absurd values cannot
-// overflow a time.Duration. Callers cap far below it.
-const maxRetryAfter = 365 * 24 * time.Hour
-
-// ParseRetryAfter reads a Retry-After header value: delay-seconds (fractions
-// accepted) or an HTTP date, which is measured from now. It reports false for
-// an empty, negative or unparsable value. A date in the past is a zero wait.
-// Values beyond a year are clamped to a year.
-func ParseRetryAfter(value string, now time.Time) (time.Duration, bool) {
-	value = strings.TrimSpace(value)
-	if value == "" {
-		return 0, false
+// HeaderEvidence reads what the response headers of one exchange say: the
+// status given, the wait hints (Retry-After, retry-after-ms, rate-limit
+// resets), x-should-retry and the request id. now is when the response
+// arrived; HTTP dates and reset times are measured from it.
+//
+// A valid retry-after-ms wins over Retry-After: it is the more precise of the
+// two, and its 0 is an explicit "retry now" ([Evidence.RetryNow]), not a
+// missing value. Reset headers never replace a Retry-After; [Classify] uses a
+// reset as the wait only when there is no Retry-After and the failure is a
+// rate limit. Every wait is clamped to [MaxWaitHint].
+func HeaderEvidence(h http.Header, status int, now time.Time) Evidence {
+	ev := Evidence{
+		Status:      status,
+		ShouldRetry: ParseShouldRetry(h.Get("X-Should-Retry")),
+		RequestID:   firstHeader(h, "X-Request-Id", "Request-Id", "X-Amzn-Requestid"),
 	}
+	wait, ok := ParseRetryAfterMillis(h.Get("Retry-After-Ms"))
+	if !ok {
+		wait, ok = ParseRetryAfter(h.Get("Retry-After"), now)
+	}
+	ev.RetryAfter, ev.RetryNow = wait, ok && wait == 0
+	ev.RateLimitReset = rateLimitReset(h, now)
+	return ev
+}
+
+// hinted reports whether ev holds a wait hint read from headers.
+func (ev *Evidence) hinted() bool {
+	return ev.RetryAfter > 0 || ev.RetryNow || ev.RateLimitReset > 0
+}
+
+// addHints fills in what ev lacks from the headers of a typed error found
+// deeper in the tree: ev's own wait hints, if any, win as a whole.
+func (ev *Evidence) addHints(h Evidence) {
+	if !ev.hinted() {
+		ev.RetryAfter, ev.RetryNow, ev.RateLimitReset = h.RetryAfter, h.RetryNow, h.RateLimitReset
+	}
+	ev.ShouldRetry = cmp.Or(ev.ShouldRetry, h.ShouldRetry)
+	ev.RequestID = cmp.Or(ev.RequestID, h.RequestID)
+}
+
+// ParseShouldRetry reads an x-should-retry header value: "true" or "false"
+// in any case and with surrounding spaces, and "" for anything else, absence
+// included, so that a value it cannot read overrules nothing.
+func ParseShouldRetry(value string) string {
+	switch v := strings.TrimSpace(value); {
+	case strings.EqualFold(v, "true"):
+		return "true"
+	case strings.EqualFold(v, "false"):
+		return "false"
+	}
+	return ""
+}
+
+func firstHeader(h http.Header, names ...string) string {
+	for _, n := range names {
+		if v := h.Get(n); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// The rate-limit headers, in Go's canonical header form. OpenAI and the
+// servers that copy it (Groq, Cerebras, Azure) send x-ratelimit-remaining-<limit>
+// and x-ratelimit-reset-<limit> for limits such as "requests" and "tokens",
+// the reset as a Go duration ("6m0s", "1s", "20ms") or in seconds ("11.38").
+// Anthropic sends anthropic-ratelimit-<limit>-remaining and
+// anthropic-ratelimit-<limit>-reset for "requests", "tokens", "input-tokens"
+// and "output-tokens", the reset as an RFC 3339 time.
+const (
+	openaiResetPrefix     = "X-Ratelimit-Reset-"
+	openaiRemainingPrefix = "X-Ratelimit-Remaining-"
+	anthropicPrefix       = "Anthropic-Ratelimit-"
+	anthropicReset        = "-Reset"
+	anthropicRemaining    = "-Remaining"
+)
+
+// rateLimitReset returns the soonest future reset of the limits the headers
+// say are used up, or when none is, the soonest future reset of any limit;
+// 0 when no reset lies in the future. Every limit the headers name counts,
+// not only "requests" and "tokens".
+func rateLimitReset(h http.Header, now time.Time) time.Duration {
+	var soonest, soonestExhausted time.Duration
+	for key, values := range h {
+		if len(values) == 0 {
+			continue
+		}
+		var d time.Duration
+		var ok bool
+		var remaining string
+		switch {
+		case strings.HasPrefix(key, openaiResetPrefix):
+			d, ok = parseResetDuration(values[0])
+			remaining = h.Get(openaiRemainingPrefix + key[len(openaiResetPrefix):])
+		case strings.HasPrefix(key, anthropicPrefix) && strings.HasSuffix(key, anthropicReset):
+			d, ok = parseResetTime(values[0], now)
+			remaining = h.Get(strings.TrimSuffix(key, anthropicReset) + anthropicRemaining)
+		default:
+			continue
+		}
+		if !ok || d <= 0 {
+			continue // unreadable, or already past: says nothing about the wait
+		}
+		if soonest == 0 || d < soonest {
+			soonest = d
+		}
+		if strings.TrimSpace(remaining) == "0" && (soonestExhausted == 0 || d < soonestExhausted) {
+			soonestExhausted = d
+		}
+	}
+	if soonestExhausted > 0 {
+		return soonestExhausted
+	}
+	return soonest
+}
+
+// parseResetDuration reads an OpenAI-style reset: a Go duration ("6m0s",
+// "1s", "20ms", "1h2m3.5s") or bare seconds ("11.38"), clamped to
+// [MaxWaitHint]. Negative values are unreadable.
+func parseResetDuration(value string) (time.Duration, bool) {
+	value = strings.TrimSpace(value)
 	if isDecimal(value) {
 		return clampWait(parseDecimal(value) * float64(time.Second)), true
 	}
-	if t, err := http.ParseTime(value); err == nil {
-		return max(0, min(t.Sub(now), maxRetryAfter)), true
-	}
-	return 0, false
+	return parseGoDuration(value)
 }
 
-// ParseRetryAfterMillis reads a retry-after-ms header value (OpenAI,
-// Anthropic).
-func ParseRetryAfterMillis(value string) (time.Duration, bool) {
-	value = strings.TrimSpace(value)
-	if !isDecimal(value) {
-		return 0, false
-	}
-	return clampWait(parseDecimal(value) * float64(time.Millisecond)), true
-}
-
-// isDecimal reports whether s is digits with an optional fraction ("7",
-// "1.5"): delay-seconds as RFC 9110 writes it, plus the fractions some
-// providers send. It rejects what strconv.ParseFloat would also accept:
-// signs, exponents, hex, "Inf" and "NaN".
-func isDecimal(s string) bool {
-	digits, dot := 0, false
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= '0' && c <= '9':
-			digits++
-		case c == '.' && !dot && digits > 0 && i < len(s)-1:
-			dot = true
-		default:
-			return false
-		}
-	}
-	return digits > 0
-}
-
-// parseDecimal parses a string isDecimal accepted. Too many digits for a
-// float64 give +Inf, which clampWait clamps.
-func parseDecimal(s string) float64 {
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return 0
-	}
-	return f
-}
-
-func clampWait(ns float64) time.Duration {
-	if ns >= float64(maxRetryAfter) {
-		return maxRetryAfter
-	}
-	return time.Duration(ns)
-}
-
-// retryHintRE finds wait hints in lowercased provider texts, where the text is
-// the only evidence left: OpenAI "Please try again in 1.8s" / "in 20ms" / "in
-// 6m0s", Azure "Please retry after 6 seconds", Gemini "Please retry in 12.3s",
-// its JSON detail "retryDelay": "12s" and gax's "error details: retry in 12s".
-var retryHintRE = regexp.MustCompile(`(?:try again|retry)(?: after| in)\s+(?:((?:\d+(?:\.\d+)?(?:ms|h|m|s))+)|(\d+(?:\.\d+)?)\s*(milliseconds?|seconds?|secs?|minutes?|mins?))\b|"retrydelay":\s*"(\d+(?:\.\d+)?s)"`)
-
-// retryHint extracts a wait hint from a lowercased error text.
-func retryHint(lower string) (time.Duration, bool) {
-	// Every match starts at "try again", at "retry" or at the quote before
-	// "retrydelay": run the expression from the first of them, if any.
-	start := strings.Index(lower, "try again")
-	if i := strings.Index(lower, "retry"); i >= 0 && (start < 0 || i-1 < start) {
-		start = max(i-1, 0)
-	}
-	if start < 0 {
-		return 0, false // the common case, without running the expression
-	}
-	text := lower[start:]
-	m := retryHintRE.FindStringSubmatchIndex(text)
-	if m == nil {
-		return 0, false
-	}
-	group := func(n int) string {
-		if m[2*n] < 0 {
-			return ""
-		}
-		return text[m[2*n]:m[2*n+1]]
-	}
-	if num := group(2); num != "" {
-		// "6 seconds", "1.5 minutes", "20 milliseconds"
-		num := parseDecimal(num)
-		switch unit := group(3); {
-		case strings.HasPrefix(unit, "milli"):
-			return clampWait(num * float64(time.Millisecond)), true
-		case strings.HasPrefix(unit, "min"):
-			return clampWait(num * float64(time.Minute)), true
-		default:
-			return clampWait(num * float64(time.Second)), true
-		}
-	}
-	// Go duration syntax: "1.8s", "20ms", "6m0s", or retryDelay's "12s".
-	v := group(1) + group(4) // exactly one of them matched
-	d, err := time.ParseDuration(v)
+// parseResetTime reads an Anthropic-style reset, an RFC 3339 time, as the
+// wait from now, clamped to [MaxWaitHint] (a date in year 9999 is the
+// ceiling, not an overflow).
+func parseResetTime(value string, now time.Time) (time.Duration, bool) {
+	t, err := time.Parse(time.RFC3339, strings.TrimSpace(value))
 	if err != nil {
-		// The syntax is valid, so the value overflows a time.Duration.
-		return maxRetryAfter, true
+		return 0, false
 	}
-	return min(d, maxRetryAfter), true
+	return untilClamped(t, now), true
+}
+
+// untilClamped is t - now within [0, MaxWaitHint]. time.Time.Sub saturates
+// instead of overflowing, so far dates reach the ceiling.
+func untilClamped(t, now time.Time) time.Duration {
+	return max(0, min(t.Sub(now), MaxWaitHint))
+}
+
+// BoundMessage returns a provider message as the classifier reads it: at
+// most its first 8 KiB, cut at a rune boundary. [Classify] applies it to
+// [Evidence.ErrorMessage], and transports apply it where they attach a
+// message, so that neither memory nor classification time grows with a huge
+// message.
+func BoundMessage(s string) string {
+	if len(s) <= maxText {
+		return s
+	}
+	cut := maxText
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut]
 }

@@ -1,0 +1,254 @@
+package llms
+
+import (
+	"bytes"
+	"io"
+
+	"github.com/resilientgo/resilient/taxonomy"
+)
+
+// streamWatcher passes a stream body through to the client unchanged while
+// it watches the lines go by for the end marker and in-band error events.
+//
+// It runs on every byte of every stream, so it does the least it can: it
+// finds each line with one bytes.IndexByte over the bytes the client has
+// just read, and reads only the start of the line (for NDJSON also its end),
+// never searching a whole line. That is enough for every marker:
+//
+//	data: [DONE]                      OpenAI, Mistral and compatible servers
+//	event: message_stop               Anthropic (also a data object of type message_stop)
+//	{..., "done": true, ...}          Ollama (NDJSON; its other lines end in "done":false})
+//	{"error": ...}                    in-band error: OpenAI, Ollama, most compatible servers
+//	{"type": "error", ...}            in-band error: Anthropic
+//	{"object": "error", ...}          in-band error: Mistral, vLLM
+//
+// An error object whose first member is something else (OpenRouter puts
+// "error" after the chunk's id) is not recognised here; such chunks also
+// carry finish_reason "error", which the response check treats as a
+// transient failure. Lines are held across reads up to maxLine; a longer line
+// (large tool arguments) is skipped to its end, not buffered. The watcher
+// allocates nothing per line: only the held line's buffer grows, once.
+type streamWatcher struct {
+	body   io.ReadCloser
+	slot   *slot
+	ndjson bool   // one JSON object per line (Ollama), rather than SSE
+	held   []byte // the start of a line split across reads
+	skip   bool   // the line being held is longer than maxLine: ignore it to its end
+	ended  bool   // the end marker was recorded
+}
+
+// typeKey starts an Anthropic event's data, without spaces.
+const typeKey = `{"type":"`
+
+// maxLine bounds the buffer of a line split across reads.
+const maxLine = 64 << 10
+
+func (w *streamWatcher) Read(p []byte) (int, error) {
+	n, err := w.body.Read(p)
+	if n > 0 {
+		w.scan(p[:n])
+	}
+	switch {
+	case err == io.EOF:
+		w.flush() // a last line without its newline is still a line
+	case err != nil:
+		w.slot.update(func(ev *taxonomy.Evidence) { ev.BodyErr = err })
+	}
+	return n, err
+}
+
+func (w *streamWatcher) Close() error { return w.body.Close() }
+
+// scan inspects the complete lines of b and holds an unfinished last one.
+func (w *streamWatcher) scan(b []byte) {
+	if len(w.held) > 0 || w.skip {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			w.hold(b)
+			return
+		}
+		w.hold(b[:i])
+		w.flush()
+		b = b[i+1:]
+	}
+	for len(b) > 0 {
+		if b[0] == '\n' { // the blank line that ends an SSE event
+			b = b[1:]
+			continue
+		}
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			w.hold(b)
+			return
+		}
+		w.inspect(b[:i])
+		b = b[i+1:]
+	}
+}
+
+// hold keeps the start of a line that continues in the next read.
+func (w *streamWatcher) hold(b []byte) {
+	switch {
+	case w.skip:
+	case len(w.held)+len(b) > maxLine:
+		w.held, w.skip = w.held[:0], true
+	default:
+		w.held = append(w.held, b...)
+	}
+}
+
+// flush inspects the held line, now complete, and empties the buffer.
+func (w *streamWatcher) flush() {
+	if !w.skip && len(w.held) > 0 {
+		w.inspect(w.held)
+	}
+	w.held, w.skip = w.held[:0], false
+}
+
+// inspect reads one complete line of SSE or NDJSON.
+func (w *streamWatcher) inspect(line []byte) {
+	if n := len(line); n > 0 && (isSpace(line[0]) || isSpace(line[n-1])) {
+		line = trimSpace(line) // CRLF line ends, indented JSON
+	}
+	if len(line) < 2 {
+		return
+	}
+	switch line[0] {
+	case 'd': // SSE "data: <payload>"
+		if data, ok := bytes.CutPrefix(line, []byte("data:")); ok {
+			w.payload(trimLeft(data))
+		}
+	case 'e': // SSE "event: <name>"
+		if name, ok := bytes.CutPrefix(line, []byte("event:")); ok && string(trimLeft(name)) == "message_stop" {
+			w.end()
+		}
+	case '{': // NDJSON: the line is the object
+		w.payload(line)
+	}
+}
+
+// payload reads one event's data: "[DONE]" or a JSON object.
+func (w *streamWatcher) payload(data []byte) {
+	if len(data) < 2 {
+		return
+	}
+	switch data[0] {
+	case '[':
+		if string(data) == "[DONE]" {
+			w.end()
+		}
+	case '{':
+		// Only an object whose first key is "error", "type" or "object" can
+		// be a marker or an error, and only a type that starts like
+		// "message_stop" or "error": a content chunk ("id", "model",
+		// "choices", type "content_block_delta") is rejected on a byte or two.
+		switch {
+		case data[1] == '"' && data[2] != 'e' && data[2] != 't' && data[2] != 'o':
+		case len(data) > len(typeKey) && bytes.HasPrefix(data, []byte(typeKey)) &&
+			data[len(typeKey)] != 'm' && data[len(typeKey)] != 'e':
+		default:
+			w.object(data)
+		}
+		if w.ndjson && !bytes.HasSuffix(data, []byte(`"done":false}`)) && doneTrue(data) {
+			w.end()
+		}
+	}
+}
+
+// object reads the first member of a JSON object for a marker or an error.
+func (w *streamWatcher) object(data []byte) {
+	key, value := firstMember(data)
+	switch string(key) {
+	case "error":
+		w.inBand(data)
+	case "type":
+		switch {
+		case bytes.HasPrefix(value, []byte(`"message_stop"`)):
+			w.end()
+		case bytes.HasPrefix(value, []byte(`"error"`)):
+			w.inBand(data)
+		}
+	case "object":
+		if bytes.HasPrefix(value, []byte(`"error"`)) {
+			w.inBand(data)
+		}
+	}
+}
+
+func (w *streamWatcher) end() {
+	if w.ended {
+		return
+	}
+	w.ended = true
+	w.slot.update(func(ev *taxonomy.Evidence) { ev.EndMarker = true })
+}
+
+// inBand records an error event, if the object is one of the provider error
+// shapes parseErrorBody knows.
+func (w *streamWatcher) inBand(data []byte) {
+	typ, code, msg := parseErrorBody(data)
+	if typ == "" && code == "" && msg == "" {
+		return
+	}
+	w.slot.update(func(ev *taxonomy.Evidence) {
+		ev.InBand = true
+		ev.ErrorType, ev.ErrorCode, ev.ErrorMessage = typ, code, msg
+	})
+}
+
+// firstMember returns the first key of a JSON object and what follows its
+// colon, without decoding: `{"type": "x", ...}` gives `type` and `"x", ...`.
+// Both are nil when obj does not start that way.
+func firstMember(obj []byte) (key, value []byte) {
+	rest := trimSpace(obj[1:])
+	if len(rest) == 0 || rest[0] != '"' {
+		return nil, nil
+	}
+	end := bytes.IndexByte(rest[1:], '"')
+	if end < 0 {
+		return nil, nil
+	}
+	key = rest[1 : 1+end]
+	rest = trimSpace(rest[2+end:])
+	if len(rest) == 0 || rest[0] != ':' {
+		return nil, nil
+	}
+	return key, trimSpace(rest[1:])
+}
+
+// doneTrue reports whether a JSON line holds "done": true, with or without
+// spaces around the colon.
+func doneTrue(data []byte) bool {
+	for {
+		i := bytes.Index(data, []byte(`"done"`))
+		if i < 0 {
+			return false
+		}
+		data = trimSpace(data[i+len(`"done"`):])
+		if len(data) > 0 && data[0] == ':' {
+			return bytes.HasPrefix(trimSpace(data[1:]), []byte("true"))
+		}
+	}
+}
+
+// trimLeft trims the spaces after an SSE field's colon.
+func trimLeft(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	return b
+}
+
+// trimSpace trims the ASCII spaces, tabs and carriage returns SSE and NDJSON
+// lines may carry at either end.
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && isSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }

@@ -1,0 +1,231 @@
+package taxonomy
+
+import (
+	"errors"
+	"math"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// MaxWaitHint is the ceiling of every wait hint this package parses: a
+// Retry-After, a rate-limit reset or a "try again in" found in a text that
+// asks for longer is read as MaxWaitHint. It only keeps absurd values (a
+// reset in year 9999, "10000h") from overflowing or holding anything for
+// years: it lies far above any sensible retry cap, so a hint this long still
+// reads as "longer than the cap".
+const MaxWaitHint = 6 * time.Hour
+
+// WaitSource says where the wait before a retry comes from. [Classify]
+// answers one of the first three in [Class.WaitSource]; package middleware
+// reports the wait it chose with the same values (its WaitSource is this
+// type), WaitProbe included.
+type WaitSource uint8
+
+// The sources of a wait.
+const (
+	// WaitBackoff, the zero value: the provider gave no hint, and the
+	// pipeline's jittered backoff decides.
+	WaitBackoff WaitSource = iota
+	// WaitRetryAfter: the provider asked for the wait, in a Retry-After or
+	// retry-after-ms header or in its message ("Please try again in 1.8s").
+	// A wait of 0 from a header asks for a retry at once.
+	WaitRetryAfter
+	// WaitReset: no Retry-After, so the wait runs until the provider's rate
+	// limit resets, as its x-ratelimit-reset-* or anthropic-ratelimit-*-reset
+	// headers announced: a lower bound for when a retry can succeed.
+	WaitReset
+	// WaitProbe: the wait until the circuit breaker's next probe (package
+	// middleware's WaitWhileOpen). The classifier never answers it.
+	WaitProbe
+)
+
+var waitSourceNames = [...]string{"backoff", "retry_after", "reset", "probe"}
+
+// String returns the source's lowercase name, e.g. "retry_after".
+func (s WaitSource) String() string {
+	if int(s) < len(waitSourceNames) {
+		return waitSourceNames[s]
+	}
+	return "wait_source(" + strconv.Itoa(int(s)) + ")"
+}
+
+// wait picks the wait before a retry of a failure of the given kind, and its
+// source, strongest evidence first: a Retry-After header (an explicit 0
+// included), then for a rate limit the announced reset, then a positive wait
+// in the text. Values set by hand beyond MaxWaitHint are clamped like parsed
+// ones.
+func (ev *Evidence) wait(kind Kind, lower string) (time.Duration, WaitSource) {
+	switch {
+	case ev.RetryAfter > 0 || ev.RetryNow:
+		return min(max(ev.RetryAfter, 0), MaxWaitHint), WaitRetryAfter
+	case ev.RateLimitReset > 0 && kind == RateLimited:
+		return min(ev.RateLimitReset, MaxWaitHint), WaitReset
+	}
+	if d, ok := retryHint(lower); ok && d > 0 {
+		return d, WaitRetryAfter
+	}
+	return 0, WaitBackoff
+}
+
+// ParseRetryAfter reads a Retry-After header value: delay-seconds (fractions
+// accepted) or an HTTP date, which is measured from now. It reports false for
+// an empty, negative or unparsable value. A date in the past is a zero wait.
+// Values beyond [MaxWaitHint] are clamped to it.
+func ParseRetryAfter(value string, now time.Time) (time.Duration, bool) {
+	value = strings.TrimSpace(value)
+	if value == "" {
+		return 0, false
+	}
+	if isDecimal(value) {
+		return clampWait(parseDecimal(value) * float64(time.Second)), true
+	}
+	if t, err := http.ParseTime(value); err == nil {
+		return untilClamped(t, now), true
+	}
+	return 0, false
+}
+
+// ParseRetryAfterMillis reads a retry-after-ms header value (OpenAI,
+// Anthropic): milliseconds, fractions accepted, clamped to [MaxWaitHint]. It
+// reports false for an empty, negative or unparsable value; "0" is a valid
+// zero wait.
+func ParseRetryAfterMillis(value string) (time.Duration, bool) {
+	value = strings.TrimSpace(value)
+	if !isDecimal(value) {
+		return 0, false
+	}
+	return clampWait(parseDecimal(value) * float64(time.Millisecond)), true
+}
+
+// isDecimal reports whether s is digits with an optional fraction ("7",
+// "1.5"): delay-seconds as RFC 9110 writes it, plus the fractions some
+// providers send. It rejects what strconv.ParseFloat would also accept:
+// signs, exponents, hex, "Inf" and "NaN".
+func isDecimal(s string) bool {
+	digits, dot := 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.' && !dot && digits > 0 && i < len(s)-1:
+			dot = true
+		default:
+			return false
+		}
+	}
+	return digits > 0
+}
+
+// parseDecimal parses a string isDecimal accepted. Too many digits for a
+// float64 give +Inf, which clampWait clamps.
+func parseDecimal(s string) float64 {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0
+	}
+	return f
+}
+
+// clampWait turns nanoseconds into a wait within [0, MaxWaitHint], rounded
+// to the nanosecond ("1.8" seconds is 1.8s, not 1.799999999s).
+func clampWait(ns float64) time.Duration {
+	if !(ns < float64(MaxWaitHint)) { // NaN and +Inf included
+		return MaxWaitHint
+	}
+	return max(0, time.Duration(math.Round(ns)))
+}
+
+// parseGoDuration reads Go's duration syntax without a sign ("6m0s", "1.5s",
+// "20ms", "1h2m3.5s"), clamped to MaxWaitHint: a value too large for a
+// time.Duration is the ceiling, not an error.
+func parseGoDuration(s string) (time.Duration, bool) {
+	if !isGoDuration(s) {
+		return 0, false
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return MaxWaitHint, true // the syntax is valid, so the value overflows
+	}
+	return min(d, MaxWaitHint), true
+}
+
+// isGoDuration reports whether s is one or more decimal numbers each
+// followed by a unit time.ParseDuration knows, without a sign; "0" alone is
+// one too.
+func isGoDuration(s string) bool {
+	if s == "0" {
+		return true
+	}
+	if s == "" {
+		return false
+	}
+	for s != "" {
+		i := 0
+		for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.') {
+			i++
+		}
+		if !isDecimal(s[:i]) {
+			return false
+		}
+		s = s[i:]
+		j := 0
+		for j < len(s) && !(s[j] >= '0' && s[j] <= '9' || s[j] == '.') {
+			j++
+		}
+		switch s[:j] {
+		case "ns", "us", "µs", "μs", "ms", "s", "m", "h":
+		default:
+			return false
+		}
+		s = s[j:]
+	}
+	return true
+}
+
+// retryHintRE finds wait hints in lowercased provider texts, where the text is
+// the only evidence left: OpenAI "Please try again in 1.8s" / "in 20ms" / "in
+// 6m0s", Azure "Please retry after 6 seconds", Gemini "Please retry in 12.3s",
+// its JSON detail "retryDelay": "12s" and gax's "error details: retry in 12s".
+var retryHintRE = regexp.MustCompile(`(?:try again|retry)(?: after| in)\s+(?:((?:\d+(?:\.\d+)?(?:ms|h|m|s))+)|(\d+(?:\.\d+)?)\s*(milliseconds?|seconds?|secs?|minutes?|mins?))\b|"retrydelay":\s*"(\d+(?:\.\d+)?s)"`)
+
+// retryHint extracts a wait hint from a lowercased error text, clamped to
+// MaxWaitHint.
+func retryHint(lower string) (time.Duration, bool) {
+	// Every match starts at "try again", at "retry" or at the quote before
+	// "retrydelay": run the expression from the first of them, if any.
+	start := strings.Index(lower, "try again")
+	if i := strings.Index(lower, "retry"); i >= 0 && (start < 0 || i-1 < start) {
+		start = max(i-1, 0)
+	}
+	if start < 0 {
+		return 0, false // the common case, without running the expression
+	}
+	text := lower[start:]
+	m := retryHintRE.FindStringSubmatchIndex(text)
+	if m == nil {
+		return 0, false
+	}
+	group := func(n int) string {
+		if m[2*n] < 0 {
+			return ""
+		}
+		return text[m[2*n]:m[2*n+1]]
+	}
+	if num := group(2); num != "" {
+		// "6 seconds", "1.5 minutes", "20 milliseconds"
+		num := parseDecimal(num)
+		switch unit := group(3); {
+		case strings.HasPrefix(unit, "milli"):
+			return clampWait(num * float64(time.Millisecond)), true
+		case strings.HasPrefix(unit, "min"):
+			return clampWait(num * float64(time.Minute)), true
+		default:
+			return clampWait(num * float64(time.Second)), true
+		}
+	}
+	// Go duration syntax: "1.8s", "20ms", "6m0s", or retryDelay's "12s".
+	return parseGoDuration(group(1) + group(4)) // exactly one of them matched
+}
