@@ -197,12 +197,12 @@ func TestModelMissing(t *testing.T) {
 		{"API returned unexpected status code: 400: This model's maximum context length is 128000 tokens.", false},
 	}
 	for _, tt := range tests {
-		if got := taxonomy.Classify(errors.New(tt.msg)).ModelMissing(); got != tt.want {
+		if got := taxonomy.Classify(errors.New(tt.msg)).ModelMissing; got != tt.want {
 			t.Errorf("ModelMissing(%q): got %v, want %v", tt.msg, got, tt.want)
 		}
 	}
 	wire := &taxonomy.WireError{Evidence: taxonomy.Evidence{Status: 404, ErrorType: "not_found_error"}, Err: errors.New("x")}
-	if !taxonomy.Classify(wire).ModelMissing() {
+	if !taxonomy.Classify(wire).ModelMissing {
 		t.Errorf("a 404 not_found_error is not a missing model")
 	}
 }
