@@ -1,0 +1,76 @@
+package taxonomy
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestMustContainRejectsABadPrefilter checks the start-up check of every
+// pattern rule: a prefilter that is empty or not spelled out by the
+// expression is a badly written rule, and the package must not start with it.
+func TestMustContainRejectsABadPrefilter(t *testing.T) {
+	tests := []struct {
+		name, need, expr string
+		panics           bool
+	}{
+		{"literal of the expression", "busy", `\bserver (?:is )?busy\b`, false},
+		{"literal at the start", "429", `429(?:$|\s)`, false},
+		{"not in the expression", "overloaded", `\bserver busy\b`, true},
+		{"empty", "", `\bserver busy\b`, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var recovered any
+			func() {
+				defer func() { recovered = recover() }()
+				mustContain(tt.need, tt.expr)
+			}()
+			if got := recovered != nil; got != tt.panics {
+				t.Fatalf("mustContain(%q, %q) panicked: got %v (%v), want %v", tt.need, tt.expr, got, recovered, tt.panics)
+			}
+			if tt.panics && !strings.HasPrefix(recovered.(string), "taxonomy: prefilter ") {
+				t.Errorf("panic message %q, want the package prefix and the prefilter", recovered)
+			}
+		})
+	}
+}
+
+// TestRulePrefilters checks every pattern rule's prefilter against the
+// texts its expression matches in the table: a prefilter that is not a
+// literal of every match would hide the rule.
+func TestRulePrefilters(t *testing.T) {
+	for _, rules := range [][]textRule{overflowRules, unloadableRules, billingRules, textRules} {
+		for _, r := range rules {
+			if r.re == nil {
+				if r.lit == "" || r.lit != strings.ToLower(r.lit) {
+					t.Errorf("rule %s: literal %q must be lowercase and not empty", r.name, r.lit)
+				}
+				continue
+			}
+			if !strings.Contains(r.re.String(), r.need) {
+				t.Errorf("rule %s: prefilter %q not in %s", r.name, r.need, r.re)
+			}
+		}
+	}
+}
+
+// TestFieldCacheIsBounded fills the field cache past its bound with distinct
+// types and checks that it stops growing and that a type looked up past the
+// bound is still read right.
+func TestFieldCacheIsBounded(t *testing.T) {
+	for i := range maxCachedTypes + 10 {
+		fieldsOf(reflect.ArrayOf(i, reflect.TypeFor[byte]()))
+	}
+	if got := cachedTypes.Load(); got > maxCachedTypes {
+		t.Fatalf("cached types: got %d, want at most %d", got, maxCachedTypes)
+	}
+	type lateError struct{ StatusCode int }
+	f := fieldsOf(reflect.TypeFor[lateError]())
+	if f.status == nil {
+		t.Fatalf("a type past the bound: StatusCode not found")
+	}
+	if _, cached := fieldCache.Load(reflect.TypeFor[lateError]()); cached {
+		t.Errorf("a type past the bound was cached")
+	}
+}
