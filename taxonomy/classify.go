@@ -112,6 +112,9 @@ func decide(err error, ev evidence, lower string) Class {
 	if r, ok := lookupCode(ev.errType); ok {
 		return r.typeClass(ev.errType)
 	}
+	if c, ok := textCode(lower); ok {
+		return c
+	}
 	if c, ok := grpcKind(lower); ok {
 		return c
 	}

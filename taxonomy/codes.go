@@ -155,3 +155,67 @@ func grpcKind(lower string) (Class, bool) {
 	g, ok := grpcCodes[lower[m[2]:m[3]]]
 	return Class{Kind: g.kind, Rule: g.rule}, ok
 }
+
+// textCode finds a provider code written in the text: a "type", "code" or
+// "status" member of a JSON body that a client or proxy pasted into its
+// message (`{"type":"error","error":{"type":"not_found_error",...}}`,
+// Python's `{'type': 'overloaded_error'}`, Gemini's "status":
+// "RESOURCE_EXHAUSTED"), or an AWS exception name ("AccessDeniedException:
+// ...", boto3's "An error occurred (ThrottlingException) when calling ...").
+// The first one codeKinds knows decides. Like the error type read by the
+// transport, it is broader than the status, so it decides only when no
+// status did.
+func textCode(lower string) (Class, bool) {
+	for _, key := range jsonCodeKeys {
+		for rest := lower; ; {
+			i := strings.Index(rest, key)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(key):]
+			if name, ok := quotedValue(rest); ok {
+				if r, ok := lookupCode(name); ok {
+					return r.typeClass(name), true
+				}
+			}
+		}
+	}
+	for rest := lower; ; {
+		i := strings.Index(rest, "exception")
+		if i < 0 {
+			return Class{}, false
+		}
+		start := i
+		for start > 0 && rest[start-1] >= 'a' && rest[start-1] <= 'z' {
+			start--
+		}
+		if r, ok := lookupCode(rest[start : i+len("exception")]); ok {
+			return Class{Kind: r.kind, Rule: `exception "` + rest[start:i+len("exception")] + `"`, ModelMissing: r.missing}, true
+		}
+		rest = rest[i+len("exception"):]
+	}
+}
+
+// jsonCodeKeys are the members of an error body that hold a code or type, in
+// both quotings.
+var jsonCodeKeys = []string{`"type"`, `"code"`, `"status"`, `'type'`, `'code'`}
+
+// quotedValue reads `: "value"` (or single-quoted) at the start of s: a
+// lowercase code of letters and underscores.
+func quotedValue(s string) (string, bool) {
+	s = strings.TrimLeft(s, " ")
+	if !strings.HasPrefix(s, ":") {
+		return "", false
+	}
+	s = strings.TrimLeft(s[1:], " ")
+	if s == "" || (s[0] != '"' && s[0] != '\'') {
+		return "", false
+	}
+	quote := s[0]
+	s = s[1:]
+	end := strings.IndexByte(s, quote)
+	if end <= 0 {
+		return "", false
+	}
+	return s[:end], true
+}

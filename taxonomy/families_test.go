@@ -191,6 +191,24 @@ func familyCases() []classifyCase {
 		{"a quoted JSON number is not a status", errors.New(`upstream replied {"n_prompt_tokens": 500, "detail": "bad"}`),
 			class(U, "no rule matched", 0)},
 
+		// ---- a provider code written in the text ----
+		{"anthropic-sdk-go body without its status", errors.New(`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`),
+			class(O, `type "overloaded_error"`, 0)},
+		{"python SDK dict body", errors.New(`Error code: 529 - {'type': 'error', 'error': {'type': 'overloaded_error', 'message': 'Overloaded'}}`),
+			class(O, `type "overloaded_error"`, 0)},
+		{"gemini JSON status member", errors.New(`{"error": {"code": 429, "message": "Quota exceeded for quota metric", "status": "RESOURCE_EXHAUSTED"}}`),
+			class(R, `type "resource_exhausted"`, 0)},
+		{"boto3 exception name", errors.New("An error occurred (AccessDeniedException) when calling the Converse operation: User is not authorized to perform: bedrock:InvokeModel"),
+			class(P, `exception "accessdeniedexception"`, 0)},
+		{"smithy GenericAPIError text", errors.New("api error ModelNotReadyException: Model is not ready for inference."),
+			class(O, `exception "modelnotreadyexception"`, 0)},
+		{"an unknown type and a Java exception decide nothing", errors.New(`{"type": "invalid_request_error", "detail": "java.lang.NullPointerException"}`),
+			class(U, "no rule matched", 0)},
+		{"a member ending in type is not a type", errors.New(`{"content_type": "overloaded_error"}`),
+			class(O, `marker "overloaded"`, 0)},
+		{"a status decides before a type in the text", openai(400, `{"type":"error","error":{"type":"overloaded_error"}}`),
+			class(P, "status 400", 400)},
+
 		// ---- StatusCode fields of other types ----
 		{"StatusCode string is not read", stringStatusError{StatusCode: "503"},
 			class(U, "no rule matched", 0)},
