@@ -45,16 +45,14 @@ func Classify(err error) (c Class) {
 
 	ev := gatherEvidence(err)
 	text := err.Error()
-	if len(text) > maxText {
-		// An HTML error page or a dumped body: the provider's status and
-		// message come first, and reading on would only cost time.
-		text = text[:maxText]
-	}
+	// An HTML error page or a dumped body: the provider's status and message
+	// come first, and reading on would only cost time.
+	text = text[:min(len(text), maxText)]
 	lower := strings.ToLower(text)
 	if ev.status == 0 {
 		ev.status = textStatus(lower)
 	}
-	if ev.message != "" && !strings.Contains(text, ev.message) {
+	if !strings.Contains(text, ev.message) { // an empty message is contained
 		// ToLower maps rune by rune, so this equals lowering the joined text.
 		lower += ": " + strings.ToLower(ev.message)
 	}
@@ -211,7 +209,7 @@ type evidence struct {
 // which has the lowercased text at hand.
 func gatherEvidence(err error) evidence {
 	var ev evidence
-	if wire, ok := as[*WireError](err); ok && wire != nil {
+	if wire, _ := as[*WireError](err); wire != nil {
 		ev = evidence{
 			status:      wire.Status,
 			retryAfter:  wire.RetryAfter,

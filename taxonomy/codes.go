@@ -91,7 +91,7 @@ var codeRules = func() map[string]codeRule {
 // lookupCode finds a provider code or type, whatever its case.
 func lookupCode(name string) (codeRule, bool) {
 	r, ok := codeRules[name]
-	if !ok && name != "" {
+	if !ok {
 		r, ok = codeRules[strings.ToLower(name)]
 	}
 	return r, ok

@@ -42,6 +42,28 @@ func TestClassifyEvidenceOrder(t *testing.T) {
 		{"a typed status is not replaced by a later one", fmt.Errorf("x: %w", &goOpenAIRequestError{HTTPStatusCode: 502, Err: &int64StatusError{StatusCode: 429}}),
 			taxonomy.Class{Kind: taxonomy.Transient, Rule: "status 502", Status: 502}},
 
+		// The walk stops after 64 errors, so that a malformed Unwrap cannot
+		// loop forever; the 64th is still read.
+		{"status in the 64th error of a chain", deepChain(&int64StatusError{StatusCode: 503}, 64),
+			taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "status 503", Status: 503}},
+		{"status in the 65th error of a chain is not read", deepChain(&int64StatusError{StatusCode: 503}, 65),
+			taxonomy.Class{Kind: taxonomy.Unknown, Rule: "no rule matched"}},
+
+		// Each evidence field of a typed error is read on its own.
+		{"StatusCode uint", uintStatusError{StatusCode: 429}, taxonomy.Class{Kind: taxonomy.RateLimited, Rule: "status 429", Status: 429}},
+		{"StatusCode uint64", uint64StatusError{StatusCode: 503}, taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "status 503", Status: 503}},
+		{"Code field alone", codeOnlyError{Code: "rate_limit_exceeded"},
+			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: `code "rate_limit_exceeded"`, Code: "rate_limit_exceeded"}},
+		{"Type field alone", typeOnlyError{Type: "overloaded_error"},
+			taxonomy.Class{Kind: taxonomy.Overloaded, Rule: `type "overloaded_error"`, Code: "overloaded_error"}},
+		{"Message field alone", messageOnlyError{Message: "This model's maximum context length is 8192 tokens."},
+			taxonomy.Class{Kind: taxonomy.ContextOverflow, Rule: `marker "maximum context length"`}},
+		{"Header field alone", headerOnlyError{Header: header("Retry-After", "5")},
+			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: `marker "rate limit"`, RetryAfter: 5 * time.Second}},
+		{"Response field alone", responseOnlyError{Response: &http.Response{Header: header("X-Should-Retry", "true")}},
+			taxonomy.Class{Kind: taxonomy.Transient, Rule: "no rule matched; x-should-retry: true"}},
+		{"Response field nil", responseOnlyError{}, taxonomy.Class{Kind: taxonomy.Unknown, Rule: "no rule matched"}},
+
 		// x-should-retry: true makes unknown and permanent retryable, and
 		// leaves a retryable kind as it is.
 		{"x-should-retry true on unknown", taxonomy.WithEvidence(errors.New("something odd"), taxonomy.Evidence{ShouldRetry: "true"}),
@@ -59,6 +81,8 @@ func TestClassifyEvidenceOrder(t *testing.T) {
 		// an exhausted quota does not (the provider failed).
 		{"500 with overflow wording", openai(500, "This model's maximum context length is 8192 tokens."),
 			taxonomy.Class{Kind: taxonomy.ContextOverflow, Rule: `marker "maximum context length"`, Status: 500}},
+		{"500 with quota wording", openai(500, "You exceeded your current quota"),
+			taxonomy.Class{Kind: taxonomy.Transient, Rule: "status 500", Status: 500}},
 		{"502 with quota wording", openai(502, "You exceeded your current quota"),
 			taxonomy.Class{Kind: taxonomy.Transient, Rule: "status 502", Status: 502}},
 		{"499 with quota wording", openai(499, "You exceeded your current quota"),
@@ -98,6 +122,10 @@ func TestClassifyEvidenceOrder(t *testing.T) {
 			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: `marker "rate limit"`, RetryAfter: 5 * time.Second}},
 		{"try again first, then retry after", errors.New("rate limited: try again soon; retry after 6 seconds"),
 			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: `marker "rate limit"`, RetryAfter: 6 * time.Second}},
+		{"a hint at the very start of the text", errors.New("try again in 3s"),
+			taxonomy.Class{Kind: taxonomy.Unknown, Rule: "no rule matched", RetryAfter: 3 * time.Second}},
+		{"a retry hint right after the start", errors.New("a retry after 4s"),
+			taxonomy.Class{Kind: taxonomy.Unknown, Rule: "no rule matched", RetryAfter: 4 * time.Second}},
 		{"retryDelay in JSON details", errors.New(`rate limited: {"retryDelay": "12s"}`),
 			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: `marker "rate limit"`, RetryAfter: 12 * time.Second}},
 

@@ -126,3 +126,32 @@ func (e stringStatusError) Error() string   { return "upstream said " + e.Status
 func (e floatStatusError) Error() string    { return fmt.Sprintf("upstream said %g", e.StatusCode) }
 func (e unsignedStatusError) Error() string { return "upstream failed" }
 func (e int64StatusError) Error() string    { return "upstream failed" }
+
+// More StatusCode types, and errors with exactly one evidence field: each
+// field is read on its own.
+type (
+	uintStatusError   struct{ StatusCode uint }
+	uint64StatusError struct{ StatusCode uint64 }
+	codeOnlyError     struct{ Code string }
+	typeOnlyError     struct{ Type string }
+	messageOnlyError  struct{ Message string }
+	headerOnlyError   struct{ Header http.Header }
+	responseOnlyError struct{ Response *http.Response }
+)
+
+func (uintStatusError) Error() string   { return "upstream failed" }
+func (uint64StatusError) Error() string { return "upstream failed" }
+func (codeOnlyError) Error() string     { return "upstream failed" }
+func (typeOnlyError) Error() string     { return "upstream failed" }
+func (messageOnlyError) Error() string  { return "bad request" }
+func (headerOnlyError) Error() string   { return "rate limited" }
+func (responseOnlyError) Error() string { return "upstream failed" }
+
+// deepChain wraps err in depth-1 layers, so that err is the depth-th error of
+// the chain.
+func deepChain(err error, depth int) error {
+	for range depth - 1 {
+		err = fmt.Errorf("layer: %w", err)
+	}
+	return err
+}

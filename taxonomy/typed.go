@@ -102,8 +102,7 @@ func lookupFields(t reflect.Type) *typeFields {
 	if fields.status != nil {
 		fields.statusUnsigned = t.FieldByIndex(fields.status).Type.Kind() >= reflect.Uint
 	}
-	if fields.status == nil && fields.code == nil && fields.errType == nil &&
-		fields.message == nil && fields.header == nil && fields.response == nil {
+	if reflect.DeepEqual(fields, &typeFields{}) {
 		return noFields // most errors: nothing to read, and no reflection per call
 	}
 	return fields
