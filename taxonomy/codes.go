@@ -200,22 +200,18 @@ func textCode(lower string) (Class, bool) {
 // both quotings.
 var jsonCodeKeys = []string{`"type"`, `"code"`, `"status"`, `'type'`, `'code'`}
 
-// quotedValue reads `: "value"` (or single-quoted) at the start of s: a
-// lowercase code of letters and underscores.
+// quotedValue reads `: "value"` (or single-quoted) at the start of s.
 func quotedValue(s string) (string, bool) {
+	s, colon := strings.CutPrefix(strings.TrimLeft(s, " "), ":")
+	if !colon {
+		return "", false
+	}
 	s = strings.TrimLeft(s, " ")
-	if !strings.HasPrefix(s, ":") {
-		return "", false
+	for _, quote := range []string{`"`, `'`} {
+		if rest, quoted := strings.CutPrefix(s, quote); quoted {
+			value, _, closed := strings.Cut(rest, quote)
+			return value, closed
+		}
 	}
-	s = strings.TrimLeft(s[1:], " ")
-	if s == "" || (s[0] != '"' && s[0] != '\'') {
-		return "", false
-	}
-	quote := s[0]
-	s = s[1:]
-	end := strings.IndexByte(s, quote)
-	if end <= 0 {
-		return "", false
-	}
-	return s[:end], true
+	return "", false
 }

@@ -59,6 +59,13 @@ func TestRulePrefilters(t *testing.T) {
 // types and checks that it stops growing and that a type looked up past the
 // bound is still read right.
 func TestFieldCacheIsBounded(t *testing.T) {
+	type earlyError struct{ StatusCode int }
+	if cachedTypes.Load() < maxCachedTypes {
+		fieldsOf(reflect.TypeFor[earlyError]())
+		if _, cached := fieldCache.Load(reflect.TypeFor[earlyError]()); !cached {
+			t.Errorf("a type within the bound was not cached")
+		}
+	}
 	for i := range maxCachedTypes + 10 {
 		fieldsOf(reflect.ArrayOf(i, reflect.TypeFor[byte]()))
 	}
