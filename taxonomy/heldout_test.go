@@ -78,6 +78,26 @@ func heldOut() []struct {
 		{"localai model load failure over grpc unknown", text(`could not load model: rpc error: code = Unknown desc = failed loading model`), taxonomy.Permanent},
 		{"ollama in-band not found via wrap", fmt.Errorf("ollama: %w", text(`model "llama3.2" not found, try pulling it first`)), taxonomy.Permanent},
 		{"anthropic long context requires extra usage, anthropics/claude-code#44863", anthropicStatus(429, `{"type":"error","error":{"type":"rate_limit_error","message":"Extra usage is required for long context requests."}}`), taxonomy.Permanent},
+		// A second batch, gathered after the family rules were written and
+		// classified once, as it came.
+		{"gemini-cli#15745 nested 503", text(`[API Error: {"error":{"message":"{\n \"error\": {\n \"code\": 503,\n \"message\": \"The model is overloaded. Please try again later.\",\n \"status\": \"UNAVAILABLE\"\n }\n}\n","code":503,"status":"Service Unavailable"}}]`), taxonomy.Overloaded},
+		{"cline#440 together 503", text(`503 server is overloaded.`), taxonomy.Overloaded},
+		{"ollama#15934 cloud 503", text(`Ollama error 503 Service Unavailable: {"error":"Server overloaded, please retry shortly (ref: aaa65c70-cfa0-446b-86f1-4ab0e2deb9e4)"}`), taxonomy.Overloaded},
+		{"gemini-cli#5191 got status UNAVAILABLE", text(`[API Error: got status: UNAVAILABLE. {"error":{"code":503,"message":"The model is overloaded. Please try again later.","status":"UNAVAILABLE"}}]`), taxonomy.Overloaded},
+		{"gemini-cli#12831 python genai 503", text(`google.genai.errors.ServerError: 503 UNAVAILABLE. {'error': {'code': 503, 'message': 'The model is overloaded. Please try again later.', 'status': 'UNAVAILABLE'}}`), taxonomy.Overloaded},
+		{"Codex-Manager#23 400 no body", text(`API Error: 400 status code (no body)`), taxonomy.Permanent},
+		{"coder/aibridge#56 anthropic overflow body", text(`{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 205351 tokens > 200000 maximum"},"request_id":"req_011CV5J4YZo4J3KLTDZgDN7S"}`), taxonomy.ContextOverflow},
+		{"anthropic-sdk-typescript#711 in-band api_error", text(`data: {"error":{"code":"api_error","message":"Internal server error","param":null,"type":"invalid_request_error"}}`), taxonomy.Transient},
+		{"claude-code#52414 ECONNRESET", text(`API Error: Unable to connect to API (ECONNRESET)`), taxonomy.Transient},
+		{"claude-code#52414 429 body", text(`Error: 429 {"type":"error","error":{"type":"rate_limit_error","message":"This request would exceed your account's rate limit. Please try again later."},"request_id":"req_011CaHHT41FETT5MSd38E7fq"}`), taxonomy.RateLimited},
+		{"agents-at-scale-ark#1346 stream cut mid-JSON", text(`agent default/code-reviewer execution failed: unexpected end of JSON input`), taxonomy.Transient},
+		{"j178/chatgpt#44 go-openai quota", text(`error, status code: 429, message: You exceeded your current quota, please check your plan and billing details.`), taxonomy.Permanent},
+		{"openai/codex#1597 stream disconnected", text(`stream error: stream disconnected before completion: Your input exceeds the context window of this model`), taxonomy.ContextOverflow},
+		{"Fabric#1140 anthropic 404", text(`Messages stream error, type: not_found_error, message: Not Founderror, status code: 404, message: anthropic api error type: not_found_error, message: Not Found`), taxonomy.Permanent},
+		{"claude-code#51824 stream idle timeout", text(`API Error: Stream idle timeout - partial response received`), taxonomy.Transient},
+		{"claude-code#51824 axios 403", text(`AxiosError: Request failed with status code 403`), taxonomy.Permanent},
+		{"claude-code#7043 envoy 503", text(`API Error (503 upstream connect error or disconnect/reset before headers. reset reason: remote connection failure, transport failure reason: delayed connect error: Connection refused)`), taxonomy.Overloaded},
+		{"anthropic-sdk-typescript#298 401", text(`Error: 401 {"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`), taxonomy.Permanent},
 	}
 }
 
