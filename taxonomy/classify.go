@@ -81,11 +81,11 @@ func decide(err error, ev evidence, lower string) Class {
 	// 500 or a ValidationException, a model too large for a local runner
 	// sent as a 500. A 429 is a rate limit whatever it says.
 	if ev.status != 429 {
-		if r, ok := firstMatch(overflowRules, lower); ok {
+		if r, ok := overflowRules.first(lower); ok {
 			return r.class()
 		}
 	}
-	if r, ok := firstMatch(unloadableRules, lower); ok {
+	if r, ok := unloadableRules.first(lower); ok {
 		return r.class()
 	}
 	if r, ok := lookupCode(ev.code); ok {
@@ -94,7 +94,7 @@ func decide(err error, ev evidence, lower string) Class {
 	// An exhausted balance is permanent whatever 4xx carries it (429, 402,
 	// 403, 400); a 5xx says the provider failed, whatever its text.
 	if ev.status < 500 {
-		if r, ok := firstMatch(billingRules, lower); ok {
+		if r, ok := billingRules.first(lower); ok {
 			if _, hinted := retryHint(lower); hinted && r.hinted != Unknown {
 				return Class{Kind: r.hinted, Rule: r.name + " with a retry hint"}
 			}

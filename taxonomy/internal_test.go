@@ -40,7 +40,7 @@ func TestMustContainRejectsABadPrefilter(t *testing.T) {
 // texts its expression matches in the table: a prefilter that is not a
 // literal of every match would hide the rule.
 func TestRulePrefilters(t *testing.T) {
-	for _, rules := range [][]textRule{overflowRules, unloadableRules, billingRules, textRules} {
+	for _, rules := range [][]textRule{overflowRules.rules, unloadableRules.rules, billingRules.rules, textRules} {
 		for _, r := range rules {
 			if r.re == nil {
 				if r.lit == "" || r.lit != strings.ToLower(r.lit) {
@@ -79,5 +79,29 @@ func TestFieldCacheIsBounded(t *testing.T) {
 	}
 	if _, cached := fieldCache.Load(reflect.TypeFor[lateError]()); cached {
 		t.Errorf("a type past the bound was cached")
+	}
+}
+
+// TestNewFamilyRejectsARuleWithoutItsWords checks the start-up check of a
+// family: a rule that holds none of the family's words would be skipped for
+// every text, so the package must not start with it.
+func TestNewFamilyRejectsARuleWithoutItsWords(t *testing.T) {
+	var recovered any
+	func() {
+		defer func() { recovered = recover() }()
+		newFamily([]string{"quota"}, marker(Permanent, "insufficient_quota"), marker(Permanent, "credit balance is too low"))
+	}()
+	msg, _ := recovered.(string)
+	if !strings.Contains(msg, `marker "credit balance is too low"`) {
+		t.Fatalf("newFamily with a rule outside its words: got panic %v, want one naming the rule", recovered)
+	}
+	f := newFamily([]string{"quota", "credit"}, marker(Permanent, "insufficient_quota"), pattern(Permanent, "credits", "credit", `credits? used up`))
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{{"insufficient_quota", true}, {"all credits used up", true}, {"credit", false}, {"nothing here", false}} {
+		if _, got := f.first(tt.text); got != tt.want {
+			t.Errorf("first(%q): got %v, want %v", tt.text, got, tt.want)
+		}
 	}
 }

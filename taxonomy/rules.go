@@ -2,6 +2,7 @@ package taxonomy
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -69,6 +70,32 @@ func mustContain(need, expr string) *regexp.Regexp {
 	return regexp.MustCompile(expr)
 }
 
+// A family is a list of rules with a few words one of which every rule's
+// literal (or prefilter) contains: a text holding none of them is passed
+// over in a few scans instead of one per rule. newFamily checks the words
+// against the rules once, at start-up.
+type family struct {
+	words []string
+	rules []textRule
+}
+
+func newFamily(words []string, rules ...textRule) family {
+	for _, r := range rules {
+		if !slices.ContainsFunc(words, func(w string) bool { return strings.Contains(r.lit+r.need, w) }) {
+			panic("taxonomy: rule " + r.name + " holds none of the words of its family " + strings.Join(words, ", "))
+		}
+	}
+	return family{words: words, rules: rules}
+}
+
+// first returns the first rule of the family that matches.
+func (f family) first(lower string) (textRule, bool) {
+	if !slices.ContainsFunc(f.words, func(w string) bool { return strings.Contains(lower, w) }) {
+		return textRule{}, false
+	}
+	return firstMatch(f.rules, lower)
+}
+
 func firstMatch(rules []textRule, lower string) (textRule, bool) {
 	for _, r := range rules {
 		if r.match(lower) {
@@ -83,7 +110,7 @@ func firstMatch(rules []textRule, lower string) (textRule, bool) {
 // servers send it with a 500 (llama.cpp's "Context size has been exceeded."),
 // and AWS with a generic ValidationException. Only a 429 keeps its own
 // meaning: a per-minute token limit says "reduce the prompt length" too.
-var overflowRules = []textRule{
+var overflowRules = newFamily([]string{"context", "token", "too long", "length", "too_large"},
 	marker(ContextOverflow, "maximum context length"),               // OpenAI, vLLM, DeepSeek, Groq, Mistral, Fireworks "model maximum context length"
 	marker(ContextOverflow, "context_length_exceeded"),              // OpenAI code
 	marker(ContextOverflow, "exceeds the maximum number of tokens"), // Gemini
@@ -110,7 +137,7 @@ var overflowRules = []textRule{
 	// Anthropic 400 "input length and `max_tokens` exceed context limit: 187254 + 20000 > 204698, ..."
 	pattern(ContextOverflow, `pattern "exceed context limit"`, "context limit", `\bexceeds? (?:the )?context limit\b`),
 	// llama.cpp 500 "Context size has been exceeded.", "context length exceeded".
-	pattern(ContextOverflow, `pattern "context size exceeded"`, "exceeded",
+	pattern(ContextOverflow, `pattern "context size exceeded"`, "context ",
 		`\bcontext (?:size|length) (?:has been |was |is )?exceeded\b`),
 	// LM Studio: "Trying to keep the first 10136 tokens when context the
 	// overflows. However, the model is loaded with context length of only
@@ -120,15 +147,15 @@ var overflowRules = []textRule{
 	marker(ContextOverflow, "when context the overflows"),
 	// xAI "This model's maximum prompt length is 131072 but the request
 	// contains 140000 tokens", vLLM "is longer than the maximum model length".
-	pattern(ContextOverflow, `pattern "maximum prompt length"`, "maximum ",
+	pattern(ContextOverflow, `pattern "maximum prompt length"`, " length",
 		`\bmaximum (?:prompt|input) length is \d+|longer than the maximum model length\b`),
-}
+)
 
 // unloadableRules say that a local runner cannot load the model: it does not
 // fit the machine's memory. Ollama sends it with a 500, which would
 // otherwise be retried; the same request fails the same way until someone
 // frees memory or picks a smaller model.
-var unloadableRules = []textRule{
+var unloadableRules = newFamily([]string{"memory", "resources", "model"},
 	// Ollama "model requires more system memory (5.3 GiB) than is available (4.4 GiB)".
 	pattern(Permanent, `pattern "requires more memory than is available"`, "memory",
 		`\brequires more (?:system |gpu |video )?memory\b`),
@@ -140,7 +167,7 @@ var unloadableRules = []textRule{
 	// CUDA_Host buffer", "failed to allocate buffer", a CUDA out of memory.
 	pattern(Permanent, `pattern "error loading model: out of memory"`, "model",
 		`\b(?:error loading|failed to load|unable to load) (?:the )?model\b.{0,80}(?:(?:unable|failed) to allocate|out of memory)`),
-}
+)
 
 // billingRules say that the account cannot pay for the request: quota or
 // credits used up, a spending limit reached, billing not set up. They are
@@ -148,12 +175,12 @@ var unloadableRules = []textRule{
 // mentions billing ("Upgrade to Dev Tier today at .../settings/billing"),
 // a pricing tier or a trial key are not matched: every rule names the
 // exhausted balance or the inactive account.
-var billingRules = []textRule{
+var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "insufficient", "limit"},
 	marker(Permanent, "insufficient_quota"), // OpenAI code, in some proxies' texts
 	// OpenAI's 429 insufficient_quota message. Gemini words its free-tier
 	// per-minute limits the same way but adds "Please retry in 12.3s":
 	// with that hint it is a rate limit, not an exhausted quota.
-	{kind: Permanent, name: `marker "exceeded your current quota"`, lit: "exceeded your current quota", hinted: RateLimited},
+	textRule{kind: Permanent, name: `marker "exceeded your current quota"`, lit: "exceeded your current quota", hinted: RateLimited},
 	marker(Permanent, "credit balance is too low"),  // Anthropic 400 billing message
 	marker(Permanent, "billing_hard_limit_reached"), // OpenAI code
 	marker(Permanent, "billing hard limit"),         // OpenAI message
@@ -174,7 +201,7 @@ var billingRules = []textRule{
 	// your specified API usage limits. You will regain access on 2026-04-01".
 	pattern(Permanent, `pattern "spending limit reached"`, " limit",
 		`\b(?:monthly spending limit|spending limit (?:reached|exceeded)|reached (?:its|your|the) (?:monthly )?spend(?:ing)? limit|specified api usage limits?)\b`),
-}
+)
 
 // textRules are tried in order when neither a status nor a typed error
 // decided. The client's own timeout comes first (its text also says
