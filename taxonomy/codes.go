@@ -98,19 +98,15 @@ func lookupCode(name string) (codeRule, bool) {
 }
 
 // codeClass and typeClass name the decision with the provider's own
-// spelling: `code "ThrottlingException"`, `type "overloaded_error"`.
-func (r codeRule) codeClass(name string) Class {
-	rule := r.code
-	if name != r.lowercaseName {
-		rule = `code "` + name + `"`
-	}
-	return Class{Kind: r.kind, Rule: rule, ModelMissing: r.missing}
-}
+// spelling: `code "ThrottlingException"`, `type "overloaded_error"`. The
+// lowercase spelling's name was built once.
+func (r codeRule) codeClass(name string) Class { return r.named(name, r.code, `code "`) }
+func (r codeRule) typeClass(name string) Class { return r.named(name, r.typ, `type "`) }
 
-func (r codeRule) typeClass(name string) Class {
-	rule := r.typ
+func (r codeRule) named(name, lowercaseRule, prefix string) Class {
+	rule := lowercaseRule
 	if name != r.lowercaseName {
-		rule = `type "` + name + `"`
+		rule = prefix + name + `"`
 	}
 	return Class{Kind: r.kind, Rule: rule, ModelMissing: r.missing}
 }
