@@ -274,7 +274,7 @@ func (m *Model) shouldFallBack(ctx context.Context, err error) bool {
 		return m.cfg.fallbackOnOverflow
 	case middleware.ReasonPermanent:
 		// A model that does not exist (or was retired) is fixed by another.
-		return class.ModelMissing()
+		return class.ModelMissing
 	}
 	return false
 }

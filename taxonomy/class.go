@@ -31,6 +31,13 @@ type Class struct {
 	// Code is the provider's machine-readable error type or code when known,
 	// such as "insufficient_quota" or "overloaded_error", else "".
 	Code string
+	// ModelMissing reports that the rule that decided says the requested
+	// model does not exist or is not available to the caller: a status 404,
+	// the codes model_not_found, not_found_error and
+	// ResourceNotFoundException, or those words in the text. The request
+	// fails the same way every time, but another model can serve it, so
+	// package llms falls back on it.
+	ModelMissing bool
 }
 
 // String renders the class for logs, e.g. "rate_limited (status 429, retry after 7s)".
@@ -135,20 +142,3 @@ type classifiedError struct {
 func (e *classifiedError) Error() string { return e.err.Error() }
 func (e *classifiedError) Unwrap() error { return e.err }
 func (e *classifiedError) Class() Class  { return e.class }
-
-// modelMissingRules are the rules that say the requested model does not
-// exist (or is not available to the caller).
-var modelMissingRules = map[string]bool{
-	`marker "model_not_found"`:                          true,
-	`marker "model not found"`:                          true,
-	`marker "does not exist or you do not have access"`: true,
-}
-
-// ModelMissing reports whether the failure says the requested model does not
-// exist or is not available to the caller: status 404, the codes
-// model_not_found and not_found_error, or those words in the text. The
-// request fails the same way every time, but another model can serve it, so
-// package llms falls back on it.
-func (c Class) ModelMissing() bool {
-	return c.Status == 404 || c.Code == "model_not_found" || c.Code == "not_found_error" || modelMissingRules[c.Rule]
-}

@@ -18,9 +18,9 @@ func TestClassString(t *testing.T) {
 	}{
 		{taxonomy.Class{}, "unknown"},
 		{taxonomy.Class{Kind: taxonomy.Transient, Rule: "EOF"}, "transient (EOF)"},
-		{taxonomy.Class{Kind: taxonomy.RateLimited, Rule: "status 429", Status: 429, RetryAfter: 7 * time.Second},
+		{taxonomy.Class{WaitSource: taxonomy.WaitRetryAfter, Kind: taxonomy.RateLimited, Rule: "status 429", Status: 429, RetryAfter: 7 * time.Second},
 			"rate_limited (status 429, retry after 7s)"},
-		{taxonomy.Class{Kind: taxonomy.RateLimited, RetryAfter: 1800 * time.Millisecond}, "rate_limited (retry after 1.8s)"},
+		{taxonomy.Class{WaitSource: taxonomy.WaitRetryAfter, Kind: taxonomy.RateLimited, RetryAfter: 1800 * time.Millisecond}, "rate_limited (retry after 1.8s)"},
 		{taxonomy.Class{Kind: taxonomy.Permanent, Rule: `code "insufficient_quota"`, Status: 429, Code: "insufficient_quota"},
 			`permanent (code "insufficient_quota")`},
 	}
@@ -197,12 +197,12 @@ func TestModelMissing(t *testing.T) {
 		{"API returned unexpected status code: 400: This model's maximum context length is 128000 tokens.", false},
 	}
 	for _, tt := range tests {
-		if got := taxonomy.Classify(errors.New(tt.msg)).ModelMissing(); got != tt.want {
+		if got := taxonomy.Classify(errors.New(tt.msg)).ModelMissing; got != tt.want {
 			t.Errorf("ModelMissing(%q): got %v, want %v", tt.msg, got, tt.want)
 		}
 	}
 	wire := &taxonomy.WireError{Evidence: taxonomy.Evidence{Status: 404, ErrorType: "not_found_error"}, Err: errors.New("x")}
-	if !taxonomy.Classify(wire).ModelMissing() {
+	if !taxonomy.Classify(wire).ModelMissing {
 		t.Errorf("a 404 not_found_error is not a missing model")
 	}
 }

@@ -1,6 +1,7 @@
 package taxonomy
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -8,12 +9,8 @@ import (
 	"errors"
 	"io"
 	"net"
-	"net/http"
 	"net/url"
-	"reflect"
-	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 )
@@ -47,11 +44,9 @@ func Classify(err error) (c Class) {
 
 	ev := gatherEvidence(err)
 	text := err.Error()
-	if len(text) > maxText {
-		// An HTML error page or a dumped body: the provider's status and
-		// message come first, and reading on would only cost time.
-		text = text[:maxText]
-	}
+	// An HTML error page or a dumped body: the provider's status and message
+	// come first, and reading on would only cost time.
+	text = text[:min(len(text), maxText)]
 	lower := strings.ToLower(text)
 	if ev.Status == 0 {
 		ev.Status = textStatus(lower)
@@ -75,48 +70,61 @@ func Classify(err error) (c Class) {
 // decide applies the rules in order of the strength of their evidence.
 func decide(err error, ev *Evidence, lower string) Class {
 	if strings.TrimSpace(lower) == "" && ev.Status == 0 {
-		// A stream that dropped before any error body arrived (seed 000).
+		// A stream that dropped before any error body arrived: nothing to
+		// read, and a retry is the one thing that can help.
 		return Class{Kind: Transient, Rule: "empty message"}
 	}
-	if r, ok := lookupCode(ev.ErrorCode); ok {
-		return Class{Kind: r.kind, Rule: r.codeRule(ev.ErrorCode)}
+	// Wording more specific than any status or code: an overflow sent as a
+	// 500 or a ValidationException, a model too large for a local runner
+	// sent as a 500. A 429 is a rate limit whatever it says.
+	if ev.Status != 429 {
+		if r, ok := overflowRules.first(lower); ok {
+			return r.class()
+		}
 	}
-	if ev.Status == 0 || (ev.Status >= 400 && ev.Status <= 499) {
-		if r, ok := firstMatch(quotaRules, lower); ok {
+	if r, ok := unloadableRules.first(lower); ok {
+		return r.class()
+	}
+	if r, ok := lookupCode(ev.ErrorCode); ok {
+		return r.codeClass(ev.ErrorCode)
+	}
+	// An exhausted balance is permanent whatever 4xx carries it (429, 402,
+	// 403, 400); a 5xx says the provider failed, whatever its text.
+	if ev.Status < 500 {
+		if r, ok := billingRules.first(lower); ok {
 			if _, hinted := retryHint(lower); hinted && r.hinted != Unknown {
 				return Class{Kind: r.hinted, Rule: r.name + " with a retry hint"}
 			}
-			return Class{Kind: r.kind, Rule: r.name}
-		}
-		if ev.Status != 429 {
-			if r, ok := firstMatch(overflowRules, lower); ok {
-				return Class{Kind: r.kind, Rule: r.name}
-			}
+			return r.class()
 		}
 	}
-	if kind, ok := statusKind(ev.Status); ok {
-		return Class{Kind: kind, Rule: statusRule(ev.Status)}
+	if isFailureStatus(ev.Status) {
+		return statusClass(ev.Status)
 	}
 	// The error type is broader than the status ("server_error" comes with a
 	// 500 and a 529 alike), so it decides only when no status did: an in-band
 	// stream event on a 200 ("overloaded_error").
 	if r, ok := lookupCode(ev.ErrorType); ok {
-		return Class{Kind: r.kind, Rule: r.typeRule(ev.ErrorType)}
+		return r.typeClass(ev.ErrorType)
+	}
+	if c, ok := textCode(lower); ok {
+		return c
 	}
 	if c, ok := grpcKind(lower); ok {
 		return c
 	}
-	if c, ok := transportClass(err, lower); ok {
+	if c, ok := transportClass(err); ok {
 		return c
 	}
 	if r, ok := firstMatch(textRules, lower); ok {
-		return Class{Kind: r.kind, Rule: r.name}
+		return r.class()
 	}
 	return Class{Kind: Unknown, Rule: "no rule matched"}
 }
 
-// transportClass classifies typed transport and decoding errors.
-func transportClass(err error, lower string) (Class, bool) {
+// transportClass classifies typed transport, request-building and decoding
+// errors.
+func transportClass(err error) (Class, bool) {
 	switch {
 	case has[*tls.CertificateVerificationError](err), has[x509.UnknownAuthorityError](err),
 		has[x509.HostnameError](err), has[x509.CertificateInvalidError](err):
@@ -131,6 +139,15 @@ func transportClass(err error, lower string) (Class, bool) {
 		return Class{Kind: Transient, Rule: "unexpected EOF"}, true
 	case errors.Is(err, io.EOF):
 		return Class{Kind: Transient, Rule: "EOF"}, true
+	case has[*json.UnmarshalTypeError](err), has[*json.InvalidUnmarshalError](err),
+		has[*json.UnsupportedTypeError](err), has[*json.UnsupportedValueError](err),
+		has[*json.MarshalerError](err):
+		// The client's types do not fit the request or the response: the
+		// same call fails the same way until the code changes.
+		return Class{Kind: Programming, Rule: "json type mismatch"}, true
+	case has[*json.SyntaxError](err):
+		// A 200 with an HTML page or a garbled body: worth one more try, not more.
+		return Class{Kind: Unknown, Rule: "malformed response body"}, true
 	}
 	if dnsErr, ok := as[*net.DNSError](err); ok {
 		if dnsErr.IsNotFound {
@@ -141,15 +158,15 @@ func transportClass(err error, lower string) (Class, bool) {
 	if netErr, ok := as[net.Error](err); ok && netErr.Timeout() {
 		return Class{Kind: Transient, Rule: "network timeout"}, true
 	}
-	if has[*url.Error](err) {
-		if strings.Contains(lower, "unsupported protocol scheme") {
+	if urlErr, ok := as[*url.Error](err); ok {
+		if urlErr.Op == "parse" {
+			// url.Parse's own error: the base URL is malformed.
+			return Class{Kind: Programming, Rule: "invalid url"}, true
+		}
+		if strings.Contains(urlErr.Err.Error(), "unsupported protocol scheme") {
 			return Class{Kind: Programming, Rule: `marker "unsupported protocol scheme"`}, true
 		}
 		return Class{Kind: Transient, Rule: "transport error"}, true
-	}
-	if has[*json.SyntaxError](err) || has[*json.UnmarshalTypeError](err) {
-		// A 200 with an HTML page or a garbled body: worth one more try, not more.
-		return Class{Kind: Unknown, Rule: "malformed response body"}, true
 	}
 	return Class{}, false
 }
@@ -173,78 +190,38 @@ func applyShouldRetry(c Class, should string) Class {
 	return c
 }
 
-type httpCoder interface{ HTTPCode() int }             // googleai *apierror.APIError
-type httpStatusCoder interface{ HTTPStatusCode() int } // bedrock *awshttp.ResponseError
-
 // gatherEvidence walks the error tree once, strongest evidence first: a
-// *WireError, then typed statuses and the wait hints of typed response
-// headers. The status inside the text is read by the caller, which has the
-// lowercased text at hand.
+// *WireError, then typed errors in the order of the walk, each filling only
+// what is still missing. The status inside the text is read by the caller,
+// which has the lowercased text at hand.
 func gatherEvidence(err error) Evidence {
 	var ev Evidence
-	if wire, ok := as[*WireError](err); ok && wire != nil {
+	if wire, _ := as[*WireError](err); wire != nil {
 		ev = wire.Evidence
 	}
-	hinted := ev.hinted()
+	now := time.Time{}
 	walk(err, func(e error) bool {
-		if ev.Status == 0 {
-			ev.Status = typedStatus(e)
+		t := readTyped(e)
+		if ev.Status == 0 && isStatus(t.status) {
+			ev.Status = t.status
 		}
-		if !hinted {
-			if h, ok := typedHeader(e); ok {
-				ev.addHints(HeaderEvidence(h, 0, time.Now()))
-				hinted = ev.hinted()
+		ev.ErrorCode = cmp.Or(ev.ErrorCode, t.code)
+		ev.ErrorType = cmp.Or(ev.ErrorType, t.errType)
+		ev.ErrorMessage = cmp.Or(ev.ErrorMessage, t.message)
+		if t.header != nil {
+			if now.IsZero() {
+				now = time.Now()
 			}
+			ev.addHints(HeaderEvidence(t.header, 0, now))
 		}
-		return ev.Status == 0 || !hinted
+		return true
 	})
 	return ev
 }
 
-func typedStatus(e error) int {
-	var status int
-	switch t := e.(type) {
-	case httpCoder:
-		status = t.HTTPCode()
-	case httpStatusCoder:
-		status = t.HTTPStatusCode()
-	default:
-		if f, ok := fieldOf(e, statusField); ok {
-			status = int(f.Int())
-		}
-	}
-	if status < 100 || status > 599 {
-		return 0
-	}
-	return status
-}
-
-// typedHeader returns the response headers of an error that exposes them
-// as a field named Header (googleapi.Error does).
-func typedHeader(e error) (http.Header, bool) {
-	f, ok := fieldOf(e, headerField)
-	if !ok || !f.CanInterface() {
-		return nil, false
-	}
-	h, _ := f.Interface().(http.Header)
-	return h, h != nil
-}
-
-func textStatus(lower string) int {
-	for _, st := range statusTexts {
-		if !strings.Contains(lower, st.need) {
-			continue
-		}
-		m := st.re.FindStringSubmatchIndex(lower)
-		if m == nil {
-			continue
-		}
-		if s, _ := strconv.Atoi(lower[m[2]:m[3]]); s >= 400 && s <= 599 {
-			return s
-		}
-	}
-	return 0
-}
+// isStatus reports whether s is an HTTP status (100 to 599): typed errors
+// carry 0, or a wrong number, when no response arrived.
+func isStatus(s int) bool { return s >= 100 && s <= 599 }
 
 // as finds the first error in err's tree that is a T, as [errors.As] does
 // (As methods included), without errors.As's allocation of the target. Go
@@ -299,72 +276,4 @@ func walk(err error, visit func(error) bool) {
 			}
 		}
 	}
-}
-
-// Typed errors from packages this one does not import, such as ollama's
-// internal StatusError{StatusCode int} and googleapi.Error{Header http.Header},
-// are read through their exported fields. The lookup is cached per type.
-type fieldSpec struct {
-	name string
-	typ  reflect.Type
-}
-
-var (
-	statusField = fieldSpec{"StatusCode", reflect.TypeFor[int]()}
-	headerField = fieldSpec{"Header", reflect.TypeFor[http.Header]()}
-	fieldCache  sync.Map // reflect.Type -> *typeFields
-)
-
-// typeFields holds the index paths of a struct type's StatusCode and Header
-// fields, nil when it has no such field.
-type typeFields struct {
-	status, header []int
-}
-
-func fieldsOf(t reflect.Type) *typeFields {
-	if cached, ok := fieldCache.Load(t); ok {
-		return cached.(*typeFields)
-	}
-	st := t
-	if st.Kind() == reflect.Pointer {
-		st = st.Elem()
-	}
-	index := func(spec fieldSpec) []int {
-		if f, ok := st.FieldByName(spec.name); ok && f.IsExported() && f.Type == spec.typ {
-			return f.Index
-		}
-		return nil
-	}
-	fields := &typeFields{status: index(statusField), header: index(headerField)}
-	cached, _ := fieldCache.LoadOrStore(t, fields)
-	return cached.(*typeFields)
-}
-
-func fieldOf(e error, spec fieldSpec) (reflect.Value, bool) {
-	t := reflect.TypeOf(e)
-	if t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
-		if t.Kind() != reflect.Struct {
-			return reflect.Value{}, false
-		}
-	}
-	fields := fieldsOf(t)
-	path := fields.status
-	if spec == headerField {
-		path = fields.header
-	}
-	if path == nil {
-		return reflect.Value{}, false
-	}
-	v := reflect.ValueOf(e)
-	if v.Kind() == reflect.Pointer {
-		if v.IsNil() {
-			return reflect.Value{}, false
-		}
-		v = v.Elem()
-	}
-	f, err := v.FieldByIndexErr(path)
-	if err != nil {
-		return reflect.Value{}, false
-	}
-	return f, true
 }

@@ -210,6 +210,10 @@ type classifyCase struct {
 
 // classifyCases is the table of TestClassify; FuzzClassify seeds from it.
 func classifyCases() []classifyCase {
+	return append(providerCases(), familyCases()...)
+}
+
+func providerCases() []classifyCase {
 	return []classifyCase{
 		// ---- nothing to classify ----
 		{"nil error", nil,
@@ -256,7 +260,7 @@ func classifyCases() []classifyCase {
 		{"openai 06 400 unsupported image", openai(400, "You uploaded an unsupported image. Please make sure your image has of one the following formats: ['png', 'jpeg', 'gif', 'webp']."),
 			taxonomy.Class{Kind: taxonomy.Permanent, Rule: "status 400", Status: 400}},
 		{"openai 404 model_not_found", openai(404, "The model `gpt-4o-2099` does not exist or you do not have access to it."),
-			taxonomy.Class{Kind: taxonomy.Permanent, Rule: "status 404", Status: 404}},
+			taxonomy.Class{Kind: taxonomy.Permanent, Rule: "status 404", Status: 404, ModelMissing: true}},
 		{"openai 403 unsupported_country_region_territory", openai(403, "Country, region, or territory not supported"),
 			taxonomy.Class{Kind: taxonomy.Permanent, Rule: "status 403", Status: 403}},
 		{"openai 400 content policy", openai(400, "Your request was rejected as a result of our safety system. Your prompt may contain text that is not allowed by our safety system."),
@@ -298,7 +302,7 @@ func classifyCases() []classifyCase {
 		{"azure content filter text without status", errors.New("The response was filtered due to the prompt triggering Azure OpenAI's content management policy. Please modify your prompt and retry."),
 			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `marker "content management policy"`}},
 		{"openrouter 402 credits", openai(402, "This request requires more credits, or fewer max_tokens. You requested up to 4096 tokens, but can only afford 1000."),
-			taxonomy.Class{Kind: taxonomy.Permanent, Rule: "status 402", Status: 402}},
+			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `pattern "credits used up"`, Status: 402}},
 
 		// ---- anthropic: research §5 anthropic cases and docs.anthropic.com/en/api/errors ----
 		{"anthropic 01 429", anthropicStatus(429, "This request would exceed your organization's rate limit of 50 requests per minute."),
@@ -316,7 +320,7 @@ func classifyCases() []classifyCase {
 		{"anthropic 03b 502", anthropicStatus(502, ""),
 			taxonomy.Class{Kind: taxonomy.Transient, Rule: "status 502", Status: 502}},
 		{"anthropic 04 400 prompt is too long", anthropicStatus(400, "prompt is too long: 210000 tokens > 200000 maximum"),
-			taxonomy.Class{Kind: taxonomy.ContextOverflow, Rule: `marker "prompt is too long"`, Status: 400}},
+			taxonomy.Class{Kind: taxonomy.ContextOverflow, Rule: `pattern "prompt or input is too long"`, Status: 400}},
 		{"anthropic 400 input + max_tokens exceed context limit", anthropicStatus(400, "input length and `max_tokens` exceed context limit: 187254 + 20000 > 204698, decrease input length or `max_tokens` and try again"),
 			taxonomy.Class{Kind: taxonomy.ContextOverflow, Rule: `pattern "exceed context limit"`, Status: 400}},
 		{"anthropic 400 credit balance", anthropicStatus(400, "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits."),
@@ -328,7 +332,7 @@ func classifyCases() []classifyCase {
 		{"anthropic 403 permission_error", anthropicStatus(403, "Your API key does not have permission to use the specified resource."),
 			taxonomy.Class{Kind: taxonomy.Permanent, Rule: "status 403", Status: 403}},
 		{"anthropic 404 not_found_error", anthropicStatus(404, "model: claude-3-opus-2099"),
-			taxonomy.Class{Kind: taxonomy.Permanent, Rule: "status 404", Status: 404}},
+			taxonomy.Class{Kind: taxonomy.Permanent, Rule: "status 404", Status: 404, ModelMissing: true}},
 		{"anthropic 413 request_too_large", anthropicStatus(413, "Request exceeds the maximum allowed number of bytes."),
 			taxonomy.Class{Kind: taxonomy.ContextOverflow, Rule: "status 413", Status: 413}},
 		{"anthropic 06 400 invalid image", anthropicStatus(400, "messages.0.content.1.image.source.base64.data: The image was specified using the image/png media type, but does not appear to be a valid png image"),
@@ -384,7 +388,7 @@ func classifyCases() []classifyCase {
 		{"ollama 06 bad image", errors.New("illegal base64 data at input byte 4"),
 			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `marker "illegal base64 data"`}},
 		{"ollama model not found", errors.New(`model "llama3" not found, try pulling it first`),
-			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `marker "model not found"`}},
+			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `marker "model not found"`, ModelMissing: true}},
 		{"ollama 07 EOF", postErr("http://127.0.0.1:11434/api/chat", io.EOF),
 			taxonomy.Class{Kind: taxonomy.Transient, Rule: "EOF"}},
 		{"ollama 08c in-band error", errors.New("an error was encountered while running the model: unexpected EOF"),
@@ -484,13 +488,13 @@ func classifyCases() []classifyCase {
 		{"bedrock 01 flattened text", errors.New("operation error Bedrock Runtime: InvokeModel, exceeded maximum number of attempts, 3, https response error StatusCode: 429, RequestID: , ThrottlingException: Too many requests, please wait before trying again."),
 			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: "status 429", Status: 429}},
 		{"bedrock in-band ThrottlingException: too many tokens is not an overflow", errors.New("ThrottlingException: Too many tokens, please wait before trying again."),
-			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: `marker "throttl"`}},
+			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: `exception "throttlingexception"`}},
 		{"bedrock in-band ThrottlingException: too many requests", errors.New("ThrottlingException: Too many requests, please wait before trying again."),
-			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: `marker "too many requests"`}},
+			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: `exception "throttlingexception"`}},
 		{"bedrock 02a 503", bedrock(503, 3, errors.New("ServiceUnavailableException: Bedrock is unable to process your request.")),
 			taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "status 503", Status: 503}},
 		{"bedrock ServiceUnavailableException text without status", errors.New("ServiceUnavailableException: Bedrock is unable to process your request."),
-			taxonomy.Class{Kind: taxonomy.Overloaded, Rule: `marker "serviceunavailable"`}},
+			taxonomy.Class{Kind: taxonomy.Overloaded, Rule: `exception "serviceunavailableexception"`}},
 		{"bedrock 02b 529", bedrock(529, 0, errors.New("api error UnknownError: overloaded")),
 			taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "status 529", Status: 529}},
 		{"bedrock 03 500", bedrock(500, 3, errors.New("api error UnknownError: UnknownError")),
@@ -498,7 +502,7 @@ func classifyCases() []classifyCase {
 		{"bedrock 03b 502 HTML", bedrock(502, 3, fmt.Errorf("deserialization failed, failed to decode response body, %w", jsonSyntaxError("<html>"))),
 			taxonomy.Class{Kind: taxonomy.Transient, Rule: "status 502", Status: 502}},
 		{"bedrock 04 400 Input is too long", bedrock(400, 0, errors.New("ValidationException: Input is too long for requested model.")),
-			taxonomy.Class{Kind: taxonomy.ContextOverflow, Rule: `marker "input is too long"`, Status: 400}},
+			taxonomy.Class{Kind: taxonomy.ContextOverflow, Rule: `pattern "prompt or input is too long"`, Status: 400}},
 		{"bedrock 05 403", bedrock(403, 0, errors.New("api error UnrecognizedClientException: The security token included in the request is invalid.")),
 			taxonomy.Class{Kind: taxonomy.Permanent, Rule: "status 403", Status: 403}},
 		{"bedrock 06 400 invalid base64", bedrock(400, 0, errors.New("ValidationException: messages.0.content.1.image.source.base64: invalid base64 data")),
@@ -526,7 +530,7 @@ func classifyCases() []classifyCase {
 		{"cohere too many tokens", errors.New("too many tokens: total number of tokens in the prompt cannot exceed 4081 - received 4500. Try using a shorter prompt, or enabling prompt truncating."),
 			taxonomy.Class{Kind: taxonomy.ContextOverflow, Rule: `marker "too many tokens:"`}},
 		{"cohere ErrModelNotFound", errors.New("model not found"),
-			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `marker "model not found"`}},
+			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `marker "model not found"`, ModelMissing: true}},
 
 		// ---- huggingface: research §5 huggingface cases ----
 		{"huggingface 01 429", huggingface(429, `{"error":"Rate limit reached. You reached free usage limit (reset hourly)."}`),
@@ -646,7 +650,7 @@ func classifyCases() []classifyCase {
 		{"wire 429 insufficient_quota code", taxonomy.WithEvidence(openai(429, openaiQuota), taxonomy.Evidence{Status: 429, ErrorType: "insufficient_quota", ErrorCode: "insufficient_quota"}),
 			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `code "insufficient_quota"`, Status: 429, Code: "insufficient_quota"}},
 		{"wire 400 context_length_exceeded code", taxonomy.WithEvidence(openai(400, openaiOverflow), taxonomy.Evidence{Status: 400, ErrorType: "invalid_request_error", ErrorCode: "context_length_exceeded"}),
-			taxonomy.Class{Kind: taxonomy.ContextOverflow, Rule: `code "context_length_exceeded"`, Status: 400, Code: "context_length_exceeded"}},
+			taxonomy.Class{Kind: taxonomy.ContextOverflow, Rule: `marker "maximum context length"`, Status: 400, Code: "context_length_exceeded"}},
 		{"wire x-should-retry true on a 400", taxonomy.WithEvidence(anthropicStatus(400, "Invalid request"), taxonomy.Evidence{Status: 400, ShouldRetry: "true", ErrorType: "invalid_request_error"}),
 			taxonomy.Class{Kind: taxonomy.Transient, Rule: "status 400; x-should-retry: true", Status: 400, Code: "invalid_request_error"}},
 		{"wire x-should-retry false on a 429", taxonomy.WithEvidence(openai(429, "Rate limit reached"), taxonomy.Evidence{Status: 429, ShouldRetry: "false"}),

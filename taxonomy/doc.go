@@ -5,31 +5,56 @@
 // langchaingo's provider clients flatten most failures into plain strings, drop
 // Retry-After and the provider's machine-readable error code, and some report a
 // dropped stream as success. [Classify] recovers the kind from whatever evidence
-// is left, strongest first:
+// is left. First, two kinds of error answer for themselves:
 //
 //  1. errors that already know their class ([Classified], such as the final
 //     error of an inner resilient layer, [ToolError] and [FatalToolError]);
 //  2. context errors (context.Canceled is [Canceled]; a deadline is [Transient],
 //     because the caller's own deadline is detected by the middleware, which
-//     consults the caller's context before it classifies);
-//  3. wire evidence recorded by the HTTP transport ([WireError] carrying an
-//     [Evidence]): status, Retry-After, rate-limit resets, x-should-retry and
-//     the provider's error type and code;
-//  4. typed errors that expose a status without this package importing theirs:
-//     HTTPCode() int (googleai) and HTTPStatusCode() int (bedrock);
-//  5. transport errors: *url.Error, net.Error, io.EOF, io.ErrUnexpectedEOF,
-//     ECONNRESET, ECONNREFUSED, EPIPE, TLS certificate errors;
-//  6. the status code inside langchaingo's texts ("API returned unexpected
-//     status code: 429: ...", "(HTTP Error 503) ...", "googleapi: Error 400: ...")
-//     and the code of a flattened gRPC status ("rpc error: code =
+//     consults the caller's context before it classifies).
+//
+// Otherwise Classify gathers the evidence in one walk of the error tree
+// (wrapped errors and every branch of errors.Join, in order): the wire
+// evidence recorded by the HTTP transport ([WireError] carrying an
+// [Evidence]: status, Retry-After, rate-limit resets, x-should-retry, the
+// provider's error code, type and message); typed errors
+// of SDKs this package does not import, read by their method sets
+// (HTTPCode() int, HTTPStatusCode() int, the AWS SDK's ErrorCode() string)
+// and exported fields (an integer StatusCode or HTTPStatusCode, string Code,
+// Type and Message, a Header or a Response carrying Retry-After); and, when
+// no typed status was found, the status written in the text ("API returned
+// unexpected status code: 429: ...", "(HTTP Error 503) ...", "googleapi:
+// Error 400: ..."). Only 100 to 599 count as a typed status and 400 to 599
+// as a status read from text. It then decides, first rule first:
+//
+//  1. an empty message is [Transient]: a stream that dropped before any error
+//     body arrived;
+//  2. wording more specific than any status or code: a context overflow (sent
+//     by local servers with a 500, by AWS as a ValidationException; but a
+//     429 stays a rate limit whatever it says) and a model too large for a
+//     local runner's memory ([Permanent], Ollama sends it with a 500);
+//  3. the provider's error code;
+//  4. an exhausted balance, quota or spending limit, or an inactive account,
+//     with any status below 500 ([Permanent], even as a 429; an exhausted
+//     quota that carries a retry hint is a rate limit);
+//  5. the status, 400 to 599;
+//  6. the provider's error type, which is broader than the status
+//     ("server_error" comes with a 500 and a 529 alike);
+//  7. the code of a flattened gRPC status ("rpc error: code =
 //     ResourceExhausted desc = ...");
-//  7. named, anchored text rules, last, because for several providers the text
+//  8. typed transport and request errors: TLS certificate errors, ECONNRESET,
+//     ECONNREFUSED, EPIPE, io.EOF, io.ErrUnexpectedEOF, encoding/json's type
+//     errors ([Programming]) and syntax errors, *net.DNSError, net.Error
+//     timeouts, *url.Error (a URL that does not parse is [Programming]);
+//  9. named, anchored text rules, last, because for several providers the text
 //     is the only evidence left. "5000 tokens" is not a 500 and a port such as
 //     ":35429" is not a 429.
 //
-// An empty error message is [Transient]: a stream that dropped before any error
-// body arrived. An error whose own methods panic, such as a typed nil pointer
-// returned as an error, is [Programming].
+// Nothing matched is [Unknown]. The provider's x-should-retry header then
+// overrules the retryability of the kind: "true" makes [Unknown] and
+// [Permanent] transient, "false" makes a retryable kind permanent. The wait
+// is chosen as described under Waits. An error whose own methods
+// panic, such as a typed nil pointer returned as an error, is [Programming].
 //
 // # Waits
 //

@@ -96,7 +96,7 @@ func (e *WireError) Unwrap() error { return e.Err }
 //
 // A valid retry-after-ms wins over Retry-After: it is the more precise of the
 // two, and its 0 is an explicit "retry now" ([Evidence.RetryNow]), not a
-// missing value. Reset headers never replace a Retry-After; [Classify] uses a
+// missing value (openai-go v3 reads it the same way). Reset headers never replace a Retry-After; [Classify] uses a
 // reset as the wait only when there is no Retry-After and the failure is a
 // rate limit. Every wait is clamped to [MaxWaitHint].
 func HeaderEvidence(h http.Header, status int, now time.Time) Evidence {

@@ -20,6 +20,7 @@ func TestKindString(t *testing.T) {
 		{taxonomy.Permanent, "permanent"},
 		{taxonomy.Canceled, "canceled"},
 		{taxonomy.Programming, "programming"},
+		{taxonomy.Kind(8), "kind(8)"}, // the first value past the last kind
 		{taxonomy.Kind(200), "kind(200)"},
 	}
 	for _, tt := range tests {

@@ -2,6 +2,7 @@ package taxonomy
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -11,7 +12,8 @@ import (
 // clients return untyped errors, so for them the text is all that is left.
 // Every rule is anchored or phrased so that it cannot match inside unrelated
 // numbers or words, and each has a table row built from a real provider
-// message in classify_test.go.
+// message in classify_test.go, next to the rows of the texts it must not
+// match.
 type textRule struct {
 	kind Kind
 	name string         // Class.Rule when it matches
@@ -22,6 +24,9 @@ type textRule struct {
 	// retry hint ("Please retry in 12.3s"): the provider says the limit
 	// lifts by itself.
 	hinted Kind
+	// missing marks the rules that say the requested model does not exist
+	// or is not available to the caller (Class.ModelMissing).
+	missing bool
 }
 
 func (r textRule) match(lower string) bool {
@@ -31,6 +36,11 @@ func (r textRule) match(lower string) bool {
 		return strings.Contains(lower, r.need) && r.re.MatchString(lower)
 	}
 	return strings.Contains(lower, r.lit)
+}
+
+// class is the answer of a rule that matched.
+func (r textRule) class() Class {
+	return Class{Kind: r.kind, Rule: r.name, ModelMissing: r.missing}
 }
 
 // marker is a literal phrase rule named `marker "<phrase>"`.
@@ -45,6 +55,12 @@ func pattern(kind Kind, name, need, expr string) textRule {
 	return textRule{kind: kind, name: name, re: mustContain(need, expr), need: need}
 }
 
+// missingModel marks a rule as one that says the model is missing.
+func missingModel(r textRule) textRule {
+	r.missing = true
+	return r
+}
+
 // mustContain compiles expr and checks, once at start-up, that need is a
 // plausible prefilter for it: a literal that the expression spells out.
 func mustContain(need, expr string) *regexp.Regexp {
@@ -54,75 +70,149 @@ func mustContain(need, expr string) *regexp.Regexp {
 	return regexp.MustCompile(expr)
 }
 
-// A statusText finds the HTTP status inside the text of a client that
-// flattens it into a string.
-type statusText struct {
-	need string // a literal every match contains
-	re   *regexp.Regexp
+// A family is a list of rules with a few words one of which every rule's
+// literal (or prefilter) contains: a text holding none of them is passed
+// over in a few scans instead of one per rule. newFamily checks the words
+// against the rules once, at start-up.
+type family struct {
+	words []string
+	rules []textRule
 }
 
-func status(need, expr string) statusText { return statusText{need, mustContain(need, expr)} }
-
-// statusTexts are tried in order; the first match wins and only 4xx and 5xx
-// count.
-var statusTexts = []statusText{
-	// openai, anthropic, ernie: "API returned unexpected status code: 429: ..."
-	// huggingface: "failed to run inference: unexpected status code: 503, body: ..."
-	status("unexpected status code", `unexpected status code:? (\d{3})\b`),
-	// mistral: "(HTTP Error 429) {...}"
-	status("(http error ", `\(http error (\d{3})\)`),
-	// googleai when flattened: "googleapi: Error 429: ..."
-	status("googleapi: error ", `googleapi: error (\d{3})\b`),
-	// *googleapi.Error without a message: "googleapi: got HTTP response code 503 with body: ..."
-	status("googleapi: got http response code ", `googleapi: got http response code (\d{3})\b`),
-	// bedrock when flattened: "https response error StatusCode: 429, RequestID: ..."
-	status("statuscode: ", `\bstatuscode: (\d{3})\b`),
-	// generic gateways and SDKs: "status 503", "status code 500", "status: 429", "status=502"
-	status("status", `\bstatus(?:[ _]code)?[:=]? ?(\d{3})\b`),
-	// "HTTP 429", "HTTP/1.1 503"
-	status("http", `\bhttp(?:/\d(?:\.\d)?)? (\d{3})\b`),
+func newFamily(words []string, rules ...textRule) family {
+	for _, r := range rules {
+		if !slices.ContainsFunc(words, func(w string) bool { return strings.Contains(r.lit+r.need, w) }) {
+			panic("taxonomy: rule " + r.name + " holds none of the words of its family " + strings.Join(words, ", "))
+		}
+	}
+	return family{words: words, rules: rules}
 }
 
-// overrideRules refine a status: quota exhaustion is permanent even when it
-// arrives as a 429, and a 400 whose text says the context was exceeded is a
-// context overflow, not a bad request.
-var (
-	quotaRules = []textRule{
-		marker(Permanent, "insufficient_quota"), // OpenAI code, in some proxies' texts
-		// OpenAI's 429 insufficient_quota message. Gemini words its free-tier
-		// per-minute limits the same way but adds "Please retry in 12.3s":
-		// with that hint it is a rate limit, not an exhausted quota.
-		{kind: Permanent, name: `marker "exceeded your current quota"`, lit: "exceeded your current quota", hinted: RateLimited},
-		marker(Permanent, "credit balance is too low"),  // Anthropic 400 billing message
-		marker(Permanent, "billing_hard_limit_reached"), // OpenAI code
-		marker(Permanent, "billing hard limit"),         // OpenAI message
+// first returns the first rule of the family that matches.
+func (f family) first(lower string) (textRule, bool) {
+	if !slices.ContainsFunc(f.words, func(w string) bool { return strings.Contains(lower, w) }) {
+		return textRule{}, false
 	}
-	overflowRules = []textRule{
-		marker(ContextOverflow, "maximum context length"),               // OpenAI, vLLM, DeepSeek, Groq, mistral
-		marker(ContextOverflow, "context_length_exceeded"),              // OpenAI code
-		marker(ContextOverflow, "prompt is too long"),                   // Anthropic
-		marker(ContextOverflow, "exceeds the maximum number of tokens"), // Gemini
-		marker(ContextOverflow, "input is too long"),                    // Bedrock ValidationException
-		marker(ContextOverflow, "`inputs` tokens + `max_new_tokens`"),   // Hugging Face TGI
-		marker(ContextOverflow, "reduce the length of the messages"),    // OpenAI-compatible servers
-		marker(ContextOverflow, "context window"),                       // "exceeds the context window", "context_window_exceeded" below
-		marker(ContextOverflow, "context_window_exceeded"),              // Azure, Cerebras codes
-		// Cohere "too many tokens: total number of tokens in the prompt cannot
-		// exceed ...". The colon keeps Bedrock's ThrottlingException "Too many
-		// tokens, please wait before trying again." (a rate limit) out.
-		marker(ContextOverflow, "too many tokens:"),
-		marker(ContextOverflow, "request_too_large"), // Anthropic 413 type
-		pattern(ContextOverflow, `pattern "exceeds the context length"`, "context ", // Ollama "input length exceeds the context length", llama.cpp "exceeds the available context size"
-			`exceeds? (?:the )?(?:available |maximum )?context (?:length|size)`),
-		// Anthropic 400 "input length and `max_tokens` exceed context limit: 187254 + 20000 > 204698, ..."
-		pattern(ContextOverflow, `pattern "exceed context limit"`, "context limit", `\bexceeds? (?:the )?context limit\b`),
+	return firstMatch(f.rules, lower)
+}
+
+func firstMatch(rules []textRule, lower string) (textRule, bool) {
+	for _, r := range rules {
+		if r.match(lower) {
+			return r, true
+		}
 	}
+	return textRule{}, false
+}
+
+// overflowRules say that the prompt does not fit the model's context window.
+// Their wording is more specific than any status or provider code: local
+// servers send it with a 500 (llama.cpp's "Context size has been exceeded."),
+// and AWS with a generic ValidationException. Only a 429 keeps its own
+// meaning: a per-minute token limit says "reduce the prompt length" too.
+var overflowRules = newFamily([]string{"context", "token", "too long", "length", "too_large"},
+	marker(ContextOverflow, "maximum context length"),               // OpenAI, vLLM, DeepSeek, Groq, Mistral, Fireworks "model maximum context length"
+	marker(ContextOverflow, "context_length_exceeded"),              // OpenAI code
+	marker(ContextOverflow, "exceeds the maximum number of tokens"), // Gemini
+	marker(ContextOverflow, "`inputs` tokens + `max_new_tokens`"),   // Hugging Face TGI, Together
+	marker(ContextOverflow, "reduce the length of the messages"),    // OpenAI-compatible servers
+	marker(ContextOverflow, "context window"),                       // "exceeds the context window", "exceed context window of 2048"
+	marker(ContextOverflow, "context_window_exceeded"),              // Azure, Cerebras codes
+	marker(ContextOverflow, "exceed_context_size_error"),            // llama.cpp server type
+	// Cohere "too many tokens: total number of tokens in the prompt cannot
+	// exceed ...". The colon keeps Bedrock's ThrottlingException "Too many
+	// tokens, please wait before trying again." (a rate limit) out.
+	marker(ContextOverflow, "too many tokens:"),
+	marker(ContextOverflow, "request_too_large"), // Anthropic 413 type
+	// Anthropic "prompt is too long: 210000 tokens > 200000 maximum", Bedrock
+	// "Input is too long for requested model.", vLLM "Input prompt (9000
+	// tokens) is too long". "The prompt length" or "a too long tool name" do
+	// not match: the subject must be the prompt or the input itself.
+	pattern(ContextOverflow, `pattern "prompt or input is too long"`, "too long",
+		`\b(?:prompt|input)(?: \([^)]{0,40}\))? (?:is )?too long\b`),
+	// Ollama "input length exceeds the context length", llama.cpp "exceeds the
+	// available context size", "Prompt tokens (9000) exceeds context size (8192)".
+	pattern(ContextOverflow, `pattern "exceeds the context length"`, "context ",
+		`exceeds? (?:the )?(?:available |maximum |model'?s? )?context (?:length|size)`),
+	// Anthropic 400 "input length and `max_tokens` exceed context limit: 187254 + 20000 > 204698, ..."
+	pattern(ContextOverflow, `pattern "exceed context limit"`, "context limit", `\bexceeds? (?:the )?context limit\b`),
+	// llama.cpp 500 "Context size has been exceeded.", "context length exceeded".
+	pattern(ContextOverflow, `pattern "context size exceeded"`, "context ",
+		`\bcontext (?:size|length) (?:has been |was |is )?exceeded\b`),
+	// LM Studio: "Trying to keep the first 10136 tokens when context the
+	// overflows. However, the model is loaded with context length of only
+	// 7866 tokens, which is not enough."
+	pattern(ContextOverflow, `pattern "context length of only"`, "context length of only ",
+		`\bcontext length of only \d+`),
+	marker(ContextOverflow, "when context the overflows"),
+	// xAI "This model's maximum prompt length is 131072 but the request
+	// contains 140000 tokens", vLLM "is longer than the maximum model length".
+	pattern(ContextOverflow, `pattern "maximum prompt length"`, " length",
+		`\bmaximum (?:prompt|input) length is \d+|longer than the maximum model length\b`),
+)
+
+// unloadableRules say that a local runner cannot load the model: it does not
+// fit the machine's memory. Ollama sends it with a 500, which would
+// otherwise be retried; the same request fails the same way until someone
+// frees memory or picks a smaller model.
+var unloadableRules = newFamily([]string{"memory", "resources", "model"},
+	// Ollama "model requires more system memory (5.3 GiB) than is available (4.4 GiB)".
+	pattern(Permanent, `pattern "requires more memory than is available"`, "memory",
+		`\brequires more (?:system |gpu |video )?memory\b`),
+	// LM Studio "Model loading was stopped due to insufficient system
+	// resources", "Not enough resources to load the model".
+	pattern(Permanent, `pattern "insufficient resources to load the model"`, "resources",
+		`\b(?:insufficient (?:system )?resources|not enough (?:system )?resources to (?:load|run))\b`),
+	// llama.cpp through Ollama: "error loading model: unable to allocate
+	// CUDA_Host buffer", "failed to allocate buffer", a CUDA out of memory.
+	pattern(Permanent, `pattern "error loading model: out of memory"`, "model",
+		`\b(?:error loading|failed to load|unable to load) (?:the )?model\b.{0,80}(?:(?:unable|failed) to allocate|out of memory)`),
+)
+
+// billingRules say that the account cannot pay for the request: quota or
+// credits used up, a spending limit reached, billing not set up. They are
+// permanent even when they arrive as a 429. Rate limits whose text merely
+// mentions billing ("Upgrade to Dev Tier today at .../settings/billing"),
+// a pricing tier or a trial key are not matched: every rule names the
+// exhausted balance or the inactive account.
+var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "insufficient", "limit"},
+	marker(Permanent, "insufficient_quota"), // OpenAI code, in some proxies' texts
+	// OpenAI's 429 insufficient_quota message. Gemini words its free-tier
+	// per-minute limits the same way but adds "Please retry in 12.3s":
+	// with that hint it is a rate limit, not an exhausted quota.
+	textRule{kind: Permanent, name: `marker "exceeded your current quota"`, lit: "exceeded your current quota", hinted: RateLimited},
+	marker(Permanent, "credit balance is too low"),  // Anthropic 400 billing message
+	marker(Permanent, "billing_hard_limit_reached"), // OpenAI code
+	marker(Permanent, "billing hard limit"),         // OpenAI message
+	marker(Permanent, "billing_not_active"),         // OpenAI type of "Your account is not active"
+	// OpenAI 429 "Your account is not active, please check your billing
+	// details", an account deactivated or suspended.
+	pattern(Permanent, `pattern "account is not active"`, "account ",
+		`\baccount (?:is |has been |was )?(?:not active|inactive|deactivated|disabled|suspended)\b`),
+	// xAI 429 "has either used all available credits or reached its monthly
+	// spending limit", Grok "You have run out of credits", OpenRouter 402
+	// "This request requires more credits", DeepSeek 402 "Insufficient
+	// Balance", OpenRouter "Insufficient credits".
+	pattern(Permanent, `pattern "credits used up"`, "credit",
+		`\b(?:used (?:up )?(?:all )?(?:(?:of )?(?:your|the|available) )*credits?|(?:run|ran) out of credits?|out of credits?|requires more credits?|no credits? (?:left|remaining)|credits? (?:have been |has been |are |is )?(?:exhausted|depleted|used up))\b`),
+	pattern(Permanent, `pattern "insufficient balance"`, "insufficient ",
+		`\binsufficient (?:account )?(?:balance|credits?|funds)\b`),
+	// xAI "reached its monthly spending limit", Anthropic "You have reached
+	// your specified API usage limits. You will regain access on 2026-04-01".
+	pattern(Permanent, `pattern "spending limit reached"`, " limit",
+		`\b(?:monthly spending limit|spending limit (?:reached|exceeded)|reached (?:its|your|the) (?:monthly )?spend(?:ing)? limit|specified api usage limits?)\b`),
 )
 
 // textRules are tried in order when neither a status nor a typed error
-// decided. Canceled and programming come first (they must never be retried),
+// decided. The client's own timeout comes first (its text also says
+// "canceled"), then canceled and programming (they must never be retried),
 // then permanent markers, then the retryable kinds.
 var textRules = []textRule{
+	// net/http's http.Client.Timeout: "net/http: request canceled
+	// (Client.Timeout exceeded while awaiting headers)". The client timed
+	// out; the caller did not give up.
+	marker(Transient, "client.timeout exceeded"),
+
 	// Canceled. OpenAI's client replaces context.Canceled with this fixed string.
 	pattern(Canceled, `marker "request cancelled"`, "request cancel", `\brequest cancell?ed\b`),
 	marker(Canceled, "context canceled"),       // flattened context.Canceled
@@ -134,8 +224,26 @@ var textRules = []textRule{
 	marker(Programming, "unsupported message type"),           // anthropic, bedrock, googleai: a role the client cannot send
 	marker(Programming, "unsupported content type"),           // anthropic, mistral: a content part the client cannot send
 	marker(Programming, "only one of content / multicontent"), // openai ErrContentExclusive
+	// The client's types do not fit the response: "json: cannot unmarshal
+	// string into Go struct field Response.choices of type []openai.Choice".
+	pattern(Programming, `pattern "json: cannot unmarshal into a Go type"`, "json: ",
+		`\bjson: (?:cannot unmarshal .{1,200} into go (?:struct field|value of type)|unsupported (?:type|value): |error calling marshaljson)`),
+	// A base URL that does not parse: `parse "localhost:11434/api/chat":
+	// first path segment in URL cannot contain colon`.
+	pattern(Programming, `pattern "invalid url"`, "parse \"",
+		`(?:^|: )parse "[^"]*": (?:missing protocol scheme|first path segment|invalid |net/url: )`),
+	marker(Programming, "no host in request url"),
+	marker(Programming, "net/http: invalid header field"), // an API key with a newline in it
 
-	// Permanent: seed 000's markers, then model-not-found and content policy.
+	// TLS and certificates: the same handshake fails the same way.
+	marker(Permanent, "x509: "),                                    // unknown authority, expired, hostname mismatch
+	marker(Permanent, "tls: failed to verify certificate"),         // crypto/tls
+	marker(Permanent, "certificate verify failed"),                 // OpenSSL, Python ssl
+	marker(Permanent, "first record does not look like a tls"),     // https:// to a plain HTTP port
+	marker(Permanent, "server gave http response to https client"), // idem, net/http
+
+	// Permanent: the markers of the original retry design, then
+	// model-not-found and content policy.
 	marker(Permanent, "not a valid image"),
 	marker(Permanent, "invalid image"),
 	marker(Permanent, "image data is not"),
@@ -150,20 +258,20 @@ var textRules = []textRule{
 	marker(Permanent, "unauthorized"),
 	marker(Permanent, "invalid api key"),
 	marker(Permanent, "invalid_api_key"),
-	marker(Permanent, "incorrect api key"),                                                      // OpenAI "Incorrect API key provided"
-	marker(Permanent, "invalid x-api-key"),                                                      // Anthropic
-	marker(Permanent, "api key not valid"),                                                      // Gemini
-	marker(Permanent, "authentication_error"),                                                   // Anthropic type
-	marker(Permanent, "permission_error"),                                                       // Anthropic type
-	marker(Permanent, "security token included in the request"),                                 // Bedrock UnrecognizedClientException
-	marker(Permanent, "model_not_found"),                                                        // OpenAI code
-	pattern(Permanent, `marker "model not found"`, "not found", `\bmodel (?:\S+ )?not found\b`), // Ollama `model "llama3" not found, try pulling it first`, Cohere
-	marker(Permanent, "does not exist or you do not have access"),                               // OpenAI model_not_found message
-	marker(Permanent, "content_policy_violation"),                                               // OpenAI images code
-	marker(Permanent, "content management policy"),                                              // Azure OpenAI content filter
+	marker(Permanent, "incorrect api key"),                      // OpenAI "Incorrect API key provided"
+	marker(Permanent, "invalid x-api-key"),                      // Anthropic
+	marker(Permanent, "api key not valid"),                      // Gemini
+	marker(Permanent, "authentication_error"),                   // Anthropic type
+	marker(Permanent, "permission_error"),                       // Anthropic type
+	marker(Permanent, "security token included in the request"), // Bedrock UnrecognizedClientException
+	missingModel(marker(Permanent, "model_not_found")),          // OpenAI code
+	missingModel(pattern(Permanent, `marker "model not found"`, "not found", `\bmodel (?:\S+ )?not found\b`)), // Ollama `model "llama3" not found, try pulling it first`, Cohere
+	missingModel(marker(Permanent, "does not exist or you do not have access")),                               // OpenAI model_not_found message
+	marker(Permanent, "content_policy_violation"),                                                             // OpenAI images code
+	marker(Permanent, "content management policy"),                                                            // Azure OpenAI content filter
 	marker(Permanent, "content_filter"),
-	marker(Permanent, "safety system"),                                        // OpenAI "rejected as a result of our safety system"
-	pattern(Permanent, `marker "blocked:"`, "blocked: ", `(?:^|: )blocked: `), // googleai *genai.BlockedError
+	marker(Permanent, "safety system"),                                                                                      // OpenAI "rejected as a result of our safety system"
+	pattern(Permanent, `marker "blocked:"`, "blocked: ", `(?:^|: )blocked: `),                                               // googleai *genai.BlockedError
 	pattern(Permanent, `marker "completed due to"`, "completed due to ", `\bcompleted due to (?:max_tokens|refusal|\w+)\b`), // Bedrock stop reasons as errors
 
 	// Rate limited.
@@ -189,7 +297,8 @@ var textRules = []textRule{
 	marker(Overloaded, "high demand"),
 	marker(Overloaded, "currently loading"), // Hugging Face "Model gpt2 is currently loading"
 
-	// Transient: seed 000's list, transport texts, and langchaingo's stream read failures.
+	// Transient: the original retry pattern, transport texts, and
+	// langchaingo's stream read failures.
 	pattern(Transient, `marker "5xx"`, "5", `\b(?:error|status|code|http)[^a-z0-9]{0,3}5\d\d\b|(?:^|[\s(\[=])5\d\d (?:internal|bad gateway|service|gateway)`),
 	marker(Transient, "internal server error"),
 	marker(Transient, "bad gateway"),
@@ -228,171 +337,4 @@ var textRules = []textRule{
 	marker(Transient, "retry your request"), // OpenAI 500 "You can retry your request"
 	marker(Transient, "try again later"),
 	marker(Transient, "temporarily unavailable"),
-}
-
-// codeKinds maps a provider's machine-readable error code or type, read from
-// the body by the transport, to a kind. Codes are more specific than types,
-// so the code is looked up first.
-var codeKinds = map[string]Kind{
-	"insufficient_quota":                   Permanent,
-	"billing_hard_limit_reached":           Permanent,
-	"invalid_api_key":                      Permanent,
-	"authentication_error":                 Permanent,
-	"permission_error":                     Permanent,
-	"permission_denied":                    Permanent,
-	"unauthenticated":                      Permanent,
-	"account_deactivated":                  Permanent,
-	"unsupported_country_region_territory": Permanent,
-	"model_not_found":                      Permanent,
-	"not_found_error":                      Permanent,
-	"content_policy_violation":             Permanent,
-	"content_filter":                       Permanent,
-	"image_parse_error":                    Permanent,
-	"context_length_exceeded":              ContextOverflow,
-	"context_window_exceeded":              ContextOverflow,
-	"request_too_large":                    ContextOverflow,
-	"rate_limit_exceeded":                  RateLimited,
-	"rate_limit_error":                     RateLimited,
-	"resource_exhausted":                   RateLimited,
-	"throttlingexception":                  RateLimited,
-	"overloaded_error":                     Overloaded,
-	"engine_overloaded":                    Overloaded,
-	"unavailable":                          Overloaded,
-	"serviceunavailableexception":          Overloaded,
-	"server_error":                         Transient,
-	"api_error":                            Transient,
-	"internal":                             Transient,
-	"internal_error":                       Transient,
-	"deadline_exceeded":                    Transient,
-}
-
-// A codeRule is an entry of codeKinds with its rule names built once.
-type codeRule struct {
-	kind          Kind
-	code, typ     string // `code "x"` and `type "x"` for the lowercase name x
-	lowercaseName string
-}
-
-var codeRules = func() map[string]codeRule {
-	rules := make(map[string]codeRule, len(codeKinds))
-	for name, kind := range codeKinds {
-		rules[name] = codeRule{kind: kind, code: `code "` + name + `"`, typ: `type "` + name + `"`, lowercaseName: name}
-	}
-	return rules
-}()
-
-// lookupCode finds a provider code or type, whatever its case.
-func lookupCode(name string) (codeRule, bool) {
-	if name == "" {
-		return codeRule{}, false
-	}
-	r, ok := codeRules[name]
-	if !ok {
-		r, ok = codeRules[strings.ToLower(name)]
-	}
-	return r, ok
-}
-
-// codeRule and typeRule name the decision with the provider's own spelling.
-func (r codeRule) codeRule(name string) string {
-	if name == r.lowercaseName {
-		return r.code
-	}
-	return `code "` + name + `"`
-}
-
-func (r codeRule) typeRule(name string) string {
-	if name == r.lowercaseName {
-		return r.typ
-	}
-	return `type "` + name + `"`
-}
-
-// grpcCodeRE finds the status code in a gRPC error's text, "rpc error: code =
-// ResourceExhausted desc = ...": googleai/vertex and palm speak gRPC, and a
-// flattened status is all the text keeps of it.
-var grpcCodeRE = regexp.MustCompile(`rpc error: code = ([a-z]+)`)
-
-type grpcClass struct {
-	kind Kind
-	rule string
-}
-
-// grpcCodes maps the lowercased gRPC code names that decide a kind. Unknown and
-// OK are absent on purpose.
-var grpcCodes = map[string]grpcClass{
-	"canceled":           {Canceled, "grpc code Canceled"},
-	"deadlineexceeded":   {Transient, "grpc code DeadlineExceeded"},
-	"aborted":            {Transient, "grpc code Aborted"},
-	"internal":           {Transient, "grpc code Internal"},
-	"resourceexhausted":  {RateLimited, "grpc code ResourceExhausted"},
-	"unavailable":        {Overloaded, "grpc code Unavailable"},
-	"invalidargument":    {Permanent, "grpc code InvalidArgument"},
-	"failedprecondition": {Permanent, "grpc code FailedPrecondition"},
-	"outofrange":         {Permanent, "grpc code OutOfRange"},
-	"notfound":           {Permanent, "grpc code NotFound"},
-	"permissiondenied":   {Permanent, "grpc code PermissionDenied"},
-	"unauthenticated":    {Permanent, "grpc code Unauthenticated"},
-	"unimplemented":      {Programming, "grpc code Unimplemented"},
-}
-
-// grpcKind classifies the gRPC code in the text, if there is one.
-func grpcKind(lower string) (Class, bool) {
-	if !strings.Contains(lower, "rpc error: code = ") {
-		return Class{}, false
-	}
-	m := grpcCodeRE.FindStringSubmatchIndex(lower)
-	if m == nil {
-		return Class{}, false
-	}
-	g, ok := grpcCodes[lower[m[2]:m[3]]]
-	return Class{Kind: g.kind, Rule: g.rule}, ok
-}
-
-// statusRules holds the rule names "status 400" to "status 599", built once so
-// that deciding by status allocates nothing.
-var statusRules = func() (names [200]string) {
-	for i := range names {
-		names[i] = "status " + strconv.Itoa(400+i)
-	}
-	return names
-}()
-
-// statusRule returns the rule name of a status decision.
-func statusRule(status int) string {
-	if status >= 400 && status < 400+len(statusRules) {
-		return statusRules[status-400]
-	}
-	return "status " + strconv.Itoa(status)
-}
-
-// statusKind maps an HTTP status to a kind; ok is false for statuses that are
-// not failures (1xx to 3xx).
-func statusKind(status int) (Kind, bool) {
-	switch {
-	case status == 429:
-		return RateLimited, true
-	case status == 503, status == 529:
-		return Overloaded, true
-	case status == 413:
-		return ContextOverflow, true
-	case status == 408, status == 409, status == 425:
-		return Transient, true
-	case status == 501, status == 505:
-		return Permanent, true
-	case status >= 500 && status <= 599:
-		return Transient, true
-	case status >= 400 && status <= 499:
-		return Permanent, true
-	}
-	return Unknown, false
-}
-
-func firstMatch(rules []textRule, lower string) (textRule, bool) {
-	for _, r := range rules {
-		if r.match(lower) {
-			return r, true
-		}
-	}
-	return textRule{}, false
 }

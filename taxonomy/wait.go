@@ -194,22 +194,21 @@ var retryHintRE = regexp.MustCompile(`(?:try again|retry)(?: after| in)\s+(?:((?
 // retryHint extracts a wait hint from a lowercased error text, clamped to
 // MaxWaitHint.
 func retryHint(lower string) (time.Duration, bool) {
-	// Every match starts at "try again", at "retry" or at the quote before
-	// "retrydelay": run the expression from the first of them, if any.
-	start := strings.Index(lower, "try again")
-	if i := strings.Index(lower, "retry"); i >= 0 && (start < 0 || i-1 < start) {
-		start = max(i-1, 0)
-	}
-	if start < 0 {
+	// Every match holds "try" at most three bytes after its start ("try
+	// again", "retry", the quote before "retrydelay"): run the expression
+	// from three bytes before the first "try", if there is one. Whichever of
+	// "try again" and "retry" comes first, the match cannot start earlier.
+	i := strings.Index(lower, "try")
+	if i < 0 {
 		return 0, false // the common case, without running the expression
 	}
-	text := lower[start:]
+	text := lower[max(i-3, 0):]
 	m := retryHintRE.FindStringSubmatchIndex(text)
 	if m == nil {
 		return 0, false
 	}
 	group := func(n int) string {
-		if m[2*n] < 0 {
+		if m[2*n] == -1 { // the group did not take part in the match
 			return ""
 		}
 		return text[m[2*n]:m[2*n+1]]

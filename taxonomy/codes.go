@@ -1,0 +1,213 @@
+package taxonomy
+
+import (
+	"regexp"
+	"strings"
+)
+
+// codeKinds maps a provider's machine-readable error code or type to a kind:
+// read from the body by the transport, or from a typed SDK error (the AWS
+// SDK's ErrorCode(), an OpenAI SDK's Code field). Codes are more specific
+// than types, so the code is looked up first. Keys are lowercase.
+var codeKinds = map[string]Kind{
+	"insufficient_quota":                   Permanent,
+	"billing_hard_limit_reached":           Permanent,
+	"billing_not_active":                   Permanent,
+	"invalid_api_key":                      Permanent,
+	"authentication_error":                 Permanent,
+	"permission_error":                     Permanent,
+	"permission_denied":                    Permanent,
+	"unauthenticated":                      Permanent,
+	"account_deactivated":                  Permanent,
+	"unsupported_country_region_territory": Permanent,
+	"model_not_found":                      Permanent,
+	"not_found_error":                      Permanent,
+	"content_policy_violation":             Permanent,
+	"content_filter":                       Permanent,
+	"image_parse_error":                    Permanent,
+	"context_length_exceeded":              ContextOverflow,
+	"context_window_exceeded":              ContextOverflow,
+	"exceed_context_size_error":            ContextOverflow, // llama.cpp server
+	"request_too_large":                    ContextOverflow,
+	"rate_limit_exceeded":                  RateLimited,
+	"rate_limit_error":                     RateLimited,
+	"rate_limited":                         RateLimited, // Mistral type
+	"resource_exhausted":                   RateLimited,
+	"overloaded_error":                     Overloaded,
+	"engine_overloaded":                    Overloaded,
+	"unavailable":                          Overloaded,
+	"server_error":                         Transient,
+	"api_error":                            Transient,
+	"internal":                             Transient,
+	"internal_error":                       Transient,
+	"deadline_exceeded":                    Transient,
+
+	// The AWS SDK v2's exception names (smithy.APIError's ErrorCode), as
+	// Bedrock Runtime documents them. ServiceQuotaExceededException is
+	// documented as "You can resubmit your request later": a limit that
+	// lifts, not an exhausted balance. ModelNotReadyException is a model
+	// still loading, like Hugging Face's 503.
+	"throttlingexception":           RateLimited,
+	"toomanyrequestsexception":      RateLimited,
+	"servicequotaexceededexception": RateLimited,
+	"serviceunavailableexception":   Overloaded,
+	"modelnotreadyexception":        Overloaded,
+	"modeltimeoutexception":         Transient,
+	"internalserverexception":       Transient,
+	"modelstreamerrorexception":     Transient,
+	"requesttimeoutexception":       Transient,
+	"validationexception":           Permanent,
+	"accessdeniedexception":         Permanent,
+	"resourcenotfoundexception":     Permanent,
+	"unrecognizedclientexception":   Permanent,
+	"expiredtokenexception":         Permanent,
+	"invalidsignatureexception":     Permanent,
+}
+
+// missingCodes are the codes that say the requested model does not exist or
+// is not available to the caller (Class.ModelMissing).
+var missingCodes = map[string]bool{
+	"model_not_found":           true,
+	"not_found_error":           true,
+	"resourcenotfoundexception": true,
+}
+
+// A codeRule is an entry of codeKinds with its rule names built once.
+type codeRule struct {
+	kind          Kind
+	missing       bool
+	code, typ     string // `code "x"` and `type "x"` for the lowercase name x
+	lowercaseName string
+}
+
+var codeRules = func() map[string]codeRule {
+	rules := make(map[string]codeRule, len(codeKinds))
+	for name, kind := range codeKinds {
+		rules[name] = codeRule{kind: kind, missing: missingCodes[name], code: `code "` + name + `"`, typ: `type "` + name + `"`, lowercaseName: name}
+	}
+	return rules
+}()
+
+// lookupCode finds a provider code or type, whatever its case.
+func lookupCode(name string) (codeRule, bool) {
+	r, ok := codeRules[name]
+	if !ok {
+		r, ok = codeRules[strings.ToLower(name)]
+	}
+	return r, ok
+}
+
+// codeClass and typeClass name the decision with the provider's own
+// spelling: `code "ThrottlingException"`, `type "overloaded_error"`. The
+// lowercase spelling's name was built once.
+func (r codeRule) codeClass(name string) Class { return r.named(name, r.code, `code "`) }
+func (r codeRule) typeClass(name string) Class { return r.named(name, r.typ, `type "`) }
+
+func (r codeRule) named(name, lowercaseRule, prefix string) Class {
+	rule := lowercaseRule
+	if name != r.lowercaseName {
+		rule = prefix + name + `"`
+	}
+	return Class{Kind: r.kind, Rule: rule, ModelMissing: r.missing}
+}
+
+// grpcCodeRE finds the status code in a gRPC error's text, "rpc error: code =
+// ResourceExhausted desc = ...": googleai/vertex and palm speak gRPC, and a
+// flattened status is all the text keeps of it.
+var grpcCodeRE = regexp.MustCompile(`rpc error: code = ([a-z]+)`)
+
+type grpcClass struct {
+	kind Kind
+	rule string
+}
+
+// grpcCodes maps the lowercased gRPC code names that decide a kind. Unknown and
+// OK are absent on purpose.
+var grpcCodes = map[string]grpcClass{
+	"canceled":           {Canceled, "grpc code Canceled"},
+	"deadlineexceeded":   {Transient, "grpc code DeadlineExceeded"},
+	"aborted":            {Transient, "grpc code Aborted"},
+	"internal":           {Transient, "grpc code Internal"},
+	"resourceexhausted":  {RateLimited, "grpc code ResourceExhausted"},
+	"unavailable":        {Overloaded, "grpc code Unavailable"},
+	"invalidargument":    {Permanent, "grpc code InvalidArgument"},
+	"failedprecondition": {Permanent, "grpc code FailedPrecondition"},
+	"outofrange":         {Permanent, "grpc code OutOfRange"},
+	"notfound":           {Permanent, "grpc code NotFound"},
+	"permissiondenied":   {Permanent, "grpc code PermissionDenied"},
+	"unauthenticated":    {Permanent, "grpc code Unauthenticated"},
+	"unimplemented":      {Programming, "grpc code Unimplemented"},
+}
+
+// grpcKind classifies the gRPC code in the text, if there is one.
+func grpcKind(lower string) (Class, bool) {
+	if !strings.Contains(lower, "rpc error: code = ") {
+		return Class{}, false
+	}
+	m := grpcCodeRE.FindStringSubmatchIndex(lower)
+	if m == nil {
+		return Class{}, false
+	}
+	g, ok := grpcCodes[lower[m[2]:m[3]]]
+	return Class{Kind: g.kind, Rule: g.rule}, ok
+}
+
+// textCode finds a provider code written in the text: a "type", "code" or
+// "status" member of a JSON body that a client or proxy pasted into its
+// message (`{"type":"error","error":{"type":"not_found_error",...}}`,
+// Python's `{'type': 'overloaded_error'}`, Gemini's "status":
+// "RESOURCE_EXHAUSTED"), or an AWS exception name ("AccessDeniedException:
+// ...", boto3's "An error occurred (ThrottlingException) when calling ...").
+// The first one codeKinds knows decides. Like the error type read by the
+// transport, it is broader than the status, so it decides only when no
+// status did.
+func textCode(lower string) (Class, bool) {
+	for _, key := range jsonCodeKeys {
+		for rest := lower; ; {
+			i := strings.Index(rest, key)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(key):]
+			if name, ok := quotedValue(rest); ok {
+				if r, ok := lookupCode(name); ok {
+					return r.typeClass(name), true
+				}
+			}
+		}
+	}
+	for rest := lower; ; {
+		i := strings.Index(rest, "exception")
+		if i < 0 {
+			return Class{}, false
+		}
+		start := i
+		for start > 0 && rest[start-1] >= 'a' && rest[start-1] <= 'z' {
+			start--
+		}
+		if r, ok := lookupCode(rest[start : i+len("exception")]); ok {
+			return Class{Kind: r.kind, Rule: `exception "` + rest[start:i+len("exception")] + `"`, ModelMissing: r.missing}, true
+		}
+		rest = rest[i+len("exception"):]
+	}
+}
+
+// jsonCodeKeys are the members of an error body that hold a code or type, in
+// both quotings.
+var jsonCodeKeys = []string{`"type"`, `"code"`, `"status"`, `'type'`, `'code'`}
+
+// quotedValue reads `: "value"` (or single-quoted) at the start of s.
+func quotedValue(s string) (string, bool) {
+	s, colon := strings.CutPrefix(strings.TrimLeft(s, " "), ":")
+	if !colon {
+		return "", false
+	}
+	s = strings.TrimLeft(s, " ")
+	for _, quote := range []string{`"`, `'`} {
+		if rest, quoted := strings.CutPrefix(s, quote); quoted {
+			value, _, closed := strings.Cut(rest, quote)
+			return value, closed
+		}
+	}
+	return "", false
+}
