@@ -37,7 +37,8 @@ type Breaker struct {
 	cb       circuitbreaker.CircuitBreaker[any]
 	throttle *throttle
 
-	holdUntil atomic.Int64 // UnixNano; 0 = no hold
+	holdUntil atomic.Int64  // UnixNano; 0 = no hold
+	maxHold   time.Duration // the longest hold; set at construction
 
 	mu        sync.Mutex
 	listeners []*func(BreakerState) // copy on write
@@ -45,9 +46,17 @@ type Breaker struct {
 }
 
 // NewBreaker returns a breaker named name (for logs) that opens after
-// failures consecutive counted failures and stays open for delay. A nil
-// logger discards.
+// failures consecutive counted failures and stays open for delay, and that
+// holds open for at most [DefaultMaxHold] (see [Breaker.HoldOpen]). A
+// failures below 1 or a delay not positive takes its default
+// ([DefaultBreakerFailures], [DefaultBreakerDelay]). A nil logger discards.
 func NewBreaker(name string, failures int, delay time.Duration, logger *slog.Logger) *Breaker {
+	return newBreaker(name, failures, delay, DefaultMaxHold, logger)
+}
+
+// newBreaker is NewBreaker with the longest hold, which a pipeline sets
+// from its MaxHold option.
+func newBreaker(name string, failures int, delay, maxHold time.Duration, logger *slog.Logger) *Breaker {
 	if failures < 1 {
 		failures = DefaultBreakerFailures
 	}
@@ -55,7 +64,7 @@ func NewBreaker(name string, failures int, delay time.Duration, logger *slog.Log
 		delay = DefaultBreakerDelay
 	}
 	logger = orDiscard(logger)
-	b := &Breaker{name: name, throttle: newThrottle(DefaultRetryThrottle)}
+	b := &Breaker{name: name, throttle: newThrottle(DefaultRetryThrottle), maxHold: maxHold}
 	b.cb = circuitbreaker.NewBuilder[any]().
 		WithFailureThreshold(uint(failures)).
 		WithSuccessThreshold(1). // one probe when half-open; it decides
@@ -94,11 +103,15 @@ func (b *Breaker) RemainingDelay() time.Duration {
 // HoldOpen opens the breaker and keeps it open for at least d, whatever its
 // configured delay: a provider that answers Retry-After: 120 is not probed
 // before two minutes have passed. A shorter hold never shortens a longer one.
+// A d over the breaker's maximum ([Breaker.MaxHold]) holds it for the
+// maximum: a hint of a year must not silence a provider for a year.
 func (b *Breaker) HoldOpen(d time.Duration) {
+	d = min(d, b.maxHold)
 	wasOpen, extends := b.cb.IsOpen() || b.held(), d > b.RemainingDelay()
 	until := time.Now().Add(d).UnixNano()
 	for {
 		old := b.holdUntil.Load()
+		// (An equal hold needs no store: > instead of >= behaves the same.)
 		if old >= until || b.holdUntil.CompareAndSwap(old, until) {
 			break
 		}
@@ -110,6 +123,10 @@ func (b *Breaker) HoldOpen(d time.Duration) {
 		b.notify(BreakerOpen)
 	}
 }
+
+// MaxHold returns the longest that [Breaker.HoldOpen] holds the breaker
+// open: [DefaultMaxHold], or a pipeline's [MaxHold] for its own breaker.
+func (b *Breaker) MaxHold() time.Duration { return b.maxHold }
 
 // Open opens the breaker for its configured delay.
 func (b *Breaker) Open() { b.cb.Open() }

@@ -86,7 +86,7 @@ func New[R any](name string, opts ...Option) (*Pipeline[R], error) {
 	case cfg.breaker != nil:
 		p.breaker = cfg.breaker
 	default:
-		p.breaker = NewBreaker(name, cfg.breakerThresh, cfg.breakerDelay, cfg.logger)
+		p.breaker = newBreaker(name, cfg.breakerThresh, cfg.breakerDelay, cfg.maxHold, cfg.logger)
 	}
 
 	retry := retrypolicy.NewBuilder[R]().
