@@ -178,7 +178,7 @@ func TestBreakerDown(t *testing.T) {
 	b := middleware.NewBreaker("provider", 5, time.Minute, nil)
 	start := time.Now()
 	sb, err := resilientredis.ShareBreaker(context.Background(), downClient(t), b, "provider",
-		resilientredis.WithLogger(logger), resilientredis.PollInterval(50*time.Millisecond))
+		resilientredis.Logger(logger), resilientredis.PollInterval(50*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestBreakerReconnects(t *testing.T) {
 	p.down()
 	const poll = 100 * time.Millisecond
 	logger, msgs := newRecorder()
-	alone := share(t, p.addr, prefix, resilientredis.PollInterval(poll), resilientredis.WithLogger(logger),
+	alone := share(t, p.addr, prefix, resilientredis.PollInterval(poll), resilientredis.Logger(logger),
 		resilientredis.Timeout(200*time.Millisecond))
 	other := share(t, addr, prefix)
 	alone.b.HoldOpen(5 * time.Second)

@@ -194,7 +194,7 @@ func TestLimiterInPipeline(t *testing.T) {
 func TestLimiterDown(t *testing.T) {
 	t.Parallel()
 	logger, msgs := newRecorder()
-	open, err := resilientredis.NewLimiter(downClient(t), "openai", 1, time.Minute, resilientredis.WithLogger(logger))
+	open, err := resilientredis.NewLimiter(downClient(t), "openai", 1, time.Minute, resilientredis.Logger(logger))
 	if err != nil {
 		t.Fatal(err)
 	}
