@@ -40,7 +40,7 @@
 // records, configure Redis with
 //
 //	appendonly yes
-//	appendfsync always          # or everysec: a machine crash loses ~1 s
+//	appendfsync always          # everysec may lose the last ~2 s in a crash
 //	maxmemory-policy noeviction
 //
 // [NewStore] logs "redis without persistence" when the server reports

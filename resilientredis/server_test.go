@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -37,11 +39,30 @@ func startServer(t testing.TB, args ...string) *server {
 		t.Skip("redis-server is not installed (Debian/Ubuntu: apt-get install redis-server): " +
 			"this test pauses, kills or restarts a Redis of its own")
 	}
+	if v := serverVersion(bin); v < 7 {
+		t.Skipf("%s is version %d: this test needs 7.0 or later (--enable-debug-command)", bin, v)
+	}
 	s := &server{t: t, bin: bin, dir: t.TempDir(), args: args}
 	s.start()
 	t.Cleanup(s.kill)
 	return s
 }
+
+// serverVersion returns the major version of the redis-server at bin, 0
+// when it cannot tell.
+var serverVersion = func() func(string) int {
+	var once sync.Once
+	var major int
+	return func(bin string) int {
+		once.Do(func() {
+			out, _ := exec.Command(bin, "--version").Output() // "Redis server v=7.0.15 sha=..."
+			_, v, _ := strings.Cut(string(out), " v=")
+			v, _, _ = strings.Cut(v, ".")
+			major, _ = strconv.Atoi(v)
+		})
+		return major
+	}
+}()
 
 // start starts the server, on the address it had before if any, and waits
 // until it answers.
