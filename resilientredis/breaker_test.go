@@ -23,7 +23,7 @@ func share(t *testing.T, addr, prefix string, opts ...resilientredis.Option) rep
 	t.Helper()
 	b := middleware.NewBreaker("provider", 5, 100*time.Millisecond, nil)
 	sb, err := resilientredis.ShareBreaker(context.Background(), newClient(t, addr), b, "provider",
-		append([]resilientredis.Option{resilientredis.Prefix(prefix)}, opts...)...)
+		append([]resilientredis.Option{slow, resilientredis.Prefix(prefix)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

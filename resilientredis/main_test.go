@@ -14,6 +14,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"go.uber.org/goleak"
+
+	"github.com/resilientgo/resilient/resilientredis"
 )
 
 // The tests run against a real Redis at RESILIENT_REDIS_ADDR (.ci/run
@@ -59,6 +61,13 @@ var reachable = sync.OnceValue(func() error {
 	defer c.Close()
 	return c.Ping(context.Background()).Err()
 })
+
+// slow is the Timeout of the Stores, Limiters and SharedBreakers of the
+// tests on the shared Redis, which are not about timeouts: on a machine
+// shared by many test runs under the race detector, a round trip now and
+// then takes longer than the default second, and one slow round trip
+// makes a feature treat Redis as down for a second.
+var slow = resilientredis.Timeout(5 * time.Second)
 
 // newClient returns a client of its own for addr, closed when the test ends.
 func newClient(t testing.TB, addr string) *redis.Client {

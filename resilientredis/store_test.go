@@ -20,7 +20,7 @@ import (
 
 func newStore(t *testing.T, addr, prefix string, opts ...resilientredis.Option) *resilientredis.Store {
 	t.Helper()
-	return storeOn(t, newClient(t, addr), append([]resilientredis.Option{resilientredis.Prefix(prefix)}, opts...)...)
+	return storeOn(t, newClient(t, addr), append([]resilientredis.Option{slow, resilientredis.Prefix(prefix)}, opts...)...)
 }
 
 // storeOn returns a Store on c. When the test ends, it closes c and waits
