@@ -178,13 +178,7 @@ func NoJitter() Option { return func(c *config) { c.noJitter = true } }
 // period the provider asked for, up to [MaxHold], so other callers fail fast
 // too. Default: 60 s.
 func RetryAfterCap(d time.Duration) Option {
-	return func(c *config) {
-		if d <= 0 {
-			c.errorf("RetryAfterCap(%v): must be positive", d)
-			return
-		}
-		c.retryAfterCap = d
-	}
+	return positive("RetryAfterCap", d, func(c *config) *time.Duration { return &c.retryAfterCap })
 }
 
 // Timeout bounds each attempt with its own child context, so a hung
@@ -227,13 +221,7 @@ func CircuitBreaker(failures int, delay time.Duration) Option {
 // ([DefaultMaxHold] for [NewBreaker]) bounds them all. It must be positive.
 // Default: 5 min ([DefaultMaxHold]).
 func MaxHold(d time.Duration) Option {
-	return func(c *config) {
-		if d <= 0 {
-			c.errorf("MaxHold(%v): must be positive", d)
-			return
-		}
-		c.maxHold = d
-	}
+	return positive("MaxHold", d, func(c *config) *time.Duration { return &c.maxHold })
 }
 
 // UseBreaker shares b among several pipelines, for instance one breaker per
@@ -321,6 +309,17 @@ func nonNegative(name string, d time.Duration, field func(*config) *time.Duratio
 	return func(c *config) {
 		if d < 0 {
 			c.errorf("%s(%v): must not be negative", name, d)
+			return
+		}
+		*field(c) = d
+	}
+}
+
+// positive sets the duration field picks, refusing a d that is not positive.
+func positive(name string, d time.Duration, field func(*config) *time.Duration) Option {
+	return func(c *config) {
+		if d <= 0 {
+			c.errorf("%s(%v): must be positive", name, d)
 			return
 		}
 		*field(c) = d
