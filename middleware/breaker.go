@@ -36,7 +36,8 @@ type Breaker struct {
 	cb       circuitbreaker.CircuitBreaker[any]
 	throttle *throttle
 
-	holdUntil atomic.Int64 // UnixNano; 0 = no hold
+	holdUntil atomic.Int64  // UnixNano; 0 = no hold
+	maxHold   time.Duration // the longest hold; set at construction
 
 	mu        sync.Mutex
 	listeners []*func(BreakerState) // copy on write
@@ -44,11 +45,18 @@ type Breaker struct {
 }
 
 // NewBreaker returns a breaker named name (for events and logs) that opens
-// after failures consecutive counted failures and stays open for delay, and
+// after failures consecutive counted failures and stays open for delay, that
+// holds open for at most [DefaultMaxHold] (see [Breaker.HoldOpen]), and
 // reports its changes of state to observers as [BreakerChange] events (nil
 // observers are skipped; [Log] writes them as log lines). Values below 1
 // give the defaults, [DefaultBreakerFailures] and [DefaultBreakerDelay].
 func NewBreaker(name string, failures int, delay time.Duration, observers ...Observer) *Breaker {
+	return newBreaker(name, failures, delay, DefaultMaxHold, observers...)
+}
+
+// newBreaker is NewBreaker with the longest hold, which a pipeline sets
+// from its MaxHold option.
+func newBreaker(name string, failures int, delay, maxHold time.Duration, observers ...Observer) *Breaker {
 	if failures < 1 {
 		failures = DefaultBreakerFailures
 	}
@@ -61,7 +69,7 @@ func NewBreaker(name string, failures int, delay time.Duration, observers ...Obs
 			obs = append(obs, o)
 		}
 	}
-	b := &Breaker{name: name, throttle: newThrottle(DefaultRetryThrottle)}
+	b := &Breaker{name: name, throttle: newThrottle(DefaultRetryThrottle), maxHold: maxHold}
 	b.cb = circuitbreaker.NewBuilder[any]().
 		WithFailureThreshold(uint(failures)).
 		WithSuccessThreshold(1). // one probe when half-open; it decides
@@ -99,11 +107,15 @@ func (b *Breaker) RemainingDelay() time.Duration {
 // HoldOpen opens the breaker and keeps it open for at least d, whatever its
 // configured delay: a provider that answers Retry-After: 120 is not probed
 // before two minutes have passed. A shorter hold never shortens a longer one.
+// A d over the breaker's maximum ([Breaker.MaxHold]) holds it for the
+// maximum: a hint of a year must not silence a provider for a year.
 func (b *Breaker) HoldOpen(d time.Duration) {
+	d = min(d, b.maxHold)
 	wasOpen, extends := b.cb.IsOpen() || b.held(), d > b.RemainingDelay()
 	until := time.Now().Add(d).UnixNano()
 	for {
 		old := b.holdUntil.Load()
+		// (An equal hold needs no store: > instead of >= behaves the same.)
 		if old >= until || b.holdUntil.CompareAndSwap(old, until) {
 			break
 		}
@@ -115,6 +127,10 @@ func (b *Breaker) HoldOpen(d time.Duration) {
 		b.notify(BreakerOpen)
 	}
 }
+
+// MaxHold returns the longest that [Breaker.HoldOpen] holds the breaker
+// open: [DefaultMaxHold], or a pipeline's [MaxHold] for its own breaker.
+func (b *Breaker) MaxHold() time.Duration { return b.maxHold }
 
 // Open opens the breaker for its configured delay.
 func (b *Breaker) Open() { b.cb.Open() }

@@ -89,7 +89,7 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error) *decision {
 		wait = 0 // the function repairs the request; waiting would not help
 	case class.RetryAfter > cfg.retryAfterCap:
 		if c.p.breaker != nil {
-			c.p.breaker.HoldOpen(class.RetryAfter)
+			c.p.breaker.HoldOpen(min(class.RetryAfter, cfg.maxHold))
 		}
 		return &decision{reason: ReasonRetryAfterOverCap,
 			detail: fmt.Sprintf("provider asked for %v, cap is %v", class.RetryAfter, cfg.retryAfterCap)}

@@ -22,6 +22,12 @@ const (
 	DefaultTimeout         = 2 * time.Minute
 	DefaultBreakerFailures = 10
 	DefaultBreakerDelay    = 10 * time.Second
+	// DefaultMaxHold bounds how long a provider's wait hint may hold a
+	// breaker open: long enough that a provider asking for minutes gets
+	// them, short enough that a wrong or hostile hint (Retry-After of a
+	// year) costs minutes, not the provider. A provider still limiting after
+	// the hold answers the probe with a new hint: one request per hold.
+	DefaultMaxHold = 5 * time.Minute
 )
 
 // An Option configures a [Pipeline]. Options are applied in order; a later
@@ -43,6 +49,7 @@ type config struct {
 	breakerOff     bool
 	breakerThresh  int
 	breakerDelay   time.Duration
+	maxHold        time.Duration
 	classifier     taxonomy.Classifier
 	logger         *slog.Logger
 	observers      []Observer
@@ -68,6 +75,7 @@ func defaultConfig() config {
 		attemptTimeout: DefaultTimeout,
 		breakerThresh:  DefaultBreakerFailures,
 		breakerDelay:   DefaultBreakerDelay,
+		maxHold:        DefaultMaxHold,
 		classifier:     taxonomy.Default,
 	}
 	// Rate limits deserve more patience than failures nobody understands: a
@@ -167,15 +175,10 @@ func NoJitter() Option { return func(c *config) { c.noJitter = true } }
 // RetryAfterCap sets the longest Retry-After the pipeline will sleep on. A
 // longer one is not slept on: the call fails at once with
 // [ReasonRetryAfterOverCap] and the circuit breaker is held open for the
-// period the provider asked for, so other callers fail fast too. Default: 60 s.
+// period the provider asked for, up to [MaxHold], so other callers fail fast
+// too. Default: 60 s.
 func RetryAfterCap(d time.Duration) Option {
-	return func(c *config) {
-		if d <= 0 {
-			c.errorf("RetryAfterCap(%v): must be positive", d)
-			return
-		}
-		c.retryAfterCap = d
-	}
+	return positive("RetryAfterCap", d, func(c *config) *time.Duration { return &c.retryAfterCap })
 }
 
 // Timeout bounds each attempt with its own child context, so a hung
@@ -208,6 +211,17 @@ func CircuitBreaker(failures int, delay time.Duration) Option {
 		}
 		c.breakerThresh, c.breakerDelay = failures, delay
 	}
+}
+
+// MaxHold bounds how long a wait hint over the [RetryAfterCap] holds the
+// circuit breaker open (see [Breaker.HoldOpen]): a longer hint holds it for
+// d, after which one probe goes through and its answer decides. It sets the
+// maximum of the pipeline's own breaker; with [UseBreaker] it bounds the
+// holds this pipeline asks for, and the shared breaker's own maximum
+// ([DefaultMaxHold] for [NewBreaker]) bounds them all. It must be positive.
+// Default: 5 min ([DefaultMaxHold]).
+func MaxHold(d time.Duration) Option {
+	return positive("MaxHold", d, func(c *config) *time.Duration { return &c.maxHold })
 }
 
 // UseBreaker shares b among several pipelines, for instance one breaker per
@@ -295,6 +309,17 @@ func nonNegative(name string, d time.Duration, field func(*config) *time.Duratio
 	return func(c *config) {
 		if d < 0 {
 			c.errorf("%s(%v): must not be negative", name, d)
+			return
+		}
+		*field(c) = d
+	}
+}
+
+// positive sets the duration field picks, refusing a d that is not positive.
+func positive(name string, d time.Duration, field func(*config) *time.Duration) Option {
+	return func(c *config) {
+		if d <= 0 {
+			c.errorf("%s(%v): must be positive", name, d)
 			return
 		}
 		*field(c) = d

@@ -100,7 +100,7 @@ func New[R any](name string, opts ...Option) (*Pipeline[R], error) {
 	case cfg.breaker != nil:
 		p.breaker = cfg.breaker
 	default:
-		p.breaker = NewBreaker(name, cfg.breakerThresh, cfg.breakerDelay, p.obs...)
+		p.breaker = newBreaker(name, cfg.breakerThresh, cfg.breakerDelay, cfg.maxHold, p.obs...)
 	}
 
 	retry := retrypolicy.NewBuilder[R]().

@@ -34,6 +34,11 @@ import (
 //     period wins, so an open never shortens another replica's hold;
 //   - a remote open holds the local breaker open for the remaining delay
 //     ([middleware.Breaker.HoldOpen]), unless it is already open longer;
+//   - no open period longer than the breaker's longest hold
+//     ([middleware.Breaker.MaxHold], 5 min by default) is published or
+//     accepted: a wait hint of a year, or a replica of an older version
+//     that publishes one, holds every replica for that maximum, after
+//     which each probes;
 //   - a local close publishes "closed", unless the shared state changed
 //     since this replica last saw it (then the newer state is applied
 //     instead): a stale close never ends a newer open;
@@ -98,7 +103,7 @@ type SharedBreaker struct {
 // Close. It subscribes, reads the shared state and applies it before it
 // returns, bounded by ctx; when Redis is unavailable it logs, returns
 // anyway, and keeps trying in the background. It fails only on invalid
-// arguments. Options: [PollInterval], [Prefix], [WithLogger], [Timeout].
+// arguments. Options: [PollInterval], [Prefix], [Logger], [Timeout].
 //
 // b should be the breaker of one target shared by every pipeline calling
 // it ([middleware.UseBreaker]), or a model's own (llms.Model.Breaker); share
@@ -135,15 +140,24 @@ func ShareBreaker(ctx context.Context, client redis.UniversalClient, b *middlewa
 		s.dirty.Store(true) // opened before sharing: news for the others
 	}
 
-	rctx, cancel := context.WithTimeout(ctx, s.timeout)
-	s.ps = client.Subscribe(rctx, s.key)
-	switch _, err := s.ps.Receive(rctx); { // the subscription's confirmation
+	// Subscribing dials, and go-redis sets up a new connection with its
+	// own timeouts, not the context's: it is a bounded round trip too. The
+	// channel counts as subscribed even when it fails; go-redis
+	// resubscribes when it reconnects.
+	s.ps = client.Subscribe(ctx) // no channel yet: no round trip
+	_, err = roundTrip(ctx, s.timeout, func(ctx context.Context) (any, error) {
+		if err := s.ps.Subscribe(ctx, s.key); err != nil {
+			return nil, err
+		}
+		_, err := s.ps.Receive(ctx) // the subscription's confirmation
+		return nil, err
+	})
+	switch {
 	case err == nil:
-		s.sync(rctx)
+		s.sync(ctx)
 	case ctx.Err() == nil:
 		s.health.failed(ctx, err)
 	}
-	cancel()
 
 	lctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	s.cancel = stop
@@ -193,7 +207,7 @@ func (s *SharedBreaker) loop(ctx context.Context, msgs <-chan *redis.Message) {
 		case <-ctx.Done():
 			return
 		case <-s.kick:
-			s.bounded(ctx, s.publish)
+			s.publish(ctx)
 		case m, ok := <-msgs:
 			if !ok {
 				msgs = nil
@@ -201,15 +215,9 @@ func (s *SharedBreaker) loop(ctx context.Context, msgs <-chan *redis.Message) {
 			}
 			s.message(ctx, m.Payload)
 		case <-tick.C:
-			s.bounded(ctx, s.sync)
+			s.sync(ctx)
 		}
 	}
-}
-
-func (s *SharedBreaker) bounded(ctx context.Context, f func(context.Context)) {
-	ctx, cancel := context.WithTimeout(ctx, s.timeout)
-	defer cancel()
-	f(ctx)
 }
 
 // shared is the shared state as a script or a message reports it.
@@ -278,13 +286,15 @@ func (s *SharedBreaker) publish(ctx context.Context) {
 	var err error
 	switch s.b.State() {
 	case middleware.BreakerOpen:
-		d := s.b.RemainingDelay()
+		// Never more than the longest hold: a replica must not hold the
+		// others open longer than a hint would hold it.
+		d := min(s.b.RemainingDelay(), s.b.MaxHold())
 		if d <= 0 {
 			return // the open period is over: nothing to hold the others to
 		}
-		res, err = openScript.Run(ctx, s.client, []string{s.key}, s.origin, millis(d)).Slice()
+		res, err = s.run(ctx, openScript, s.origin, millis(d))
 	case middleware.BreakerClosed:
-		res, err = closeScript.Run(ctx, s.client, []string{s.key}, s.origin, s.seen).Slice()
+		res, err = s.run(ctx, closeScript, s.origin, s.seen)
 	default:
 		return // half-open: the probe's outcome will be shared
 	}
@@ -294,7 +304,17 @@ func (s *SharedBreaker) publish(ctx context.Context) {
 		return
 	}
 	s.health.ok(ctx)
-	s.apply(ctx, parseReply(res))
+	s.apply(ctx, s.parseReply(res))
+}
+
+// run runs one of the breaker's scripts on its hash, bounded by the
+// timeout (see roundTrip). A script that runs late changes nothing wrong:
+// an open keeps the longest period, and a close or an open that lost the
+// race is versioned.
+func (s *SharedBreaker) run(ctx context.Context, script *redis.Script, args ...any) ([]any, error) {
+	return roundTrip(ctx, s.timeout, func(ctx context.Context) ([]any, error) {
+		return script.Run(ctx, s.client, []string{s.key}, args...).Slice()
+	})
 }
 
 // sync publishes a local change not published yet, then reads the shared
@@ -304,7 +324,7 @@ func (s *SharedBreaker) sync(ctx context.Context) {
 	if s.dirty.Load() {
 		s.publish(ctx)
 	}
-	res, err := readScript.Run(ctx, s.client, []string{s.key}).Slice()
+	res, err := s.run(ctx, readScript)
 	if err != nil {
 		s.health.failed(ctx, err)
 		return
@@ -312,7 +332,7 @@ func (s *SharedBreaker) sync(ctx context.Context) {
 	s.health.ok(ctx)
 	// A version that differs from the last seen is news, even a lower one:
 	// the hash was deleted or Redis lost its data.
-	if st := parseReply(res); st.version != s.seen && !s.dirty.Load() {
+	if st := s.parseReply(res); st.version != s.seen && !s.dirty.Load() {
 		s.apply(ctx, st)
 	}
 }
@@ -320,7 +340,7 @@ func (s *SharedBreaker) sync(ctx context.Context) {
 // message applies a change published by another replica. A local change
 // not published yet wins: publishing it will apply whatever is newer.
 func (s *SharedBreaker) message(ctx context.Context, payload string) {
-	st, ok := parseMessage(payload)
+	st, ok := s.parseMessage(payload)
 	if !ok || st.version <= s.seen || s.dirty.Load() {
 		return
 	}
@@ -356,7 +376,7 @@ func (s *SharedBreaker) apply(ctx context.Context, st shared) {
 
 // parseReply reads a script's reply: {state, version, origin, remaining ms}
 // or {}.
-func parseReply(res []any) shared {
+func (s *SharedBreaker) parseReply(res []any) shared {
 	if len(res) != 4 {
 		return shared{}
 	}
@@ -365,12 +385,12 @@ func parseReply(res []any) shared {
 	st.version, _ = res[1].(int64)
 	st.origin, _ = res[2].(string)
 	ms, _ := res[3].(int64)
-	st.remaining = time.Duration(ms) * time.Millisecond
+	st.remaining = s.hold(ms)
 	return st
 }
 
 // parseMessage reads a published change: "<state> <version> <origin> <remaining ms>".
-func parseMessage(payload string) (shared, bool) {
+func (s *SharedBreaker) parseMessage(payload string) (shared, bool) {
 	f := strings.Fields(payload)
 	if len(f) != 4 {
 		return shared{}, false
@@ -380,5 +400,19 @@ func parseMessage(payload string) (shared, bool) {
 	if err1 != nil || err2 != nil {
 		return shared{}, false
 	}
-	return shared{state: f[0], version: v, origin: f[2], remaining: time.Duration(ms) * time.Millisecond}, true
+	return shared{state: f[0], version: v, origin: f[2], remaining: s.hold(ms)}, true
+}
+
+// hold is the open period of ms milliseconds read from Redis, at most the
+// breaker's longest hold: a replica of an older version, or anything else
+// writing the hash, may have published a longer one.
+func (s *SharedBreaker) hold(ms int64) time.Duration {
+	limit := s.b.MaxHold()
+	switch {
+	case ms <= 0:
+		return 0
+	case ms >= limit.Milliseconds(): // also keeps ms * 1e6 from overflowing
+		return limit
+	}
+	return time.Duration(ms) * time.Millisecond
 }

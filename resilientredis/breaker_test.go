@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/resilientredis"
 )
@@ -21,7 +23,7 @@ func share(t *testing.T, addr, prefix string, opts ...resilientredis.Option) rep
 	t.Helper()
 	b := middleware.NewBreaker("provider", 5, 100*time.Millisecond, nil)
 	sb, err := resilientredis.ShareBreaker(context.Background(), newClient(t, addr), b, "provider",
-		append([]resilientredis.Option{resilientredis.Prefix(prefix)}, opts...)...)
+		append([]resilientredis.Option{slow, resilientredis.Prefix(prefix)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +180,7 @@ func TestBreakerDown(t *testing.T) {
 	b := middleware.NewBreaker("provider", 5, time.Minute, nil)
 	start := time.Now()
 	sb, err := resilientredis.ShareBreaker(context.Background(), downClient(t), b, "provider",
-		resilientredis.WithLogger(logger), resilientredis.PollInterval(50*time.Millisecond))
+		resilientredis.Logger(logger), resilientredis.PollInterval(50*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +214,7 @@ func TestBreakerReconnects(t *testing.T) {
 	p.down()
 	const poll = 100 * time.Millisecond
 	logger, msgs := newRecorder()
-	alone := share(t, p.addr, prefix, resilientredis.PollInterval(poll), resilientredis.WithLogger(logger),
+	alone := share(t, p.addr, prefix, resilientredis.PollInterval(poll), resilientredis.Logger(logger),
 		resilientredis.Timeout(200*time.Millisecond))
 	other := share(t, addr, prefix)
 	alone.b.HoldOpen(5 * time.Second)
@@ -242,5 +244,82 @@ resilientredis: ShareBreaker: empty key
 resilientredis: Tokens applies to the limiter only`
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v, want %q", err, want)
+	}
+}
+
+// forgeScript publishes an open of ARGV[1] ms as a replica of another
+// version could: the hash says until now + ARGV[2] ms, the message ARGV[1].
+var forgeScript = redis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local v = redis.call('HINCRBY', KEYS[1], 'version', 1)
+redis.call('HSET', KEYS[1], 'state', 'open', 'origin', 'older', 'until', string.format('%d', now + tonumber(ARGV[2])))
+redis.call('PUBLISH', KEYS[1], 'open ' .. v .. ' older ' .. ARGV[1])
+return v
+`)
+
+// TestBreakerSharedHoldsAreBounded: no replica is held open by another for
+// longer than its longest hold (middleware.MaxHold): not by what a replica
+// publishes, nor by what one reads, whoever wrote it (a replica of an older
+// version publishing a year, or a number of milliseconds that overflows a
+// Duration), nor when it starts after it was written.
+func TestBreakerSharedHoldsAreBounded(t *testing.T) {
+	t.Parallel()
+	addr := redisAddr(t)
+	prefix := testPrefix(t, addr)
+	ctx := context.Background()
+
+	// a opens for an hour on its own evidence, but holds the others for at
+	// most its MaxHold.
+	p, err := middleware.New[string]("provider", middleware.CircuitBreaker(1, time.Hour), middleware.MaxHold(2*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sa, err := resilientredis.ShareBreaker(ctx, newClient(t, addr), p.Breaker(), "provider", resilientredis.Prefix(prefix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sa.Close()
+	b := share(t, addr, prefix)
+	p.Breaker().Open()
+	if _, ok := eventually(time.Second, isOpen(b.b)); !ok {
+		t.Fatal("b not open")
+	}
+	if d := b.b.RemainingDelay(); d > 2*time.Second {
+		t.Errorf("b held open for %v by a, whose longest hold is 2 s", d)
+	}
+	p.Breaker().Close()
+	if _, ok := eventually(time.Second, isClosed(b.b)); !ok {
+		t.Fatal("b not closed")
+	}
+
+	// An older replica publishes holds of a year, then of more milliseconds
+	// than a Duration holds: each holds c for its longest hold.
+	c := share(t, addr, prefix, resilientredis.PollInterval(time.Minute)) // the messages alone
+	client := newClient(t, addr)
+	const year = "31536000000"
+	for _, ms := range []string{"9223372036854775807", year} {
+		if err := forgeScript.Run(ctx, client, []string{prefix + "provider"}, ms, year).Err(); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := eventually(time.Second, isOpen(c.b)); !ok {
+			t.Fatalf("a published hold of %s ms did not open c", ms)
+		}
+		if d := c.b.RemainingDelay(); d > middleware.DefaultMaxHold || d < middleware.DefaultMaxHold-time.Second {
+			t.Errorf("a published hold of %s ms holds c open for %v, want its longest hold, %v", ms, d, middleware.DefaultMaxHold)
+		}
+		c.b.Close() // published: the shared state is closed again
+		if _, ok := eventually(time.Second, func() bool { return client.HGet(ctx, prefix+"provider", "state").Val() == "closed" }); !ok {
+			t.Fatal("c's close was not published")
+		}
+	}
+
+	// A replica started after a year was written reads it, bounded.
+	if err := forgeScript.Run(ctx, client, []string{prefix + "provider"}, year, year).Err(); err != nil {
+		t.Fatal(err)
+	}
+	d := share(t, addr, prefix)
+	if got := d.b.RemainingDelay(); got > middleware.DefaultMaxHold || got < middleware.DefaultMaxHold-time.Second {
+		t.Errorf("a replica started later holds open for %v, want its longest hold, %v", got, middleware.DefaultMaxHold)
 	}
 }

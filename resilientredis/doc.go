@@ -28,7 +28,25 @@
 // run on Redis's clock. Two replicas calling a mutating tool with the same
 // input execute it once; the second waits for the first and returns its
 // result. A holder that dies mid-call blocks its key until its lease ends,
-// and then a later call may run.
+// and then a later call may run. A claim whose reply was lost counts as the
+// caller's, and a claim that failed is undone (see [Store]).
+//
+// # Exactly once
+//
+// The guarantee holds while Redis keeps its records. A Redis that restarts
+// without persistence forgets them all, and a payment in flight or already
+// done may run again; so may records lost in a failover to a replica
+// (replication is asynchronous) or evicted to make room. For idempotency
+// records, configure Redis with
+//
+//	appendonly yes
+//	appendfsync always          # everysec may lose the last ~2 s in a crash
+//	maxmemory-policy noeviction
+//
+// [NewStore] logs "redis without persistence" when the server reports
+// neither an append-only file nor snapshots. docs/exactly-once.md in the
+// repository states the guarantee fault by fault: lost replies, timeouts,
+// failover, clock skew, leases that expire while a tool still runs.
 //
 // # Shared rate limit
 //
@@ -43,11 +61,26 @@
 //
 // [ShareBreaker] links a middleware.Breaker to the breakers of the other
 // replicas: an open (from failures, or held open by a Retry-After over the
-// cap) holds the others open for the rest of its period, and a close closes
-// them. Changes travel by pub/sub, and a poll every [PollInterval] is the
+// cap) holds the others open for the rest of its period, at most the
+// breaker's longest hold (middleware.MaxHold, 5 min by default), and a
+// close closes them. Changes travel by pub/sub, and a poll every [PollInterval] is the
 // safety net: a replica learns of another's change usually within
 // milliseconds, and at worst within PollInterval (1 s by default) plus
 // three round trips (see [SharedBreaker]).
+//
+// # Timeouts
+//
+// Every round trip is bounded by [Timeout] (1 s) whatever the go-redis
+// client's options: without ContextTimeoutEnabled, go-redis ignores a
+// context's deadline and waits for its own ReadTimeout (3 s by default),
+// so each command runs on a goroutine of its own and the caller is
+// answered at the timeout. The command may still run in Redis afterwards
+// (a stalled Redis runs what it received when it wakes), and each feature
+// makes that safe: a Store abandons a claim that failed, a late limiter
+// admission takes a slot nobody uses (the fleet admits one attempt fewer,
+// never one more), and breaker changes are versioned. A goroutine left
+// running holds a pooled connection until the client's own timeouts end
+// its command, so the client's pool size bounds them.
 //
 // # Redis unavailable
 //
@@ -65,7 +98,8 @@
 //	Store.Claim     fails at once: the tool call is an internal     a double charge is worse
 //	                failure ("Error: <tool> failed internally       than a failed call
 //	                (*resilientredis.UnavailableError)") and the
-//	                tool does not run (fail closed)
+//	                tool does not run (fail closed); a claim that
+//	                was sent is abandoned once Redis answers
 //	Store.Complete  retries until its context ends (10 s from the   the result of a call that
 //	Store.Release   tools wrapper); after that the record stays     ran must not be lost to
 //	                in flight until its lease ends                  a blip

@@ -22,7 +22,7 @@ func ExampleNewStore() {
 	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
 	defer rdb.Close()
 
-	store, err := resilientredis.NewStore(rdb, resilientredis.WithLogger(slog.Default()))
+	store, err := resilientredis.NewStore(rdb, resilientredis.Logger(slog.Default()))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -19,16 +19,22 @@ import (
 //	"redis reachable again"        INFO  feature, redis_key, down
 //	"circuit opened by a replica"  INFO  target, delay
 //	"circuit closed by a replica"  INFO  target
+//	"redis without persistence"    WARN  feature, redis_key, appendonly, save
 //
 // "redis unavailable" is logged at the first failure and then at most once
 // a minute while Redis stays unavailable, with the number of failures not
-// logged since the previous line.
+// logged since the previous line. "redis without persistence" is logged by
+// [NewStore] when the server keeps neither an append-only file nor
+// snapshots: a restart would forget every idempotency record (see "Exactly
+// once" in the package documentation for the settings that prevent it).
 const (
 	KeyFeature    = "feature"    // "store", "limiter" or "breaker"
 	KeyRedisKey   = "redis_key"  // the Redis key (or prefix*) concerned
 	KeyAction     = "action"     // what the feature does while Redis is unavailable
 	KeySuppressed = "suppressed" // failures not logged since the previous line
 	KeyDown       = "down"       // how long Redis was unavailable
+	KeyAppendOnly = "appendonly" // the server's appendonly setting
+	KeySave       = "save"       // the server's save setting ("" when off)
 	KeyError      = middleware.KeyError
 	KeyTarget     = middleware.KeyTarget
 	KeyDelay      = middleware.KeyDelay

@@ -55,7 +55,7 @@ var _ middleware.Limiter = (*Limiter)(nil)
 // the account's limits apply to every replica). With [Tokens], requests may
 // be 0 to limit tokens only. Every limiter sharing a key must have the same
 // limits and period. Options: [Tokens], [MaxWait], [FailClosed],
-// [Prefix], [WithLogger], [Timeout].
+// [Prefix], [Logger], [Timeout].
 func NewLimiter(client redis.UniversalClient, key string, requests int, period time.Duration, opts ...Option) (*Limiter, error) {
 	c, err := build(forLimiter, opts)
 	var errs []error
@@ -194,24 +194,22 @@ func (l *Limiter) Acquire(ctx context.Context, cost int) error {
 	if deadline, ok := ctx.Deadline(); ok {
 		maxWait = min(maxWait, time.Until(deadline))
 	}
-	if err := l.health.admit(); err != nil { // Redis is down: one caller a second tries it
-		return l.unavailable(err)
-	}
+	// While Redis is down, one caller a second tries it. An acquire that
+	// times out may still take a slot in Redis, unused: the fleet admits one
+	// attempt fewer in that window, never one more.
 	member := rand.Text()
-	rctx, cancel := context.WithTimeout(ctx, l.timeout)
-	res, err := acquireScript.Run(rctx, l.client, l.keys,
-		l.requests, l.tokens, l.period.Milliseconds(), cost, max(maxWait.Milliseconds(), 0), member).Int64Slice()
-	cancel()
+	res, _, err := attempt(ctx, l.health, l.timeout, func(ctx context.Context) ([]int64, error) {
+		return acquireScript.Run(ctx, l.client, l.keys,
+			l.requests, l.tokens, l.period.Milliseconds(), cost, max(maxWait.Milliseconds(), 0), member).Int64Slice()
+	})
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return ctx.Err()
 	case err != nil:
-		l.health.failed(ctx, err)
 		return l.unavailable(err)
 	case len(res) != 2:
 		return &UnavailableError{Op: "acquire", Key: l.name, Err: errors.New("unexpected reply")}
 	}
-	l.health.ok(ctx)
 	wait := time.Duration(res[1]) * time.Millisecond
 	switch res[0] {
 	case 0:
@@ -250,9 +248,11 @@ func (l *Limiter) refund(ctx context.Context, member string) {
 	if l.tokens > 0 {
 		counted = "1"
 	}
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), l.timeout)
-	defer cancel()
-	if err := refundScript.Run(rctx, l.client, l.keys, member, counted).Err(); err != nil {
+	ctx = context.WithoutCancel(ctx)
+	_, err := roundTrip(ctx, l.timeout, func(ctx context.Context) (any, error) {
+		return nil, refundScript.Run(ctx, l.client, l.keys, member, counted).Err()
+	})
+	if err != nil {
 		l.health.failed(ctx, err)
 	}
 }

@@ -21,7 +21,7 @@ import (
 func newLimiters(t *testing.T, n, requests int, period time.Duration, opts ...resilientredis.Option) []*resilientredis.Limiter {
 	t.Helper()
 	addr := redisAddr(t)
-	opts = append([]resilientredis.Option{resilientredis.Prefix(testPrefix(t, addr))}, opts...)
+	opts = append([]resilientredis.Option{slow, resilientredis.Prefix(testPrefix(t, addr))}, opts...)
 	var ls []*resilientredis.Limiter
 	for range n {
 		l, err := resilientredis.NewLimiter(newClient(t, addr), "openai", requests, period, opts...)
@@ -84,11 +84,14 @@ func TestLimiterWaitsForTheSlot(t *testing.T) {
 	}
 	wg.Wait()
 	slices.SortFunc(times, func(a, b time.Time) int { return a.Compare(b) })
-	// The slots are on Redis's clock; wake-ups here may lag them a little.
+	// All asked at start, so admission i (from 0) may not come before
+	// i/n windows have passed. The slots are on Redis's clock, and a reply
+	// may reach a busy test late but never early: measured from the start,
+	// the bound does not depend on how late the first replies were.
 	const slack = 50 * time.Millisecond
-	for i := n; i < len(times); i++ {
-		if gap := times[i].Sub(times[i-n]); gap < window-slack {
-			t.Errorf("admissions %d and %d are %v apart: %d admitted within less than %v", i-n, i, gap, n+1, window)
+	for i, at := range times {
+		if want := time.Duration(i/n) * window; at.Sub(start) < want-slack {
+			t.Errorf("admission %d came %v after the start, want %v at least: more than %d admitted within %v", i, at.Sub(start), want, n, window)
 		}
 	}
 	if took := times[len(times)-1].Sub(start); took < 2*window-slack || took > 2*window+500*time.Millisecond {
@@ -101,18 +104,21 @@ func TestLimiterWaitsForTheSlot(t *testing.T) {
 // waiting gives its slot back.
 func TestLimiterRefusals(t *testing.T) {
 	t.Parallel()
-	ls := newLimiters(t, 1, 1, time.Second, resilientredis.MaxWait(5*time.Second))
+	ls := newLimiters(t, 1, 1, 2*time.Second, resilientredis.MaxWait(5*time.Second))
 	l := ls[0]
 	ctx := context.Background()
 	if err := l.Acquire(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
 
-	short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	// The next slot is two seconds away, past the deadline: refused at once,
+	// not waited for. (Half a second leaves the round trip room on a busy
+	// machine.)
+	short, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
 	start := time.Now()
 	err := l.Acquire(short, 1)
 	cancel()
-	if !errors.Is(err, middleware.ErrLimited) || time.Since(start) > 50*time.Millisecond {
+	if !errors.Is(err, middleware.ErrLimited) || time.Since(start) >= 500*time.Millisecond {
 		t.Errorf("past the deadline: got %v after %v, want ErrLimited at once", err, time.Since(start))
 	}
 
@@ -127,7 +133,7 @@ func TestLimiterRefusals(t *testing.T) {
 	if err := l.Acquire(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
-	if waited := time.Since(start); waited > time.Second {
+	if waited := time.Since(start); waited > 2*time.Second {
 		t.Errorf("the next slot came after %v, want within the window: a slot was kept", waited)
 	}
 
@@ -194,7 +200,7 @@ func TestLimiterInPipeline(t *testing.T) {
 func TestLimiterDown(t *testing.T) {
 	t.Parallel()
 	logger, msgs := newRecorder()
-	open, err := resilientredis.NewLimiter(downClient(t), "openai", 1, time.Minute, resilientredis.WithLogger(logger))
+	open, err := resilientredis.NewLimiter(downClient(t), "openai", 1, time.Minute, resilientredis.Logger(logger))
 	if err != nil {
 		t.Fatal(err)
 	}

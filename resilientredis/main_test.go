@@ -8,11 +8,14 @@ import (
 	"net"
 	"os"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 	"go.uber.org/goleak"
+
+	"github.com/resilientgo/resilient/resilientredis"
 )
 
 // The tests run against a real Redis at RESILIENT_REDIS_ADDR (.ci/run
@@ -34,7 +37,9 @@ func (quiet) Printf(context.Context, string, ...any) {}
 
 const addrEnv = "RESILIENT_REDIS_ADDR"
 
-// redisAddr returns the address of the test Redis, or skips the test.
+// redisAddr returns the address of the test Redis, or skips the test. When
+// nothing answers there, every test fails at once, saying so, rather than
+// each waiting on a Redis that is not coming.
 func redisAddr(t testing.TB) string {
 	t.Helper()
 	addr := os.Getenv(addrEnv)
@@ -42,8 +47,27 @@ func redisAddr(t testing.TB) string {
 		t.Skip(addrEnv + " is not set: start Redis (redis-server --port 6399) and set " +
 			addrEnv + "=127.0.0.1:6399 to run the Redis tests")
 	}
+	if err := reachable(); err != nil {
+		t.Fatalf("%s=%s, but no Redis answers there (%v): start one (redis-server --port 6399) or unset %s", addrEnv, addr, err, addrEnv)
+	}
 	return addr
 }
+
+// reachable pings the test Redis once per test process, with no retry and
+// a short timeout.
+var reachable = sync.OnceValue(func() error {
+	c := redis.NewClient(&redis.Options{Addr: os.Getenv(addrEnv), MaxRetries: -1, DialerRetries: 1,
+		DialTimeout: 2 * time.Second, ReadTimeout: 2 * time.Second, WriteTimeout: 2 * time.Second})
+	defer c.Close()
+	return c.Ping(context.Background()).Err()
+})
+
+// slow is the Timeout of the Stores, Limiters and SharedBreakers of the
+// tests on the shared Redis, which are not about timeouts: on a machine
+// shared by many test runs under the race detector, a round trip now and
+// then takes longer than the default second, and one slow round trip
+// makes a feature treat Redis as down for a second.
+var slow = resilientredis.Timeout(5 * time.Second)
 
 // newClient returns a client of its own for addr, closed when the test ends.
 func newClient(t testing.TB, addr string) *redis.Client {
@@ -137,6 +161,7 @@ type proxy struct {
 	conns map[net.Conn]struct{}
 	isUp  bool
 	wg    sync.WaitGroup
+	lose  atomic.Bool // lose the next reply
 }
 
 func newProxy(t testing.TB, upstream string) *proxy {
@@ -199,12 +224,39 @@ func (p *proxy) pipe(c net.Conn) {
 	}
 	done := make(chan struct{}, 2)
 	go func() { _, _ = io.Copy(u, c); done <- struct{}{} }()
-	go func() { _, _ = io.Copy(c, u); done <- struct{}{} }()
+	go func() { p.replies(c, u); done <- struct{}{} }()
 	<-done
 	c.Close()
 	u.Close()
 	<-done
 }
+
+// replies copies Redis's replies from u to the client's connection c, but
+// for the first reply after loseReply: then it cuts both connections
+// instead, as a reset after Redis ran the command.
+func (p *proxy) replies(c, u net.Conn) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := u.Read(buf)
+		if n > 0 && p.lose.CompareAndSwap(true, false) {
+			c.Close()
+			u.Close()
+			return
+		}
+		if n > 0 {
+			if _, werr := c.Write(buf[:n]); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// loseReply makes the proxy lose the next reply that Redis sends, on any
+// connection, by cutting that connection.
+func (p *proxy) loseReply() { p.lose.Store(true) }
 
 // down cuts every connection and stops accepting.
 func (p *proxy) down() {

@@ -45,7 +45,7 @@ func (f feature) String() string {
 type config struct {
 	feature    feature
 	prefix     string        // Default: DefaultStorePrefix, DefaultLimiterPrefix, DefaultBreakerPrefix
-	logger     *slog.Logger  // Default: discard
+	logger     *slog.Logger  // Default: discard (Logger)
 	timeout    time.Duration // Default: 1 s (DefaultTimeout)
 	tokens     int           // Default: 0, no token limit
 	maxWait    time.Duration // Default: the limiter's period (-1 until set)
@@ -98,13 +98,18 @@ func build(f feature, opts []Option) (config, error) {
 // [DefaultLimiterPrefix], [DefaultBreakerPrefix].
 func Prefix(p string) Option { return func(c *config) { c.prefix = p } }
 
-// WithLogger sets the logger for the events of this package (see
+// Logger sets the logger for the events of this package (see
 // [KeyFeature]). A nil logger discards. Default: discard.
-func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+func Logger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 
-// Timeout bounds each round trip to Redis, on top of the caller's context
-// and the client's own timeouts; a round trip that runs out of time counts
-// as Redis being unavailable. Default: 1 s ([DefaultTimeout]).
+// Timeout bounds each round trip to Redis, on top of the caller's context,
+// whatever the client's options: the caller is answered at the timeout
+// even when the client ignores contexts (a go-redis client without
+// ContextTimeoutEnabled waits for its ReadTimeout, 3 s by default). A round
+// trip that runs out of time counts as Redis being unavailable. Its command
+// may still run in Redis later; each feature makes that safe (see
+// "Timeouts" in the package documentation). Default: 1 s
+// ([DefaultTimeout]).
 func Timeout(d time.Duration) Option {
 	return duration("Timeout", forStore|forLimiter|forBreaker, d, true, func(c *config) *time.Duration { return &c.timeout })
 }

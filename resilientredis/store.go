@@ -3,6 +3,8 @@ package resilientredis
 import (
 	"context"
 	"errors"
+	"fmt"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -13,7 +15,8 @@ import (
 // Store is a [tools.Store] on Redis, shared by every process that uses the
 // same Redis and prefix: a mutating tool wrapped with
 // tools.Idempotent(store) runs once per input across all the replicas of a
-// service.
+// service, as long as Redis keeps its records (see "Exactly once" in the
+// package documentation).
 //
 // A record is a Redis hash at prefix+key with the fields owner, done ("0" in
 // flight, "1" done) and result, expiring with the lease or the time to live
@@ -23,12 +26,27 @@ import (
 // another owner's record is live; Release deletes the caller's own
 // in-flight record. Get is one HMGET.
 //
+// A Claim that finds its own owner's in-flight record has claimed the key:
+// go-redis retries a command whose reply was lost (a connection reset after
+// Redis ran the script), and the retry finds the record the first run made.
+// A Claim that fails after its command was sent (a timeout, a lost reply
+// not retried, the caller giving up) may have run in Redis, or may still
+// run there, leaving an in-flight record nobody owns that would make the
+// next identical call wait for the whole lease. So the Store abandons the
+// claim in the background: a script deletes the owner's in-flight record,
+// or, when there is none yet, marks the owner as gone so that its claim,
+// should it land later, changes nothing. The background retries, like
+// Release, until Redis answers, for at most the lease. Each one is a
+// goroutine; while Redis is down only one Claim a second sends a command,
+// so they number at most about one per second of the lease, plus the
+// claims in flight when Redis failed.
+//
 // While Redis is unavailable, Claim and Get fail with an error matching
 // [ErrUnavailable] (at once, but for one call a second that tries Redis),
-// and tools.New turns a failed Claim into an internal failure of the call
-// without running the tool: a double charge is worse than a failed call.
-// Complete and Release retry until their context ends (the tools wrapper
-// gives them 10 s), so a result is not lost to a blip.
+// and the tools wrapper turns a failed Claim into an internal failure of
+// the call without running the tool: a double charge is worse than a failed
+// call. Complete and Release retry until their context ends (the tools
+// wrapper gives them 10 s), so a result is not lost to a blip.
 //
 // A Store is safe for concurrent use.
 type Store struct {
@@ -36,11 +54,18 @@ type Store struct {
 	prefix  string
 	timeout time.Duration
 	health  *health
+
+	abandons sync.WaitGroup // the claims being abandoned in the background
 }
 
 var _ tools.Store = (*Store)(nil)
 
-// NewStore returns a Store on client. Options: [Prefix], [WithLogger],
+// NewStore returns a Store on client. It asks the server whether it
+// persists its data (CONFIG GET appendonly and save, bounded by [Timeout])
+// and logs "redis without persistence" once when it reports neither an
+// append-only file nor snapshots: a restart would forget every record, and
+// a call could run twice. A server that refuses CONFIG (managed services,
+// ACLs) or does not answer is not reported. Options: [Prefix], [Logger],
 // [Timeout].
 func NewStore(client redis.UniversalClient, opts ...Option) (*Store, error) {
 	c, err := build(forStore, opts)
@@ -50,6 +75,7 @@ func NewStore(client redis.UniversalClient, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	checkPersistence(client, c)
 	return &Store{
 		client:  client,
 		prefix:  c.prefix,
@@ -58,15 +84,25 @@ func NewStore(client redis.UniversalClient, opts ...Option) (*Store, error) {
 	}, nil
 }
 
-// The scripts take the record's key as KEYS[1].
+// The scripts take the record's key as KEYS[1]. A record's hash may also
+// hold fields "abandoned:<owner>", left by abandonScript; a hash without an
+// owner field is no record.
 var (
-	// ARGV: owner, lease in ms. Returns {1} when claimed, or the live record
-	// as {0, owner, done, result}.
+	// ARGV: owner, lease in ms. Returns {1} when the key is owner's, the
+	// live record of another owner (or owner's done one) as {0, owner, done,
+	// result}, or {2} when owner abandoned this claim.
 	claimScript = redis.NewScript(`
-local r = redis.call('HMGET', KEYS[1], 'owner', 'done', 'result')
+local r = redis.call('HMGET', KEYS[1], 'owner', 'done', 'result', 'abandoned:' .. ARGV[1])
 if r[1] then
+  if r[1] == ARGV[1] and r[2] == '0' then
+    return {1}
+  end
   return {0, r[1], r[2], r[3]}
 end
+if r[4] then
+  return {2}
+end
+redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'done', '0')
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return {1}
@@ -77,6 +113,9 @@ return {1}
 local o = redis.call('HGET', KEYS[1], 'owner')
 if o and o ~= ARGV[1] then
   return 0
+end
+if not o then
+  redis.call('DEL', KEYS[1])
 end
 redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'done', '1', 'result', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
@@ -90,33 +129,65 @@ if r[1] == ARGV[1] and r[2] == '0' then
 end
 return 0
 `)
+	// ARGV: owner, lease in ms. Undoes a claim whose caller got no answer:
+	// deletes owner's in-flight record; when there is no record, marks
+	// owner as gone for the lease, so that its claim, landing later, makes
+	// none. Another owner's record means owner's claim made nothing.
+	abandonScript = redis.NewScript(`
+local r = redis.call('HMGET', KEYS[1], 'owner', 'done')
+if r[1] == ARGV[1] and r[2] == '0' then
+  redis.call('DEL', KEYS[1])
+elseif not r[1] then
+  redis.call('HSET', KEYS[1], 'abandoned:' .. ARGV[1], '1')
+  if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[2]) then
+    redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  end
+end
+return 0
+`)
 )
 
-// Claim implements [tools.Store].
+// Claim implements [tools.Store]. After a failure it abandons owner's
+// claim in the background (see [Store]).
 func (s *Store) Claim(ctx context.Context, key, owner string, lease time.Duration) (tools.Record, bool, error) {
-	var res []any
-	err := s.do(ctx, "claim", key, func(ctx context.Context) (err error) {
-		res, err = claimScript.Run(ctx, s.client, []string{s.prefix + key}, owner, millis(lease)).Slice()
-		return err
+	res, sent, err := do(ctx, s, "claim", key, func(ctx context.Context) ([]any, error) {
+		return claimScript.Run(ctx, s.client, []string{s.prefix + key}, owner, millis(lease)).Slice()
 	})
 	switch {
 	case err != nil:
-		return tools.Record{}, false, err
-	case len(res) == 1:
+	case len(res) == 1 && res[0] == int64(1):
 		return tools.Record{Owner: owner}, true, nil
 	case len(res) == 4:
 		return record(res[1], res[2], res[3]), false, nil
+	case len(res) == 1 && res[0] == int64(2):
+		err = fmt.Errorf("resilientredis: claim %s%s: owner %s abandoned this claim after a failure: a new call needs a new owner", s.prefix, key, owner)
+	default:
+		err = &UnavailableError{Op: "claim", Key: s.prefix + key, Err: fmt.Errorf("unexpected reply %v", res)}
 	}
-	return tools.Record{}, false, &UnavailableError{Op: "claim", Key: s.prefix + key, Err: errors.New("unexpected reply")}
+	if sent {
+		s.abandon(key, owner, lease)
+	}
+	return tools.Record{}, false, err
+}
+
+// abandon undoes owner's claim of key, which failed after its command was
+// sent, in the background, until Redis answers or the lease has passed: a
+// claim that lands later than that blocks its key for one lease at most.
+func (s *Store) abandon(key, owner string, lease time.Duration) {
+	s.abandons.Go(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), lease)
+		defer cancel()
+		_, _ = retry(ctx, s, "abandon", key, func(ctx context.Context) (any, error) {
+			return nil, abandonScript.Run(ctx, s.client, []string{s.prefix + key}, owner, millis(lease)).Err()
+		})
+	})
 }
 
 // Complete implements [tools.Store]. It retries while Redis is unavailable,
 // until ctx ends.
 func (s *Store) Complete(ctx context.Context, key, owner, result string, ttl time.Duration) error {
-	var stored int64
-	err := s.retry(ctx, "complete", key, func(ctx context.Context) (err error) {
-		stored, err = completeScript.Run(ctx, s.client, []string{s.prefix + key}, owner, result, millis(ttl)).Int64()
-		return err
+	stored, err := retry(ctx, s, "complete", key, func(ctx context.Context) (int64, error) {
+		return completeScript.Run(ctx, s.client, []string{s.prefix + key}, owner, result, millis(ttl)).Int64()
 	})
 	if err == nil && stored == 0 {
 		return tools.ErrLeaseLost
@@ -127,17 +198,16 @@ func (s *Store) Complete(ctx context.Context, key, owner, result string, ttl tim
 // Release implements [tools.Store]. It retries while Redis is unavailable,
 // until ctx ends.
 func (s *Store) Release(ctx context.Context, key, owner string) error {
-	return s.retry(ctx, "release", key, func(ctx context.Context) error {
-		return releaseScript.Run(ctx, s.client, []string{s.prefix + key}, owner).Err()
+	_, err := retry(ctx, s, "release", key, func(ctx context.Context) (any, error) {
+		return nil, releaseScript.Run(ctx, s.client, []string{s.prefix + key}, owner).Err()
 	})
+	return err
 }
 
 // Get implements [tools.Store].
 func (s *Store) Get(ctx context.Context, key string) (tools.Record, bool, error) {
-	var res []any
-	err := s.do(ctx, "get", key, func(ctx context.Context) (err error) {
-		res, err = s.client.HMGet(ctx, s.prefix+key, "owner", "done", "result").Result()
-		return err
+	res, _, err := do(ctx, s, "get", key, func(ctx context.Context) ([]any, error) {
+		return s.client.HMGet(ctx, s.prefix+key, "owner", "done", "result").Result()
 	})
 	if err != nil || len(res) != 3 || res[0] == nil {
 		return tools.Record{}, false, err
@@ -145,50 +215,44 @@ func (s *Store) Get(ctx context.Context, key string) (tools.Record, bool, error)
 	return record(res[0], res[1], res[2]), true, nil
 }
 
-// do runs one round trip bounded by the store's timeout, and turns its
-// failure into an *UnavailableError, or ctx's error when the caller gave up.
-// While Redis is down, only one round trip a second is tried; the others
-// fail at once.
-func (s *Store) do(ctx context.Context, op, key string, f func(context.Context) error) error {
-	if err := s.health.admit(); err != nil {
-		return &UnavailableError{Op: op, Key: s.prefix + key, Err: err}
-	}
-	rctx, cancel := context.WithTimeout(ctx, s.timeout)
-	err := f(rctx)
-	cancel()
+// do is one round trip of s (see attempt), whose failure it turns into an
+// *UnavailableError, or ctx's error when the caller gave up.
+func do[T any](ctx context.Context, s *Store, op, key string, f func(context.Context) (T, error)) (T, bool, error) {
+	v, sent, err := attempt(ctx, s.health, s.timeout, f)
 	switch {
 	case err == nil:
-		s.health.ok(ctx)
-		return nil
 	case ctx.Err() != nil:
-		return ctx.Err()
+		err = ctx.Err()
+	default:
+		err = &UnavailableError{Op: op, Key: s.prefix + key, Err: err}
 	}
-	s.health.failed(ctx, err)
-	return &UnavailableError{Op: op, Key: s.prefix + key, Err: err}
+	return v, sent, err
 }
 
-// retry runs f until Redis answers or ctx ends, waiting 50 ms, then twice
-// as long up to 1 s, between tries. It returns the last failure when ctx
-// ends first.
-func (s *Store) retry(ctx context.Context, op, key string, f func(context.Context) error) error {
+// retry runs f until Redis answers, ctx ends or the client is closed,
+// waiting 50 ms, then twice as long up to 1 s, between tries. It returns
+// the last failure when ctx ends first.
+func retry[T any](ctx context.Context, s *Store, op, key string, f func(context.Context) (T, error)) (T, error) {
 	var last error
 	for wait := 50 * time.Millisecond; ; wait = min(2*wait, time.Second) {
-		err := s.do(ctx, op, key, f)
+		v, _, err := do(ctx, s, op, key, f)
 		switch {
 		case err == nil:
-			return nil
+			return v, nil
+		case errors.Is(err, redis.ErrClosed):
+			return v, err // nothing will ever answer
 		case ctx.Err() == nil:
 			last = err
 		case last == nil:
-			return err
+			return v, err
 		default:
-			return last
+			return v, last
 		}
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return last
+			return v, last
 		case <-t.C:
 		}
 	}

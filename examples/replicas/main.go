@@ -215,12 +215,12 @@ type replica struct {
 func newReplica(ctx context.Context, name, addr, prefix string, srv, backup *faultserver.Server, bank *bank, logger *slog.Logger) (*replica, error) {
 	logger = logger.With("replica", name)
 	rdb := redis.NewClient(&redis.Options{Addr: addr})
-	store, err := resilientredis.NewStore(rdb, resilientredis.Prefix(prefix+"idempotency:"), resilientredis.WithLogger(logger))
+	store, err := resilientredis.NewStore(rdb, resilientredis.Prefix(prefix+"idempotency:"), resilientredis.Logger(logger))
 	if err != nil {
 		return nil, err
 	}
 	limiter, err := resilientredis.NewLimiter(rdb, "provider", limit, limitPeriod,
-		resilientredis.Prefix(prefix+"limiter:"), resilientredis.MaxWait(5*time.Second), resilientredis.WithLogger(logger))
+		resilientredis.Prefix(prefix+"limiter:"), resilientredis.MaxWait(5*time.Second), resilientredis.Logger(logger))
 	if err != nil {
 		return nil, err
 	}
@@ -244,7 +244,7 @@ func newReplica(ctx context.Context, name, addr, prefix string, srv, backup *fau
 		return nil, err
 	}
 	shared, err := resilientredis.ShareBreaker(ctx, rdb, model.Breaker(), "provider",
-		resilientredis.Prefix(prefix+"breaker:"), resilientredis.WithLogger(logger))
+		resilientredis.Prefix(prefix+"breaker:"), resilientredis.Logger(logger))
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,14 @@
+package resilientredis
+
+import "time"
+
+// WaitAbandons waits until the claims s is abandoning in the background
+// are done: the tests close the client first, which ends them.
+func WaitAbandons(s *Store) { s.abandons.Wait() }
+
+// Abandon abandons owner's claim of key as a failed Claim does, and waits
+// until it is done.
+func Abandon(s *Store, key, owner string, lease time.Duration) {
+	s.abandon(key, owner, lease)
+	s.abandons.Wait()
+}
