@@ -84,8 +84,8 @@ var statusTexts = []statusText{
 }
 
 // overrideRules refine a status: quota exhaustion is permanent even when it
-// arrives as a 429, and a 400 whose text says the context was exceeded is a
-// context overflow, not a bad request.
+// arrives as a 429, and a 400 whose text says the context was exceeded (or
+// the request is too large) is a context overflow, not a bad request.
 var (
 	quotaRules = []textRule{
 		marker(Permanent, "insufficient_quota"), // OpenAI code, in some proxies' texts
@@ -116,6 +116,12 @@ var (
 			`exceeds? (?:the )?(?:available |maximum )?context (?:length|size)`),
 		// Anthropic 400 "input length and `max_tokens` exceed context limit: 187254 + 20000 > 204698, ..."
 		pattern(ContextOverflow, `pattern "exceed context limit"`, "context limit", `\bexceeds? (?:the )?context limit\b`),
+		// Embedding requests too large as a whole, which a smaller batch fixes:
+		// OpenAI 400 "Requested 453357 tokens, max 300000 tokens per request"
+		// (code max_tokens_per_request, below) and Azure OpenAI 400 "Too many
+		// inputs. The max number of inputs is 16. ...".
+		pattern(ContextOverflow, `pattern "max tokens per request"`, "tokens per request", `\bmax(?:imum)? \d+ tokens per request\b`),
+		marker(ContextOverflow, "too many inputs"),
 	}
 )
 
@@ -251,6 +257,7 @@ var codeKinds = map[string]Kind{
 	"context_length_exceeded":              ContextOverflow,
 	"context_window_exceeded":              ContextOverflow,
 	"request_too_large":                    ContextOverflow,
+	"max_tokens_per_request":               ContextOverflow,
 	"rate_limit_exceeded":                  RateLimited,
 	"rate_limit_error":                     RateLimited,
 	"resource_exhausted":                   RateLimited,
