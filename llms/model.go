@@ -46,14 +46,7 @@ var (
 // where it builds the model, such as resilient.Model, returns that model so
 // that the problem surfaces at the first call instead of as a nil pointer.
 func New(m lcllms.Model, opts ...Option) (*Model, error) {
-	cfg := defaultConfig()
-	for _, o := range opts {
-		if o == nil {
-			cfg.errorf("nil option")
-			continue
-		}
-		o(&cfg)
-	}
+	cfg := configure(opts)
 	if isNil(m) {
 		cfg.errorf("nil model (%T)", m)
 	}
@@ -87,6 +80,8 @@ func build(m lcllms.Model, cfg config) (*Model, error) {
 	w := &Model{inner: m, name: name, cfg: cfg, provider: providerOf(m),
 		target: middleware.Target{Name: name, Operation: middleware.OperationChat, Provider: provider, Model: model}}
 	common := append([]middleware.Option{middleware.Logger(cfg.logger), middleware.Describe(w.target)}, cfg.mw...)
+	common = append(common, cfg.sharedLimits()...)
+	w.cfg.tokenLimiter = cfg.tokenLimit()
 	if cfg.compactor != nil {
 		common = append(common, middleware.KindAttempts(taxonomy.ContextOverflow, 2))
 	}
@@ -114,7 +109,7 @@ func build(m lcllms.Model, cfg config) (*Model, error) {
 func (w *Model) buildFallbacks(cfg config) error {
 	taken := map[string]bool{w.name: true}
 	fcfg := cfg
-	fcfg.fallbacks = nil
+	fcfg.fallbacks, fcfg.shared = nil, nil
 	for i, fb := range cfg.fallbacks {
 		if wrapped, ok := fb.(*Model); ok {
 			if wrapped.err != nil {
@@ -458,8 +453,12 @@ func estimateTokens(messages []lcllms.MessageContent) int {
 	for _, m := range messages {
 		chars += len(textOf(m))
 	}
-	return max(1, (chars+3)/4)
+	return tokensFor(chars)
 }
+
+// tokensFor estimates the tokens of chars characters of text: a quarter,
+// at least 1.
+func tokensFor(chars int) int { return max(1, (chars+3)/4) }
 
 // optionsPool recycles the CallOptions that GenerateContent reads the
 // caller's options into (to see whether the call streams): the struct is
