@@ -293,3 +293,26 @@ func TestShareLimitsRefusesAnInvalidModel(t *testing.T) {
 		t.Errorf("got %v, want the invalid model named", err)
 	}
 }
+
+func TestEmbedderHedgesASlowBatch(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeEmbedder{answer: func(call int, texts []string) ([][]float32, error) {
+			if call == 1 {
+				time.Sleep(time.Minute) // a slow first attempt
+			}
+			return vectorsOf(texts), nil
+		}}
+		start := time.Now()
+		texts := someTexts(2)
+		got, err := mustEmbedder(t, f, llms.Hedge(time.Second, 1)).CreateEmbedding(t.Context(), texts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkVectors(t, got, texts)
+		if waited := time.Since(start); waited != time.Second {
+			t.Errorf("answered after %v, want the hedge's answer after 1s", waited)
+		}
+		synctest.Wait()
+		time.Sleep(time.Minute) // let the abandoned first attempt end inside the bubble
+	})
+}
