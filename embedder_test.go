@@ -61,11 +61,11 @@ func TestEmbedderSharesLimitsWithTheChatModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	model := resilient.Model(openaiModel(t), resilient.RateLimit(limiter))
-	embedder := resilient.Embedder(openaiEmbedder(t), resilient.ShareLimits(model))
+	embedder := resilient.Embedder(openaiModel(t), resilient.ShareLimits(model))
 	if embedder.Err() != nil || embedder.Breaker() == nil || embedder.Breaker() != model.Breaker() {
 		t.Errorf("embedder (err %v) has breaker %p, want the model's %p", embedder.Err(), embedder.Breaker(), model.Breaker())
 	}
-	alone := resilient.Embedder(openaiEmbedder(t))
+	alone := resilient.Embedder(openaiModel(t))
 	if alone.Breaker() == model.Breaker() {
 		t.Error("an embedder without ShareLimits uses the model's breaker")
 	}

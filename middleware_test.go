@@ -193,15 +193,15 @@ func TestBadInputGetsAClearError(t *testing.T) {
 			return err
 		}, "llms: nil embedder client"},
 		{"model-only option on an embedder", func() error {
-			_, err := resilient.Embedder(openaiEmbedder(t), resilient.Fallbacks(openaiModel(t))).CreateEmbedding(ctx, []string{"x"})
+			_, err := resilient.Embedder(openaiModel(t), resilient.Fallbacks(openaiModel(t))).CreateEmbedding(ctx, []string{"x"})
 			return err
 		}, "resilient: Fallbacks applies to models only"},
 		{"tool-only option on an embedder", func() error {
-			_, err := resilient.Embedder(openaiEmbedder(t), resilient.SafeToRetry()).CreateEmbedding(ctx, []string{"x"})
+			_, err := resilient.Embedder(openaiModel(t), resilient.SafeToRetry()).CreateEmbedding(ctx, []string{"x"})
 			return err
 		}, "resilient: SafeToRetry applies to tools only"},
 		{"chat-only llms option on an embedder", func() error {
-			_, err := resilient.Embedder(openaiEmbedder(t), resilient.ModelOptions(llms.NoCompaction())).CreateEmbedding(ctx, []string{"x"})
+			_, err := resilient.Embedder(openaiModel(t), resilient.ModelOptions(llms.NoCompaction())).CreateEmbedding(ctx, []string{"x"})
 			return err
 		}, "llms: NoCompaction applies to models only, not to an embedder"},
 		{"ShareLimits on a tool", func() error {
@@ -219,17 +219,9 @@ func TestBadInputGetsAClearError(t *testing.T) {
 	}
 }
 
-func openaiModel(t *testing.T) lcllms.Model {
-	t.Helper()
-	llm, err := openai.New(openai.WithToken("sk-test"), openai.WithBaseURL("http://127.0.0.1:1/v1"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return llm
-}
-
-// openaiEmbedder is a real openai client that no request reaches.
-func openaiEmbedder(t *testing.T) embeddings.EmbedderClient {
+// openaiModel is a real openai client, a model and an embeddings client,
+// that no request reaches.
+func openaiModel(t *testing.T) *openai.LLM {
 	t.Helper()
 	llm, err := openai.New(openai.WithToken("sk-test"), openai.WithBaseURL("http://127.0.0.1:1/v1"))
 	if err != nil {
@@ -239,7 +231,7 @@ func openaiEmbedder(t *testing.T) embeddings.EmbedderClient {
 }
 
 func TestDropInInterfaces(t *testing.T) {
-	var _ embeddings.EmbedderClient = resilient.Embedder(openaiEmbedder(t))
+	var _ embeddings.EmbedderClient = resilient.Embedder(openaiModel(t))
 	var _ lcllms.Model = resilient.Model(openaiModel(t))
 	var _ lcllms.ReasoningModel = resilient.Model(openaiModel(t))
 	var tool lctools.Tool = resilient.Tool(lookupOrder)

@@ -188,16 +188,7 @@ func (e *Embedder) CreateEmbedding(ctx context.Context, texts []string) ([][]flo
 	start := time.Now()
 	ctx = e.obs.StartCall(ctx, e.target)
 	vecs, err := e.embedAll(ctx, c)
-	end := middleware.CallEnd{Target: e.target, Outcome: middleware.OutcomeOK, Attempts: int(c.attempts.Load()),
-		Duration: time.Since(start)}
-	if err != nil {
-		end.Outcome, end.Class = middleware.OutcomeFailed, taxonomy.Classify(err)
-		var final *middleware.Error
-		if errors.As(err, &final) {
-			end.Reason = final.Reason
-		}
-	}
-	e.obs.Report(ctx, end, err)
+	e.obs.Report(ctx, callEnd(e.target, int(c.attempts.Load()), start, err), err)
 	return vecs, err
 }
 

@@ -24,8 +24,6 @@ import (
 // memory and inside synctest bubbles. langchaingo's openai client sends a
 // batch as one request; its ollama client sends one request per text.
 
-var embedFormats = []faultserver.Format{faultserver.OpenAI, faultserver.Ollama}
-
 // realEmbedder builds the provider's real client against s, with the
 // evidence transport in front of the server's own.
 func realEmbedder(t *testing.T, s *faultserver.Server, f faultserver.Format) embeddings.EmbedderClient {

@@ -210,8 +210,14 @@ func (m *Model) GenerateContent(ctx context.Context, messages []lcllms.MessageCo
 	start := time.Now()
 	ctx = m.obs.StartCall(ctx, target)
 	resp, err := m.generateWithFallbacks(ctx, c)
-	end := middleware.CallEnd{Target: target, Outcome: middleware.OutcomeOK, Attempts: int(c.root().attempts.Load()),
-		Duration: time.Since(start)}
+	m.obs.Report(ctx, callEnd(target, int(c.root().attempts.Load()), start, err), err)
+	return resp, err
+}
+
+// callEnd is the end of a logical call to t that started at start and made
+// attempts, failing with err (nil: it succeeded).
+func callEnd(t middleware.Target, attempts int, start time.Time, err error) middleware.CallEnd {
+	end := middleware.CallEnd{Target: t, Outcome: middleware.OutcomeOK, Attempts: attempts, Duration: time.Since(start)}
 	if err != nil {
 		end.Outcome, end.Class = middleware.OutcomeFailed, taxonomy.Classify(err)
 		var final *middleware.Error
@@ -219,8 +225,7 @@ func (m *Model) GenerateContent(ctx context.Context, messages []lcllms.MessageCo
 			end.Reason = final.Reason
 		}
 	}
-	m.obs.Report(ctx, end, err)
-	return resp, err
+	return end
 }
 
 // generateWithFallbacks calls the model, then the fallbacks in order while
