@@ -201,7 +201,7 @@ type embedCall struct {
 // embedAll embeds every text of the call and checks that the halves of a
 // split batch agree on their length.
 func (e *Embedder) embedAll(ctx context.Context, c *embedCall) ([][]float32, error) {
-	vecs, err := e.embed(ctx, c, 0, len(c.texts), make([][]float32, 0, len(c.texts)))
+	vecs, err := e.embed(ctx, c, 0, len(c.texts), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +213,9 @@ func (e *Embedder) embedAll(ctx context.Context, c *embedCall) ([][]float32, err
 
 // embed embeds c.texts[from:to] as one batch and appends the vectors to
 // out; a batch too large is split in two, each half embedded on its own.
-// The depth of the recursion is the log of the batch size.
+// The depth of the recursion is the log of the batch size. A nil out (the
+// whole call, not split) returns the client's vectors as they are, without
+// a copy.
 func (e *Embedder) embed(ctx context.Context, c *embedCall, from, to int, out [][]float32) ([][]float32, error) {
 	batch := c.texts[from:to]
 	vecs, err := e.pipe.DoHedged(ctx, func(ctx context.Context, _ middleware.State) ([][]float32, error) {
@@ -221,6 +223,8 @@ func (e *Embedder) embed(ctx context.Context, c *embedCall, from, to int, out []
 		return e.attempt(ctx, batch)
 	})
 	switch {
+	case err == nil && out == nil:
+		return vecs, nil
 	case err == nil:
 		return append(out, vecs...), nil
 	case !errors.Is(err, middleware.ErrContextOverflow):
@@ -230,6 +234,9 @@ func (e *Embedder) embed(ctx context.Context, c *embedCall, from, to int, out []
 	}
 	if e.obs.Active() {
 		e.obs.Report(ctx, middleware.BatchSplit{Target: e.name, Texts: len(batch)}, err)
+	}
+	if out == nil {
+		out = make([][]float32, 0, len(c.texts))
 	}
 	mid := from + len(batch)/2
 	if out, err = e.embed(ctx, c, from, mid, out); err != nil {
