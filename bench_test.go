@@ -2,6 +2,7 @@ package resilient_test
 
 import (
 	"context"
+	"strconv"
 	"testing"
 	"time"
 
@@ -144,6 +145,44 @@ func BenchmarkTool(b *testing.B) {
 		},
 		"resilient": func(ctx context.Context) error {
 			_, err := wrapped.Call(ctx, `{"order":4471}`)
+			return err
+		},
+	})
+}
+
+// noopEmbedder answers every batch with the same vectors, allocating
+// nothing.
+type noopEmbedder struct{ vectors [][]float32 }
+
+func (e noopEmbedder) CreateEmbedding(_ context.Context, texts []string) ([][]float32, error) {
+	return e.vectors[:len(texts)], nil
+}
+
+func BenchmarkEmbedder(b *testing.B) {
+	const batch = 64
+	texts := make([]string, batch)
+	vectors := make([][]float32, batch)
+	for i := range texts {
+		texts[i] = "document " + strconv.Itoa(i)
+		vectors[i] = make([]float32, 8)
+		vectors[i][0] = 1
+	}
+	inner := noopEmbedder{vectors: vectors}
+	ex := rawFailsafe[[][]float32](middleware.DefaultTimeout)
+	wrapped := resilient.Embedder(inner)
+	runImpls(b, impls{
+		"bare": func(ctx context.Context) error {
+			_, err := inner.CreateEmbedding(ctx, texts)
+			return err
+		},
+		"failsafe": func(ctx context.Context) error {
+			_, err := ex.WithContext(ctx).GetWithExecution(func(e failsafe.Execution[[][]float32]) ([][]float32, error) {
+				return inner.CreateEmbedding(e.Context(), texts)
+			})
+			return err
+		},
+		"resilient": func(ctx context.Context) error {
+			_, err := wrapped.CreateEmbedding(ctx, texts)
 			return err
 		},
 	})

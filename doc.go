@@ -35,11 +35,19 @@
 // other error or panic becomes "Error: <tool> failed internally (<Type>)"
 // with no message or stack. Mutating tools can be made idempotent.
 //
+// # Embeddings
+//
+// [Embedder] wraps an embeddings client below langchaingo's batching
+// (embeddings.NewEmbedder): each batch is retried on its own, a batch too
+// large is split in halves, a text too long is named, and vectors that
+// cannot be used are failures. [ShareLimits] lets it share the chat
+// model's breaker and limiters.
+//
 // # Packages
 //
 //	taxonomy     what went wrong: Kind, Class, Classify; ToolError, FatalToolError
 //	middleware   what to do about it: the retry/breaker/timeout pipeline, the final error, runs
-//	llms         the llms.Model adapter: wire evidence, checks, compaction, streams, fallbacks
+//	llms         the llms.Model and embeddings adapters: wire evidence, checks, compaction, streams, fallbacks
 //	tools        the tools.Tool adapter: the boundary mapping, idempotency, the dispatcher
 //	faultserver  a loopback provider that replays scripted faults, for tests
 //

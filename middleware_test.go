@@ -11,6 +11,7 @@ import (
 
 	"github.com/tmc/langchaingo/agents"
 	"github.com/tmc/langchaingo/chains"
+	"github.com/tmc/langchaingo/embeddings"
 	lcllms "github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/openai"
 	lctools "github.com/tmc/langchaingo/tools"
@@ -185,10 +186,30 @@ func TestBadInputGetsAClearError(t *testing.T) {
 		{"model-only option on a tool", func() error {
 			_, err := resilient.Tool(lookupOrder, resilient.Hedge(time.Second, 1)).Call(ctx, "4471")
 			return err
-		}, "Hedge applies to models only"},
+		}, "Hedge applies to models and embedders only"},
 		{"nil tool", func() error { _, err := resilient.Tool(nil).Call(ctx, "x"); return err }, "tools: nil tool"},
 		{"typed nil tool", func() error { _, err := resilient.Tool((*nilTool)(nil)).Call(ctx, "x"); return err },
 			"tools: nil tool (*resilient_test.nilTool)"},
+		{"nil embedder client", func() error {
+			_, err := resilient.Embedder(nil).CreateEmbedding(ctx, []string{"x"})
+			return err
+		}, "llms: nil embedder client"},
+		{"model-only option on an embedder", func() error {
+			_, err := resilient.Embedder(openaiModel(t), resilient.Fallbacks(openaiModel(t))).CreateEmbedding(ctx, []string{"x"})
+			return err
+		}, "resilient: Fallbacks applies to models only"},
+		{"tool-only option on an embedder", func() error {
+			_, err := resilient.Embedder(openaiModel(t), resilient.SafeToRetry()).CreateEmbedding(ctx, []string{"x"})
+			return err
+		}, "resilient: SafeToRetry applies to tools only"},
+		{"chat-only llms option on an embedder", func() error {
+			_, err := resilient.Embedder(openaiModel(t), resilient.ModelOptions(llms.NoCompaction())).CreateEmbedding(ctx, []string{"x"})
+			return err
+		}, "llms: NoCompaction applies to models only, not to an embedder"},
+		{"ShareLimits on a tool", func() error {
+			_, err := resilient.Tool(lookupOrder, resilient.ShareLimits(resilient.Model(openaiModel(t)))).Call(ctx, "4471")
+			return err
+		}, "resilient: ShareLimits applies to models and embedders only"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -207,7 +228,9 @@ func (n *nilTool) Name() string                                 { return n.name 
 func (n *nilTool) Description() string                          { return n.name }
 func (n *nilTool) Call(context.Context, string) (string, error) { return n.name, nil }
 
-func openaiModel(t *testing.T) lcllms.Model {
+// openaiModel is a real openai client, a model and an embeddings client,
+// that no request reaches.
+func openaiModel(t *testing.T) *openai.LLM {
 	t.Helper()
 	llm, err := openai.New(openai.WithToken("sk-test"), openai.WithBaseURL("http://127.0.0.1:1/v1"))
 	if err != nil {
@@ -217,6 +240,7 @@ func openaiModel(t *testing.T) lcllms.Model {
 }
 
 func TestDropInInterfaces(t *testing.T) {
+	var _ embeddings.EmbedderClient = resilient.Embedder(openaiModel(t))
 	var _ lcllms.Model = resilient.Model(openaiModel(t))
 	var _ lcllms.ReasoningModel = resilient.Model(openaiModel(t))
 	var tool lctools.Tool = resilient.Tool(lookupOrder)

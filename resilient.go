@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	lcllms "github.com/tmc/langchaingo/llms"
@@ -63,8 +64,9 @@ func (s *settings) toolOptions() []tools.Option {
 	return append(opts, s.tool...)
 }
 
-// Option configures [Model] and [Tool]. Options that make sense for only one
-// of them say so; given to the other, they make it report an error.
+// Option configures [Model], [Tool] and [Embedder]. Options that make sense
+// for some of them only say so; given to another, they make it report an
+// error.
 type Option func(*settings)
 
 type target uint8
@@ -72,6 +74,7 @@ type target uint8
 const (
 	forModel target = 1 << iota
 	forTool
+	forEmbedder
 )
 
 type settings struct {
@@ -95,15 +98,22 @@ func collect(opts []Option, t target) (*settings, error) {
 	return s, errors.Join(s.errs...)
 }
 
+// only reports whether the option called name applies to what the options
+// are collected for, one of the targets in t, and records an error if not.
 func (s *settings) only(t target, name string) bool {
 	if s.target&t != 0 {
 		return true
 	}
-	what := "models"
-	if t == forTool {
-		what = "tools"
+	var what []string
+	for _, n := range []struct {
+		t    target
+		name string
+	}{{forModel, "models"}, {forTool, "tools"}, {forEmbedder, "embedders"}} {
+		if t&n.t != 0 {
+			what = append(what, n.name)
+		}
 	}
-	s.errs = append(s.errs, errors.New("resilient: "+name+" applies to "+what+" only"))
+	s.errs = append(s.errs, errors.New("resilient: "+name+" applies to "+strings.Join(what, " and ")+" only"))
 	return false
 }
 
@@ -177,29 +187,31 @@ func Fallbacks(models ...lcllms.Model) Option {
 	}
 }
 
-// Hedge starts another attempt of a non-streaming model call that has not
-// answered after delay, up to maxHedges beside the first; the first success
-// wins. Models only. Default: off.
+// Hedge starts another attempt of a non-streaming model call (or of an
+// embeddings batch) that has not answered after delay, up to maxHedges
+// beside the first; the first success wins. Models and embedders only.
+// Default: off.
 func Hedge(delay time.Duration, maxHedges int) Option {
 	return func(s *settings) {
-		if s.only(forModel, "Hedge") {
+		if s.only(forModel|forEmbedder, "Hedge") {
 			s.model = append(s.model, llms.Hedge(delay, maxHedges))
 		}
 	}
 }
 
-// ModelOptions passes finer options to package llms. Models only.
+// ModelOptions passes finer options to package llms. Models and embedders
+// only (an embedder refuses those about chat).
 func ModelOptions(opts ...llms.Option) Option {
 	return func(s *settings) {
-		if s.only(forModel, "ModelOptions") {
+		if s.only(forModel|forEmbedder, "ModelOptions") {
 			s.model = append(s.model, opts...)
 		}
 	}
 }
 
-// Timeout bounds each attempt: of a non-streaming model call (default
-// 2 min; streams have their own idle timeouts) or of a tool call (default
-// 30 s).
+// Timeout bounds each attempt: of a non-streaming model call or an
+// embeddings batch (default 2 min; streams have their own idle timeouts) or
+// of a tool call (default 30 s).
 func Timeout(d time.Duration) Option {
 	return func(s *settings) {
 		s.model = append(s.model, llms.Timeout(d))

@@ -6,8 +6,10 @@
 // A [Server] speaks three wire formats, chosen per request by path:
 //
 //	POST /v1/chat/completions  OpenAI (JSON, or SSE ending in data: [DONE])
+//	POST /v1/embeddings        OpenAI embeddings (JSON)
 //	POST /v1/messages          Anthropic (JSON, or SSE ending in message_stop)
 //	POST /api/chat             Ollama (NDJSON lines ending in done:true)
+//	POST /api/embed            Ollama embeddings (JSON)
 //
 // It answers each request with the next [Step] of its script, in whichever
 // format the request used; once the script is exhausted the last step
@@ -29,6 +31,24 @@
 // and streams ([HangUp], [DropStream], [NoEndMarker], [InBandError],
 // [Stall]) and broken bodies ([Malformed], [TruncatedJSON]). [Step.After]
 // delays any step; [Func] decides the step per request.
+//
+// # Embeddings
+//
+// On an embeddings endpoint the same script plays: a successful step
+// answers one deterministic vector per input ([Vector]), the error steps
+// send the same errors, and three steps are made for embeddings: a reply
+// with the wrong number of vectors ([WrongVectorCount]) and requests
+// rejected as too large as a whole ([BatchTooLarge], [TooManyInputs]);
+// [ContextOverflow] says that an input is too long. [Request.Inputs]
+// returns the texts a request carried, so that a test can count how often
+// each was sent:
+//
+//	s := faultserver.New(faultserver.Func(func(r *faultserver.Request) faultserver.Step {
+//		if len(r.Inputs()) > 4 {
+//			return faultserver.BatchTooLarge()
+//		}
+//		return faultserver.Reply("")
+//	}))
 //
 // The clients do not all report a fault as an error. Against langchaingo
 // v0.1.14, for example, a stream that ends without its end marker

@@ -8,8 +8,8 @@ import (
 )
 
 // Format is a provider wire format. The server picks it per request from the
-// path: /v1/chat/completions is [OpenAI], /v1/messages is [Anthropic] and
-// /api/chat is [Ollama].
+// path: /v1/chat/completions and /v1/embeddings are [OpenAI], /v1/messages
+// is [Anthropic], /api/chat and /api/embed are [Ollama].
 //
 // A Format is a plain value and safe for concurrent use.
 type Format int
@@ -58,6 +58,9 @@ type Request struct {
 	Stream bool
 	// Format is the wire format chosen from Path.
 	Format Format
+	// Embeddings is true for a request to an embeddings endpoint
+	// (/v1/embeddings, /api/embed); [Request.Inputs] returns its texts.
+	Embeddings bool
 	// Time is when the request arrived, on the time package's clock (fake
 	// time inside a testing/synctest bubble).
 	Time time.Time
@@ -92,6 +95,9 @@ func (r *Request) model() string {
 // streamed reports whether the reply to r is a stream: "stream":true, or for
 // Ollama any body that does not say "stream":false.
 func (r *Request) streamed() bool {
+	if r.Embeddings {
+		return false // embeddings are never streamed
+	}
 	return r.Stream || (r.Format == Ollama && !r.streamSet)
 }
 

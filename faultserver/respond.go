@@ -21,7 +21,7 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, req *Request, s
 	stream := wr.streams
 
 	switch st.kind {
-	case kindReply, kindToolCalls:
+	case kindReply, kindToolCalls, kindVectors:
 		if !stream {
 			writeBody(w, http.StatusOK, wr.contentType(false), wr.full(st))
 			return
@@ -58,7 +58,7 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, req *Request, s
 		})
 
 	case kindNoEndMarker:
-		if !stream && req.Format != Ollama {
+		if !stream && (req.Format != Ollama || req.Embeddings) {
 			writeBody(w, http.StatusOK, wr.contentType(false), wr.full(ReplyChunks(st.chunks...)))
 			return
 		}

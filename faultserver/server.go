@@ -205,17 +205,18 @@ func (s *Server) connState(c net.Conn, state http.ConnState) {
 }
 
 // take records a request and returns the step that answers it.
-func (s *Server) take(r *http.Request, format Format, body []byte) (Request, Step, bool) {
+func (s *Server) take(r *http.Request, format Format, embeddings bool, body []byte) (Request, Step, bool) {
 	stream, set := parseStream(body)
 	req := Request{
-		Method:    r.Method,
-		Path:      r.URL.Path,
-		Header:    r.Header.Clone(),
-		Body:      body,
-		Stream:    stream,
-		Format:    format,
-		Time:      time.Now(),
-		streamSet: set,
+		Method:     r.Method,
+		Path:       r.URL.Path,
+		Header:     r.Header.Clone(),
+		Body:       body,
+		Stream:     stream,
+		Format:     format,
+		Embeddings: embeddings,
+		Time:       time.Now(),
+		streamSet:  set,
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -281,21 +282,26 @@ func (s *Server) block(ctx context.Context) {
 	}
 }
 
-// route maps a request path to its wire format.
-func route(path string) (Format, bool) {
+// route maps a request path to its wire format, and says whether it is an
+// embeddings endpoint.
+func route(path string) (f Format, embeddings, ok bool) {
 	switch path {
 	case "/v1/chat/completions":
-		return OpenAI, true
+		return OpenAI, false, true
 	case "/v1/messages":
-		return Anthropic, true
+		return Anthropic, false, true
 	case "/api/chat":
-		return Ollama, true
+		return Ollama, false, true
+	case "/v1/embeddings":
+		return OpenAI, true, true
+	case "/api/embed":
+		return Ollama, true, true
 	}
-	return 0, false
+	return 0, false, false
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
-	format, ok := route(r.URL.Path)
+	format, embeddings, ok := route(r.URL.Path)
 	if !ok || r.Method != http.MethodPost {
 		status := http.StatusNotFound
 		if ok {
@@ -304,7 +310,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		w.WriteHeader(status)
 		_, _ = w.Write(marshal(obj{{"error", obj{
-			{"message", "faultserver: no route for " + r.Method + " " + r.URL.Path + " (want POST /v1/chat/completions, /v1/messages or /api/chat)"},
+			{"message", "faultserver: no route for " + r.Method + " " + r.URL.Path + " (want POST /v1/chat/completions, /v1/embeddings, /v1/messages, /api/chat or /api/embed)"},
 			{"type", "invalid_request_error"},
 			{"param", nil},
 			{"code", "unknown_url"},
@@ -315,7 +321,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		panic(http.ErrAbortHandler)
 	}
-	req, st, ok := s.take(r, format, body)
+	req, st, ok := s.take(r, format, embeddings, body)
 	if !ok {
 		panic(http.ErrAbortHandler)
 	}

@@ -27,8 +27,10 @@ type Step struct {
 	errs      [3]apiError // kindStatus, indexed by Format-1
 	typ, code string      // WithType, WithCode overrides
 
-	inBandType, inBandMessage string // kindInBandError
-	body                      string // kindMalformed
+	inBandType, inBandMessage string       // kindInBandError
+	body                      string       // kindMalformed
+	delta                     int          // kindVectors: vectors more than inputs
+	embedErrs                 *[3]apiError // kindStatus on an embeddings endpoint, when the wording differs
 
 	header http.Header
 	delay  time.Duration
@@ -49,6 +51,7 @@ const (
 	kindMalformed
 	kindTruncatedJSON
 	kindFunc
+	kindVectors
 )
 
 // apiError is an error response in one wire format. An empty typ or code is
@@ -78,7 +81,8 @@ type ToolCall struct {
 // the text in chunks split before each space ("Hello big world" is "Hello",
 // " big", " world"), then the format's stop marker: finish_reason "stop" and
 // data: [DONE] (OpenAI), stop_reason "end_turn" and message_stop
-// (Anthropic), done:true (Ollama).
+// (Anthropic), done:true (Ollama). On an embeddings endpoint it is one
+// vector per input ([Vector]), whatever the text.
 func Reply(text string) Step {
 	return Step{kind: kindReply, chunks: splitWords(text)}
 }
@@ -171,14 +175,16 @@ func BadGateway() Step {
 // your messages resulted in 130000 tokens. Please reduce the length of the
 // messages." (code "context_length_exceeded"), Anthropic "prompt is too
 // long: 210000 tokens > 200000 maximum", Ollama "input length exceeds the
-// context length".
+// context length". On an embeddings endpoint it says that an input is too
+// long: OpenAI "Invalid 'input': maximum context length is 8192 tokens.",
+// Ollama "the input length exceeds the context length".
 func ContextOverflow() Step {
 	return Step{kind: kindStatus, errs: [3]apiError{
 		{status: http.StatusBadRequest, code: "context_length_exceeded", param: "messages",
 			message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens. Please reduce the length of the messages."},
 		{status: http.StatusBadRequest, message: "prompt is too long: 210000 tokens > 200000 maximum"},
 		{status: http.StatusBadRequest, message: "input length exceeds the context length"},
-	}}
+	}, embedErrs: &embedOverflow}
 }
 
 // InvalidAPIKey is a 401: OpenAI "Incorrect API key provided: sk-test. ..."

@@ -20,6 +20,8 @@ type wire struct {
 	prompt  int  // prompt token count reported in usage
 	usage   bool // OpenAI stream: send the usage chunk
 	streams bool // the reply is a stream
+	embed   bool // an embeddings request: replies are vectors
+	inputs  []string
 }
 
 func newWire(r *Request) *wire {
@@ -30,12 +32,18 @@ func newWire(r *Request) *wire {
 		prompt:  len(r.Body)/4 + 1,
 		usage:   r.Format == OpenAI && r.includeUsage(),
 		streams: r.streamed(),
+		embed:   r.Embeddings,
+	}
+	if w.embed {
+		w.inputs = r.Inputs()
 	}
 	n := strconv.Itoa(r.Index + 1)
 	switch r.Format {
 	case OpenAI:
 		w.id = "chatcmpl-fault" + n
-		if w.model == "" {
+		if w.model == "" && w.embed {
+			w.model = "text-embedding-ada-002"
+		} else if w.model == "" {
 			w.model = "gpt-4o-mini"
 		}
 	case Anthropic:
@@ -74,8 +82,12 @@ func (w *wire) contentType(stream bool) string {
 	return "application/json; charset=utf-8"
 }
 
-// full returns the non-streamed success body for st, a reply or tool calls.
+// full returns the non-streamed success body for st, a reply or tool calls,
+// or vectors for an embeddings request.
 func (w *wire) full(st Step) []byte {
+	if w.embed {
+		return w.vectors(st)
+	}
 	text := st.text()
 	out := len(st.chunks) + 10*len(st.calls)
 	switch w.format {
@@ -242,6 +254,9 @@ func (w *wire) inBand(errType, message string) string {
 // errorBody returns the Content-Type and body of an error-status step.
 func (w *wire) errorBody(st Step) (status int, contentType string, body []byte) {
 	e := st.errs[w.format-1]
+	if w.embed && st.embedErrs != nil {
+		e = st.embedErrs[w.format-1]
+	}
 	switch {
 	case e.empty:
 		return e.status, "", nil

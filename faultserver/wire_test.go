@@ -170,8 +170,8 @@ func TestRoutes(t *testing.T) {
 		method, path string
 		want         exchange
 	}{
-		{http.MethodPost, "/chat/completions", exchange{404, "", `{"error":{"message":"faultserver: no route for POST /chat/completions (want POST /v1/chat/completions, /v1/messages or /api/chat)","type":"invalid_request_error","param":null,"code":"unknown_url"}}`}},
-		{http.MethodGet, "/v1/messages", exchange{405, "", `{"error":{"message":"faultserver: no route for GET /v1/messages (want POST /v1/chat/completions, /v1/messages or /api/chat)","type":"invalid_request_error","param":null,"code":"unknown_url"}}`}},
+		{http.MethodPost, "/chat/completions", exchange{404, "", `{"error":{"message":"faultserver: no route for POST /chat/completions (want POST /v1/chat/completions, /v1/embeddings, /v1/messages, /api/chat or /api/embed)","type":"invalid_request_error","param":null,"code":"unknown_url"}}`}},
+		{http.MethodGet, "/v1/messages", exchange{405, "", `{"error":{"message":"faultserver: no route for GET /v1/messages (want POST /v1/chat/completions, /v1/embeddings, /v1/messages, /api/chat or /api/embed)","type":"invalid_request_error","param":null,"code":"unknown_url"}}`}},
 	}
 	s := faultserver.New()
 	defer s.Close()

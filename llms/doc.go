@@ -30,6 +30,22 @@
 //   - fallbacks are tried in order when the primary gives up for a reason
 //     another model can fix, never when the caller canceled.
 //
+// # Embeddings
+//
+// [NewEmbedder] does the same for an embeddings client: every batch that
+// langchaingo's embeddings.NewEmbedder hands it goes through its own
+// pipeline, so a rate limit in the middle of indexing a corpus retries that
+// batch alone. A batch rejected as too large is split in halves down to
+// single texts; a text too long on its own fails with a *[TextTooLongError]
+// naming it; vectors that cannot be used (a wrong count, an empty vector,
+// differing lengths) are failures. [ShareLimits] lets an embedder and a
+// chat model of one account share their breaker and limiters:
+//
+//	llm, _ := openai.New(openai.WithHTTPClient(llms.HTTPClient()))
+//	model, _ := llms.New(llm)
+//	embedder, _ := llms.NewEmbedder(llm, llms.ShareLimits(model))
+//	docs, _ := embeddings.NewEmbedder(embedder)
+//
 // # Wire evidence
 //
 // langchaingo's openai and anthropic clients flatten HTTP failures into
@@ -47,7 +63,8 @@
 // # Concurrency
 //
 // A Model is safe for concurrent use when the wrapped model is; its
-// pipelines, breaker and fallbacks are built once by New.
+// pipelines, breaker and fallbacks are built once by New. The same holds
+// for an Embedder and its client.
 //
 // [llms.Model]: https://pkg.go.dev/github.com/tmc/langchaingo/llms#Model
 package llms

@@ -46,14 +46,7 @@ var (
 // where it builds the model, such as resilient.Model, returns that model so
 // that the problem surfaces at the first call instead of as a nil pointer.
 func New(m lcllms.Model, opts ...Option) (*Model, error) {
-	cfg := defaultConfig()
-	for _, o := range opts {
-		if o == nil {
-			cfg.errorf("nil option")
-			continue
-		}
-		o(&cfg)
-	}
+	cfg := configure(opts)
 	if isNil(m) {
 		cfg.errorf("nil model (%T)", m)
 	}
@@ -87,6 +80,8 @@ func build(m lcllms.Model, cfg config) (*Model, error) {
 	w := &Model{inner: m, name: name, cfg: cfg, provider: providerOf(m),
 		target: middleware.Target{Name: name, Operation: middleware.OperationChat, Provider: provider, Model: model}}
 	common := append([]middleware.Option{middleware.Logger(cfg.logger), middleware.Describe(w.target)}, cfg.mw...)
+	common = append(common, cfg.sharedLimits()...)
+	w.cfg.tokenLimiter = cfg.tokenLimit()
 	if cfg.compactor != nil {
 		common = append(common, middleware.KindAttempts(taxonomy.ContextOverflow, 2))
 	}
@@ -114,7 +109,7 @@ func build(m lcllms.Model, cfg config) (*Model, error) {
 func (w *Model) buildFallbacks(cfg config) error {
 	taken := map[string]bool{w.name: true}
 	fcfg := cfg
-	fcfg.fallbacks = nil
+	fcfg.fallbacks, fcfg.shared = nil, nil
 	for i, fb := range cfg.fallbacks {
 		if wrapped, ok := fb.(*Model); ok {
 			if wrapped.err != nil {
@@ -215,8 +210,16 @@ func (m *Model) GenerateContent(ctx context.Context, messages []lcllms.MessageCo
 	start := time.Now()
 	ctx = m.obs.StartCall(ctx, target)
 	resp, err := m.generateWithFallbacks(ctx, c)
-	end := middleware.CallEnd{Target: target, Outcome: middleware.OutcomeOK, Attempts: int(c.root().attempts.Load()),
-		Duration: time.Since(start), InputTokens: int(c.input.Load()), OutputTokens: int(c.output.Load())}
+	end := callEnd(target, int(c.root().attempts.Load()), start, err)
+	end.InputTokens, end.OutputTokens = int(c.input.Load()), int(c.output.Load())
+	m.obs.Report(ctx, end, err)
+	return resp, err
+}
+
+// callEnd is the end of a logical call to t that started at start and made
+// attempts, failing with err (nil: it succeeded).
+func callEnd(t middleware.Target, attempts int, start time.Time, err error) middleware.CallEnd {
+	end := middleware.CallEnd{Target: t, Outcome: middleware.OutcomeOK, Attempts: attempts, Duration: time.Since(start)}
 	if err != nil {
 		end.Outcome, end.Class = middleware.OutcomeFailed, taxonomy.Classify(err)
 		var final *middleware.Error
@@ -224,8 +227,7 @@ func (m *Model) GenerateContent(ctx context.Context, messages []lcllms.MessageCo
 			end.Reason = final.Reason
 		}
 	}
-	m.obs.Report(ctx, end, err)
-	return resp, err
+	return end
 }
 
 // generateWithFallbacks calls the model, then the fallbacks in order while
@@ -493,8 +495,12 @@ func estimateTokens(messages []lcllms.MessageContent) int {
 			}
 		}
 	}
-	return max(1, (n+3)/4)
+	return tokensFor(n)
 }
+
+// tokensFor estimates the tokens of n bytes of text: a quarter, at least 1
+// (see estimateTokens for how far off it can be).
+func tokensFor(n int) int { return max(1, (n+3)/4) }
 
 // optionsPool recycles the CallOptions that GenerateContent reads the
 // caller's options into (to see whether the call streams): the struct is

@@ -34,15 +34,22 @@ func unnamed(m lcllms.Model) (lcllms.Model, string) {
 // client's configured model when its struct reveals one, so the default
 // name reads "openai/gpt-4o". It never calls a method of m.
 func describe(m lcllms.Model) (name, provider, model string) {
-	provider = strings.TrimPrefix(fmt.Sprintf("%T", m), "*")
-	if pkg, _, ok := strings.Cut(provider, "."); ok {
-		provider = pkg
-	}
-	model = modelOf(m)
+	provider = packageOf(m)
+	model = modelOf(m, modelFields)
 	if model == "" {
 		return provider, provider, ""
 	}
 	return provider + "/" + model, provider, model
+}
+
+// packageOf returns the name of the package of x's type: "*openai.LLM" is
+// "openai".
+func packageOf(x any) string {
+	t := strings.TrimPrefix(fmt.Sprintf("%T", x), "*")
+	if pkg, _, ok := strings.Cut(t, "."); ok {
+		return pkg
+	}
+	return t
 }
 
 // modelFields are the names, lowercased, under which langchaingo's clients
@@ -51,20 +58,21 @@ func describe(m lcllms.Model) (name, provider, model string) {
 // mistral clientOptions.model.
 var modelFields = map[string]bool{"model": true, "modelid": true, "modelname": true, "defaultmodel": true}
 
-// modelOf looks for the model a client was configured with, reading its
-// struct (and the structs it points to, two levels deep) by reflection, as
-// no langchaingo client exposes it. It returns "" when none is found; it
-// recovers from anything reflection may meet.
-func modelOf(m lcllms.Model) (model string) {
+// modelOf looks for the model a client was configured with, in a string
+// field whose lowercased name is among fields, reading its struct (and the
+// structs it points to, two levels deep) by reflection, as no langchaingo
+// client exposes it. It returns "" when none is found; it recovers from
+// anything reflection may meet.
+func modelOf(m any, fields map[string]bool) (model string) {
 	defer func() {
 		if recover() != nil {
 			model = ""
 		}
 	}()
-	return findModel(reflect.ValueOf(m), 3)
+	return findModel(reflect.ValueOf(m), fields, 3)
 }
 
-func findModel(v reflect.Value, depth int) string {
+func findModel(v reflect.Value, fields map[string]bool, depth int) string {
 	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
 		if v.IsNil() {
 			return ""
@@ -76,14 +84,14 @@ func findModel(v reflect.Value, depth int) string {
 	}
 	t := v.Type()
 	for i := range t.NumField() { // the struct's own fields first: they are the current model
-		if f := v.Field(i); f.Kind() == reflect.String && modelFields[strings.ToLower(t.Field(i).Name)] && f.String() != "" {
+		if f := v.Field(i); f.Kind() == reflect.String && fields[strings.ToLower(t.Field(i).Name)] && f.String() != "" {
 			return f.String()
 		}
 	}
 	for i := range t.NumField() {
 		switch f := v.Field(i); f.Kind() {
 		case reflect.Pointer, reflect.Struct:
-			if found := findModel(f, depth-1); found != "" {
+			if found := findModel(f, fields, depth-1); found != "" {
 				return found
 			}
 		}
@@ -93,7 +101,7 @@ func findModel(v reflect.Value, depth int) string {
 
 // isNil reports whether m is nil or a typed nil (a nil *openai.LLM), which
 // would panic at the first call.
-func isNil(m lcllms.Model) bool {
+func isNil(m any) bool {
 	if m == nil {
 		return true
 	}

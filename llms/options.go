@@ -18,8 +18,10 @@ const (
 	DefaultStreamIdleTimeout = time.Minute
 )
 
-// An Option configures a [Model]. Options are applied in order; a later one
-// overrides an earlier one.
+// An Option configures a [Model] or an [Embedder]. Options are applied in
+// order; a later one overrides an earlier one. Options about chat
+// (fallbacks, compaction, streams, response checks) say so: given to
+// [NewEmbedder], they make it report an error.
 type Option func(*config)
 
 type config struct {
@@ -36,6 +38,8 @@ type config struct {
 	onRestart          func(ctx context.Context, partial string) error
 	checks             []ResponseCheck
 	tokenLimiter       middleware.Limiter
+	shared             *Model   // ShareLimits: draw on this model's breaker and limiters
+	chatOnly           []string // options given that apply to models only
 	errs               []error
 }
 
@@ -52,8 +56,32 @@ func (c *config) errorf(format string, args ...any) {
 	c.errs = append(c.errs, fmt.Errorf("llms: "+format, args...))
 }
 
-// Name names the model in errors and logs, e.g. "openai/gpt-4o".
-// Default: the provider package of the wrapped model ("openai").
+// configure applies opts to the defaults.
+func configure(opts []Option) config {
+	cfg := defaultConfig()
+	for _, o := range opts {
+		if o == nil {
+			cfg.errorf("nil option")
+			continue
+		}
+		o(&cfg)
+	}
+	return cfg
+}
+
+// chatOnly marks o as an option of models only: [NewEmbedder] reports it.
+func chatOnly(name string, o Option) Option {
+	return func(c *config) {
+		c.chatOnly = append(c.chatOnly, name)
+		o(c)
+	}
+}
+
+// Name names the model or embedder in errors and logs, e.g.
+// "openai/gpt-4o". Default: the provider package of the wrapped client and
+// the model it is configured with, when its struct reveals it
+// ("openai/gpt-4o"; an embedder "openai/text-embedding-3-small", or
+// "openai/embeddings").
 func Name(name string) Option { return func(c *config) { c.name = name } }
 
 // Middleware passes options to the model's [middleware.Pipeline]:
@@ -74,9 +102,11 @@ func Logger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 // Retry-After over the cap, a client-side rate limit, a model that does not
 // exist; with [FallbackOnOverflow], a context overflow.
 // Never when the caller canceled. Each fallback is wrapped with the same
-// options as the primary and has its own circuit breaker. Default: none.
+// options as the primary and has its own circuit breaker. Models only (the
+// vectors of another embedding model do not compare with the first's).
+// Default: none.
 func Fallbacks(models ...lcllms.Model) Option {
-	return func(c *config) {
+	return chatOnly("Fallbacks", func(c *config) {
 		for i, m := range models {
 			if m == nil {
 				c.errorf("Fallbacks: model %d is nil", i)
@@ -84,57 +114,63 @@ func Fallbacks(models ...lcllms.Model) Option {
 			}
 			c.fallbacks = append(c.fallbacks, m)
 		}
-	}
+	})
 }
 
 // FallbackOnOverflow also falls back when the request overflows the
 // context window even after compaction: list a larger-context model among
-// the fallbacks. Default: off.
-func FallbackOnOverflow() Option { return func(c *config) { c.fallbackOnOverflow = true } }
+// the fallbacks. Models only. Default: off.
+func FallbackOnOverflow() Option {
+	return chatOnly("FallbackOnOverflow", func(c *config) { c.fallbackOnOverflow = true })
+}
 
 // Compaction sets how a request that overflowed the context window is
-// shrunk before its one retry. Default: [DropOldest].
+// shrunk before its one retry. Models only (an embedder splits a batch
+// that is too large instead). Default: [DropOldest].
 func Compaction(cp Compactor) Option {
-	return func(c *config) {
+	return chatOnly("Compaction", func(c *config) {
 		if cp == nil {
 			c.errorf("Compaction(nil): use NoCompaction to disable compaction")
 			return
 		}
 		c.compactor = cp
-	}
+	})
 }
 
 // NoCompaction turns compaction off: a context overflow fails at once.
-// Default: compaction on.
-func NoCompaction() Option { return func(c *config) { c.compactor = nil } }
+// Models only. Default: compaction on.
+func NoCompaction() Option { return chatOnly("NoCompaction", func(c *config) { c.compactor = nil }) }
 
-// Timeout bounds each non-streaming attempt: the attempt returns when it
-// passes, as a transient failure, even if the provider client ignores its
-// context. 0 disables it. Default: 2 minutes ([middleware.DefaultTimeout];
-// raise it for long non-streaming generations).
+// Timeout bounds each non-streaming attempt (of an embedder, each attempt
+// at a batch): the attempt returns when it passes, as a transient failure,
+// even if the provider client ignores its context. 0 disables it.
+// Default: 2 minutes ([middleware.DefaultTimeout]; raise it for long
+// non-streaming generations).
 func Timeout(d time.Duration) Option {
 	return timeoutOption("Timeout", d, func(c *config) *time.Duration { return &c.attemptTimeout })
 }
 
 // StreamTimeout bounds each streaming attempt as a whole. Streams are
 // guarded by [FirstChunkTimeout] and [StreamIdleTimeout] instead, so that a
-// long but lively generation is not cut. 0 disables it. Default: 0.
+// long but lively generation is not cut. 0 disables it. Models only.
+// Default: 0.
 func StreamTimeout(d time.Duration) Option {
-	return timeoutOption("StreamTimeout", d, func(c *config) *time.Duration { return &c.streamTimeout })
+	return chatOnly("StreamTimeout", timeoutOption("StreamTimeout", d, func(c *config) *time.Duration { return &c.streamTimeout }))
 }
 
 // FirstChunkTimeout ends a streaming attempt whose first chunk has not
 // arrived in time, as a transient failure. 0 disables it. Default: 2 minutes
 // (reasoning models may think for a while before their first token).
+// Models only.
 func FirstChunkTimeout(d time.Duration) Option {
-	return timeoutOption("FirstChunkTimeout", d, func(c *config) *time.Duration { return &c.firstChunk })
+	return chatOnly("FirstChunkTimeout", timeoutOption("FirstChunkTimeout", d, func(c *config) *time.Duration { return &c.firstChunk }))
 }
 
 // StreamIdleTimeout ends a streaming attempt that delivered no chunk for d,
 // as a transient failure: streams that hang forever are a top complaint.
-// 0 disables it. Default: 1 minute.
+// 0 disables it. Models only. Default: 1 minute.
 func StreamIdleTimeout(d time.Duration) Option {
-	return timeoutOption("StreamIdleTimeout", d, func(c *config) *time.Duration { return &c.idle })
+	return chatOnly("StreamIdleTimeout", timeoutOption("StreamIdleTimeout", d, func(c *config) *time.Duration { return &c.idle }))
 }
 
 // OnStreamRestart allows a streamed call that failed after delivering chunks
@@ -144,22 +180,23 @@ func StreamIdleTimeout(d time.Duration) Option {
 // returns an error, the call stops with that error. Without a hook, such a
 // call fails with a *[PartialStreamError] carrying the partial text: chunks
 // already delivered cannot be taken back, and a second generation is not
-// the same text. Default: no hook.
+// the same text. Models only. Default: no hook.
 func OnStreamRestart(hook func(ctx context.Context, partial string) error) Option {
-	return func(c *config) { c.onRestart = hook }
+	return chatOnly("OnStreamRestart", func(c *config) { c.onRestart = hook })
 }
 
 // Check adds a response check of your own, run after the built-in ones
 // (no choices, empty response, truncated stream, in-band error, error stop
-// reason). Default: none.
+// reason). Models only (an embedder checks its vectors itself). Default:
+// none.
 func Check(check ResponseCheck) Option {
-	return func(c *config) {
+	return chatOnly("Check", func(c *config) {
 		if check == nil {
 			c.errorf("Check(nil)")
 			return
 		}
 		c.checks = append(c.checks, check)
-	}
+	})
 }
 
 // Hedge enables hedging for non-streaming calls: if an attempt has not
@@ -195,8 +232,8 @@ func timeoutOption(name string, d time.Duration, field func(*config) *time.Durat
 }
 
 // TokenLimit makes every attempt acquire from l as many units as the
-// request's estimated prompt tokens (a quarter of its characters) before it
-// is sent: a tokens-per-minute limit, in process (middleware.LocalLimiter)
+// request's estimated prompt tokens (a quarter of its characters; of an
+// embedder, of the batch's texts) before it is sent: a tokens-per-minute limit, in process (middleware.LocalLimiter)
 // or shared by replicas (resilientredis.NewLimiter with its Tokens option).
 // A refusal ends the call, classified rate_limited. For requests per minute,
 // use middleware.RateLimit. Default: none.
@@ -208,4 +245,52 @@ func TokenLimit(l middleware.Limiter) Option {
 		}
 		c.tokenLimiter = l
 	}
+}
+
+// ShareLimits makes the model or embedder being built draw on m's circuit
+// breaker, rate limiter ([middleware.RateLimit]) and token limiter
+// ([TokenLimit]) in place of its own: for a chat model and an embedder (or
+// two models) of one provider account, which draw on one quota. A failure
+// of either then counts toward the one breaker, whose open circuit stops
+// both, and their requests share the limits. What m has replaces what other
+// options set; what m lacks (no limiter, say) stays as they set it. m's
+// fallbacks are not shared, and fallbacks of the model being built keep
+// breakers of their own. Default: nothing shared.
+func ShareLimits(m *Model) Option {
+	return func(c *config) {
+		switch {
+		case m == nil:
+			c.errorf("ShareLimits(nil)")
+		case m.err != nil:
+			c.errorf("ShareLimits: the model is invalid: %v", m.err)
+		default:
+			c.shared = m
+		}
+	}
+}
+
+// sharedLimits returns the pipeline options that put the breaker and the
+// rate limiter of the model given to [ShareLimits] in place of the target's
+// own. They go after the caller's options, which they override.
+func (c *config) sharedLimits() []middleware.Option {
+	if c.shared == nil {
+		return nil
+	}
+	var opts []middleware.Option
+	if b := c.shared.Breaker(); b != nil {
+		opts = append(opts, middleware.UseBreaker(b))
+	}
+	if l := c.shared.pipe.Limiter(); l != nil {
+		opts = append(opts, middleware.RateLimit(l))
+	}
+	return opts
+}
+
+// tokenLimit returns the token limiter attempts acquire from: the shared
+// model's when it has one, else the target's own (nil: none).
+func (c *config) tokenLimit() middleware.Limiter {
+	if c.shared != nil && c.shared.cfg.tokenLimiter != nil {
+		return c.shared.cfg.tokenLimiter
+	}
+	return c.tokenLimiter
 }

@@ -25,6 +25,7 @@ import (
 //	"falling back"             WARN  target, fallback, kind
 //	"compacted"                WARN  target, messages_before, messages_after
 //	"stream restarted"         INFO  target, chunks
+//	"batch split"              WARN  target, texts
 //	"tool error"               DEBUG tool, err       the model is told and may correct itself
 //	"tool failed internally"   ERROR tool, type, err the model reads only the tool's name and type
 //	"tool stopped the run"     WARN  tool, reason, err
@@ -48,6 +49,7 @@ const (
 	KeyMessagesBefore = "messages_before" // messages before a compaction
 	KeyMessagesAfter  = "messages_after"  // messages after it
 	KeyChunks         = "chunks"          // chunks a restarted stream had delivered
+	KeyTexts          = "texts"           // texts of an embeddings batch that was split
 	KeyTool           = "tool"            // the tool's name
 	KeyType           = "type"            // the Go type of a tool's internal failure, "panic" for a panic
 	KeyIdempotencyKey = "idempotency_key" // the key of an idempotent call
@@ -123,6 +125,8 @@ func (o logObserver) observeError(ctx context.Context, e Event, err error) {
 			slog.String(KeyTarget, e.Target), slog.Int(KeyMessagesBefore, e.Before), slog.Int(KeyMessagesAfter, e.After))
 	case StreamRestarted:
 		l.LogAttrs(ctx, slog.LevelInfo, "stream restarted", slog.String(KeyTarget, e.Target), slog.Int(KeyChunks, e.Chunks))
+	case BatchSplit:
+		l.LogAttrs(ctx, slog.LevelWarn, "batch split", slog.String(KeyTarget, e.Target), slog.Int(KeyTexts, e.Texts))
 	case CallEnd:
 		o.toolEnd(ctx, e, err)
 	case IdempotentReplay:

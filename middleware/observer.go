@@ -72,7 +72,8 @@ type Start struct {
 // Event is one of the event types of this package: [CallEnd], [AttemptEnd],
 // [LateResult], [RetryScheduled], [Recovered], [GaveUp], [BreakerChange],
 // [Refusal], [Fallback], [Hedged], [Compacted], [StreamRestarted],
-// [IdempotentReplay], [LeaseLost], [StoreFailed]. More may be added.
+// [BatchSplit], [IdempotentReplay], [LeaseLost], [StoreFailed]. More may be
+// added.
 type Event interface{ event() }
 
 // Outcome says how a logical call ended.
@@ -247,6 +248,13 @@ type StreamRestarted struct {
 	Chunks int // chunks the failed attempt had delivered
 }
 
+// BatchSplit reports a batch of embedding inputs rejected as too large and
+// split in two, each half sent on its own.
+type BatchSplit struct {
+	Target string
+	Texts  int // the texts of the batch that was split
+}
+
 // IdempotentReplay reports a repeated idempotent tool call answered from
 // its store without running the tool.
 type IdempotentReplay struct {
@@ -282,6 +290,7 @@ func (Fallback) event()         {}
 func (Hedged) event()           {}
 func (Compacted) event()        {}
 func (StreamRestarted) event()  {}
+func (BatchSplit) event()       {}
 func (IdempotentReplay) event() {}
 func (LeaseLost) event()        {}
 func (StoreFailed) event()      {}

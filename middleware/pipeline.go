@@ -139,6 +139,11 @@ func (p *Pipeline[R]) Name() string { return p.name }
 // Breaker returns the pipeline's circuit breaker, nil when disabled.
 func (p *Pipeline[R]) Breaker() *Breaker { return p.breaker }
 
+// Limiter returns the limiter set with [RateLimit], nil if none: an adapter
+// shares it with another target drawing on the same quota (package llms
+// shares a model's with an embedder of the same account).
+func (p *Pipeline[R]) Limiter() Limiter { return p.cfg.limiter }
+
 // Target returns what the pipeline protects, as observers see it.
 func (p *Pipeline[R]) Target() Target { return p.target }
 

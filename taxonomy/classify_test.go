@@ -293,6 +293,24 @@ func providerCases() []classifyCase {
 			taxonomy.Class{Kind: taxonomy.ContextOverflow, Rule: `marker "maximum context length"`, Status: 400}},
 		{"openai legacy overflow text with 500 for the completion", errors.New("This model's maximum context length is 4097 tokens, however you requested 4597 tokens (4097 in your prompt; 500 for the completion). Please reduce your prompt; or completion length."),
 			taxonomy.Class{Kind: taxonomy.ContextOverflow, Rule: `marker "maximum context length"`}},
+		// Embedding requests too large as a whole: a smaller batch fixes them.
+		{"openai embeddings 400 tokens per request", openai(400, "Requested 453357 tokens, max 300000 tokens per request"),
+			taxonomy.Class{Kind: taxonomy.ContextOverflow, Rule: `pattern "max tokens per request"`, Status: 400}},
+		{"openai embeddings 400 max_tokens_per_request code", &taxonomy.WireError{
+			Evidence: taxonomy.Evidence{Status: 400, ErrorType: "max_tokens_per_request", ErrorCode: "max_tokens_per_request", ErrorMessage: "Requested 453357 tokens, max 300000 tokens per request"},
+			Err:      openai(400, "Requested 453357 tokens, max 300000 tokens per request")},
+			// Overflow wording outranks the code; both say the same.
+			taxonomy.Class{Kind: taxonomy.ContextOverflow, Rule: `pattern "max tokens per request"`, Status: 400, Code: "max_tokens_per_request"}},
+		{"max_tokens_per_request code alone", &taxonomy.WireError{
+			Evidence: taxonomy.Evidence{Status: 400, ErrorCode: "max_tokens_per_request"}, Err: openai(400, "bad request")},
+			taxonomy.Class{Kind: taxonomy.ContextOverflow, Rule: `code "max_tokens_per_request"`, Status: 400, Code: "max_tokens_per_request"}},
+		{"azure embeddings 400 too many inputs", openai(400, "Too many inputs. The max number of inputs is 16.  We hope to increase the number of inputs per request soon. Please contact us through an Azure support request at: https://go.microsoft.com/fwlink/?linkid=2213926 for further questions."),
+			taxonomy.Class{Kind: taxonomy.ContextOverflow, Rule: `marker "too many inputs"`, Status: 400}},
+		{"openai embeddings 400 input too long", openai(400, "Invalid 'input': maximum context length is 8192 tokens."),
+			taxonomy.Class{Kind: taxonomy.ContextOverflow, Rule: `marker "maximum context length"`, Status: 400}},
+		// A request over the per-minute token limit arrives as a 429 and stays a rate limit.
+		{"openai 429 request too large for the TPM limit", openai(429, "Request too large for text-embedding-3-small in organization org-abc123 on tokens per min (TPM): Limit 150000, Requested 300000. The input or output tokens must be reduced in order to run successfully. Visit https://platform.openai.com/account/rate-limits to learn more."),
+			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: "status 429", Status: 429}},
 		{"groq 400 context_length_exceeded", openai(400, "Please reduce the length of the messages or completion."),
 			taxonomy.Class{Kind: taxonomy.ContextOverflow, Rule: `marker "reduce the length of the messages"`, Status: 400}},
 		{"azure 429 retry after 6 seconds", openai(429, "Requests to the ChatCompletions_Create Operation under Azure OpenAI API version 2024-02-01 have exceeded token rate limit of your current OpenAI S0 pricing tier. Please retry after 6 seconds. Please go here: https://aka.ms/oai/quotaincrease if you would like to further increase the default rate limit."),
@@ -381,6 +399,8 @@ func providerCases() []classifyCase {
 			taxonomy.Class{Kind: taxonomy.Unknown, Rule: "malformed response body"}},
 		{"ollama 04 context length", errors.New("input length exceeds the context length"),
 			taxonomy.Class{Kind: taxonomy.ContextOverflow, Rule: `pattern "exceeds the context length"`}},
+		{"ollama embed 400 input too long", ollamaStatusError{ErrorMessage: "the input length exceeds the context length", StatusCode: 400},
+			taxonomy.Class{Kind: taxonomy.ContextOverflow, Rule: `pattern "exceeds the context length"`, Status: 400}},
 		{"llama.cpp context size", errors.New("the request exceeds the available context size, try increasing it"),
 			taxonomy.Class{Kind: taxonomy.ContextOverflow, Rule: `pattern "exceeds the context length"`}},
 		{"ollama 05 unauthorized", errors.New("unauthorized"),

@@ -27,6 +27,7 @@ var codeKinds = map[string]Kind{
 	"image_parse_error":                    Permanent,
 	"context_length_exceeded":              ContextOverflow,
 	"context_window_exceeded":              ContextOverflow,
+	"max_tokens_per_request":               ContextOverflow,
 	"exceed_context_size_error":            ContextOverflow, // llama.cpp server
 	"request_too_large":                    ContextOverflow,
 	"rate_limit_exceeded":                  RateLimited,

@@ -20,8 +20,10 @@ const (
 	// "overloaded"). It counts toward the circuit breaker and is a reason to
 	// fall back to another model.
 	Overloaded
-	// ContextOverflow means the prompt is larger than the model's context
-	// window. Retrying the same request cannot help; compacting it can.
+	// ContextOverflow means the request is too large for the model: a
+	// prompt larger than its context window, or a batch of embedding inputs
+	// over the per-request limit. Retrying the same request cannot help;
+	// shrinking it can (compacting a prompt, splitting a batch).
 	ContextOverflow
 	// Permanent failures repeat for the same request: authentication, invalid
 	// key, bad request, invalid image, model not found, quota or credit

@@ -110,7 +110,7 @@ func firstMatch(rules []textRule, lower string) (textRule, bool) {
 // servers send it with a 500 (llama.cpp's "Context size has been exceeded."),
 // and AWS with a generic ValidationException. Only a 429 keeps its own
 // meaning: a per-minute token limit says "reduce the prompt length" too.
-var overflowRules = newFamily([]string{"context", "token", "too long", "length", "too_large"},
+var overflowRules = newFamily([]string{"context", "token", "too long", "length", "too_large", "too many inputs"},
 	marker(ContextOverflow, "maximum context length"),               // OpenAI, vLLM, DeepSeek, Groq, Mistral, Fireworks "model maximum context length"
 	marker(ContextOverflow, "context_length_exceeded"),              // OpenAI code
 	marker(ContextOverflow, "exceeds the maximum number of tokens"), // Gemini
@@ -149,6 +149,12 @@ var overflowRules = newFamily([]string{"context", "token", "too long", "length",
 	// contains 140000 tokens", vLLM "is longer than the maximum model length".
 	pattern(ContextOverflow, `pattern "maximum prompt length"`, " length",
 		`\bmaximum (?:prompt|input) length is \d+|longer than the maximum model length\b`),
+	// Embedding requests too large as a whole, which a smaller batch fixes:
+	// OpenAI 400 "Requested 453357 tokens, max 300000 tokens per request"
+	// (code max_tokens_per_request) and Azure OpenAI 400 "Too many inputs.
+	// The max number of inputs is 16. ...".
+	pattern(ContextOverflow, `pattern "max tokens per request"`, "tokens per request", `\bmax(?:imum)? \d+ tokens per request\b`),
+	marker(ContextOverflow, "too many inputs"),
 )
 
 // unloadableRules say that a local runner cannot load the model: it does not
