@@ -37,12 +37,12 @@
 // a tool error is never recorded: the events this package receives carry
 // none, since it may hold secrets.
 //
-// Fallbacks, hedges, compactions, stream restarts, refusals, breaker changes
-// and a pipeline giving up are events on the call's span
-// (resilient.fallback, resilient.hedge, resilient.compaction,
-// resilient.stream_restart, resilient.refusal, resilient.breaker,
-// resilient.gave_up), as are a tool's idempotent replay, lost lease and
-// failed store.
+// Fallbacks, hedges, compactions, stream restarts, refusals (an open
+// circuit, a spent budget) and a pipeline giving up are events on the
+// call's span (resilient.fallback, resilient.hedge, resilient.compaction,
+// resilient.stream_restart, resilient.refusal, resilient.gave_up), as are a
+// tool's idempotent replay, lost lease and failed store. A breaker's
+// changes of state belong to no one call: they are metrics only.
 //
 // # Metrics
 //

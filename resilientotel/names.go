@@ -55,7 +55,6 @@ const (
 	eventCompaction  = "resilient.compaction" // on the call
 	eventRestart     = "resilient.stream_restart"
 	eventRefusal     = "resilient.refusal"
-	eventBreaker     = "resilient.breaker"
 	eventGaveUp      = "resilient.gave_up"
 	eventReplay      = "resilient.idempotent_replay"
 	eventLeaseLost   = "resilient.lease_lost"

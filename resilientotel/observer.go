@@ -91,8 +91,9 @@ func (o *Observer) Observe(ctx context.Context, e middleware.Event) {
 	case middleware.BreakerChange:
 		o.breakers.set(e.Target, breakerStateValue(e.To))
 		state := breakerStateName(e.To)
+		// No span event: a breaker belongs to no one call, and its changes
+		// come without a call's context.
 		o.add(ctx, o.in.transitions, setKey{inst: instTransitions, v: [4]string{e.Target, state}})
-		o.event(ctx, eventBreaker, keyTarget.String(e.Target), keyBreakerState.String(state))
 	case middleware.Refusal:
 		reason := e.Reason.String()
 		o.add(ctx, o.in.refusals, setKey{inst: instRefusals, v: [4]string{e.Target, reason}})

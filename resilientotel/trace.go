@@ -56,6 +56,11 @@ func (o *Observer) startAttempt(ctx context.Context, s middleware.Start) context
 	if s.Hedge {
 		attrs = append(attrs, keyHedge.Bool(true))
 	}
+	if trace.SpanFromContext(ctx) != c.span {
+		// Another observer's span came between: the attempt is still a
+		// child of this observer's call.
+		ctx = trace.ContextWithSpan(ctx, c.span)
+	}
 	ctx, span := o.tracer.Start(ctx, "resilient.attempt", trace.WithAttributes(attrs...))
 	return context.WithValue(ctx, attemptKey{o}, &attempt{span: span, call: c, target: s.Target.Name, number: s.Attempt})
 }
