@@ -135,23 +135,37 @@ func (k setKey) build() attribute.Set {
 // the bound, sets are built per measurement instead of cached.
 const maxSets = 4096
 
+// measurement is the cached attribute set of a measurement, as the options
+// that the instruments take: a call passes them as they are, with no
+// allocation.
+type measurement struct {
+	add    []metric.AddOption
+	record []metric.RecordOption
+	set    metric.MeasurementOption
+}
+
+func newMeasurement(k setKey) *measurement {
+	opt := metric.WithAttributeSet(k.build())
+	return &measurement{add: []metric.AddOption{opt}, record: []metric.RecordOption{opt}, set: opt}
+}
+
 // setCache caches the attribute sets of measurements: a set is sorted and
 // allocated when built, and the same few recur on every call. It is safe
 // for concurrent use.
 type setCache struct {
-	m sync.Map // setKey -> attribute.Set
+	m sync.Map // setKey -> *measurement
 	n atomic.Int32
 }
 
-func (c *setCache) get(k setKey) attribute.Set {
-	if s, ok := c.m.Load(k); ok {
-		return s.(attribute.Set)
+func (c *setCache) get(k setKey) *measurement {
+	if m, ok := c.m.Load(k); ok {
+		return m.(*measurement)
 	}
-	s := k.build()
+	m := newMeasurement(k)
 	if c.n.Load() < maxSets {
-		if _, loaded := c.m.LoadOrStore(k, s); !loaded {
+		if _, loaded := c.m.LoadOrStore(k, m); !loaded {
 			c.n.Add(1)
 		}
 	}
-	return s
+	return m
 }

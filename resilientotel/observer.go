@@ -2,7 +2,6 @@ package resilientotel
 
 import (
 	"context"
-	"time"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
@@ -120,7 +119,7 @@ func (o *Observer) Observe(ctx context.Context, e middleware.Event) {
 
 // add adds one to c with the attribute set of k.
 func (o *Observer) add(ctx context.Context, c metric.Int64Counter, k setKey) {
-	c.Add(ctx, 1, metric.WithAttributeSet(o.sets.get(k)))
+	c.Add(ctx, 1, o.sets.get(k).add...)
 }
 
 // event adds an event to the span of the call ctx belongs to, if any.
@@ -137,15 +136,14 @@ func (o *Observer) attemptEnd(ctx context.Context, e middleware.AttemptEnd) {
 	}
 	o.add(ctx, o.in.attempts, k)
 	if a := o.attemptFrom(ctx); a != nil {
-		a.end(e, time.Now())
+		a.end(e)
 	}
 }
 
 func (o *Observer) retry(ctx context.Context, e middleware.RetryScheduled) {
 	source, kind := e.Source.String(), e.Class.Kind.String()
 	o.add(ctx, o.in.retries, setKey{inst: instRetries, v: [4]string{e.Target, kind, source}})
-	o.in.retryWait.Record(ctx, e.Wait.Seconds(),
-		metric.WithAttributeSet(o.sets.get(setKey{inst: instRetryWait, v: [4]string{e.Target, source}})))
+	o.in.retryWait.Record(ctx, e.Wait.Seconds(), o.sets.get(setKey{inst: instRetryWait, v: [4]string{e.Target, source}}).record...)
 	if c := o.callFrom(ctx); c != nil {
 		c.retry(e, source)
 	}
@@ -156,8 +154,8 @@ func (o *Observer) callEnd(ctx context.Context, e middleware.CallEnd) {
 	errorType := failureType(e)
 	switch {
 	case t.model:
-		o.in.duration.RecordSet(ctx, e.Duration.Seconds(), o.sets.get(setKey{inst: instDuration,
-			v: [4]string{e.Target.Operation, t.provider, e.Target.Model, errorType}}))
+		o.in.duration.Inst().Record(ctx, e.Duration.Seconds(), o.sets.get(setKey{inst: instDuration,
+			v: [4]string{e.Target.Operation, t.provider, e.Target.Model, errorType}}).record...)
 		o.recordTokens(ctx, t, e.Target, "input", e.InputTokens)
 		o.recordTokens(ctx, t, e.Target, "output", e.OutputTokens)
 	case t.tool:
@@ -172,14 +170,14 @@ func (o *Observer) recordTokens(ctx context.Context, t *targetInfo, target middl
 	if n <= 0 {
 		return
 	}
-	o.in.tokens.RecordSet(ctx, int64(n), o.sets.get(setKey{inst: instTokens,
-		v: [4]string{target.Operation, t.provider, target.Model, kind}}))
+	o.in.tokens.Inst().Record(ctx, int64(n), o.sets.get(setKey{inst: instTokens,
+		v: [4]string{target.Operation, t.provider, target.Model, kind}}).record...)
 }
 
 // observeBreakers is the callback of the resilient.breaker.state gauge.
 func (o *Observer) observeBreakers(_ context.Context, obs metric.Observer) error {
 	o.breakers.each(func(name string, v int64) {
-		obs.ObserveInt64(o.in.breaker, v, metric.WithAttributeSet(o.sets.get(setKey{inst: instBreaker, v: [4]string{name}})))
+		obs.ObserveInt64(o.in.breaker, v, o.sets.get(setKey{inst: instBreaker, v: [4]string{name}}).set)
 	})
 	return nil
 }

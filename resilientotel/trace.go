@@ -36,11 +36,11 @@ func (o *Observer) attemptFrom(ctx context.Context) *attempt {
 // non-recording span and its measurements.
 func (o *Observer) startCall(ctx context.Context, target middleware.Target) context.Context {
 	t := o.targets.get(target)
-	ctx, span := o.tracer.Start(ctx, t.spanName, trace.WithSpanKind(t.kind), trace.WithAttributes(t.attrs...))
+	ctx, span := o.tracer.Start(ctx, t.spanName, t.callOptions...)
 	if !span.IsRecording() {
 		return ctx
 	}
-	return context.WithValue(ctx, callKey{o}, &call{span: span})
+	return context.WithValue(ctx, callKey{o}, &call{span: span, target: target, info: t})
 }
 
 // startAttempt starts the span of an attempt, a child of its call's.
@@ -52,16 +52,26 @@ func (o *Observer) startAttempt(ctx context.Context, s middleware.Start) context
 		// carries the call's span for the provider client.
 		return ctx
 	}
-	attrs := []attribute.KeyValue{keyTarget.String(s.Target.Name), keyAttempt.Int(s.Attempt)}
-	if s.Hedge {
-		attrs = append(attrs, keyHedge.Bool(true))
-	}
 	if trace.SpanFromContext(ctx) != c.span {
 		// Another observer's span came between: the attempt is still a
 		// child of this observer's call.
 		ctx = trace.ContextWithSpan(ctx, c.span)
 	}
-	ctx, span := o.tracer.Start(ctx, "resilient.attempt", trace.WithAttributes(attrs...))
+	var opts []trace.SpanStartOption
+	if s.Attempt == 1 && !s.Hedge {
+		t := c.info
+		if s.Target != c.target {
+			t = o.targets.get(s.Target)
+		}
+		opts = t.firstAttempt
+	} else {
+		attrs := []attribute.KeyValue{keyTarget.String(s.Target.Name), keyAttempt.Int(s.Attempt)}
+		if s.Hedge {
+			attrs = append(attrs, keyHedge.Bool(true))
+		}
+		opts = []trace.SpanStartOption{trace.WithAttributes(attrs...)}
+	}
+	ctx, span := o.tracer.Start(ctx, attemptSpan, opts...)
 	return context.WithValue(ctx, attemptKey{o}, &attempt{span: span, call: c, target: s.Target.Name, number: s.Attempt})
 }
 
@@ -70,7 +80,9 @@ func (o *Observer) startAttempt(ctx context.Context, s middleware.Start) context
 // schedules is an event on the attempt that failed; they end at the time
 // they failed.
 type call struct {
-	span trace.Span
+	span   trace.Span
+	target middleware.Target
+	info   *targetInfo
 
 	mu      sync.Mutex
 	pending []pending // failed attempts awaiting their decision
@@ -94,9 +106,9 @@ type pending struct {
 
 // end ends an attempt's span: at once when it succeeded, else with its
 // failure's kind and rule and held for the decision.
-func (a *attempt) end(e middleware.AttemptEnd, now time.Time) {
+func (a *attempt) end(e middleware.AttemptEnd) {
 	if !e.Failed {
-		a.span.End(trace.WithTimestamp(now))
+		a.span.End()
 		return
 	}
 	kind := e.Class.Kind.String()
@@ -105,6 +117,7 @@ func (a *attempt) end(e middleware.AttemptEnd, now time.Time) {
 		a.span.SetAttributes(keyAbandoned.Bool(true))
 	}
 	a.span.SetStatus(codes.Error, kind)
+	now := time.Now()
 	if a.call.hold(a, now) {
 		return
 	}
@@ -180,6 +193,16 @@ func (c *call) end(e middleware.CallEnd, errorType string) {
 	c.ended = true
 	c.mu.Unlock()
 	c.release("")
+	if errorType == "" && e.Attempts == 1 && e.InputTokens <= 0 && e.OutputTokens <= 0 {
+		// The common case, without building a slice.
+		attrs := firstAttemptOK
+		if e.Outcome == middleware.OutcomeReplayed {
+			attrs = firstAttemptReplayed
+		}
+		c.span.SetAttributes(attrs...)
+		c.span.End()
+		return
+	}
 	attrs := make([]attribute.KeyValue, 0, 6)
 	attrs = append(attrs, keyOutcome.String(e.Outcome.String()), keyAttempts.Int(e.Attempts))
 	if e.InputTokens > 0 {
@@ -199,37 +222,54 @@ func (c *call) end(e middleware.CallEnd, errorType string) {
 	c.span.End()
 }
 
+// The attributes of a call that succeeded at its first attempt, or was
+// replayed, shared by every such call: the SDK copies them.
+var (
+	firstAttemptOK       = []attribute.KeyValue{keyOutcome.String(middleware.OutcomeOK.String()), keyAttempts.Int(1)}
+	firstAttemptReplayed = []attribute.KeyValue{keyOutcome.String(middleware.OutcomeReplayed.String()), keyAttempts.Int(1)}
+)
+
+// attemptSpan is the name of an attempt's span.
+const attemptSpan = "resilient.attempt"
+
 // targetInfo is what the observer derives from a target once: its call
-// span's name, kind and attributes, and which metrics its calls feed.
+// span's name and start options, its first attempt's start options, and
+// which metrics its calls feed.
 type targetInfo struct {
-	spanName string
-	kind     trace.SpanKind
-	attrs    []attribute.KeyValue
-	provider string // gen_ai.provider.name for a model
-	model    bool   // a GenAI operation: the gen_ai.client.* metrics
-	tool     bool   // a tool call: resilient.tool.calls
+	spanName     string
+	callOptions  []trace.SpanStartOption
+	firstAttempt []trace.SpanStartOption
+	provider     string // gen_ai.provider.name for a model
+	model        bool   // a GenAI operation: the gen_ai.client.* metrics
+	tool         bool   // a tool call: resilient.tool.calls
 }
 
 func newTargetInfo(t middleware.Target) *targetInfo {
+	info := &targetInfo{firstAttempt: []trace.SpanStartOption{
+		trace.WithAttributes(keyTarget.String(t.Name), keyAttempt.Int(1))}}
+	kind := trace.SpanKindInternal
+	var attrs []attribute.KeyValue
 	switch t.Operation {
 	case "":
 		// A pipeline used directly: no GenAI operation.
-		return &targetInfo{spanName: t.Name, kind: trace.SpanKindInternal,
-			attrs: []attribute.KeyValue{keyTarget.String(t.Name)}}
+		info.spanName = t.Name
+		attrs = []attribute.KeyValue{keyTarget.String(t.Name)}
 	case middleware.OperationExecuteTool:
-		return &targetInfo{spanName: t.Operation + " " + t.Name, kind: trace.SpanKindInternal, tool: true,
-			attrs: []attribute.KeyValue{keyOperation.String(t.Operation), keyToolName.String(t.Name)}}
+		info.spanName, info.tool = t.Operation+" "+t.Name, true
+		attrs = []attribute.KeyValue{keyOperation.String(t.Operation), keyToolName.String(t.Name)}
+	default:
+		kind, info.model, info.provider, info.spanName = trace.SpanKindClient, true, t.Provider, t.Operation
+		if info.provider == "" {
+			info.provider = otherProvider
+		}
+		attrs = []attribute.KeyValue{keyOperation.String(t.Operation), keyProvider.String(info.provider),
+			keyTarget.String(t.Name)}
+		if t.Model != "" {
+			info.spanName += " " + t.Model
+			attrs = append(attrs, keyModel.String(t.Model))
+		}
 	}
-	info := &targetInfo{spanName: t.Operation, kind: trace.SpanKindClient, provider: t.Provider, model: true}
-	if info.provider == "" {
-		info.provider = otherProvider
-	}
-	info.attrs = []attribute.KeyValue{keyOperation.String(t.Operation), keyProvider.String(info.provider),
-		keyTarget.String(t.Name)}
-	if t.Model != "" {
-		info.spanName += " " + t.Model
-		info.attrs = append(info.attrs, keyModel.String(t.Model))
-	}
+	info.callOptions = []trace.SpanStartOption{trace.WithSpanKind(kind), trace.WithAttributes(attrs...)}
 	return info
 }
 
