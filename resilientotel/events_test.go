@@ -129,8 +129,8 @@ func TestCallEvents(t *testing.T) {
 					}
 					found = true
 					for k, want := range tt.attrs {
-						if got, _ := attr(e.Attributes, k); got.Emit() != want {
-							t.Errorf("%s %s: got %q, want %q", tt.event, k, got.Emit(), want)
+						if got, _ := attr(e.Attributes, k); got.String() != want {
+							t.Errorf("%s %s: got %q, want %q", tt.event, k, got.String(), want)
 						}
 					}
 				}

@@ -15,6 +15,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
+	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/resilientotel"
@@ -136,7 +137,7 @@ func render(s attribute.Set) string {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(string(kv.Key) + "=" + kv.Value.Emit())
+		b.WriteString(string(kv.Key) + "=" + kv.Value.String())
 	}
 	return b.String()
 }
@@ -168,4 +169,19 @@ func attr(attrs []attribute.KeyValue, key string) (attribute.Value, bool) {
 		}
 	}
 	return attribute.Value{}, false
+}
+
+// retryAfterCall makes one call of a model observed by a new harness,
+// through the real OpenAI client, against a server that answers a 429
+// with Retry-After: 7 and then "Hello". Call it inside a synctest bubble.
+func retryAfterCall(t *testing.T) *harness {
+	t.Helper()
+	h := newHarness(t)
+	s := faultserver.NewInMemory(faultserver.RateLimited("7"), faultserver.Reply("Hello"))
+	defer s.Close()
+	model := resilient.Model(h.openAI(t, s), resilient.Observe(h.obs))
+	if _, err := model.GenerateContent(t.Context(), hello()); err != nil {
+		t.Fatal(err)
+	}
+	return h
 }

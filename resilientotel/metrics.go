@@ -2,8 +2,6 @@ package resilientotel
 
 import (
 	"errors"
-	"sync"
-	"sync/atomic"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
@@ -147,25 +145,4 @@ type measurement struct {
 func newMeasurement(k setKey) *measurement {
 	opt := metric.WithAttributeSet(k.build())
 	return &measurement{add: []metric.AddOption{opt}, record: []metric.RecordOption{opt}, set: opt}
-}
-
-// setCache caches the attribute sets of measurements: a set is sorted and
-// allocated when built, and the same few recur on every call. It is safe
-// for concurrent use.
-type setCache struct {
-	m sync.Map // setKey -> *measurement
-	n atomic.Int32
-}
-
-func (c *setCache) get(k setKey) *measurement {
-	if m, ok := c.m.Load(k); ok {
-		return m.(*measurement)
-	}
-	m := newMeasurement(k)
-	if c.n.Load() < maxSets {
-		if _, loaded := c.m.LoadOrStore(k, m); !loaded {
-			c.n.Add(1)
-		}
-	}
-	return m
 }

@@ -13,13 +13,7 @@ import (
 // attempts, one failed; one call in the GenAI duration histogram.
 func TestRetryAfterMetrics(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		h := newHarness(t)
-		s := faultserver.NewInMemory(faultserver.RateLimited("7"), faultserver.Reply("Hello"))
-		defer s.Close()
-		model := resilient.Model(h.openAI(t, s), resilient.Observe(h.obs))
-		if _, err := model.GenerateContent(t.Context(), hello()); err != nil {
-			t.Fatal(err)
-		}
+		h := retryAfterCall(t)
 		ms := h.metrics(t)
 		const target = "resilient.target=openai/gpt-4o-mini"
 		wantSums := map[string]map[string]float64{
@@ -85,7 +79,7 @@ func TestBreakerMetrics(t *testing.T) {
 		call := h.named("chat gpt-4o-mini")[0]
 		var refused bool
 		for _, e := range call.Events {
-			if v, _ := attr(e.Attributes, "resilient.reason"); e.Name == "resilient.refusal" && v.Emit() == "circuit_open" {
+			if v, _ := attr(e.Attributes, "resilient.reason"); e.Name == "resilient.refusal" && v.String() == "circuit_open" {
 				refused = true
 			}
 		}

@@ -22,8 +22,8 @@ const scope = "github.com/resilientgo/resilient/resilientotel"
 type Observer struct {
 	tracer   trace.Tracer
 	in       *instruments
-	sets     setCache
-	targets  targetCache
+	sets     *cache[setKey, *measurement]
+	targets  *cache[middleware.Target, *targetInfo]
 	breakers *breakers
 }
 
@@ -50,6 +50,8 @@ func New(opts ...Option) *Observer {
 	o := &Observer{
 		tracer:   cfg.tracerProvider.Tracer(scope, trace.WithSchemaURL(semconv.SchemaURL)),
 		breakers: newBreakers(cfg.maxBreakers),
+		sets:     newCache(maxSets, newMeasurement),
+		targets:  newCache(maxTargets, newTargetInfo),
 	}
 	meter := cfg.meterProvider.Meter(scope, metric.WithSchemaURL(semconv.SchemaURL))
 	o.in = newInstruments(meter)

@@ -41,8 +41,8 @@ func TestGlobalProviders(t *testing.T) {
 	if len(calls) != 1 || calls[0].SpanKind != trace.SpanKindInternal {
 		t.Fatalf("got %v, want one internal span fetch_page", spans.GetSpans().Snapshots())
 	}
-	if v, _ := attr(calls[0].Attributes, "resilient.target"); v.Emit() != "fetch_page" {
-		t.Errorf("resilient.target: got %q", v.Emit())
+	if v, _ := attr(calls[0].Attributes, "resilient.target"); v.String() != "fetch_page" {
+		t.Errorf("resilient.target: got %q", v.String())
 	}
 	if got := h.children(calls[0]); len(got) != 1 || got[0].Name != "resilient.attempt" {
 		t.Errorf("children: got %v, want one attempt", got.Snapshots())
@@ -79,17 +79,17 @@ func TestModelCallEnd(t *testing.T) {
 		t.Fatalf("got %d spans", len(spans))
 	}
 	if v, _ := attr(spans[0].Attributes, "gen_ai.usage.input_tokens"); v.AsInt64() != 12 {
-		t.Errorf("input tokens on the span: got %v", v.Emit())
+		t.Errorf("input tokens on the span: got %v", v.String())
 	}
 	if v, _ := attr(spans[0].Attributes, "gen_ai.usage.output_tokens"); v.AsInt64() != 5 {
-		t.Errorf("output tokens on the span: got %v", v.Emit())
+		t.Errorf("output tokens on the span: got %v", v.String())
 	}
 	failed := spans[1]
-	if v, _ := attr(failed.Attributes, "error.type"); v.Emit() != "overloaded" || failed.Status.Description != "overloaded" {
-		t.Errorf("failed call: error.type %q, status %v", v.Emit(), failed.Status)
+	if v, _ := attr(failed.Attributes, "error.type"); v.String() != "overloaded" || failed.Status.Description != "overloaded" {
+		t.Errorf("failed call: error.type %q, status %v", v.String(), failed.Status)
 	}
-	if v, _ := attr(failed.Attributes, "resilient.reason"); v.Emit() != middleware.ReasonExhausted.String() {
-		t.Errorf("failed call: resilient.reason %q", v.Emit())
+	if v, _ := attr(failed.Attributes, "resilient.reason"); v.String() != middleware.ReasonExhausted.String() {
+		t.Errorf("failed call: resilient.reason %q", v.String())
 	}
 }
 

@@ -52,20 +52,20 @@ func TestToolOutcomes(t *testing.T) {
 	}
 	for i, s := range spans {
 		outcome := toolOutcomes[i]
-		if v, _ := attr(s.Attributes, "resilient.outcome"); v.Emit() != outcome.String() {
-			t.Errorf("span %d: outcome %q, want %q", i, v.Emit(), outcome)
+		if v, _ := attr(s.Attributes, "resilient.outcome"); v.String() != outcome.String() {
+			t.Errorf("span %d: outcome %q, want %q", i, v.String(), outcome)
 		}
-		if v, _ := attr(s.Attributes, "gen_ai.tool.name"); v.Emit() != "lookup_order" {
-			t.Errorf("span %d: gen_ai.tool.name %q", i, v.Emit())
+		if v, _ := attr(s.Attributes, "gen_ai.tool.name"); v.String() != "lookup_order" {
+			t.Errorf("span %d: gen_ai.tool.name %q", i, v.String())
 		}
-		if v, _ := attr(s.Attributes, "gen_ai.operation.name"); v.Emit() != "execute_tool" {
-			t.Errorf("span %d: gen_ai.operation.name %q", i, v.Emit())
+		if v, _ := attr(s.Attributes, "gen_ai.operation.name"); v.String() != "execute_tool" {
+			t.Errorf("span %d: gen_ai.operation.name %q", i, v.String())
 		}
 		errorType, failed := attr(s.Attributes, "error.type")
 		wantFailed := outcome != middleware.OutcomeOK && outcome != middleware.OutcomeReplayed
-		if failed != wantFailed || (failed && errorType.Emit() != outcome.String()) ||
+		if failed != wantFailed || (failed && errorType.String() != outcome.String()) ||
 			(s.Status.Code == codes.Error) != wantFailed {
-			t.Errorf("span %d (%v): error.type %q, status %v; want failed=%v", i, outcome, errorType.Emit(), s.Status, wantFailed)
+			t.Errorf("span %d (%v): error.type %q, status %v; want failed=%v", i, outcome, errorType.String(), s.Status, wantFailed)
 		}
 	}
 	if ev := spans[7].Events; len(ev) != 1 || ev[0].Name != "resilient.idempotent_replay" {
@@ -134,12 +134,12 @@ func TestToolErrorTextsNeverRecorded(t *testing.T) {
 		for _, s := range spans {
 			texts := []string{s.Name, s.Status.Description}
 			for _, kv := range s.Attributes {
-				texts = append(texts, kv.Value.Emit())
+				texts = append(texts, kv.Value.String())
 			}
 			for _, e := range s.Events {
 				texts = append(texts, e.Name)
 				for _, kv := range e.Attributes {
-					texts = append(texts, kv.Value.Emit())
+					texts = append(texts, kv.Value.String())
 				}
 			}
 			for _, text := range texts {

@@ -3,7 +3,6 @@ package resilientotel
 import (
 	"context"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -276,22 +275,3 @@ func newTargetInfo(t middleware.Target) *targetInfo {
 // maxTargets bounds the cache of target descriptions: a program has a
 // handful of models and tools; past the bound they are derived per call.
 const maxTargets = 1024
-
-// targetCache caches target descriptions. It is safe for concurrent use.
-type targetCache struct {
-	m sync.Map // middleware.Target -> *targetInfo
-	n atomic.Int32
-}
-
-func (c *targetCache) get(t middleware.Target) *targetInfo {
-	if info, ok := c.m.Load(t); ok {
-		return info.(*targetInfo)
-	}
-	info := newTargetInfo(t)
-	if c.n.Load() < maxTargets {
-		if _, loaded := c.m.LoadOrStore(t, info); !loaded {
-			c.n.Add(1)
-		}
-	}
-	return info
-}

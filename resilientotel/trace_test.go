@@ -8,9 +8,6 @@ import (
 	lcllms "github.com/tmc/langchaingo/llms"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
-
-	"github.com/resilientgo/resilient"
-	"github.com/resilientgo/resilient/faultserver"
 )
 
 func hello() []lcllms.MessageContent {
@@ -22,13 +19,7 @@ func hello() []lcllms.MessageContent {
 // retry it scheduled, each with the HTTP span of its request under it.
 func TestRetryAfterTrace(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		h := newHarness(t)
-		s := faultserver.NewInMemory(faultserver.RateLimited("7"), faultserver.Reply("Hello"))
-		defer s.Close()
-		model := resilient.Model(h.openAI(t, s), resilient.Observe(h.obs))
-		if _, err := model.GenerateContent(t.Context(), hello()); err != nil {
-			t.Fatal(err)
-		}
+		h := retryAfterCall(t)
 
 		calls := h.named("chat gpt-4o-mini")
 		if len(calls) != 1 {
@@ -43,12 +34,12 @@ func TestRetryAfterTrace(t *testing.T) {
 			"gen_ai.request.model": "gpt-4o-mini", "resilient.target": "openai/gpt-4o-mini",
 			"resilient.outcome": "ok",
 		} {
-			if got, _ := attr(call.Attributes, key); got.Emit() != want {
-				t.Errorf("call span %s: got %q, want %q", key, got.Emit(), want)
+			if got, _ := attr(call.Attributes, key); got.String() != want {
+				t.Errorf("call span %s: got %q, want %q", key, got.String(), want)
 			}
 		}
 		if got, _ := attr(call.Attributes, "resilient.attempts"); got.AsInt64() != 2 {
-			t.Errorf("call span attempts: got %v, want 2", got.Emit())
+			t.Errorf("call span attempts: got %v, want 2", got.String())
 		}
 		if _, ok := attr(call.Attributes, "error.type"); ok || call.Status.Code == codes.Error {
 			t.Errorf("a recovered call has error.type or an error status: %v", call.Status)
@@ -62,10 +53,10 @@ func TestRetryAfterTrace(t *testing.T) {
 			t.Fatalf("children of the call span: got %v, want two resilient.attempt spans", attempts.Snapshots())
 		}
 		first, second := attempts[0], attempts[1]
-		if got, _ := attr(first.Attributes, "error.type"); got.Emit() != "rate_limited" || first.Status.Code != codes.Error {
-			t.Errorf("first attempt: error.type %q, status %v; want rate_limited, error", got.Emit(), first.Status)
+		if got, _ := attr(first.Attributes, "error.type"); got.String() != "rate_limited" || first.Status.Code != codes.Error {
+			t.Errorf("first attempt: error.type %q, status %v; want rate_limited, error", got.String(), first.Status)
 		}
-		if got, _ := attr(first.Attributes, "resilient.rule"); got.Emit() == "" {
+		if got, _ := attr(first.Attributes, "resilient.rule"); got.String() == "" {
 			t.Error("first attempt: no resilient.rule")
 		}
 		if len(first.Events) != 1 || first.Events[0].Name != "resilient.retry" {
@@ -73,10 +64,10 @@ func TestRetryAfterTrace(t *testing.T) {
 		}
 		retry := first.Events[0].Attributes
 		if got, _ := attr(retry, "resilient.retry.wait"); got.AsFloat64() != 7 {
-			t.Errorf("retry event wait: got %v, want 7", got.Emit())
+			t.Errorf("retry event wait: got %v, want 7", got.String())
 		}
-		if got, _ := attr(retry, "resilient.wait.source"); got.Emit() != "retry_after" {
-			t.Errorf("retry event source: got %q, want retry_after", got.Emit())
+		if got, _ := attr(retry, "resilient.wait.source"); got.String() != "retry_after" {
+			t.Errorf("retry event source: got %q, want retry_after", got.String())
 		}
 		if !first.EndTime.Equal(first.StartTime) || !second.StartTime.Equal(first.EndTime.Add(7*time.Second)) {
 			t.Errorf("attempts: first %v..%v, second from %v; want the second 7 s after the first ended",
@@ -87,7 +78,7 @@ func TestRetryAfterTrace(t *testing.T) {
 		}
 		for i, a := range attempts {
 			if got, _ := attr(a.Attributes, "resilient.attempt"); got.AsInt64() != int64(i+1) {
-				t.Errorf("attempt %d: resilient.attempt = %v", i+1, got.Emit())
+				t.Errorf("attempt %d: resilient.attempt = %v", i+1, got.String())
 			}
 			// The provider client received the attempt's context: the
 			// otelhttp transport's span is the attempt's child.
