@@ -6,8 +6,10 @@ import (
 
 	lcllms "github.com/tmc/langchaingo/llms"
 	lctools "github.com/tmc/langchaingo/tools"
+	"go.opentelemetry.io/otel/attribute"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/resilientotel"
@@ -20,8 +22,10 @@ import (
 // batching span processor in front of an exporter that drops the spans,
 // a meter provider aggregating every measurement. Variants:
 //
-//	obs=none  resilient.Model / resilient.Tool with default options
-//	obs=otel  the same with resilient.Observe(resilientotel.New(...))
+//	obs=none   resilient.Model / resilient.Tool with default options
+//	obs=otel   the same with resilient.Observe(resilientotel.New(...))
+//	obs=spans  obs=none inside two nested spans made by hand with the same
+//	           SDK: what the two spans of obs=otel cost by themselves
 //
 // Compare them as paired rounds (docs/performance.md):
 //
@@ -32,13 +36,14 @@ func BenchmarkObserver(b *testing.B) {
 	b.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
 	obs := resilientotel.New(resilientotel.TracerProvider(tp), resilientotel.MeterProvider(mp))
-	variants := map[string][]resilient.Option{"none": nil, "otel": {resilient.Observe(obs)}}
+	variants := map[string][]resilient.Option{"none": nil, "otel": {resilient.Observe(obs)}, "spans": nil}
 
 	prompt := []lcllms.MessageContent{lcllms.TextParts(lcllms.ChatMessageTypeHuman, "hi")}
 	inner := &fixedModel{resp: &lcllms.ContentResponse{Choices: []*lcllms.ContentChoice{{Content: "ok", StopReason: "stop"}}}}
 	var tool lctools.Tool = tools.Func("noop", "does nothing", func(context.Context, string) (string, error) { return "ok", nil })
+	tracer := tp.Tracer("bench")
 	for _, call := range []string{"model", "tool"} {
-		for _, variant := range []string{"none", "otel"} {
+		for _, variant := range []string{"none", "otel", "spans"} {
 			var fn func(ctx context.Context) error
 			switch call {
 			case "model":
@@ -51,6 +56,19 @@ func BenchmarkObserver(b *testing.B) {
 				t := resilient.Tool(tool, variants[variant]...)
 				fn = func(ctx context.Context) error {
 					_, err := t.Call(ctx, `{"order":4471}`)
+					return err
+				}
+			}
+			if variant == "spans" {
+				bare := fn
+				fn = func(ctx context.Context) error {
+					ctx, call := tracer.Start(ctx, "call", trace.WithSpanKind(trace.SpanKindClient),
+						trace.WithAttributes(attribute.String("gen_ai.operation.name", "chat")))
+					ctx, attempt := tracer.Start(ctx, "resilient.attempt")
+					attempt.SetAttributes(attribute.Int("resilient.attempt", 1))
+					err := bare(ctx)
+					attempt.End()
+					call.End()
 					return err
 				}
 			}

@@ -18,10 +18,12 @@
 // A model call is one span, named and attributed by the OpenTelemetry GenAI
 // conventions: "chat gpt-4o", with gen_ai.operation.name,
 // gen_ai.provider.name, gen_ai.request.model, gen_ai.usage.input_tokens and
-// gen_ai.usage.output_tokens when the provider reports usage, and on
-// failure error.type (the failure's kind: rate_limited, overloaded,
-// transient...) and resilient.reason (why the call stopped). The call
-// across its fallbacks is one span. Each attempt is a child span,
+// gen_ai.usage.output_tokens when the provider reports usage,
+// resilient.attempts when it took more than one attempt, and on failure
+// error.type (the failure's kind: rate_limited, overloaded, transient...)
+// and resilient.reason (why the call stopped); no error.type means
+// success, as in the GenAI conventions. The call across its fallbacks is
+// one span. Each attempt is a child span,
 // "resilient.attempt", with resilient.target (the model or fallback it
 // went to) and resilient.attempt (its number); a failed attempt carries
 // error.type and resilient.rule (the classifier rule that decided) and,

@@ -35,8 +35,9 @@ func TestCallEvents(t *testing.T) {
 		event     string
 		attrs     map[string]string // rendered values
 		attempts  int
-		counter   string // the metric counting the event, if any
-		counterAt string // its data point
+		last      map[string]string // attributes of the attempt that started last
+		counter   string            // the metric counting the event, if any
+		counterAt string            // its data point
 	}{
 		{
 			name:   "fallback",
@@ -54,6 +55,7 @@ func TestCallEvents(t *testing.T) {
 			attrs: map[string]string{"resilient.target": "openai/gpt-4o-mini", "resilient.fallback": "openai/gpt-4o",
 				"error.type": "overloaded"},
 			attempts:  4,
+			last:      map[string]string{"resilient.target": "openai/gpt-4o", "resilient.attempt": "1"},
 			counter:   "resilient.fallbacks",
 			counterAt: "error.type=overloaded,resilient.fallback=openai/gpt-4o,resilient.target=openai/gpt-4o-mini",
 		},
@@ -66,6 +68,7 @@ func TestCallEvents(t *testing.T) {
 			event:     "resilient.hedge",
 			attrs:     map[string]string{"resilient.target": "openai/gpt-4o-mini", "resilient.attempt": "2"},
 			attempts:  2,
+			last:      map[string]string{"resilient.hedge": "true", "resilient.attempt": "2"},
 			counter:   "resilient.hedges",
 			counterAt: "resilient.target=openai/gpt-4o-mini",
 		},
@@ -79,6 +82,7 @@ func TestCallEvents(t *testing.T) {
 			event:    "resilient.compaction",
 			attrs:    map[string]string{"resilient.target": "openai/gpt-4o-mini", "resilient.messages.before": "5"},
 			attempts: 2,
+			last:     map[string]string{"resilient.attempt": "2"},
 		},
 		{
 			name:   "stream restart",
@@ -93,6 +97,7 @@ func TestCallEvents(t *testing.T) {
 			event:    "resilient.stream_restart",
 			attrs:    map[string]string{"resilient.target": "openai/gpt-4o-mini", "resilient.stream.chunks": "1"},
 			attempts: 2,
+			last:     map[string]string{"resilient.attempt": "2"},
 		},
 	}
 	for _, tt := range tests {
@@ -140,9 +145,16 @@ func TestCallEvents(t *testing.T) {
 				if got := len(h.named("resilient.attempt")); got != tt.attempts {
 					t.Errorf("attempt spans: got %d, want %d", got, tt.attempts)
 				}
-				for _, a := range h.named("resilient.attempt") {
-					if a.Parent.SpanID() != calls[0].SpanContext.SpanID() {
-						t.Errorf("attempt span %v is not a child of the call span", a.Attributes)
+				attempts := h.children(calls[0])
+				for _, a := range attempts {
+					if a.Name != "resilient.attempt" {
+						t.Errorf("child %q of the call span is not an attempt", a.Name)
+					}
+				}
+				last := attempts[len(attempts)-1]
+				for k, want := range tt.last {
+					if got, _ := attr(last.Attributes, k); got.String() != want {
+						t.Errorf("last attempt %s: got %q, want %q", k, got.String(), want)
 					}
 				}
 				if tt.counter != "" {

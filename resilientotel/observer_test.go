@@ -84,6 +84,14 @@ func TestModelCallEnd(t *testing.T) {
 	if v, _ := attr(spans[0].Attributes, "gen_ai.usage.output_tokens"); v.AsInt64() != 5 {
 		t.Errorf("output tokens on the span: got %v", v.String())
 	}
+	for _, key := range []string{"resilient.attempts", "resilient.outcome", "error.type"} {
+		if v, ok := attr(spans[0].Attributes, key); ok {
+			t.Errorf("a model call that succeeded at once has %s = %v", key, v.String())
+		}
+	}
+	if v, _ := attr(spans[1].Attributes, "resilient.attempts"); v.AsInt64() != 3 {
+		t.Errorf("failed call: resilient.attempts %v, want 3", v.String())
+	}
 	failed := spans[1]
 	if v, _ := attr(failed.Attributes, "error.type"); v.String() != "overloaded" || failed.Status.Description != "overloaded" {
 		t.Errorf("failed call: error.type %q, status %v", v.String(), failed.Status)

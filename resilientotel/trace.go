@@ -56,21 +56,20 @@ func (o *Observer) startAttempt(ctx context.Context, s middleware.Start) context
 		// child of this observer's call.
 		ctx = trace.ContextWithSpan(ctx, c.span)
 	}
-	var opts []trace.SpanStartOption
+	// The attributes go in after the start: an attempt is sampled with its
+	// call, and a start option would cost the SDK one more copy.
+	ctx, span := o.tracer.Start(ctx, attemptSpan)
 	if s.Attempt == 1 && !s.Hedge {
 		t := c.info
 		if s.Target != c.target {
 			t = o.targets.get(s.Target)
 		}
-		opts = t.firstAttempt
+		span.SetAttributes(t.firstAttempt...)
+	} else if s.Hedge {
+		span.SetAttributes(keyTarget.String(s.Target.Name), keyAttempt.Int(s.Attempt), keyHedge.Bool(true))
 	} else {
-		attrs := []attribute.KeyValue{keyTarget.String(s.Target.Name), keyAttempt.Int(s.Attempt)}
-		if s.Hedge {
-			attrs = append(attrs, keyHedge.Bool(true))
-		}
-		opts = []trace.SpanStartOption{trace.WithAttributes(attrs...)}
+		span.SetAttributes(keyTarget.String(s.Target.Name), keyAttempt.Int(s.Attempt))
 	}
-	ctx, span := o.tracer.Start(ctx, attemptSpan, opts...)
 	return context.WithValue(ctx, attemptKey{o}, &attempt{span: span, call: c, target: s.Target.Name, number: s.Attempt})
 }
 
@@ -186,24 +185,35 @@ func (c *call) event(name string, attrs ...attribute.KeyValue) {
 	c.span.AddEvent(name, trace.WithAttributes(attrs...))
 }
 
-// end ends the call's span with its outcome; errorType is "" on success.
+// end ends the call's span with what its end adds to its start: a tool
+// call's outcome, the number of attempts unless it was one, the token
+// usage, and a failure's error.type, resilient.reason and error status
+// (errorType is "" on success). A model call that succeeded at its first
+// attempt adds nothing: as the GenAI conventions read it, no error.type is
+// success, and attributes set at the end cost the SDK a copy.
 func (c *call) end(e middleware.CallEnd, errorType string) {
 	c.mu.Lock()
 	c.ended = true
 	c.mu.Unlock()
 	c.release("")
-	if errorType == "" && e.Attempts == 1 && e.InputTokens <= 0 && e.OutputTokens <= 0 {
-		// The common case, without building a slice.
-		attrs := firstAttemptOK
+	tool := c.info.tool
+	if tool && errorType == "" && e.Attempts == 1 {
+		// The common tool call, without building a slice.
+		attrs := toolOK
 		if e.Outcome == middleware.OutcomeReplayed {
-			attrs = firstAttemptReplayed
+			attrs = toolReplayed
 		}
 		c.span.SetAttributes(attrs...)
 		c.span.End()
 		return
 	}
-	attrs := make([]attribute.KeyValue, 0, 6)
-	attrs = append(attrs, keyOutcome.String(e.Outcome.String()), keyAttempts.Int(e.Attempts))
+	var attrs []attribute.KeyValue
+	if tool {
+		attrs = append(attrs, keyOutcome.String(e.Outcome.String()))
+	}
+	if e.Attempts != 1 {
+		attrs = append(attrs, keyAttempts.Int(e.Attempts))
+	}
 	if e.InputTokens > 0 {
 		attrs = append(attrs, keyInputTokens.Int(e.InputTokens))
 	}
@@ -217,35 +227,36 @@ func (c *call) end(e middleware.CallEnd, errorType string) {
 		}
 		c.span.SetStatus(codes.Error, errorType)
 	}
-	c.span.SetAttributes(attrs...)
+	if len(attrs) > 0 {
+		c.span.SetAttributes(attrs...)
+	}
 	c.span.End()
 }
 
-// The attributes of a call that succeeded at its first attempt, or was
-// replayed, shared by every such call: the SDK copies them.
+// The end attributes of a tool call that succeeded at its first attempt,
+// or was replayed, shared by every such call: the SDK copies them.
 var (
-	firstAttemptOK       = []attribute.KeyValue{keyOutcome.String(middleware.OutcomeOK.String()), keyAttempts.Int(1)}
-	firstAttemptReplayed = []attribute.KeyValue{keyOutcome.String(middleware.OutcomeReplayed.String()), keyAttempts.Int(1)}
+	toolOK       = []attribute.KeyValue{keyOutcome.String(middleware.OutcomeOK.String())}
+	toolReplayed = []attribute.KeyValue{keyOutcome.String(middleware.OutcomeReplayed.String())}
 )
 
 // attemptSpan is the name of an attempt's span.
 const attemptSpan = "resilient.attempt"
 
 // targetInfo is what the observer derives from a target once: its call
-// span's name and start options, its first attempt's start options, and
+// span's name and start options, its first attempt's attributes, and
 // which metrics its calls feed.
 type targetInfo struct {
 	spanName     string
 	callOptions  []trace.SpanStartOption
-	firstAttempt []trace.SpanStartOption
+	firstAttempt []attribute.KeyValue
 	provider     string // gen_ai.provider.name for a model
 	model        bool   // a GenAI operation: the gen_ai.client.* metrics
 	tool         bool   // a tool call: resilient.tool.calls
 }
 
 func newTargetInfo(t middleware.Target) *targetInfo {
-	info := &targetInfo{firstAttempt: []trace.SpanStartOption{
-		trace.WithAttributes(keyTarget.String(t.Name), keyAttempt.Int(1))}}
+	info := &targetInfo{firstAttempt: []attribute.KeyValue{keyTarget.String(t.Name), keyAttempt.Int(1)}}
 	kind := trace.SpanKindInternal
 	var attrs []attribute.KeyValue
 	switch t.Operation {
