@@ -209,8 +209,10 @@ func TestObserverSeesRefusalsAndTheEnd(t *testing.T) {
 
 type panickingObserver struct{}
 
-func (panickingObserver) Start(context.Context, middleware.Start) context.Context { panic("observer bug") }
-func (panickingObserver) Observe(context.Context, middleware.Event)               { panic("observer bug") }
+func (panickingObserver) Start(context.Context, middleware.Start) context.Context {
+	panic("observer bug")
+}
+func (panickingObserver) Observe(context.Context, middleware.Event) { panic("observer bug") }
 
 func TestAPanickingObserverDoesNotBreakTheCall(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
