@@ -156,6 +156,8 @@ func note(s, parent *span) string {
 		parts = append(parts, v)
 	} else if v := s.attr("resilient.outcome"); v != "" {
 		parts = append(parts, v)
+	} else if s.attr("resilient.target") != "" {
+		parts = append(parts, "ok") // a call or attempt of this library: no error.type is success
 	}
 	if v := s.attr("resilient.attempts"); v != "" && v != "1" {
 		parts = append(parts, v+" attempts")
