@@ -1,0 +1,90 @@
+package resilientotel
+
+import (
+	"go.opentelemetry.io/otel/attribute"
+	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
+
+	"github.com/resilientgo/resilient/middleware"
+)
+
+// The instruments' names, as the package documentation lists them.
+const (
+	nameAttempts    = "resilient.attempts"
+	nameRetries     = "resilient.retries"
+	nameRetryWait   = "resilient.retry.wait"
+	nameBreaker     = "resilient.breaker.state"
+	nameTransitions = "resilient.breaker.transitions"
+	nameFallbacks   = "resilient.fallbacks"
+	nameHedges      = "resilient.hedges"
+	nameToolCalls   = "resilient.tool.calls"
+	nameRefusals    = "resilient.refusals"
+)
+
+// The attributes of this library; the GenAI ones come from semconv.
+const (
+	keyTarget       = attribute.Key("resilient.target")        // a model's or tool's name: "openai/gpt-4o"
+	keyOutcome      = attribute.Key("resilient.outcome")       // ok, failed, tool_error, ...
+	keyWaitSource   = attribute.Key("resilient.wait.source")   // backoff, retry_after, reset, probe
+	keyWait         = attribute.Key("resilient.retry.wait")    // seconds, on a retry event
+	keyBreakerState = attribute.Key("resilient.breaker.state") // closed, half_open, open
+	keyFallback     = attribute.Key("resilient.fallback")      // the model fallen back to
+	keyReason       = attribute.Key("resilient.reason")        // why a call was refused or stopped
+	keyAttempt      = attribute.Key("resilient.attempt")       // an attempt's number, from 1
+	keyAttempts     = attribute.Key("resilient.attempts")      // attempts a call made
+	keyHedge        = attribute.Key("resilient.hedge")         // the attempt is a hedge
+	keyRule         = attribute.Key("resilient.rule")          // the classifier rule that decided
+	keyAbandoned    = attribute.Key("resilient.abandoned")     // the attempt was abandoned at its timeout
+	keyBefore       = attribute.Key("resilient.messages.before")
+	keyAfter        = attribute.Key("resilient.messages.after")
+	keyChunks       = attribute.Key("resilient.stream.chunks")
+
+	keyErrorType    = semconv.ErrorTypeKey
+	keyOperation    = semconv.GenAIOperationNameKey
+	keyProvider     = semconv.GenAIProviderNameKey
+	keyModel        = semconv.GenAIRequestModelKey
+	keyToolName     = semconv.GenAIToolNameKey
+	keyInputTokens  = semconv.GenAIUsageInputTokensKey
+	keyOutputTokens = semconv.GenAIUsageOutputTokensKey
+)
+
+// The events added to spans.
+const (
+	eventRetry       = "resilient.retry"      // on the attempt that failed
+	eventFallback    = "resilient.fallback"   // on the call
+	eventHedge       = "resilient.hedge"      // on the call
+	eventCompaction  = "resilient.compaction" // on the call
+	eventRestart     = "resilient.stream_restart"
+	eventRefusal     = "resilient.refusal"
+	eventGaveUp      = "resilient.gave_up"
+	eventReplay      = "resilient.idempotent_replay"
+	eventLeaseLost   = "resilient.lease_lost"
+	eventStoreFailed = "resilient.store_failed"
+)
+
+// otherProvider is gen_ai.provider.name for a provider the conventions do
+// not name, as they ask.
+const otherProvider = "_OTHER"
+
+// breakerStateName names a breaker state as the transitions counter and
+// the span events do: closed, half_open, open.
+func breakerStateName(s middleware.BreakerState) string {
+	switch s {
+	case middleware.BreakerOpen:
+		return "open"
+	case middleware.BreakerHalfOpen:
+		return "half_open"
+	}
+	return "closed"
+}
+
+// breakerStateValue is the gauge's value for a state: 0 closed,
+// 1 half-open, 2 open.
+func breakerStateValue(s middleware.BreakerState) int64 {
+	switch s {
+	case middleware.BreakerOpen:
+		return 2
+	case middleware.BreakerHalfOpen:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,198 @@
+package resilientotel
+
+import (
+	"context"
+
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/metric"
+	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/resilientgo/resilient/middleware"
+)
+
+// scope is the instrumentation scope of the observer's tracer and meter.
+const scope = "github.com/resilientgo/resilient/resilientotel"
+
+// Observer is a middleware.Observer that turns the library's events into
+// OpenTelemetry spans and metrics, as the package documentation describes.
+// Install it with resilient.Observe on every model and tool of a program;
+// one Observer serves them all. It is safe for concurrent use.
+type Observer struct {
+	tracer   trace.Tracer
+	in       *instruments
+	sets     *cache[setKey, *measurement]
+	targets  *cache[middleware.Target, *targetInfo]
+	breakers *breakers
+}
+
+var _ middleware.Observer = (*Observer)(nil)
+
+// New returns an Observer recording to the global tracer and meter
+// providers, or to those set with [TracerProvider] and [MeterProvider].
+// The resilient.breaker.state gauge registers a callback with the meter
+// provider, which holds it as long as the provider lives: make one
+// Observer per provider and share it rather than one per call.
+func New(opts ...Option) *Observer {
+	cfg := config{maxBreakers: DefaultMaxBreakers}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&cfg)
+		}
+	}
+	if cfg.tracerProvider == nil {
+		cfg.tracerProvider = otel.GetTracerProvider()
+	}
+	if cfg.meterProvider == nil {
+		cfg.meterProvider = otel.GetMeterProvider()
+	}
+	o := &Observer{
+		tracer:   cfg.tracerProvider.Tracer(scope, trace.WithSchemaURL(semconv.SchemaURL)),
+		breakers: newBreakers(cfg.maxBreakers),
+		sets:     newCache(maxSets, newMeasurement),
+		targets:  newCache(maxTargets, newTargetInfo),
+	}
+	meter := cfg.meterProvider.Meter(scope, metric.WithSchemaURL(semconv.SchemaURL))
+	o.in = newInstruments(meter)
+	if _, err := meter.RegisterCallback(o.observeBreakers, o.in.breaker); err != nil {
+		otel.Handle(err)
+	}
+	return o
+}
+
+// Start starts the span of a logical call (s.Attempt == 0) or of one of
+// its attempts, and returns ctx with it: the provider client, and an
+// otelhttp transport under it, receive the attempt's context, so their
+// spans are children of the attempt's.
+func (o *Observer) Start(ctx context.Context, s middleware.Start) context.Context {
+	if s.Attempt == 0 {
+		return o.startCall(ctx, s.Target)
+	}
+	return o.startAttempt(ctx, s)
+}
+
+// Observe records e: a measurement on the matching instrument, and an
+// attribute, a span's end or an event on the span of its call or attempt.
+// Events of other types are ignored.
+func (o *Observer) Observe(ctx context.Context, e middleware.Event) {
+	switch e := e.(type) {
+	case middleware.AttemptEnd:
+		o.attemptEnd(ctx, e)
+	case middleware.RetryScheduled:
+		o.retry(ctx, e)
+	case middleware.CallEnd:
+		o.callEnd(ctx, e)
+	case middleware.GaveUp:
+		if c := o.callFrom(ctx); c != nil {
+			c.release(e.Target)
+			c.event(eventGaveUp, keyTarget.String(e.Target), keyReason.String(e.Reason.String()),
+				keyAttempts.Int(e.Attempts))
+		}
+	case middleware.BreakerChange:
+		o.breakers.set(e.Target, breakerStateValue(e.To))
+		state := breakerStateName(e.To)
+		// No span event: a breaker belongs to no one call, and its changes
+		// come without a call's context.
+		o.add(ctx, o.in.transitions, setKey{inst: instTransitions, v: [4]string{e.Target, state}})
+	case middleware.Refusal:
+		reason := e.Reason.String()
+		o.add(ctx, o.in.refusals, setKey{inst: instRefusals, v: [4]string{e.Target, reason}})
+		o.event(ctx, eventRefusal, keyTarget.String(e.Target), keyReason.String(reason))
+	case middleware.Fallback:
+		kind := e.Class.Kind.String()
+		o.add(ctx, o.in.fallbacks, setKey{inst: instFallbacks, v: [4]string{e.Target, e.To, kind}})
+		o.event(ctx, eventFallback, keyTarget.String(e.Target), keyFallback.String(e.To), keyErrorType.String(kind))
+	case middleware.Hedged:
+		o.add(ctx, o.in.hedges, setKey{inst: instHedges, v: [4]string{e.Target}})
+		o.event(ctx, eventHedge, keyTarget.String(e.Target), keyAttempt.Int(e.Attempt))
+	case middleware.Compacted:
+		o.event(ctx, eventCompaction, keyTarget.String(e.Target), keyBefore.Int(e.Before), keyAfter.Int(e.After))
+	case middleware.StreamRestarted:
+		o.event(ctx, eventRestart, keyTarget.String(e.Target), keyChunks.Int(e.Chunks))
+	case middleware.IdempotentReplay:
+		o.event(ctx, eventReplay, keyToolName.String(e.Tool))
+	case middleware.LeaseLost:
+		o.event(ctx, eventLeaseLost, keyToolName.String(e.Tool))
+	case middleware.StoreFailed:
+		o.event(ctx, eventStoreFailed, keyToolName.String(e.Tool))
+	}
+}
+
+// add adds one to c with the attribute set of k.
+func (o *Observer) add(ctx context.Context, c metric.Int64Counter, k setKey) {
+	c.Add(ctx, 1, o.sets.get(k).add...)
+}
+
+// event adds an event to the span of the call ctx belongs to, if any.
+func (o *Observer) event(ctx context.Context, name string, attrs ...attribute.KeyValue) {
+	if c := o.callFrom(ctx); c != nil {
+		c.event(name, attrs...)
+	}
+}
+
+func (o *Observer) attemptEnd(ctx context.Context, e middleware.AttemptEnd) {
+	k := setKey{inst: instAttempts, v: [4]string{e.Target, "ok"}}
+	if e.Failed {
+		k.v[1], k.v[2] = "failed", e.Class.Kind.String()
+	}
+	o.add(ctx, o.in.attempts, k)
+	if a := o.attemptFrom(ctx); a != nil {
+		a.end(e)
+	}
+}
+
+func (o *Observer) retry(ctx context.Context, e middleware.RetryScheduled) {
+	source, kind := e.Source.String(), e.Class.Kind.String()
+	o.add(ctx, o.in.retries, setKey{inst: instRetries, v: [4]string{e.Target, kind, source}})
+	o.in.retryWait.Record(ctx, e.Wait.Seconds(), o.sets.get(setKey{inst: instRetryWait, v: [4]string{e.Target, source}}).record...)
+	if c := o.callFrom(ctx); c != nil {
+		c.retry(e, source)
+	}
+}
+
+func (o *Observer) callEnd(ctx context.Context, e middleware.CallEnd) {
+	t := o.targets.get(e.Target)
+	errorType := failureType(e)
+	switch {
+	case t.model:
+		o.in.duration.Inst().Record(ctx, e.Duration.Seconds(), o.sets.get(setKey{inst: instDuration,
+			v: [4]string{e.Target.Operation, t.provider, e.Target.Model, errorType}}).record...)
+		o.recordTokens(ctx, t, e.Target, "input", e.InputTokens)
+		o.recordTokens(ctx, t, e.Target, "output", e.OutputTokens)
+	case t.tool:
+		o.add(ctx, o.in.toolCalls, setKey{inst: instToolCalls, v: [4]string{e.Target.Name, e.Outcome.String()}})
+	}
+	if c := o.callFrom(ctx); c != nil {
+		c.end(e, errorType)
+	}
+}
+
+func (o *Observer) recordTokens(ctx context.Context, t *targetInfo, target middleware.Target, kind string, n int) {
+	if n <= 0 {
+		return
+	}
+	o.in.tokens.Inst().Record(ctx, int64(n), o.sets.get(setKey{inst: instTokens,
+		v: [4]string{target.Operation, t.provider, target.Model, kind}}).record...)
+}
+
+// observeBreakers is the callback of the resilient.breaker.state gauge.
+func (o *Observer) observeBreakers(_ context.Context, obs metric.Observer) error {
+	o.breakers.each(func(name string, v int64) {
+		obs.ObserveInt64(o.in.breaker, v, o.sets.get(setKey{inst: instBreaker, v: [4]string{name}}).set)
+	})
+	return nil
+}
+
+// failureType is the error.type of a call that did not succeed, "" for one
+// that did: the failure's kind for a model call or a pipeline, the outcome
+// for a tool call (a tool error, an internal failure, a timeout...).
+func failureType(e middleware.CallEnd) string {
+	switch e.Outcome {
+	case middleware.OutcomeOK, middleware.OutcomeReplayed:
+		return ""
+	case middleware.OutcomeFailed:
+		return e.Class.Kind.String()
+	}
+	return e.Outcome.String()
+}
