@@ -53,6 +53,17 @@ const (
 	KeyIdempotencyKey = "idempotency_key" // the key of an idempotent call
 )
 
+// Attribute keys of the lines that MCP tools (package resilientmcp) write
+// about their servers: progress notifications, server logs, sessions lost
+// and replaced.
+const (
+	KeyServer   = "server"   // the MCP server's name, as it introduced itself
+	KeyProgress = "progress" // a progress notification's progress so far
+	KeyTotal    = "total"    // its total, when the server knows it
+	KeyMessage  = "message"  // the server's text, redacted: a progress message, a log message's data
+	KeyLogger   = "logger"   // the name of the server's logger that sent a log message
+)
+
 // Log returns the observer that writes the library's decisions to l as the
 // lines listed with the Key constants. A nil l discards. Error texts are
 // redacted before they are written.

@@ -1,0 +1,157 @@
+package resilientmcp_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/resilientgo/resilient"
+	"github.com/resilientgo/resilient/resilientmcp"
+	"github.com/resilientgo/resilient/taxonomy"
+)
+
+// fast makes retries wait little: these tests are about what is retried,
+// not when.
+var fast = resilientmcp.ToolOptions(resilient.Backoff(time.Millisecond, time.Millisecond))
+
+// A session lost in the middle of a call, over the in-memory transport:
+// the same outcomes as a killed server process (see the subprocess tests).
+func TestSessionLostDuringCall(t *testing.T) {
+	tests := []struct {
+		name, tool, input string
+		opts              []resilientmcp.Option
+		want              string
+		connects          int32
+		effects           int // journal lines starting with "charge"
+	}{
+		{"read-only is retried on a new session", "lookup", `{"id":"hang-once"}`, nil,
+			"order hang-once: shipped Tuesday", 2, 0},
+		{"destructive is not retried", "charge", `{"order":"hang-once","amount":5}`, nil,
+			"Error: charge failed internally (*resilientmcp.SessionLostError)", 1, 1},
+		{"destructive made idempotent runs once", "charge", `{"order":"hang-once","amount":5}`,
+			[]resilientmcp.Option{resilientmcp.ToolOptionsFor("charge", resilient.Idempotent(nil))},
+			"charged 5 to hang-once", 2, 1},
+		{"annotations are not trusted", "lookup", `{"id":"hang-once"}`,
+			[]resilientmcp.Option{resilientmcp.SafeToRetry(func(*mcp.Tool) bool { return false })},
+			"Error: lookup failed internally (*resilientmcp.SessionLostError)", 1, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			tool := find(t, f.tools(append([]resilientmcp.Option{fast, resilientmcp.Reconnect(f.connect)}, tt.opts...)...), tt.tool)
+			hung := f.lines.wait("hung " + tt.tool)
+			go func() {
+				<-hung
+				f.sever()
+			}()
+			got, err := tool.Call(context.Background(), tt.input)
+			if err != nil || got != tt.want {
+				t.Fatalf("got (%q, %v), want %q", got, err, tt.want)
+			}
+			if n := f.connects.Load(); n != tt.connects {
+				t.Errorf("connects: got %d, want %d", n, tt.connects)
+			}
+			if n := f.journal.count("charge"); n != tt.effects {
+				t.Errorf("charges: got %d, want %d", n, tt.effects)
+			}
+		})
+	}
+}
+
+// The run learns why a destructive call was not retried: the log says the
+// session was lost during the call and that the tool may have run.
+func TestSessionLostSaysWhy(t *testing.T) {
+	f := newFixture(t)
+	charge := find(t, f.tools(resilientmcp.Reconnect(f.connect)), "charge")
+	hung := f.lines.wait("hung charge")
+	go func() {
+		<-hung
+		f.sever()
+	}()
+	if _, err := charge.Call(context.Background(), `{"order":"hang-once","amount":5}`); err != nil {
+		t.Fatal(err)
+	}
+	failed := f.log.find("tool failed internally")
+	if len(failed) != 1 {
+		t.Fatalf("got %d \"tool failed internally\" lines, want 1", len(failed))
+	}
+	msg, _ := failed[0]["err"].(string)
+	want := "resilientmcp: charge: the session to the MCP server was lost during the call; " +
+		"the tool is neither read-only nor idempotent, so it may have run: calling \"tools/call\": EOF"
+	if !strings.Contains(msg, want) {
+		t.Fatalf("logged %q, want it to contain %q", msg, want)
+	}
+	await(t, f.log.wait("mcp session lost"), `"mcp session lost"`)
+}
+
+// Without a Reconnect function a lost session cannot come back: the run
+// ends instead of failing every later call.
+func TestSessionLostWithoutReconnect(t *testing.T) {
+	f := newFixture(t)
+	ts := f.tools()
+	hung := f.lines.wait("hung lookup")
+	go func() {
+		<-hung
+		f.sever()
+	}()
+	for _, input := range []string{`{"id":"hang-once"}`, `{"id":"4471"}`} {
+		_, err := find(t, ts, "lookup").Call(context.Background(), input)
+		var fatal *taxonomy.FatalToolError
+		if !errors.As(err, &fatal) || fatal.Tool != "lookup" {
+			t.Fatalf("%s: got %v, want a fatal error", input, err)
+		}
+	}
+}
+
+// A session that died between calls is replaced before anything is sent:
+// even a destructive tool runs, because nothing was lost with the session.
+func TestSessionLostBetweenCalls(t *testing.T) {
+	f := newFixture(t)
+	charge := find(t, f.tools(resilientmcp.Reconnect(f.connect)), "charge")
+	f.sever()
+	await(t, f.log.wait("mcp session lost"), `"mcp session lost"`)
+	got, err := charge.Call(context.Background(), `{"order":"A-2","amount":7}`)
+	if err != nil || got != "charged 7 to A-2" {
+		t.Fatalf("got (%q, %v), want the charge made on a new session", got, err)
+	}
+	if n := f.connects.Load(); n != 2 {
+		t.Fatalf("connects: got %d, want 2", n)
+	}
+	if len(f.log.find("mcp session replaced")) != 1 {
+		t.Fatal(`no "mcp session replaced" line`)
+	}
+}
+
+// A Reconnect function that fails leaves nothing sent; the tool fails
+// internally and the next call tries again.
+func TestReconnectFails(t *testing.T) {
+	f := newFixture(t)
+	var down atomic.Bool
+	down.Store(true)
+	connect := func(ctx context.Context) (*mcp.ClientSession, error) {
+		if down.Load() {
+			return nil, errors.New("exec: \"shop\": executable file not found in $PATH")
+		}
+		return f.connect(ctx)
+	}
+	charge := find(t, f.tools(resilientmcp.Reconnect(connect)), "charge")
+	f.sever()
+	await(t, f.log.wait("mcp session lost"), `"mcp session lost"`)
+	got, err := charge.Call(context.Background(), `{"order":"A-3","amount":1}`)
+	if want := "Error: charge failed internally (*resilientmcp.SessionLostError)"; err != nil || got != want {
+		t.Fatalf("down: got (%q, %v), want %q", got, err, want)
+	}
+	if len(f.log.find("mcp reconnect failed")) != 1 {
+		t.Fatal(`no "mcp reconnect failed" line`)
+	}
+	down.Store(false)
+	got, err = charge.Call(context.Background(), `{"order":"A-3","amount":1}`)
+	if err != nil || got != "charged 1 to A-3" {
+		t.Fatalf("up: got (%q, %v)", got, err)
+	}
+}

@@ -1,0 +1,83 @@
+package resilientmcp
+
+import (
+	"context"
+	"log/slog"
+	"strconv"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Notifications returns client middleware that writes what the servers
+// report besides results to logger (a nil logger discards): the progress
+// of tool calls (notifications/progress) and the servers' log messages
+// (notifications/message, at the slog level matching theirs, asked for
+// with [ServerLogLevel]). None of it reaches the model. Install it on the
+// client whose sessions go to [Tools], and in your Reconnect function's
+// client if that is another one:
+//
+//	client := mcp.NewClient(&mcp.Implementation{Name: "agent"}, nil)
+//	client.AddReceivingMiddleware(resilientmcp.Notifications(logger))
+//
+// It hands every message on to the client's own handlers.
+func Notifications(logger *slog.Logger) mcp.Middleware {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	r := &reporter{logger: logger}
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			switch p := req.GetParams().(type) {
+			case *mcp.ProgressNotificationParams:
+				tool, _ := toolOfToken(p.ProgressToken)
+				r.progress(ctx, serverName(req.GetSession()), tool, p)
+			case *mcp.LoggingMessageParams:
+				r.serverLog(ctx, serverName(req.GetSession()), p)
+			}
+			return next(ctx, method, req)
+		}
+	}
+}
+
+// serverName returns the name a server gave in its initialization.
+func serverName(s mcp.Session) string {
+	cs, ok := s.(*mcp.ClientSession)
+	if !ok {
+		return ""
+	}
+	return nameOf(cs)
+}
+
+func nameOf(cs *mcp.ClientSession) string {
+	r := cs.InitializeResult()
+	if r == nil || r.ServerInfo == nil {
+		return ""
+	}
+	return r.ServerInfo.Name
+}
+
+// tokenPrefix starts the progress tokens of calls made by the tools of this
+// package: a token names its tool, so that Notifications, which sees only
+// the token, can say whose progress it is.
+const tokenPrefix = "resilientmcp:"
+
+// progressToken returns the token of call n of tool. Tokens must be unique
+// among the requests in flight on a session.
+func progressToken(tool string, n uint64) string {
+	return tokenPrefix + tool + ":" + strconv.FormatUint(n, 10)
+}
+
+// toolOfToken returns the tool named by a token of progressToken.
+func toolOfToken(token any) (string, bool) {
+	s, ok := token.(string)
+	if !ok || !strings.HasPrefix(s, tokenPrefix) {
+		return "", false
+	}
+	s = s[len(tokenPrefix):]
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		return "", false
+	}
+	return s[:i], true
+}
