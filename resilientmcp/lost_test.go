@@ -19,8 +19,8 @@ import (
 // not when.
 var fast = resilientmcp.ToolOptions(resilient.Backoff(time.Millisecond, time.Millisecond))
 
-// A session lost in the middle of a call, over the in-memory transport:
-// the same outcomes as a killed server process (see the subprocess tests).
+// A server that dies in the middle of a call: a server process killed, or
+// an in-process session whose connection ends.
 func TestSessionLostDuringCall(t *testing.T) {
 	tests := []struct {
 		name, tool, input string
@@ -40,26 +40,32 @@ func TestSessionLostDuringCall(t *testing.T) {
 			[]resilientmcp.Option{resilientmcp.SafeToRetry(func(*mcp.Tool) bool { return false })},
 			"Error: lookup failed internally (*resilientmcp.SessionLostError)", 1, 0},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f := newFixture(t)
-			tool := find(t, f.tools(append([]resilientmcp.Option{fast, resilientmcp.Reconnect(f.connect)}, tt.opts...)...), tt.tool)
-			hung := f.lines.wait("hung " + tt.tool)
-			go func() {
-				<-hung
-				f.sever()
-			}()
-			got, err := tool.Call(context.Background(), tt.input)
-			if err != nil || got != tt.want {
-				t.Fatalf("got (%q, %v), want %q", got, err, tt.want)
-			}
-			if n := f.connects.Load(); n != tt.connects {
-				t.Errorf("connects: got %d, want %d", n, tt.connects)
-			}
-			if n := f.journal.count("charge"); n != tt.effects {
-				t.Errorf("charges: got %d, want %d", n, tt.effects)
-			}
-		})
+	fixtures := []struct {
+		name string
+		new  func(*testing.T) *fixture
+	}{{"process", newProcessFixture}, {"in-memory", newFixture}}
+	for _, fx := range fixtures {
+		for _, tt := range tests {
+			t.Run(fx.name+"/"+tt.name, func(t *testing.T) {
+				f := fx.new(t)
+				tool := find(t, f.tools(append([]resilientmcp.Option{fast, resilientmcp.Reconnect(f.connect)}, tt.opts...)...), tt.tool)
+				hung := f.lines.wait("hung " + tt.tool)
+				go func() {
+					<-hung
+					f.crash()
+				}()
+				got, err := tool.Call(context.Background(), tt.input)
+				if err != nil || got != tt.want {
+					t.Fatalf("got (%q, %v), want %q", got, err, tt.want)
+				}
+				if n := f.connects.Load(); n != tt.connects {
+					t.Errorf("connects: got %d, want %d", n, tt.connects)
+				}
+				if n := f.journal.count("charge"); n != tt.effects {
+					t.Errorf("charges: got %d, want %d", n, tt.effects)
+				}
+			})
+		}
 	}
 }
 
@@ -71,7 +77,7 @@ func TestSessionLostSaysWhy(t *testing.T) {
 	hung := f.lines.wait("hung charge")
 	go func() {
 		<-hung
-		f.sever()
+		f.crash()
 	}()
 	if _, err := charge.Call(context.Background(), `{"order":"hang-once","amount":5}`); err != nil {
 		t.Fatal(err)
@@ -94,16 +100,19 @@ func TestSessionLostSaysWhy(t *testing.T) {
 func TestSessionLostWithoutReconnect(t *testing.T) {
 	f := newFixture(t)
 	ts := f.tools()
-	hung := f.lines.wait("hung lookup")
+	hung := f.lines.wait("hung charge")
 	go func() {
 		<-hung
-		f.sever()
+		f.crash()
 	}()
-	for _, input := range []string{`{"id":"hang-once"}`, `{"id":"4471"}`} {
-		_, err := find(t, ts, "lookup").Call(context.Background(), input)
+	for _, call := range []struct{ tool, input string }{
+		{"charge", `{"order":"hang-once","amount":5}`}, // lost during the call
+		{"lookup", `{"id":"4471"}`},                    // lost before it
+	} {
+		_, err := find(t, ts, call.tool).Call(context.Background(), call.input)
 		var fatal *taxonomy.FatalToolError
-		if !errors.As(err, &fatal) || fatal.Tool != "lookup" {
-			t.Fatalf("%s: got %v, want a fatal error", input, err)
+		if !errors.As(err, &fatal) || fatal.Tool != call.tool {
+			t.Fatalf("%s: got %v, want a fatal error", call.tool, err)
 		}
 	}
 }
@@ -113,7 +122,7 @@ func TestSessionLostWithoutReconnect(t *testing.T) {
 func TestSessionLostBetweenCalls(t *testing.T) {
 	f := newFixture(t)
 	charge := find(t, f.tools(resilientmcp.Reconnect(f.connect)), "charge")
-	f.sever()
+	f.crash()
 	await(t, f.log.wait("mcp session lost"), `"mcp session lost"`)
 	got, err := charge.Call(context.Background(), `{"order":"A-2","amount":7}`)
 	if err != nil || got != "charged 7 to A-2" {
@@ -140,7 +149,7 @@ func TestReconnectFails(t *testing.T) {
 		return f.connect(ctx)
 	}
 	charge := find(t, f.tools(resilientmcp.Reconnect(connect)), "charge")
-	f.sever()
+	f.crash()
 	await(t, f.log.wait("mcp session lost"), `"mcp session lost"`)
 	got, err := charge.Call(context.Background(), `{"order":"A-3","amount":1}`)
 	if want := "Error: charge failed internally (*resilientmcp.SessionLostError)"; err != nil || got != want {

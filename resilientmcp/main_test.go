@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -25,10 +26,11 @@ func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m)
 }
 
-// fixture is a shop served in process over the in-memory transport, with
-// a connect function that opens a new session to it (a new pair of
-// transports), and the means to sever a session's connection as a server
-// that died would.
+// fixture is a shop with a connect function that opens a new session to it
+// and the means to make the latest session's server die in the middle of
+// whatever it does. The shop is served in process over the in-memory
+// transport (newFixture), or by a server process over stdio
+// (newProcessFixture): the test binary itself, re-executed.
 type fixture struct {
 	t        *testing.T
 	journal  *journal
@@ -40,7 +42,9 @@ type fixture struct {
 	version  string // the protocol version the client asks for; "" for the newest
 
 	mu    sync.Mutex
-	conns []mcp.Connection // the server's side of each session
+	conns []mcp.Connection // in process: the server's side of each session
+	cmds  []*exec.Cmd      // server processes
+	procs bool             // served by server processes
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -52,9 +56,27 @@ func newFixture(t *testing.T) *fixture {
 	return f
 }
 
+// newProcessFixture returns a fixture whose sessions each start a server
+// process.
+func newProcessFixture(t *testing.T) *fixture {
+	f := newFixture(t)
+	f.procs = true
+	f.journal.signal = nil // the server processes write the journal; their stderr signals
+	return f
+}
+
 // connect opens a session to the shop: the Reconnect function of the tests.
 func (f *fixture) connect(ctx context.Context) (*mcp.ClientSession, error) {
 	f.connects.Add(1)
+	if f.procs {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), envJournal+"="+f.journal.path)
+		cmd.Stderr = f.lines
+		f.mu.Lock()
+		f.cmds = append(f.cmds, cmd)
+		f.mu.Unlock()
+		return f.client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: f.version})
+	}
 	st, ct := mcp.NewInMemoryTransports()
 	if _, err := f.server.Connect(ctx, &severable{Transport: st, f: f}, nil); err != nil {
 		return nil, err
@@ -62,13 +84,17 @@ func (f *fixture) connect(ctx context.Context) (*mcp.ClientSession, error) {
 	return f.client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: f.version})
 }
 
-// sever closes the server's side of the latest session: the client sees its
-// connection end, as when a server process dies.
-func (f *fixture) sever() {
+// crash ends the latest session's server: it kills the server process, or
+// closes the server's side of an in-process session, which the client sees
+// the same way: its connection ends.
+func (f *fixture) crash() {
 	f.mu.Lock()
-	c := f.conns[len(f.conns)-1]
-	f.mu.Unlock()
-	_ = c.Close()
+	defer f.mu.Unlock()
+	if f.procs {
+		_ = f.cmds[len(f.cmds)-1].Process.Kill()
+		return
+	}
+	_ = f.conns[len(f.conns)-1].Close()
 }
 
 // tools connects and returns the shop's tools, closed when the test ends.
@@ -142,8 +168,8 @@ type recorder struct {
 func newRecorder() *recorder { return &recorder{waits: make(map[string]chan struct{})} }
 
 func (r *recorder) Enabled(context.Context, slog.Level) bool { return true }
-func (r *recorder) WithAttrs([]slog.Attr) slog.Handler      { return r }
-func (r *recorder) WithGroup(string) slog.Handler           { return r }
+func (r *recorder) WithAttrs([]slog.Attr) slog.Handler       { return r }
+func (r *recorder) WithGroup(string) slog.Handler            { return r }
 
 func (r *recorder) Handle(_ context.Context, rec slog.Record) error {
 	r.mu.Lock()

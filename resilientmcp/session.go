@@ -116,7 +116,9 @@ func (c *conn) drop(ctx context.Context, s *mcp.ClientSession, cause error) {
 }
 
 // close closes the current session and waits for the sessions being
-// closed; calls fail with ErrClosed from then on.
+// closed; calls fail with ErrClosed from then on. The error of a session
+// already lost is not returned: it says how the session died, which was
+// reported then.
 func (c *conn) close() error {
 	c.mu.Lock()
 	if c.closed {
@@ -124,10 +126,13 @@ func (c *conn) close() error {
 		return nil
 	}
 	c.closed = true
-	s := c.current
+	s, lost := c.current, c.lost
 	c.mu.Unlock()
 	err := s.Close()
 	c.tasks.Wait()
+	if lost {
+		return nil
+	}
 	return err
 }
 

@@ -33,35 +33,45 @@ func TestToolsListsEveryPage(t *testing.T) {
 	}
 }
 
-// Every outcome of a call, as the model reads it, and whether the request
-// reached the server.
+// Every outcome of a call: what the model reads, how the wrapper took it
+// (the line it logged: "tool error" for a ToolError, "tool failed
+// internally", or none for a result), and whether the request reached the
+// server.
 func TestOutcomes(t *testing.T) {
 	f := newFixture(t)
 	ts := f.tools()
+	const (
+		result   = ""
+		toolErr  = "tool error"
+		internal = "tool failed internally"
+	)
 	tests := []struct {
 		tool, input string
 		want        string
+		as          string
 		sent        bool
 	}{
-		{"lookup", `{"id":"4471"}`, "order 4471: shipped Tuesday", true},
+		{"lookup", `{"id":"4471"}`, "order 4471: shipped Tuesday", result, true},
 		// isError: the result's text, for the model to correct its call.
-		{"lookup", `{"id":"9999"}`, "no order 9999; order ids have 4 digits, see the confirmation email", true},
+		{"lookup", `{"id":"9999"}`, "no order 9999; order ids have 4 digits, see the confirmation email", toolErr, true},
 		// Input that cannot be sent: said why, and nothing sent.
-		{"lookup", `order 4471`, "lookup: the input is not JSON (invalid character 'o' looking for beginning of value); send the arguments as one JSON object", false},
-		{"lookup", `["4471"]`, "lookup: the input is a JSON array; send the arguments as one JSON object", false},
-		{"lookup", `{"id":"4471"} {"id":"4472"}`, "lookup: the input has more after its first JSON value; send the arguments as one JSON object", false},
-		{"lookup", `{"id":4471}`, `lookup: the input does not match the tool's input schema: validating root: validating /properties/id: type: 4471 has type "integer", want "string"`, false},
-		{"lookup", ``, `lookup: the input does not match the tool's input schema: validating root: required: missing properties: ["id"]`, false},
+		{"lookup", `order 4471`, "lookup: the input is not JSON (invalid character 'o' looking for beginning of value); send the arguments as one JSON object", toolErr, false},
+		{"lookup", `["4471"]`, "lookup: the input is a JSON array; send the arguments as one JSON object", toolErr, false},
+		{"lookup", `"4471"`, "lookup: the input is a JSON string; send the arguments as one JSON object", toolErr, false},
+		{"lookup", `{"id":"4471"} {"id":"4472"}`, "lookup: the input has more after its first JSON value; send the arguments as one JSON object", toolErr, false},
+		{"lookup", `{"id":4471}`, `lookup: the input does not match the tool's input schema: validating root: validating /properties/id: type: 4471 has type "integer", want "string"`, toolErr, false},
+		{"lookup", ``, `lookup: the input does not match the tool's input schema: validating root: required: missing properties: ["id"]`, toolErr, false},
 		// JSON-RPC errors.
-		{"reject", `{}`, "reject: invalid arguments: amount must be positive", true},
-		{"crash", `{}`, "Error: crash failed internally (*resilientmcp.ServerError)", true},
+		{"reject", `{}`, "reject: invalid arguments: amount must be positive", toolErr, true},
+		{"crash", `{}`, "Error: crash failed internally (*resilientmcp.ServerError)", internal, true},
 		// Content that is not text is summarised; structured content is JSON.
 		{"media", ``, "the label:\n[image: image/png, 1.5 KiB]\n[audio: audio/wav, 3.0 MiB]\n" +
-			"[resource: file:///label.pdf, application/pdf, 100 B]\n[resource link: https://shop.example/label/4471, 2.0 KiB]", true},
-		{"total", ` {} `, `{"currency":"EUR","total":42}`, true},
+			"[resource: file:///label.pdf, application/pdf, 100 B]\n[resource link: https://shop.example/label/4471, 2.0 KiB]", result, true},
+		{"total", ` {} `, `{"currency":"EUR","total":42}`, result, true},
 	}
 	for _, tt := range tests {
-		before := len(f.journal.lines())
+		sentBefore := len(f.journal.lines())
+		errorsBefore, internalBefore := len(f.log.find(toolErr)), len(f.log.find(internal))
 		got, err := find(t, ts, tt.tool).Call(context.Background(), tt.input)
 		if err != nil {
 			t.Errorf("%s(%s): error %v", tt.tool, tt.input, err)
@@ -69,8 +79,18 @@ func TestOutcomes(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("%s(%s):\n got %q\nwant %q", tt.tool, tt.input, got, tt.want)
 		}
-		// lookup and charge journal every call they receive.
-		if sent := len(f.journal.lines()) > before; tt.tool == "lookup" && sent != tt.sent {
+		as := result
+		switch {
+		case len(f.log.find(toolErr)) > errorsBefore:
+			as = toolErr
+		case len(f.log.find(internal)) > internalBefore:
+			as = internal
+		}
+		if as != tt.as {
+			t.Errorf("%s(%s): taken as %q, want %q", tt.tool, tt.input, as, tt.as)
+		}
+		// lookup journals every call it receives.
+		if sent := len(f.journal.lines()) > sentBefore; tt.tool == "lookup" && sent != tt.sent {
 			t.Errorf("%s(%s): sent %v, want %v", tt.tool, tt.input, sent, tt.sent)
 		}
 	}
