@@ -3,6 +3,7 @@ package resilientmcp
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -81,10 +82,10 @@ func byteSize(n int64) string {
 	if n < unit {
 		return fmt.Sprintf("%d B", n)
 	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit && exp < 4; m /= unit {
-		div *= unit
+	v, exp := float64(n)/unit, 0
+	for math.Round(v*10)/10 >= unit && exp < 4 { // as printed: 1023.96 KiB is 1.0 MiB
+		v /= unit
 		exp++
 	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTP"[exp])
+	return fmt.Sprintf("%.1f %ciB", v, "KMGTP"[exp])
 }

@@ -2,10 +2,14 @@ package resilientmcp_test
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/resilientmcp"
@@ -17,33 +21,31 @@ import (
 func TestProgressAndLogsReachTheLogger(t *testing.T) {
 	for _, version := range []string{"", "2025-11-25"} {
 		t.Run("protocol "+version, func(t *testing.T) {
-			f := newFixture(t)
-			f.version = version
-			lookup := find(t, f.tools(), "lookup")
-			got, err := lookup.Call(context.Background(), `{"id":"progress"}`)
-			if err != nil || got != "order progress: shipped Tuesday" {
-				t.Fatalf("got (%q, %v): the model reads the result only", got, err)
-			}
-			await(t, f.log.wait("server log"), `"server log"`)
-			logs := f.log.find("server log")
-			if len(logs) != 1 || logs[0]["level"] != slog.LevelWarn || logs[0]["logger"] != "db" ||
-				logs[0]["message"] != "replica lagging" || logs[0]["server"] != "shop" {
-				t.Errorf("server logs: got %v, want the warning only (debug is below the default level)", logs)
-			}
-			await(t, f.log.wait("tool progress"), `"tool progress"`)
-			for deadline := time.Now().Add(time.Minute); len(f.log.find("tool progress")) < 2 && time.Now().Before(deadline); {
-				time.Sleep(time.Millisecond) // the second notification is handled after the first
-			}
-			progress := f.log.find("tool progress")
-			if len(progress) != 2 {
-				t.Fatalf("progress lines: got %d, want 2", len(progress))
-			}
-			for i, p := range progress {
-				if p["tool"] != "lookup" || p["progress"] != float64(i+1) || p["total"] != 2.0 ||
-					p["message"] != "searching, token=[REDACTED]" || p["server"] != "shop" {
-					t.Errorf("progress %d: got %v", i+1, p)
+			synctest.Test(t, func(t *testing.T) {
+				f := newFixture(t)
+				f.version = version
+				lookup := find(t, f.tools(), "lookup")
+				got, err := lookup.Call(context.Background(), `{"id":"progress"}`)
+				if err != nil || got != "order progress: shipped Tuesday" {
+					t.Fatalf("got (%q, %v): the model reads the result only", got, err)
 				}
-			}
+				synctest.Wait() // the notifications are handled
+				logs := f.log.find("server log")
+				if len(logs) != 1 || logs[0]["level"] != slog.LevelWarn || logs[0]["logger"] != "db" ||
+					logs[0]["message"] != "replica lagging" || logs[0]["server"] != "shop" {
+					t.Errorf("server logs: got %v, want the warning only (debug is below the default level)", logs)
+				}
+				progress := f.log.find("tool progress")
+				if len(progress) != 2 {
+					t.Fatalf("progress lines: got %d, want 2", len(progress))
+				}
+				for i, p := range progress {
+					if p["tool"] != "lookup" || p["progress"] != float64(i+1) || p["total"] != 2.0 ||
+						p["message"] != "searching, token=[REDACTED]" || p["server"] != "shop" {
+						t.Errorf("progress %d: got %v", i+1, p)
+					}
+				}
+			})
 		})
 	}
 }
@@ -52,12 +54,40 @@ func TestProgressAndLogsReachTheLogger(t *testing.T) {
 // notifications/cancelled, and the server's handler sees its context
 // canceled (not the connection ending, which it would see as EOF).
 func TestTimeoutCancelsOnServer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t)
+		lookup := find(t, f.tools(resilientmcp.ToolOptions(resilient.Timeout(time.Second), resilient.MaxAttempts(1))), "lookup")
+		canceled := f.lines.wait("lookup canceled: context canceled")
+		start := time.Now()
+		got, err := lookup.Call(context.Background(), `{"id":"slow"}`)
+		if err != nil || !strings.HasPrefix(got, "Error: lookup failed internally") {
+			t.Fatalf("got (%q, %v), want an internal failure", got, err)
+		}
+		if d := time.Since(start); d != time.Second {
+			t.Errorf("the call took %v, want the wrapper's timeout of 1s", d)
+		}
+		await(t, canceled, "the server to see the call canceled")
+	})
+}
+
+// A server that refuses the log level on an older session says so in the
+// log; the tools work all the same.
+func TestLogLevelRefused(t *testing.T) {
 	f := newFixture(t)
-	lookup := find(t, f.tools(resilientmcp.ToolOptions(resilient.Timeout(50*time.Millisecond), resilient.MaxAttempts(1))), "lookup")
-	canceled := f.lines.wait("lookup canceled: context canceled")
-	got, err := lookup.Call(context.Background(), `{"id":"slow"}`)
-	if err != nil || !strings.HasPrefix(got, "Error: lookup failed internally") {
-		t.Fatalf("got (%q, %v), want an internal failure", got, err)
+	f.version = "2025-11-25"
+	f.server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "logging/setLevel" {
+				return nil, errors.New("logging is off")
+			}
+			return next(ctx, method, req)
+		}
+	})
+	got, err := find(t, f.tools(), "lookup").Call(context.Background(), `{"id":"4471"}`)
+	if err != nil || got != "order 4471: shipped Tuesday" {
+		t.Fatalf("got (%q, %v)", got, err)
 	}
-	await(t, canceled, "the server to see the call canceled")
+	if len(f.log.find("server log level refused")) != 1 {
+		t.Fatal(`no "server log level refused" line`)
+	}
 }

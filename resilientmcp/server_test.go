@@ -27,6 +27,8 @@ import (
 //	        key once, and hangs the first time with order "hang-once"
 //	media   answers an image, audio, a resource and a resource link
 //	total   answers structured content and no text
+//	void    answers an error result without content
+//	legacy  declares a draft-04 input schema, and answers
 //	reject  answers a JSON-RPC "invalid params" error
 //	crash   answers a JSON-RPC "internal error"
 const (
@@ -159,6 +161,16 @@ func newShop(j *journal) *mcp.Server {
 	s.AddTool(&mcp.Tool{Name: "total", InputSchema: map[string]any{"type": "object"}},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{}, StructuredContent: map[string]any{"total": 42, "currency": "EUR"}}, nil
+		})
+	s.AddTool(&mcp.Tool{Name: "void", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{}, IsError: true}, nil
+		})
+	// A schema of a draft the client cannot validate: the server's problem.
+	s.AddTool(&mcp.Tool{Name: "legacy", InputSchema: map[string]any{"$schema": "http://json-schema.org/draft-04/schema#",
+		"type": "object", "required": []any{"x"}}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "legacy ok"}}}, nil
 		})
 	s.AddTool(&mcp.Tool{Name: "reject", InputSchema: map[string]any{"type": "object"}},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -21,7 +21,7 @@ func TestToolsListsEveryPage(t *testing.T) {
 	for _, tool := range ts {
 		names = append(names, tool.Name())
 	}
-	if got, want := strings.Join(names, " "), "charge crash lookup media reject total"; got != want {
+	if got, want := strings.Join(names, " "), "charge crash legacy lookup media reject total void"; got != want {
 		t.Fatalf("tools: got %q, want %q", got, want)
 	}
 	desc := find(t, ts, "lookup").Description()
@@ -68,6 +68,12 @@ func TestOutcomes(t *testing.T) {
 		{"media", ``, "the label:\n[image: image/png, 1.5 KiB]\n[audio: audio/wav, 3.0 MiB]\n" +
 			"[resource: file:///label.pdf, application/pdf, 100 B]\n[resource link: https://shop.example/label/4471, 2.0 KiB]", result, true},
 		{"total", ` {} `, `{"currency":"EUR","total":42}`, result, true},
+		{"void", `{}`, "void failed and said nothing more", toolErr, true},
+		// A schema this package cannot validate with is left to the server.
+		{"legacy", `{}`, "legacy ok", result, true},
+	}
+	if lines := f.log.find("input schema not validated"); len(lines) != 1 || lines[0]["tool"] != "legacy" {
+		t.Errorf(`"input schema not validated": got %v, want one for legacy`, lines)
 	}
 	for _, tt := range tests {
 		sentBefore := len(f.journal.lines())
