@@ -43,5 +43,10 @@
 //	tools        the tools.Tool adapter: the boundary mapping, idempotency, the dispatcher
 //	faultserver  a loopback provider that replays scripted faults, for tests
 //
+// Integrations live in packages of their own, which nothing above imports:
+//
+//	resilientredis  shared state for many replicas, on Redis
+//	resilientmcp    the tools of an MCP server as wrapped tools
+//
 // Logs go through log/slog; every option has its default written beside it.
 package resilient
