@@ -10,8 +10,10 @@ import (
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
-// Defaults, as documented on each option. They are seed 003's policy: three
-// attempts, exponential backoff from 0.5 s capped at 8 s with full jitter.
+// Defaults, as documented on each option: three attempts, exponential
+// backoff from 0.5 s capped at 8 s with full jitter (the wait before retry n
+// is uniform in [0, min(0.5 s * 2^(n-1), 8 s))), Retry-After honoured up to
+// a minute.
 const (
 	DefaultMaxAttempts     = 3
 	DefaultBaseDelay       = 500 * time.Millisecond
@@ -68,7 +70,8 @@ func defaultConfig() config {
 		breakerDelay:   DefaultBreakerDelay,
 		classifier:     taxonomy.Default,
 	}
-	// Seed 004: rate limits deserve more patience than failures nobody understands.
+	// Rate limits deserve more patience than failures nobody understands: a
+	// rate limit ends by itself, an unknown failure may never.
 	c.kindAttempts[taxonomy.RateLimited] = 5
 	c.kindAttempts[taxonomy.Unknown] = 2
 	// A context overflow is never retried blindly; a caller that compacts the
