@@ -2,38 +2,42 @@ package resilientmcp
 
 import (
 	"context"
-	"log/slog"
 	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/resilientgo/resilient/middleware"
 )
 
-// Notifications returns client middleware that writes what the servers
-// report besides results to logger (a nil logger discards): the progress
-// of tool calls (notifications/progress) and the servers' log messages
-// (notifications/message, at the slog level matching theirs, asked for
-// with [ServerLogLevel]). None of it reaches the model. Install it on the
-// client whose sessions go to [Tools], and in your Reconnect function's
-// client if that is another one:
+// Notifications returns client middleware that reports what the servers
+// send besides results to observers, as middleware.ToolProgress events (the
+// progress of tool calls: notifications/progress) and middleware.ServerLog
+// events (the servers' log messages, asked for with [ServerLogLevel]:
+// notifications/message). None of it reaches the model. middleware.Log
+// writes them as slog lines. Install it on the client whose sessions go to
+// [Tools]:
 //
 //	client := mcp.NewClient(&mcp.Implementation{Name: "agent"}, nil)
-//	client.AddReceivingMiddleware(resilientmcp.Notifications(logger))
+//	client.AddReceivingMiddleware(resilientmcp.Notifications(middleware.Log(logger)))
 //
-// It hands every message on to the client's own handlers.
-func Notifications(logger *slog.Logger) mcp.Middleware {
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
+// It hands every message on to the client's own handlers. Nil observers
+// are ignored.
+func Notifications(observers ...middleware.Observer) mcp.Middleware {
+	var n notifier
+	for _, o := range observers {
+		if o != nil {
+			n.obs = append(n.obs, o)
+		}
 	}
-	r := &reporter{logger: logger}
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			switch p := req.GetParams().(type) {
 			case *mcp.ProgressNotificationParams:
 				tool, _ := toolOfToken(p.ProgressToken)
-				r.progress(ctx, serverName(req.GetSession()), tool, p)
+				n.progress(ctx, serverName(req.GetSession()), tool, p)
 			case *mcp.LoggingMessageParams:
-				r.serverLog(ctx, serverName(req.GetSession()), p)
+				n.serverLog(ctx, serverName(req.GetSession()), p)
 			}
 			return next(ctx, method, req)
 		}

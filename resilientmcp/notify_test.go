@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -12,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/resilientgo/resilient"
+	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/resilientmcp"
 )
 
@@ -90,4 +93,46 @@ func TestLogLevelRefused(t *testing.T) {
 	if len(f.log.find("server log level refused")) != 1 {
 		t.Fatal(`no "server log level refused" line`)
 	}
+}
+
+// Observers see progress and server logs as events with the server, the
+// tool and the numbers, never the server's texts: those reach the log
+// observer alone.
+func TestNotificationsReachObservers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t)
+		var events eventRecorder
+		f.client.AddReceivingMiddleware(resilientmcp.Notifications(&events, nil))
+		if _, err := find(t, f.tools(), "lookup").Call(context.Background(), `{"id":"progress"}`); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		want := []middleware.Event{
+			middleware.ToolProgress{Server: "shop", Tool: "lookup", Progress: 1, Total: 2},
+			middleware.ToolProgress{Server: "shop", Tool: "lookup", Progress: 2, Total: 2},
+			middleware.ServerLog{Server: "shop", Logger: "db", Level: slog.LevelWarn},
+		}
+		if got := events.all(); !slices.Equal(got, want) {
+			t.Fatalf("events:\n got %v\nwant %v", got, want)
+		}
+	})
+}
+
+type eventRecorder struct {
+	mu     sync.Mutex
+	events []middleware.Event
+}
+
+func (r *eventRecorder) Start(ctx context.Context, _ middleware.Start) context.Context { return ctx }
+
+func (r *eventRecorder) Observe(_ context.Context, e middleware.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, e)
+}
+
+func (r *eventRecorder) all() []middleware.Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.events)
 }

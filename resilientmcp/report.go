@@ -11,43 +11,38 @@ import (
 	"github.com/resilientgo/resilient/tools"
 )
 
-// reporter writes what the servers say and what happens to their sessions
-// to the logger of [Logger], one method per report, and never to the model.
-// Texts from the server and errors are redacted (tools.Redact) first. The
-// lines, by message:
-//
-//	"tool progress"              INFO  server, tool, progress, total, message
-//	"server log"                 (the message's level) server, logger, message
-//	"mcp session lost"           WARN  server, err
-//	"mcp session replaced"       INFO  server
-//	"mcp reconnect failed"       WARN  server, err
-//	"server log level refused"   WARN  server, err
-//	"input schema not validated" WARN  server, tool, err
-type reporter struct {
-	logger *slog.Logger
-	server string // the server's name, "" in Notifications, which serves every server of a client
+// notifier reports what servers send besides results to observers, one
+// method per report, and never to the model: the observers see the
+// server, the tool and the numbers, and the log observer (middleware.Log)
+// alone sees the server's text, redacted first.
+type notifier struct{ obs middleware.Observers }
+
+func (n notifier) progress(ctx context.Context, server, tool string, p *mcp.ProgressNotificationParams) {
+	n.obs.Report(ctx, middleware.ToolProgress{Server: server, Tool: tool, Progress: p.Progress, Total: p.Total},
+		serverText(p.Message))
 }
 
-func (r *reporter) progress(ctx context.Context, server, tool string, p *mcp.ProgressNotificationParams) {
-	attrs := []slog.Attr{slog.String(middleware.KeyServer, server), slog.String(middleware.KeyTool, tool),
-		slog.Float64(middleware.KeyProgress, p.Progress)}
-	if p.Total > 0 {
-		attrs = append(attrs, slog.Float64(middleware.KeyTotal, p.Total))
-	}
-	if p.Message != "" {
-		attrs = append(attrs, slog.String(middleware.KeyMessage, tools.Redact(p.Message)))
-	}
-	r.logger.LogAttrs(ctx, slog.LevelInfo, "tool progress", attrs...)
-}
-
-func (r *reporter) serverLog(ctx context.Context, server string, p *mcp.LoggingMessageParams) {
+func (n notifier) serverLog(ctx context.Context, server string, p *mcp.LoggingMessageParams) {
 	level, ok := levels[p.Level]
 	if !ok {
 		level = slog.LevelInfo // a level the specification does not know
 	}
-	r.logger.LogAttrs(ctx, level, "server log", slog.String(middleware.KeyServer, server),
-		slog.String(middleware.KeyLogger, p.Logger), slog.String(middleware.KeyMessage, tools.Redact(logText(p.Data))))
+	n.obs.Report(ctx, middleware.ServerLog{Server: server, Logger: p.Logger, Level: level}, serverText(logText(p.Data)))
 }
+
+// serverText carries a text the server wrote to the log observer, as the
+// error of Observers.Report: the channel for texts, which may hold
+// secrets and which other observers never see. An empty text is nil.
+func serverText(s string) error {
+	if s == "" {
+		return nil
+	}
+	return textError(tools.Redact(s))
+}
+
+type textError string
+
+func (e textError) Error() string { return string(e) }
 
 // logText renders a log message's data: a string as it is, anything else
 // as JSON.
@@ -60,6 +55,20 @@ func logText(data any) string {
 		return "<unprintable log data>"
 	}
 	return string(b)
+}
+
+// reporter writes what happens to the sessions of the tools of one Tools
+// call to the logger of [Logger], one method per report. Errors are
+// redacted (tools.Redact) first. The lines, by message:
+//
+//	"mcp session lost"           WARN  server, err
+//	"mcp session replaced"       INFO  server
+//	"mcp reconnect failed"       WARN  server, err
+//	"server log level refused"   WARN  server, err
+//	"input schema not validated" WARN  server, tool, err
+type reporter struct {
+	logger *slog.Logger
+	server string // the server's name
 }
 
 func (r *reporter) sessionLost(ctx context.Context, cause error) {
