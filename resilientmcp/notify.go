@@ -36,8 +36,8 @@ func Notifications(observers ...middleware.Observer) mcp.Middleware {
 			case *mcp.ProgressNotificationParams:
 				tool, _ := toolOfToken(p.ProgressToken)
 				n.progress(ctx, serverName(req.GetSession()), tool, p)
-			case *mcp.LoggingMessageParams:
-				n.serverLog(ctx, serverName(req.GetSession()), p)
+			default:
+				n.serverLog(ctx, req)
 			}
 			return next(ctx, method, req)
 		}

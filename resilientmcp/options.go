@@ -11,10 +11,6 @@ import (
 	"github.com/resilientgo/resilient"
 )
 
-// DefaultServerLogLevel is the least severe server log message asked for by
-// default: see [ServerLogLevel].
-const DefaultServerLogLevel mcp.LoggingLevel = "warning"
-
 // An Option configures [Tools] and [Notifications]. Options are applied in
 // order; a later option overrides an earlier one.
 type Option func(*config)
@@ -25,7 +21,7 @@ type config struct {
 	per      map[string][]resilient.Option                     // Default: none
 	safe     func(*mcp.Tool) bool                              // Default: ReadOnlyOrIdempotent
 	logger   *slog.Logger                                      // Default: discard
-	logLevel mcp.LoggingLevel                                  // Default: "warning" (DefaultServerLogLevel)
+	logLevel string                                            // Default: "warning" (DefaultServerLogLevel)
 	errs     []error
 }
 
@@ -120,32 +116,3 @@ func ReadOnlyOrIdempotent(t *mcp.Tool) bool {
 // (resilient.Logger) before the options of [ToolOptions]. A nil logger
 // discards. Default: discard.
 func Logger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
-
-// ServerLogLevel sets the least severe log message the server is asked to
-// send (notifications/message): "debug", "info", "notice", "warning",
-// "error", "critical", "alert" or "emergency". [Notifications] writes them
-// to the logger. The level travels with each call on sessions of protocol
-// 2026-07-28 and later, and is set once per session (logging/setLevel) on
-// older ones, when the server declares the logging capability. An empty
-// level asks for nothing. Default: "warning" ([DefaultServerLogLevel]).
-func ServerLogLevel(level mcp.LoggingLevel) Option {
-	return func(c *config) {
-		if _, ok := levels[level]; !ok && level != "" {
-			c.errorf("ServerLogLevel(%q): not an MCP logging level", level)
-			return
-		}
-		c.logLevel = level
-	}
-}
-
-// levels maps the MCP logging levels (RFC 5424's severities) to slog's.
-var levels = map[mcp.LoggingLevel]slog.Level{
-	"debug":     slog.LevelDebug,
-	"info":      slog.LevelInfo,
-	"notice":    slog.LevelInfo,
-	"warning":   slog.LevelWarn,
-	"error":     slog.LevelError,
-	"critical":  slog.LevelError,
-	"alert":     slog.LevelError,
-	"emergency": slog.LevelError,
-}

@@ -2,7 +2,6 @@ package resilientmcp
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -22,14 +21,6 @@ func (n notifier) progress(ctx context.Context, server, tool string, p *mcp.Prog
 		serverText(p.Message))
 }
 
-func (n notifier) serverLog(ctx context.Context, server string, p *mcp.LoggingMessageParams) {
-	level, ok := levels[p.Level]
-	if !ok {
-		level = slog.LevelInfo // a level the specification does not know
-	}
-	n.obs.Report(ctx, middleware.ServerLog{Server: server, Logger: p.Logger, Level: level}, serverText(logText(p.Data)))
-}
-
 // serverText carries a text the server wrote to the log observer, as the
 // error of Observers.Report: the channel for texts, which may hold
 // secrets and which other observers never see. An empty text is nil.
@@ -43,19 +34,6 @@ func serverText(s string) error {
 type textError string
 
 func (e textError) Error() string { return string(e) }
-
-// logText renders a log message's data: a string as it is, anything else
-// as JSON.
-func logText(data any) string {
-	if s, ok := data.(string); ok {
-		return s
-	}
-	b, err := json.Marshal(data)
-	if err != nil {
-		return "<unprintable log data>"
-	}
-	return string(b)
-}
 
 // reporter writes what happens to the sessions of the tools of one Tools
 // call to the logger of [Logger], one method per report. Errors are

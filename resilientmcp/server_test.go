@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the test server sends logs the way servers of every protocol still do: MCP logging is deprecated as of 2026-07-28, not gone.
+
 package resilientmcp_test
 
 import (

@@ -12,7 +12,7 @@ import (
 // replacement when it is lost. It is safe for concurrent use.
 type conn struct {
 	connect  func(context.Context) (*mcp.ClientSession, error) // nil: a lost session stays lost
-	logLevel mcp.LoggingLevel
+	logLevel string                                            // asked of every session; "" for none
 	report   *reporter
 	dial     chan struct{} // a one-slot semaphore: one reconnection at a time
 	tasks    sync.WaitGroup
@@ -84,10 +84,8 @@ func (c *conn) live() (*mcp.ClientSession, error) {
 // session's end, so that a session that died between calls is replaced
 // before anything is sent on it.
 func (c *conn) adopt(ctx context.Context, s *mcp.ClientSession) {
-	if c.logLevel != "" && !perRequestMeta(s) && serverLogs(s) {
-		if err := s.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: c.logLevel}); err != nil {
-			c.report.logLevelRefused(ctx, err)
-		}
+	if err := askForLogs(ctx, s, c.logLevel); err != nil {
+		c.report.logLevelRefused(ctx, err)
 	}
 	c.mu.Lock()
 	c.current, c.lost = s, false
@@ -142,12 +140,6 @@ func (c *conn) close() error {
 func perRequestMeta(s *mcp.ClientSession) bool {
 	r := s.InitializeResult()
 	return r != nil && r.ProtocolVersion >= "2026-07-28"
-}
-
-// serverLogs reports whether the server declared the logging capability.
-func serverLogs(s *mcp.ClientSession) bool {
-	r := s.InitializeResult()
-	return r != nil && r.Capabilities != nil && r.Capabilities.Logging != nil
 }
 
 var errNoReconnect = errors.New("resilientmcp: the session to the MCP server was lost, and no Reconnect function was given")

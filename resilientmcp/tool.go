@@ -91,9 +91,7 @@ func (t *mcpTool) params(ctx context.Context, s *mcp.ClientSession, args json.Ra
 	if key, ok := tools.KeyFrom(ctx); ok {
 		p.Meta[MetaIdempotencyKey] = key
 	}
-	if level := t.conn.logLevel; level != "" && perRequestMeta(s) {
-		p.Meta[mcp.MetaKeyLogLevel] = level
-	}
+	logLevelMeta(p, s, t.conn.logLevel)
 	return p
 }
 
