@@ -53,14 +53,10 @@ func (c *conn) session(ctx context.Context, tool string, safe bool) (*mcp.Client
 		c.report.reconnectFailed(ctx, err)
 		return nil, &SessionLostError{Tool: tool, Safe: safe, Err: err}
 	}
-	c.mu.Lock()
-	closed := c.closed
-	c.mu.Unlock()
-	if closed {
-		_ = s.Close()
+	if !c.adopt(ctx, s) {
+		_ = s.Close() // the tools were closed while it connected
 		return nil, ErrClosed
 	}
-	c.adopt(ctx, s)
 	c.report.reconnected(ctx)
 	return s, nil
 }
@@ -79,38 +75,46 @@ func (c *conn) live() (*mcp.ClientSession, error) {
 	return c.current, nil
 }
 
-// adopt makes s the current session: it asks for the server's logs on
-// sessions that set the level once (older protocols), and watches for the
-// session's end, so that a session that died between calls is replaced
-// before anything is sent on it.
-func (c *conn) adopt(ctx context.Context, s *mcp.ClientSession) {
+// adopt makes s the current session, unless the tools are closed: it asks
+// for the server's logs on sessions that set the level once (older
+// protocols), and watches for the session's end, so that a session that
+// died between calls is replaced before anything is sent on it.
+//
+// Goroutines start under c.mu while the tools are open, and close sets
+// closed under c.mu before it waits for them: none starts after the wait.
+func (c *conn) adopt(ctx context.Context, s *mcp.ClientSession) bool {
 	if err := askForLogs(ctx, s, c.logLevel); err != nil {
 		c.report.logLevelRefused(ctx, err)
 	}
 	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return false
+	}
 	c.current, c.lost = s, false
-	c.mu.Unlock()
 	c.tasks.Go(func() {
 		err := s.Wait()
 		c.drop(context.Background(), s, err)
 	})
+	return true
 }
 
 // drop marks s lost if it is still the current session, and closes it:
-// closing a dead session reaps its process and ends its goroutines.
+// closing a dead session reaps its process and ends its goroutines. Once
+// the tools are closed, close has closed the current session and every
+// other was closed when it was dropped.
 func (c *conn) drop(ctx context.Context, s *mcp.ClientSession, cause error) {
 	c.mu.Lock()
-	current := s == c.current && !c.lost && !c.closed
-	if current {
-		c.lost = true
+	if c.closed || s != c.current || c.lost {
+		c.mu.Unlock()
+		return
 	}
-	c.mu.Unlock()
-	if current {
-		c.report.sessionLost(ctx, cause)
-	}
+	c.lost = true
 	// Close waits for the calls in flight on s; a call that just saw the
 	// session fail must not wait for the others.
 	c.tasks.Go(func() { _ = s.Close() })
+	c.mu.Unlock()
+	c.report.sessionLost(ctx, cause)
 }
 
 // close closes the current session and waits for the sessions being

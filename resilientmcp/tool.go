@@ -97,10 +97,7 @@ func (t *mcpTool) params(ctx context.Context, s *mcp.ClientSession, args json.Ra
 
 // sessionError maps a failure to get a session, before anything was sent.
 func (t *mcpTool) sessionError(err error) error {
-	switch {
-	case errors.Is(err, ErrClosed):
-		return &taxonomy.FatalToolError{Tool: t.def.Name, Cause: err}
-	case errors.Is(err, errNoReconnect):
+	if errors.Is(err, ErrClosed) || errors.Is(err, errNoReconnect) {
 		return &taxonomy.FatalToolError{Tool: t.def.Name, Cause: err}
 	}
 	return err

@@ -62,7 +62,7 @@ func Tools(ctx context.Context, session *mcp.ClientSession, opts ...Option) ([]l
 		}
 		out = append(out, w)
 	}
-	c.adopt(ctx, session)
+	c.adopt(ctx, session) // the tools are not closed: nobody has them yet
 	return out, nil
 }
 
