@@ -3,7 +3,9 @@ package resilientmcp_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -162,5 +164,27 @@ func TestReconnectFails(t *testing.T) {
 	got, err = charge.Call(context.Background(), `{"order":"A-3","amount":1}`)
 	if err != nil || got != "charged 1 to A-3" {
 		t.Fatalf("up: got (%q, %v)", got, err)
+	}
+}
+
+// Calls that find the session lost at the same time wait for one
+// reconnection and share its session.
+func TestConcurrentCallsReconnectOnce(t *testing.T) {
+	f := newFixture(t)
+	lookup := find(t, f.tools(resilientmcp.Reconnect(f.connect)), "lookup")
+	f.crash()
+	await(t, f.log.wait("mcp session lost"), `"mcp session lost"`)
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			id := fmt.Sprintf("%04d", i)
+			if got, err := lookup.Call(context.Background(), `{"id":"`+id+`"}`); err != nil || got != "order "+id+": shipped Tuesday" {
+				t.Errorf("call %d: got (%q, %v)", i, got, err)
+			}
+		})
+	}
+	wg.Wait()
+	if n := f.connects.Load(); n != 2 {
+		t.Fatalf("connects: got %d, want 2 (one reconnection)", n)
 	}
 }

@@ -84,9 +84,10 @@ func ToolOptionsFor(name string, opts ...resilient.Option) Option {
 }
 
 // SafeToRetry sets which tools may be called again when a call's outcome is
-// unknown: the session was lost after the request was sent, or the call
-// timed out. Such tools are wrapped with resilient.SafeToRetry, so the
-// call is retried (on a new session when the old one was lost). Tools made
+// unknown: the session was lost after the request was sent, the call timed
+// out, the server failed. Such tools are wrapped with resilient.SafeToRetry,
+// so those failures are retried as the wrapper retries any transient
+// failure (on a new session when the old one was lost). Tools made
 // resilient.Idempotent with [ToolOptionsFor] are retried too: each attempt
 // carries the same idempotency key (see [MetaIdempotencyKey]). The MCP
 // specification calls annotations hints that a client should not trust

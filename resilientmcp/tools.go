@@ -77,13 +77,17 @@ func wrap(ctx context.Context, d *mcp.Tool, c *conn, calls *atomic.Uint64, cfg *
 	inner := &mcpTool{def: d, description: description(d, schema), schema: schema, safe: cfg.safe(d), conn: c, calls: calls}
 	opts := append([]resilient.Option{resilient.Logger(cfg.logger)}, cfg.all...)
 	opts = append(opts, cfg.per[d.Name]...)
-	w := resilient.Tool(inner, opts...)
-	if !inner.safe && w.Idempotent() {
-		inner.safe = true
+	if !inner.safe {
+		// Only the wrapper knows whether the options made it idempotent.
+		w := resilient.Tool(inner, opts...)
+		if err := w.Err(); err != nil {
+			return nil, fmt.Errorf("resilientmcp: %s: %w", d.Name, err)
+		}
+		if inner.safe = w.Idempotent(); !inner.safe {
+			return w, nil
+		}
 	}
-	if inner.safe {
-		w = resilient.Tool(inner, append(opts, resilient.SafeToRetry())...)
-	}
+	w := resilient.Tool(inner, append(opts, resilient.SafeToRetry())...)
 	if err := w.Err(); err != nil {
 		return nil, fmt.Errorf("resilientmcp: %s: %w", d.Name, err)
 	}
