@@ -71,30 +71,36 @@ func TestSessionLostDuringCall(t *testing.T) {
 	}
 }
 
-// The run learns why a destructive call was not retried: the log says the
-// session was lost during the call and that the tool may have run.
+// The run learns why a destructive call was not retried: the model reads
+// the type of the failure, and the log says the session was lost during
+// the call and that the tool may have run.
 func TestSessionLostSaysWhy(t *testing.T) {
-	f := newFixture(t)
-	charge := find(t, f.tools(resilientmcp.Reconnect(f.connect)), "charge")
-	hung := f.lines.wait("hung charge")
-	go func() {
-		<-hung
-		f.crash()
-	}()
-	if _, err := charge.Call(context.Background(), `{"order":"hang-once","amount":5}`); err != nil {
-		t.Fatal(err)
+	for name, newF := range map[string]func(*testing.T) *fixture{"process": newProcessFixture, "in-memory": newFixture} {
+		t.Run(name, func(t *testing.T) {
+			f := newF(t)
+			charge := find(t, f.tools(resilientmcp.Reconnect(f.connect)), "charge")
+			hung := f.lines.wait("hung charge")
+			go func() {
+				<-hung
+				f.crash()
+			}()
+			got, err := charge.Call(context.Background(), `{"order":"hang-once","amount":5}`)
+			if want := "Error: charge failed internally (*resilientmcp.SessionLostError)"; err != nil || got != want {
+				t.Fatalf("got (%q, %v), want %q", got, err, want)
+			}
+			failed := f.log.find("tool failed internally")
+			if len(failed) != 1 {
+				t.Fatalf("got %d \"tool failed internally\" lines, want 1", len(failed))
+			}
+			msg, _ := failed[0]["err"].(string)
+			want := "resilientmcp: charge: the session to the MCP server was lost during the call; " +
+				"the tool is neither read-only nor idempotent, so it may have run: calling \"tools/call\": EOF"
+			if !strings.Contains(msg, want) {
+				t.Fatalf("logged %q, want it to contain %q", msg, want)
+			}
+			await(t, f.log.wait("mcp session lost"), `"mcp session lost"`)
+		})
 	}
-	failed := f.log.find("tool failed internally")
-	if len(failed) != 1 {
-		t.Fatalf("got %d \"tool failed internally\" lines, want 1", len(failed))
-	}
-	msg, _ := failed[0]["err"].(string)
-	want := "resilientmcp: charge: the session to the MCP server was lost during the call; " +
-		"the tool is neither read-only nor idempotent, so it may have run: calling \"tools/call\": EOF"
-	if !strings.Contains(msg, want) {
-		t.Fatalf("logged %q, want it to contain %q", msg, want)
-	}
-	await(t, f.log.wait("mcp session lost"), `"mcp session lost"`)
 }
 
 // Without a Reconnect function a lost session cannot come back: the run
