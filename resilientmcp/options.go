@@ -11,8 +11,9 @@ import (
 	"github.com/resilientgo/resilient"
 )
 
-// An Option configures [Tools] and [Notifications]. Options are applied in
-// order; a later option overrides an earlier one.
+// An Option configures [Tools]. Options are applied in order: a later
+// option replaces what an earlier one set, except [ToolOptions] and
+// [ToolOptionsFor], which add up.
 type Option func(*config)
 
 type config struct {
@@ -112,8 +113,9 @@ func ReadOnlyOrIdempotent(t *mcp.Tool) bool {
 	return a != nil && (a.ReadOnlyHint || a.IdempotentHint)
 }
 
-// Logger sets the logger for progress notifications, server logs and
-// sessions lost and replaced, and is given to every tool's wrapper
-// (resilient.Logger) before the options of [ToolOptions]. A nil logger
+// Logger sets the logger for what happens to the sessions (lost, replaced,
+// a reconnection that failed) and is given to every tool's wrapper
+// (resilient.Logger) before the options of [ToolOptions]. Progress and
+// server logs go to the observers of [Notifications]. A nil logger
 // discards. Default: discard.
 func Logger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
