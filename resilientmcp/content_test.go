@@ -1,6 +1,10 @@
 package resilientmcp
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
 
 func TestByteSize(t *testing.T) {
 	tests := []struct {
@@ -57,6 +61,26 @@ func TestToolOfToken(t *testing.T) {
 		tool, ok := toolOfToken(tt.token)
 		if tool != tt.tool || ok != tt.ok {
 			t.Errorf("%v: got (%q, %v), want (%q, %v)", tt.token, tool, ok, tt.tool, tt.ok)
+		}
+	}
+}
+
+func TestDescription(t *testing.T) {
+	object := map[string]any{"type": "object"}
+	tests := []struct {
+		tool *mcp.Tool
+		want string
+	}{
+		{&mcp.Tool{Description: "Looks up.", Title: "Lookup", InputSchema: object},
+			`Looks up.` + "\n" + `Input: a JSON object matching this JSON schema: {"type":"object"}`},
+		{&mcp.Tool{Title: "Lookup", InputSchema: object}, "Lookup\n" + `Input: a JSON object matching this JSON schema: {"type":"object"}`},
+		{&mcp.Tool{InputSchema: object}, `Input: a JSON object matching this JSON schema: {"type":"object"}`},
+		{&mcp.Tool{Description: "Looks up."}, "Looks up."}, // no schema: nothing to say about it
+	}
+	for _, tt := range tests {
+		schema, _ := newInputSchema(tt.tool.InputSchema)
+		if got := description(tt.tool, schema); got != tt.want {
+			t.Errorf("got %q, want %q", got, tt.want)
 		}
 	}
 }

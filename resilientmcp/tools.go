@@ -95,11 +95,14 @@ func wrap(ctx context.Context, d *mcp.Tool, c *conn, calls *atomic.Uint64, cfg *
 }
 
 // description returns what the model reads about a tool: the server's
-// description (or title) and the input schema.
+// description (or title) and the input schema, if the server gave one.
 func description(d *mcp.Tool, schema inputSchema) string {
 	text := d.Description
 	if text == "" {
 		text = d.Title
+	}
+	if schema.compact == "" || schema.compact == "null" {
+		return text
 	}
 	if text != "" {
 		text += "\n"
