@@ -53,5 +53,10 @@
 //	resilientotel  OpenTelemetry traces and metrics of every decision (a separate import)
 //	faultserver    a loopback provider that replays scripted faults, for tests
 //
+// Integrations live in packages of their own, which nothing above imports:
+//
+//	resilientredis  shared state for many replicas, on Redis
+//	resilientmcp    the tools of an MCP server as wrapped tools
+//
 // Logs go through log/slog; every option has its default written beside it.
 package resilient

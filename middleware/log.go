@@ -32,6 +32,8 @@ import (
 //	"already done"             INFO  tool, idempotency_key
 //	"lease lost"               WARN  tool, idempotency_key
 //	"idempotency store failed" ERROR tool, idempotency_key, err
+//	"tool progress"            INFO  server, tool, progress, total, message
+//	"server log"               the server's level: server, logger, message
 const (
 	KeyTarget         = "target"          // the protected target's name
 	KeyAttempt        = "attempt"         // the attempt number, from 1
@@ -53,6 +55,17 @@ const (
 	KeyTool           = "tool"            // the tool's name
 	KeyType           = "type"            // the Go type of a tool's internal failure, "panic" for a panic
 	KeyIdempotencyKey = "idempotency_key" // the key of an idempotent call
+)
+
+// Attribute keys of the lines about MCP tool servers (package
+// resilientmcp): progress notifications, server logs, sessions lost and
+// replaced.
+const (
+	KeyServer   = "server"   // the MCP server's name, as it introduced itself
+	KeyProgress = "progress" // a progress notification's progress so far
+	KeyTotal    = "total"    // its total, when the server knows it
+	KeyMessage  = "message"  // the server's text, redacted: a progress message, a log message's data
+	KeyLogger   = "logger"   // the name of the server's logger that sent a log message
 )
 
 // Log returns the observer that writes the library's decisions to l as the
@@ -136,7 +149,26 @@ func (o logObserver) observeError(ctx context.Context, e Event, err error) {
 	case StoreFailed:
 		l.LogAttrs(ctx, slog.LevelError, "idempotency store failed",
 			slog.String(KeyTool, e.Tool), slog.String(KeyIdempotencyKey, e.Key), errAttr(err))
+	case ToolProgress:
+		total := slog.Attr{}
+		if e.Total > 0 {
+			total = slog.Float64(KeyTotal, e.Total)
+		}
+		l.LogAttrs(ctx, slog.LevelInfo, "tool progress", slog.String(KeyServer, e.Server), slog.String(KeyTool, e.Tool),
+			slog.Float64(KeyProgress, e.Progress), total, textAttr(err))
+	case ServerLog:
+		l.LogAttrs(ctx, e.Level, "server log",
+			slog.String(KeyServer, e.Server), slog.String(KeyLogger, e.Logger), textAttr(err))
 	}
+}
+
+// textAttr renders the text a server sent, which travels as the error of
+// a report; nil gives an empty attribute, which slog drops.
+func textAttr(text error) slog.Attr {
+	if text == nil {
+		return slog.Attr{}
+	}
+	return slog.String(KeyMessage, text.Error())
 }
 
 // toolEnd logs how a tool call ended, when that is worth a line.

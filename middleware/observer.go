@@ -2,6 +2,7 @@ package middleware
 
 import (
 	"context"
+	"log/slog"
 	"strconv"
 	"time"
 
@@ -72,8 +73,8 @@ type Start struct {
 // Event is one of the event types of this package: [CallEnd], [AttemptEnd],
 // [LateResult], [RetryScheduled], [Recovered], [GaveUp], [BreakerChange],
 // [Refusal], [Fallback], [Hedged], [Compacted], [StreamRestarted],
-// [BatchSplit], [IdempotentReplay], [LeaseLost], [StoreFailed]. More may be
-// added.
+// [BatchSplit], [IdempotentReplay], [LeaseLost], [StoreFailed], [ToolProgress],
+// [ServerLog]. More may be added.
 type Event interface{ event() }
 
 // Outcome says how a logical call ended.
@@ -278,6 +279,28 @@ type StoreFailed struct {
 	Key  string
 }
 
+// ToolProgress reports a progress notification of a tool call in flight,
+// as an MCP server sends it (notifications/progress; package
+// resilientmcp). The server's message, a text, goes to the log observer
+// alone, redacted, as an error's text does: it is the error of
+// [Observers.Report].
+type ToolProgress struct {
+	Server   string  // the tool server's name
+	Tool     string  // the tool called; empty when the call is not one of this library's
+	Progress float64 // the progress so far
+	Total    float64 // the total, 0 when unknown
+}
+
+// ServerLog reports a log message of a tool server (an MCP server's
+// notifications/message; package resilientmcp) at the slog level matching
+// the server's. The message's data goes to the log observer alone,
+// redacted, like a ToolProgress's message.
+type ServerLog struct {
+	Server string     // the tool server's name
+	Logger string     // the name of the server's logger that sent it, if any
+	Level  slog.Level // the server's level, as slog's
+}
+
 func (CallEnd) event()          {}
 func (AttemptEnd) event()       {}
 func (LateResult) event()       {}
@@ -294,6 +317,8 @@ func (BatchSplit) event()       {}
 func (IdempotentReplay) event() {}
 func (LeaseLost) event()        {}
 func (StoreFailed) event()      {}
+func (ToolProgress) event()     {}
+func (ServerLog) event()        {}
 
 // Observers is a set of observers, called in order. The zero value has none
 // and costs nothing: the adapters of this library check [Observers.Active]

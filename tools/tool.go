@@ -139,6 +139,10 @@ func (t *Tool) Description() string { return t.description }
 // Unwrap returns the wrapped tool.
 func (t *Tool) Unwrap() tools.Tool { return t.inner }
 
+// Idempotent reports whether the tool was wrapped with [Idempotent], so that
+// every call carries its key ([KeyFrom]).
+func (t *Tool) Idempotent() bool { return t.cfg.idempotent }
+
 // Breaker returns the tool's circuit breaker, nil when disabled.
 func (t *Tool) Breaker() *middleware.Breaker {
 	if t.pipe == nil {
