@@ -24,7 +24,8 @@ import (
 //	impl=failsafe   raw failsafe-go with the same policies as the wrapper's
 //	                defaults (retry with backoff, circuit breaker, per-attempt
 //	                timeout), composed once, WithContext(ctx).GetWithExecution
-//	                per call, as research/failsafe-go.md §4 measures it
+//	                per call, the way failsafe-go's own documentation
+//	                composes policies
 //	impl=resilient  resilient.Model / resilient.Tool, default options
 //
 // Each runs serially (run=serial) and under b.RunParallel (run=parallel).

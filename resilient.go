@@ -150,6 +150,19 @@ func Classifier(c taxonomy.Classifier) Option {
 // Logger sets the slog logger for every decision. Default: discard.
 func Logger(l *slog.Logger) Option { return func(s *settings) { s.logger = l } }
 
+// Observe installs observers on models and tools: every decision reaches
+// them as a typed event (see middleware.Observer); package resilientotel
+// turns them into OpenTelemetry traces and metrics. Observers installed
+// with several Observe options are all called, in order. Default: none.
+func Observe(observers ...middleware.Observer) Option {
+	return func(s *settings) { s.mw = append(s.mw, middleware.Observe(observers...)) }
+}
+
+// Named gives a model a name for errors, logs and events in place of the
+// one derived from its client ("openai/gpt-4o"): for fallbacks and pool
+// members that would otherwise look alike. The result is still the model.
+func Named(m lcllms.Model, name string) lcllms.Model { return llms.Named(m, name) }
+
 // Middleware passes options to the middleware pipeline directly.
 func Middleware(opts ...middleware.Option) Option {
 	return func(s *settings) { s.mw = append(s.mw, opts...) }

@@ -86,7 +86,8 @@ type clientCase struct {
 	openai, anthropic, ollama []string
 }
 
-// The ids refer to the fault cases of research/langchaingo-errors.md §5.
+// The ids number the fault cases measured against langchaingo v0.1.14's
+// clients when this server was written: each is one way a provider fails.
 var clientCases = []clientCase{
 	{
 		name:      "00 reply",

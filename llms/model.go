@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
-	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	lcllms "github.com/tmc/langchaingo/llms"
 
@@ -24,8 +24,9 @@ import (
 type Model struct {
 	inner      lcllms.Model
 	name       string
+	target     middleware.Target
 	cfg        config
-	logger     *slog.Logger
+	obs        middleware.Observers
 	provider   provider
 	pipe       *middleware.Pipeline[*lcllms.ContentResponse] // non-streaming calls
 	streamPipe *middleware.Pipeline[*lcllms.ContentResponse] // streaming calls: same breaker, stream timeouts
@@ -53,8 +54,8 @@ func New(m lcllms.Model, opts ...Option) (*Model, error) {
 		}
 		o(&cfg)
 	}
-	if m == nil {
-		cfg.errorf("nil model")
+	if isNil(m) {
+		cfg.errorf("nil model (%T)", m)
 	}
 	err := errors.Join(cfg.errs...)
 	var w *Model
@@ -75,14 +76,17 @@ func invalid(m lcllms.Model, err error) *Model {
 }
 
 func build(m lcllms.Model, cfg config) (*Model, error) {
-	w := &Model{inner: m, name: cfg.name, cfg: cfg, logger: cfg.logger, provider: providerOf(m)}
-	if w.name == "" {
-		w.name = defaultName(m)
+	m, given := unnamed(m)
+	name, provider, model := describe(m)
+	switch {
+	case cfg.name != "":
+		name = cfg.name
+	case given != "":
+		name = given
 	}
-	if w.logger == nil {
-		w.logger = slog.New(slog.DiscardHandler)
-	}
-	common := append([]middleware.Option{middleware.Logger(cfg.logger)}, cfg.mw...)
+	w := &Model{inner: m, name: name, cfg: cfg, provider: providerOf(m),
+		target: middleware.Target{Name: name, Operation: middleware.OperationChat, Provider: provider, Model: model}}
+	common := append([]middleware.Option{middleware.Logger(cfg.logger), middleware.Describe(w.target)}, cfg.mw...)
 	if cfg.compactor != nil {
 		common = append(common, middleware.KindAttempts(taxonomy.ContextOverflow, 2))
 	}
@@ -99,26 +103,54 @@ func build(m lcllms.Model, cfg config) (*Model, error) {
 	if w.streamPipe, err = middleware.New[*lcllms.ContentResponse](w.name, streamOpts...); err != nil {
 		return nil, fmt.Errorf("llms: %w", err)
 	}
+	w.obs = w.pipe.Observers()
+	return w, w.buildFallbacks(cfg)
+}
+
+// buildFallbacks wraps the fallbacks with the primary's options, each under
+// a name no other model of the call has: a model already wrapped by New is
+// used as it is, and models that would share a name are numbered
+// ("openai/gpt-4o#2") unless [Named] named them.
+func (w *Model) buildFallbacks(cfg config) error {
+	taken := map[string]bool{w.name: true}
 	fcfg := cfg
-	fcfg.fallbacks, fcfg.name = nil, ""
-	for _, fb := range cfg.fallbacks {
-		f, err := build(fb, fcfg)
+	fcfg.fallbacks = nil
+	for i, fb := range cfg.fallbacks {
+		if wrapped, ok := fb.(*Model); ok {
+			if wrapped.err != nil {
+				return fmt.Errorf("llms: Fallbacks: model %d: %w", i, wrapped.err)
+			}
+			if taken[wrapped.name] {
+				return fmt.Errorf("llms: Fallbacks: model %d is named %q like another model of the call; name it with Named or Name", i, wrapped.name)
+			}
+			taken[wrapped.name] = true
+			w.fallbacks = append(w.fallbacks, wrapped)
+			continue
+		}
+		inner, given := unnamed(fb)
+		name, _, _ := describe(inner)
+		if given != "" {
+			name = given
+		}
+		if taken[name] {
+			if given != "" {
+				return fmt.Errorf("llms: Fallbacks: model %d is named %q like another model of the call", i, given)
+			}
+			n := 2
+			for taken[fmt.Sprintf("%s#%d", name, n)] {
+				n++
+			}
+			name = fmt.Sprintf("%s#%d", name, n)
+		}
+		taken[name] = true
+		fcfg.name = name
+		f, err := build(inner, fcfg)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		w.fallbacks = append(w.fallbacks, f)
 	}
-	return w, nil
-}
-
-// defaultName names a model after its provider package: "*openai.LLM" is
-// "openai".
-func defaultName(m lcllms.Model) string {
-	t := strings.TrimPrefix(fmt.Sprintf("%T", m), "*")
-	if pkg, _, ok := strings.Cut(t, "."); ok {
-		return pkg
-	}
-	return t
+	return nil
 }
 
 // Name returns the name used in errors and logs.
@@ -139,10 +171,19 @@ func (m *Model) Breaker() *middleware.Breaker {
 }
 
 // SupportsReasoning forwards [lcllms.ReasoningModel]: it reports the wrapped
-// model's answer, false when the wrapped model does not say.
-func (m *Model) SupportsReasoning() bool {
-	r, ok := m.inner.(lcllms.ReasoningModel)
-	return ok && r.SupportsReasoning()
+// model's answer, false when the wrapped model does not say (or panics, or
+// the model is invalid).
+func (m *Model) SupportsReasoning() (ok bool) {
+	if m.err != nil {
+		return false
+	}
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	r, is := m.inner.(lcllms.ReasoningModel)
+	return is && r.SupportsReasoning()
 }
 
 // Call answers a single prompt through GenerateContent, as langchaingo's
@@ -159,23 +200,51 @@ func (m *Model) GenerateContent(ctx context.Context, messages []lcllms.MessageCo
 		return nil, m.err
 	}
 	opts := readOptions(options)
-	defer optionsPool.Put(opts)
 	c := &modelCall{messages: messages, options: options,
 		stream: opts.StreamingFunc, streamReasoning: opts.StreamingReasoningFunc,
 		streaming: opts.StreamingFunc != nil || opts.StreamingReasoningFunc != nil}
+	if !m.obs.Active() {
+		optionsPool.Put(opts)
+		return m.generateWithFallbacks(ctx, c)
+	}
+	target := m.target
+	if opts.Model != "" {
+		target.Model = opts.Model // the call asked for another model of the client
+	}
+	optionsPool.Put(opts)
+	start := time.Now()
+	ctx = m.obs.StartCall(ctx, target)
+	resp, err := m.generateWithFallbacks(ctx, c)
+	end := middleware.CallEnd{Target: target, Outcome: middleware.OutcomeOK, Attempts: int(c.root().attempts.Load()),
+		Duration: time.Since(start)}
+	if err != nil {
+		end.Outcome, end.Class = middleware.OutcomeFailed, taxonomy.Classify(err)
+		var final *middleware.Error
+		if errors.As(err, &final) {
+			end.Reason = final.Reason
+		}
+	}
+	m.obs.Report(ctx, end, err)
+	return resp, err
+}
+
+// generateWithFallbacks calls the model, then the fallbacks in order while
+// the failure is one another model can fix.
+func (m *Model) generateWithFallbacks(ctx context.Context, c *modelCall) (*lcllms.ContentResponse, error) {
 	resp, err := m.generate(ctx, c)
 	if err == nil || len(m.fallbacks) == 0 {
 		return resp, err
 	}
 	errs := []error{err}
+	from := m.name
 	for _, fb := range m.fallbacks {
 		if !m.shouldFallBack(ctx, err) {
 			break
 		}
-		m.logger.LogAttrs(ctx, slog.LevelWarn, "falling back",
-			slog.String(middleware.KeyTarget, m.name), slog.String(KeyFallback, fb.name),
-			slog.String(middleware.KeyKind, taxonomy.Classify(err).Kind.String()))
-		if err := c.restart(ctx, m.cfg.onRestart); err != nil {
+		if m.obs.Active() {
+			m.obs.Report(ctx, middleware.Fallback{Target: from, To: fb.name, Class: taxonomy.Classify(err)}, err)
+		}
+		if err := c.restart(ctx, m); err != nil {
 			return nil, errors.Join(append(errs, err)...)
 		}
 		resp, err = fb.generate(ctx, c.forFallback())
@@ -183,12 +252,10 @@ func (m *Model) GenerateContent(ctx context.Context, messages []lcllms.MessageCo
 			return resp, nil
 		}
 		errs = append(errs, err)
+		from = fb.name
 	}
 	return nil, errors.Join(errs...)
 }
-
-// KeyFallback is the slog attribute naming the model fallen back to.
-const KeyFallback = "fallback"
 
 // shouldFallBack reports whether another model can fix the failure.
 func (m *Model) shouldFallBack(ctx context.Context, err error) bool {
@@ -221,9 +288,12 @@ type modelCall struct {
 	streamReasoning func(ctx context.Context, reasoning, chunk []byte) error
 	streaming       bool
 
+	attempts atomic.Int32 // attempts made, fallbacks' included (shared through the first call's)
+	first    *modelCall   // the call this one falls back from; nil for the first
+
 	mu       sync.Mutex
 	messages []lcllms.MessageContent
-	partial  *string // set when a failed attempt had delivered chunks
+	partial  *PartialStreamError // set when a failed attempt had delivered chunks
 }
 
 // forFallback returns the call for a fallback model: the caller's options,
@@ -232,20 +302,32 @@ func (c *modelCall) forFallback() *modelCall {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return &modelCall{options: c.options, stream: c.stream, streamReasoning: c.streamReasoning,
-		streaming: c.streaming, messages: c.messages}
+		streaming: c.streaming, messages: c.messages, first: c.root()}
+}
+
+// root returns the first call of a chain of fallbacks.
+func (c *modelCall) root() *modelCall {
+	if c.first != nil {
+		return c.first
+	}
+	return c
 }
 
 // restart calls the restart hook if the last attempt delivered chunks. No
 // hook means such a call never gets here: its failure was final.
-func (c *modelCall) restart(ctx context.Context, hook func(context.Context, string) error) error {
+func (c *modelCall) restart(ctx context.Context, m *Model) error {
 	c.mu.Lock()
 	partial := c.partial
 	c.partial = nil
 	c.mu.Unlock()
+	hook := m.cfg.onRestart
 	if partial == nil || hook == nil {
 		return nil
 	}
-	if err := hook(ctx, *partial); err != nil {
+	if m.obs.Active() {
+		m.obs.Observe(ctx, middleware.StreamRestarted{Target: m.name, Chunks: partial.Chunks})
+	}
+	if err := hook(ctx, partial.Partial); err != nil {
 		return middleware.Unretryable(fmt.Errorf("llms: stream restart hook: %w", err), "the stream restart hook refused")
 	}
 	return nil
@@ -271,7 +353,8 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 			return nil, err
 		}
 	}
-	if err := c.restart(ctx, m.cfg.onRestart); err != nil {
+	c.root().attempts.Add(1)
+	if err := c.restart(ctx, m); err != nil {
 		return nil, err
 	}
 	c.mu.Lock()
@@ -288,7 +371,10 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 	options := c.options
 	var g *guard
 	if c.streaming {
-		actx, g = newGuard(actx, c.stream, c.streamReasoning, m.cfg.firstChunk, m.cfg.idle)
+		onStall := func(g *guard, cause error) {
+			s.End(m.streamFailure(c, g, classed(taxonomy.Transient, stallRule(cause), cause)))
+		}
+		actx, g = newGuard(actx, c.stream, c.streamReasoning, m.cfg.firstChunk, m.cfg.idle, onStall)
 		options = append(options[:len(options):len(options)], g.options()...)
 	}
 	resp, err := m.inner.GenerateContent(actx, messages, options...)
@@ -311,21 +397,29 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 	if g == nil {
 		return nil, err
 	}
+	return nil, m.streamFailure(c, g, err)
+}
+
+// streamFailure returns the error of a streamed attempt that failed with
+// err: the caller's own streaming error stops the call; a stream that had
+// delivered chunks is not retried unless a restart hook is set (the
+// partial text is kept for it); otherwise err.
+func (m *Model) streamFailure(c *modelCall, g *guard, err error) error {
 	if callerErr := g.callerErr(); callerErr != nil {
-		return nil, middleware.Unretryable(classed(taxonomy.Canceled, "streaming function returned an error",
+		return middleware.Unretryable(classed(taxonomy.Canceled, "streaming function returned an error",
 			fmt.Errorf("%w: %w", callerErr, err)), "the caller's streaming function stopped the call")
 	}
 	if chunks, partial := g.delivered(); chunks > 0 {
 		perr := &PartialStreamError{Partial: partial, Chunks: chunks, Err: err}
 		if m.cfg.onRestart == nil {
-			return nil, middleware.Unretryable(perr, "the stream had already delivered output; set OnStreamRestart to allow a retry")
+			return middleware.Unretryable(perr, "the stream had already delivered output; set OnStreamRestart to allow a retry")
 		}
 		c.mu.Lock()
-		c.partial = &perr.Partial
+		c.partial = perr
 		c.mu.Unlock()
-		return nil, perr
+		return perr
 	}
-	return nil, err
+	return err
 }
 
 func stallRule(stall error) string {
@@ -338,27 +432,23 @@ func stallRule(stall error) string {
 // compact shrinks the call's messages after a context overflow.
 func (m *Model) compact(ctx context.Context, c *modelCall) error {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	before := len(c.messages)
 	compacted, err := m.cfg.compactor.Compact(ctx, c.messages)
+	if err == nil {
+		c.messages = compacted
+	}
+	c.mu.Unlock()
 	if err != nil {
 		// Still an overflow: the pipeline stops with ReasonContextOverflow, and
 		// a fallback with a larger window may take it (FallbackOnOverflow).
 		return classed(taxonomy.ContextOverflow, "compaction failed",
 			fmt.Errorf("llms: compacting %d messages: %w", before, err))
 	}
-	c.messages = compacted
-	m.logger.LogAttrs(ctx, slog.LevelWarn, "compacted",
-		slog.String(middleware.KeyTarget, m.name),
-		slog.Int(KeyMessagesBefore, before), slog.Int(KeyMessagesAfter, len(compacted)))
+	if m.obs.Active() {
+		m.obs.Observe(ctx, middleware.Compacted{Target: m.name, Before: before, After: len(compacted)})
+	}
 	return nil
 }
-
-// Attribute keys of the llms events, beside middleware's.
-const (
-	KeyMessagesBefore = "messages_before"
-	KeyMessagesAfter  = "messages_after"
-)
 
 // estimateTokens estimates a request's prompt tokens as a quarter of its
 // text, at least 1: close enough for English with the common tokenizers, and

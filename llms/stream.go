@@ -53,6 +53,7 @@ type guard struct {
 	user          func(ctx context.Context, chunk []byte) error
 	userReasoning func(ctx context.Context, reasoning, chunk []byte) error
 	first, idle   time.Duration
+	onStall       func(g *guard, cause error) // ends the attempt: the client may ignore ctx
 	ctx           context.Context
 	cancel        context.CancelCauseFunc
 	timer         *time.Timer
@@ -66,12 +67,14 @@ type guard struct {
 }
 
 // newGuard returns the attempt context, canceled with ErrFirstChunkTimeout
-// or ErrStreamIdle when the stream stalls, and the guard.
+// or ErrStreamIdle when the stream stalls, and the guard. onStall is called
+// with that cause after the cancellation, so that the attempt ends on time
+// even when the provider client ignores its context.
 func newGuard(ctx context.Context,
 	user func(context.Context, []byte) error, userReasoning func(context.Context, []byte, []byte) error,
-	first, idle time.Duration,
+	first, idle time.Duration, onStall func(g *guard, cause error),
 ) (context.Context, *guard) {
-	g := &guard{user: user, userReasoning: userReasoning, first: first, idle: idle}
+	g := &guard{user: user, userReasoning: userReasoning, first: first, idle: idle, onStall: onStall}
 	g.ctx, g.cancel = context.WithCancelCause(ctx)
 	if wait := cmp.Or(first, idle); wait > 0 {
 		g.timer = time.AfterFunc(wait, g.stalled)
@@ -81,11 +84,14 @@ func newGuard(ctx context.Context,
 
 // stalled runs when the timer fires: no chunk came in time.
 func (g *guard) stalled() {
+	cause := ErrStreamIdle
 	if !g.started.Load() && g.first > 0 {
-		g.cancel(ErrFirstChunkTimeout)
-		return
+		cause = ErrFirstChunkTimeout
 	}
-	g.cancel(ErrStreamIdle)
+	g.cancel(cause)
+	if g.onStall != nil {
+		g.onStall(g, cause)
+	}
 }
 
 // options returns the call options that route the stream through g. They
@@ -122,7 +128,9 @@ func (g *guard) deliver(chunk []byte, send func() error) error {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.stopped {
+	if g.stopped || g.ctx.Err() != nil {
+		// The attempt ended (stalled, timed out, abandoned, or its caller
+		// gave up): nothing more reaches the caller from it.
 		return errAttemptOver
 	}
 	if err := send(); err != nil {

@@ -1,7 +1,6 @@
 package middleware
 
 import (
-	"log/slog"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -44,27 +43,33 @@ type Breaker struct {
 
 }
 
-// NewBreaker returns a breaker named name (for logs) that opens after
-// failures consecutive counted failures and stays open for delay. A nil
-// logger discards.
-func NewBreaker(name string, failures int, delay time.Duration, logger *slog.Logger) *Breaker {
+// NewBreaker returns a breaker named name (for events and logs) that opens
+// after failures consecutive counted failures and stays open for delay, and
+// reports its changes of state to observers as [BreakerChange] events (nil
+// observers are skipped; [Log] writes them as log lines). Values below 1
+// give the defaults, [DefaultBreakerFailures] and [DefaultBreakerDelay].
+func NewBreaker(name string, failures int, delay time.Duration, observers ...Observer) *Breaker {
 	if failures < 1 {
 		failures = DefaultBreakerFailures
 	}
 	if delay <= 0 {
 		delay = DefaultBreakerDelay
 	}
-	logger = orDiscard(logger)
+	var obs Observers
+	for _, o := range observers {
+		if o != nil {
+			obs = append(obs, o)
+		}
+	}
 	b := &Breaker{name: name, throttle: newThrottle(DefaultRetryThrottle)}
 	b.cb = circuitbreaker.NewBuilder[any]().
 		WithFailureThreshold(uint(failures)).
 		WithSuccessThreshold(1). // one probe when half-open; it decides
 		WithDelay(delay).
 		OnStateChanged(func(e circuitbreaker.StateChangedEvent) {
-			logger.LogAttrs(e.Context(), breakerLevel(e.NewState), breakerMessage(e.NewState),
-				slog.String(KeyTarget, name),
-				slog.String(KeyFrom, e.OldState.String()),
-				slog.String(KeyTo, e.NewState.String()))
+			if obs.Active() {
+				obs.Observe(e.Context(), BreakerChange{Target: name, From: e.OldState, To: e.NewState})
+			}
 			b.notify(e.NewState)
 		}).
 		Build()
@@ -194,21 +199,4 @@ func (b *Breaker) record(o outcome) {
 			b.cb.RecordFailure()
 		}
 	}
-}
-
-func breakerMessage(s BreakerState) string {
-	switch s {
-	case BreakerOpen:
-		return "circuit opened"
-	case BreakerHalfOpen:
-		return "circuit half-opened"
-	}
-	return "circuit closed"
-}
-
-func breakerLevel(s BreakerState) slog.Level {
-	if s == BreakerOpen {
-		return slog.LevelWarn
-	}
-	return slog.LevelInfo
 }

@@ -13,12 +13,14 @@ import (
 // failsafe-go as the attempt's error, so that the retry policy's AbortIf and
 // DelayFunc read the decision instead of making their own.
 type decision struct {
-	err    error // the attempt's error
-	retry  bool
-	wait   time.Duration
-	reason Reason // why the call stops, when !retry
-	detail string
-	inner  *Error // an inner layer's final error, passed through
+	err     error // the attempt's error
+	retry   bool
+	wait    time.Duration
+	source  WaitSource // where wait came from, when retry
+	reason  Reason     // why the call stops, when !retry
+	detail  string
+	inner   *Error        // an inner layer's final error, passed through
+	refusal RefusalReason // set when the call stops because something refused it
 }
 
 func (d *decision) Error() string { return d.err.Error() }
@@ -78,6 +80,7 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error) *decision {
 	}
 
 	var wait time.Duration
+	source := WaitBackoff
 	switch {
 	case class.Kind == taxonomy.ContextOverflow:
 		wait = 0 // the function repairs the request; waiting would not help
@@ -89,6 +92,7 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error) *decision {
 			detail: fmt.Sprintf("provider asked for %v, cap is %v", class.RetryAfter, cfg.retryAfterCap)}
 	case class.RetryAfter > 0:
 		wait = class.RetryAfter // exactly: retrying early is how accounts get throttled harder
+		source = WaitRetryAfter
 	default:
 		wait = c.p.backoff(n)
 	}
@@ -98,12 +102,12 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error) *decision {
 			detail: fmt.Sprintf("the next wait of %v would pass the deadline", wait.Round(time.Millisecond))}
 	}
 	if b := c.p.breaker; b != nil && !cfg.noThrottle && class.Kind != taxonomy.ContextOverflow && !b.throttle.allowsRetry() {
-		return &decision{reason: ReasonThrottled, detail: "most recent attempts of " + b.Name() + " failed"}
+		return &decision{reason: ReasonThrottled, detail: "most recent attempts of " + b.Name() + " failed", refusal: RefusedThrottle}
 	}
 	if !c.run.TryRetry() {
-		return &decision{reason: ReasonBudgetSpent}
+		return &decision{reason: ReasonBudgetSpent, refusal: RefusedBudget}
 	}
-	return &decision{retry: true, wait: wait}
+	return &decision{retry: true, wait: wait, source: source}
 }
 
 // backoff returns the wait before retry n (after attempt n failed): full
@@ -141,7 +145,7 @@ func (c *call[R]) countKind(k taxonomy.Kind) int {
 // a backoff, never zero, so refused callers do not spin.
 func (c *call[R]) decideOpen(n int) *decision {
 	p := c.p
-	stop := &decision{reason: ReasonCircuitOpen, detail: p.breaker.Name()}
+	stop := &decision{reason: ReasonCircuitOpen, detail: p.breaker.Name(), refusal: RefusedCircuitOpen}
 	if !p.cfg.waitWhileOpen {
 		return stop
 	}
@@ -158,7 +162,7 @@ func (c *call[R]) decideOpen(n int) *decision {
 		return stop
 	}
 	if !c.run.TryRetry() {
-		return &decision{reason: ReasonBudgetSpent}
+		return &decision{reason: ReasonBudgetSpent, refusal: RefusedBudget}
 	}
-	return &decision{retry: true, wait: wait}
+	return &decision{retry: true, wait: wait, source: WaitProbe}
 }

@@ -59,7 +59,7 @@ var reasonText = [...]string{
 	ReasonBudgetSpent:       "retry budget spent",
 	ReasonDeadline:          "deadline exceeded",
 	ReasonContextOverflow:   "context overflow",
-	ReasonUnretryable:      "not retryable",
+	ReasonUnretryable:       "not retryable",
 	ReasonRejected:          "rejected by a policy",
 	ReasonThrottled:         "retries throttled",
 }
@@ -121,7 +121,8 @@ type Attempt struct {
 	Class taxonomy.Class
 }
 
-// String renders the attempt as seed 000 asks: "Type: text", with its kind
+// String renders the attempt the way a reader of an incident needs it:
+// "Type: text" (the Go type shows which layer failed), with its kind
 // and rule, e.g. `attempt 2 after 412ms: *errors.errorString: API returned
 // unexpected status code: 503 [overloaded, status 503]`.
 func (a Attempt) String() string {

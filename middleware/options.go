@@ -10,16 +10,18 @@ import (
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
-// Defaults, as documented on each option. They are seed 003's policy: three
-// attempts, exponential backoff from 0.5 s capped at 8 s with full jitter.
+// Defaults, as documented on each option: three attempts, exponential
+// backoff from 0.5 s capped at 8 s with full jitter (the wait before retry n
+// is uniform in [0, min(0.5 s * 2^(n-1), 8 s))), Retry-After honoured up to
+// a minute.
 const (
-	DefaultMaxAttempts      = 3
-	DefaultBaseDelay        = 500 * time.Millisecond
-	DefaultMaxDelay         = 8 * time.Second
-	DefaultRetryAfterCap    = 60 * time.Second
-	DefaultTimeout   = 2 * time.Minute
+	DefaultMaxAttempts     = 3
+	DefaultBaseDelay       = 500 * time.Millisecond
+	DefaultMaxDelay        = 8 * time.Second
+	DefaultRetryAfterCap   = 60 * time.Second
+	DefaultTimeout         = 2 * time.Minute
 	DefaultBreakerFailures = 10
-	DefaultBreakerDelay     = 10 * time.Second
+	DefaultBreakerDelay    = 10 * time.Second
 )
 
 // An Option configures a [Pipeline]. Options are applied in order; a later
@@ -43,6 +45,8 @@ type config struct {
 	breakerDelay   time.Duration
 	classifier     taxonomy.Classifier
 	logger         *slog.Logger
+	observers      []Observer
+	target         Target
 	hedgeDelay     time.Duration
 	maxHedges      int
 	policies       []any // failsafe.Policy[R], checked by New
@@ -66,7 +70,8 @@ func defaultConfig() config {
 		breakerDelay:   DefaultBreakerDelay,
 		classifier:     taxonomy.Default,
 	}
-	// Seed 004: rate limits deserve more patience than failures nobody understands.
+	// Rate limits deserve more patience than failures nobody understands: a
+	// rate limit ends by itself, an unknown failure may never.
 	c.kindAttempts[taxonomy.RateLimited] = 5
 	c.kindAttempts[taxonomy.Unknown] = 2
 	// A context overflow is never retried blindly; a caller that compacts the
@@ -247,11 +252,17 @@ func Classifier(cl taxonomy.Classifier) Option {
 	}
 }
 
-// Logger sets the logger for decision events (see [Event keys]). A nil
-// logger discards. Default: discard.
+// Logger sets the logger for decision events: the pipeline reports them to
+// [Log](l) besides the observers installed with [Observe] (see [Event
+// keys]). A nil logger discards. Default: discard.
 //
 // [Event keys]: https://pkg.go.dev/github.com/resilientgo/resilient/middleware#hdr-Events
 func Logger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// Describe says what the pipeline protects, for observers: its operation,
+// provider and model (see [Target]). The target's Name is the pipeline's
+// name. Default: the name alone.
+func Describe(t Target) Option { return func(c *config) { c.target = t } }
 
 // Hedge enables hedging for [Pipeline.DoHedged]: when an attempt has not
 // finished after delay, up to maxHedges more start; the first success wins and

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/failsafe-go/failsafe-go"
@@ -17,9 +17,11 @@ import (
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
-// Func is the protected call. It must use ctx, the attempt's own context,
+// Func is the protected call. It should use ctx, the attempt's own context,
 // for its work: the pipeline cancels it on the attempt timeout, on the
-// caller's cancellation and when a hedge wins.
+// caller's cancellation and when a hedge wins. A function that ignores it
+// is abandoned then: the pipeline returns on time and the function's late
+// result is discarded when it comes (see [Pipeline.Do]).
 type Func[R any] func(ctx context.Context, s State) (R, error)
 
 // State tells the protected function where it stands.
@@ -32,6 +34,13 @@ type State struct {
 	Previous Attempt
 	// Hedge is true for a hedged attempt running beside another.
 	Hedge bool
+	// End ends the attempt at once with err as its failure, whether or not
+	// the function has returned: for a function that sees for itself that
+	// its work is hung, such as a stream that stalled inside a provider
+	// client that ignores its context. The pipeline classifies err and goes
+	// on; what the function returns later is discarded (see [LateResult]).
+	// A nil err is ignored.
+	End func(err error)
 }
 
 // Pipeline runs calls to one protected target (a model, a tool) under the
@@ -49,8 +58,9 @@ type State struct {
 // use, and its breaker's state is what makes it useful.
 type Pipeline[R any] struct {
 	name    string
+	target  Target
 	cfg     config
-	logger  *slog.Logger
+	obs     Observers
 	breaker *Breaker
 	exec    failsafe.Executor[R]
 	hedged  failsafe.Executor[R]
@@ -80,13 +90,17 @@ func New[R any](name string, opts ...Option) (*Pipeline[R], error) {
 	if err := errors.Join(cfg.errs...); err != nil {
 		return nil, err
 	}
-	p := &Pipeline[R]{name: name, cfg: cfg, logger: orDiscard(cfg.logger)}
+	p := &Pipeline[R]{name: name, target: cfg.target, cfg: cfg, obs: Observers(cfg.observers)}
+	p.target.Name = name
+	if cfg.logger != nil {
+		p.obs = append(p.obs[:len(p.obs):len(p.obs)], Log(cfg.logger))
+	}
 	switch {
 	case cfg.breakerOff:
 	case cfg.breaker != nil:
 		p.breaker = cfg.breaker
 	default:
-		p.breaker = NewBreaker(name, cfg.breakerThresh, cfg.breakerDelay, cfg.logger)
+		p.breaker = NewBreaker(name, cfg.breakerThresh, cfg.breakerDelay, p.obs...)
 	}
 
 	retry := retrypolicy.NewBuilder[R]().
@@ -125,9 +139,27 @@ func (p *Pipeline[R]) Name() string { return p.name }
 // Breaker returns the pipeline's circuit breaker, nil when disabled.
 func (p *Pipeline[R]) Breaker() *Breaker { return p.breaker }
 
+// Target returns what the pipeline protects, as observers see it.
+func (p *Pipeline[R]) Target() Target { return p.target }
+
+// Observers returns the pipeline's observers, [Log]'s included: adapters
+// report their own events (fallbacks, tool outcomes) through them.
+func (p *Pipeline[R]) Observers() Observers { return p.obs }
+
 // Do calls fn under the pipeline's policies and returns its result, or an
 // *[Error] saying why it stopped and listing every attempt. A caller context
 // that is already done makes no attempt.
+//
+// Each attempt runs fn on a goroutine of its own, so that Do returns at the
+// attempt timeout (a transient failure, retried as usual) or when the
+// caller gives up (canceled), even if fn ignores its context. Such an
+// attempt is abandoned: Do goes on without it, fn's goroutine ends when fn
+// returns, and its late result is discarded and reported once (a
+// [LateResult] event). A function with side effects that must not run
+// twice has to settle them itself when it returns (package tools keeps an
+// idempotent call's claim until then). When the attempt cannot end early
+// (no timeout, a caller context that cannot be canceled), fn runs on the
+// caller's goroutine.
 func (p *Pipeline[R]) Do(ctx context.Context, fn Func[R]) (R, error) {
 	return p.do(ctx, fn, p.exec)
 }
@@ -153,8 +185,14 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 			Attempts: []Attempt{{Number: 1, Err: errNilFunc, Class: programming("nil function")}}}
 	}
 	c := &call[R]{p: p, caller: ctx, bounded: ctx, fn: fn, run: RunFrom(ctx)}
+	if p.obs.Active() && !callStarted(ctx) {
+		// No adapter started a logical call around this one: it is one.
+		c.own, c.start = true, time.Now()
+		ctx = p.obs.Start(ctx, Start{Target: p.target})
+		c.caller, c.bounded = ctx, ctx
+	}
 	if ctx.Err() != nil {
-		return zero, c.finish(ctx.Err())
+		return zero, c.end(c.finish(ctx.Err()))
 	}
 	if p.cfg.maxDuration > 0 {
 		var cancel context.CancelFunc
@@ -167,15 +205,29 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 			// The function succeeded as the caller gave up, and failsafe-go
 			// replaced the result with the context's error. What was done is
 			// done (a charge, a paid generation): return it.
-			return res, nil
+			return res, c.end(nil)
 		}
-		return zero, c.finish(err)
+		return zero, c.end(c.finish(err))
 	}
-	if n := c.count(); n > 1 {
-		p.logger.LogAttrs(ctx, slog.LevelInfo, "recovered",
-			slog.String(KeyTarget, p.name), slog.Int(KeyAttempts, n))
+	if n := c.count(); n > 1 && p.obs.Active() {
+		p.obs.Observe(ctx, Recovered{Target: p.name, Attempts: n})
 	}
-	return r, nil
+	return r, c.end(nil)
+}
+
+// end reports the end of a call this pipeline started itself, and returns
+// err.
+func (c *call[R]) end(err error) error {
+	if !c.own {
+		return err
+	}
+	e := CallEnd{Target: c.p.target, Outcome: OutcomeOK, Attempts: c.count(), Duration: time.Since(c.start)}
+	var final *Error
+	if errors.As(err, &final) {
+		e.Outcome, e.Reason, e.Class = OutcomeFailed, final.Reason, final.Class()
+	}
+	c.p.obs.Report(c.caller, e, err)
+	return err
 }
 
 var (
@@ -194,6 +246,9 @@ type call[R any] struct {
 	bounded context.Context // caller's context bounded by MaxDuration
 	fn      Func[R]
 	run     *Run
+
+	own   bool      // the pipeline started the logical call (no adapter did)
+	start time.Time // when, if own
 
 	mu       sync.Mutex // hedged attempts run concurrently
 	attempts []Attempt
@@ -214,8 +269,9 @@ func (c *call[R]) count() int {
 	return len(c.attempts)
 }
 
-// attempt runs one attempt: breaker permit, attempt timeout, panic guard,
-// classification, decision.
+// attempt runs one attempt: refusals (budget, limiter, breaker), the attempt
+// context and timeout, the function on its own goroutine, classification,
+// decision.
 func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 	var zero R
 	p := c.p
@@ -231,9 +287,14 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 	c.mu.Unlock()
 	hedge := exec.IsHedge()
 
-	if hedge && !c.run.TryRetry() {
-		return zero, c.conclude(number, 0, errHedgeRefused, taxonomy.Class{Kind: taxonomy.Transient, Rule: "hedge refused by budget"},
-			&decision{reason: ReasonBudgetSpent})
+	if hedge {
+		if !c.run.TryRetry() {
+			return zero, c.conclude(number, 0, errHedgeRefused, taxonomy.Class{Kind: taxonomy.Transient, Rule: "hedge refused by budget"},
+				&decision{reason: ReasonBudgetSpent, refusal: RefusedBudget})
+		}
+		if p.obs.Active() {
+			p.obs.Observe(c.caller, Hedged{Target: p.name, Attempt: number})
+		}
 	}
 	if p.cfg.limiter != nil {
 		if err := p.cfg.limiter.Acquire(exec.Context(), 1); err != nil {
@@ -242,7 +303,7 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 				return zero, c.conclude(number, 0, err, class, c.decide(number, class, err))
 			}
 			return zero, c.conclude(number, 0, err, taxonomy.Class{Kind: taxonomy.RateLimited, Rule: "client-side rate limit"},
-				&decision{reason: ReasonRejected, detail: "the rate limiter refused the attempt"})
+				&decision{reason: ReasonRejected, detail: "the rate limiter refused the attempt", refusal: RefusedRateLimit})
 		}
 	}
 	if p.breaker != nil && !p.breaker.tryAcquire() {
@@ -250,16 +311,27 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 			c.decideOpen(number))
 	}
 
-	actx := exec.Context()
+	parent := exec.Context()
+	actx := parent
+	if p.obs.Active() {
+		actx = p.obs.Start(actx, Start{Target: p.target, Attempt: number, Hedge: hedge})
+	}
+	actx, end := context.WithCancelCause(actx)
 	cancel := context.CancelFunc(func() {})
 	if p.cfg.attemptTimeout > 0 {
 		actx, cancel = context.WithTimeout(actx, p.cfg.attemptTimeout)
 	}
 	start := time.Now()
-	r, err := c.protect(actx, State{Attempt: number, Previous: prev, Hedge: hedge})
+	r, err, abandoned := c.runAttempt(actx, State{Attempt: number, Previous: prev, Hedge: hedge,
+		End: func(err error) {
+			if err != nil {
+				end(err)
+			}
+		}})
 	elapsed := time.Since(start)
-	timedOut := err != nil && errors.Is(actx.Err(), context.DeadlineExceeded) && exec.Context().Err() == nil
+	timedOut := err != nil && errors.Is(actx.Err(), context.DeadlineExceeded) && parent.Err() == nil
 	cancel()
+	end(nil)
 
 	if err == nil {
 		if p.breaker != nil {
@@ -271,15 +343,96 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 			c.ok, c.result = true, r
 		}
 		c.mu.Unlock()
+		if p.obs.Active() {
+			p.obs.Observe(actx, AttemptEnd{Target: p.name, Attempt: number, Hedge: hedge, Duration: elapsed})
+		}
 		return r, nil
 	}
-	class := c.classify(err, timedOut, exec.Context())
+	class := c.classify(err, timedOut, parent)
 	if p.breaker != nil {
 		p.breaker.record(healthOf(class, err))
+	}
+	if p.obs.Active() {
+		p.obs.Report(actx, AttemptEnd{Target: p.name, Attempt: number, Hedge: hedge, Duration: elapsed,
+			Failed: true, Class: class, Abandoned: abandoned}, err)
 	}
 	d := c.decide(number, class, err)
 	return r, c.conclude(number, elapsed, err, class, d)
 }
+
+// Attempt states, for runAttempt's handover between the waiting caller and
+// the function's goroutine.
+const (
+	attemptRunning int32 = iota
+	attemptReturned
+	attemptAbandoned
+)
+
+// worker carries one attempt's result from the function's goroutine.
+type worker[R any] struct {
+	state       atomic.Int32
+	done        chan struct{}
+	r           R
+	err         error
+	abandonedAt time.Time // written before state becomes attemptAbandoned
+}
+
+// runAttempt calls the function on a goroutine of its own and waits for it
+// or for the end of ctx, whichever comes first. When ctx ends first the
+// attempt is abandoned: runAttempt returns at once with an *[AbandonedError]
+// and the function's result, whenever it comes, is discarded and reported
+// as a [LateResult]. A ctx that can never end runs the function inline.
+func (c *call[R]) runAttempt(ctx context.Context, s State) (R, error, bool) {
+	if ctx.Done() == nil {
+		r, err := c.protect(ctx, s)
+		return r, err, false
+	}
+	w := &worker[R]{done: make(chan struct{})}
+	go func() {
+		r, err := c.protect(ctx, s)
+		w.r, w.err = r, err
+		if !w.state.CompareAndSwap(attemptRunning, attemptReturned) {
+			c.late(ctx, s.Attempt, time.Since(w.abandonedAt), err)
+			return
+		}
+		close(w.done)
+	}()
+	select {
+	case <-w.done:
+		return w.r, w.err, false
+	case <-ctx.Done():
+	}
+	w.abandonedAt = time.Now()
+	if !w.state.CompareAndSwap(attemptRunning, attemptAbandoned) {
+		<-w.done // the function returned as ctx ended: its result stands
+		return w.r, w.err, false
+	}
+	var zero R
+	return zero, &AbandonedError{Cause: context.Cause(ctx)}, true
+}
+
+// late reports the result of an abandoned attempt, which is discarded.
+func (c *call[R]) late(ctx context.Context, attempt int, late time.Duration, err error) {
+	if c.p.obs.Active() {
+		c.p.obs.Report(ctx, LateResult{Target: c.p.name, Attempt: attempt, Late: late, Failed: err != nil}, err)
+	}
+}
+
+// AbandonedError is the failure of an attempt whose function had not
+// returned when the attempt's time ran out, its caller gave up, a hedge won
+// or the function ended it (see [State.End]): the pipeline went on without
+// it. Cause is the reason the attempt's context ended.
+type AbandonedError struct {
+	Cause error
+}
+
+// Error says the attempt was abandoned, and why.
+func (e *AbandonedError) Error() string {
+	return "middleware: attempt abandoned: " + e.Cause.Error()
+}
+
+// Unwrap returns the cause.
+func (e *AbandonedError) Unwrap() error { return e.Cause }
 
 // protect calls fn, turning a panic into a *PanicError so that no permit or
 // goroutine is leaked and the caller's program survives.
@@ -287,9 +440,6 @@ func (c *call[R]) protect(ctx context.Context, s State) (r R, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = &PanicError{Value: v, Stack: debug.Stack()}
-			c.p.logger.LogAttrs(c.caller, slog.LevelError, "panic recovered",
-				slog.String(KeyTarget, c.p.name), slog.Int(KeyAttempt, s.Attempt),
-				slog.Any(KeyError, err), slog.String(KeyStack, string(err.(*PanicError).Stack)))
 		}
 	}()
 	return c.fn(ctx, s)
@@ -359,11 +509,13 @@ func (c *call[R]) conclude(number int, elapsed time.Duration, err error, class t
 		c.nextWait = d.wait
 	}
 	c.mu.Unlock()
-	if d.retry {
-		c.p.logger.LogAttrs(c.caller, slog.LevelWarn, "retry scheduled",
-			slog.String(KeyTarget, c.p.name), slog.Int(KeyAttempt, number),
-			slog.String(KeyKind, class.Kind.String()), slog.String(KeyRule, class.Rule),
-			slog.Duration(KeyDelay, d.wait), slog.Any(KeyError, err))
+	if obs := c.p.obs; obs.Active() {
+		switch {
+		case d.retry:
+			obs.Report(c.caller, RetryScheduled{Target: c.p.name, Attempt: number, Wait: d.wait, Source: d.source, Class: class}, err)
+		case d.refusal != 0:
+			obs.Observe(c.caller, Refusal{Target: c.p.name, Reason: d.refusal})
+		}
 	}
 	d.err = err
 	return d
@@ -396,8 +548,10 @@ func (c *call[R]) finish(err error) error {
 		if inner := d.inner; inner != nil && len(attempts) == 1 {
 			// An inner layer of this library already decided: pass its
 			// diagnosis through rather than wrapping it again.
-			p.logger.LogAttrs(c.caller, slog.LevelDebug, "inner layer gave up",
-				slog.String(KeyTarget, p.name), slog.String(KeyReason, inner.Reason.String()))
+			if p.obs.Active() {
+				p.obs.Observe(c.caller, GaveUp{Target: p.name, Reason: inner.Reason, Attempts: 1,
+					Class: inner.Class(), PassedThrough: true})
+			}
 			return inner
 		}
 		final.Reason, final.Detail = d.reason, d.detail
@@ -407,10 +561,9 @@ func (c *call[R]) finish(err error) error {
 		final.Attempts = append(final.Attempts, Attempt{Number: len(attempts) + 1, Err: err,
 			Class: taxonomy.Class{Kind: taxonomy.Unknown, Rule: "rejected by a policy"}})
 	}
-	last := final.Class()
-	p.logger.LogAttrs(c.caller, slog.LevelWarn, "gave up",
-		slog.String(KeyTarget, p.name), slog.String(KeyReason, final.Reason.String()),
-		slog.Int(KeyAttempts, len(final.Attempts)), slog.String(KeyKind, last.Kind.String()),
-		slog.String(KeyRule, last.Rule), slog.Any(KeyError, final.Last()))
+	if p.obs.Active() {
+		p.obs.Report(c.caller, GaveUp{Target: p.name, Reason: final.Reason, Attempts: len(final.Attempts),
+			Class: final.Class()}, final.Last())
+	}
 	return final
 }

@@ -20,7 +20,7 @@ import (
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
-// Real texts from langchaingo's clients (shared/research/langchaingo-errors.md).
+// Real texts from langchaingo v0.1.14's clients, as they reach the wrapper.
 var (
 	err500      = providerErr("API returned unexpected status code: 500")
 	err429      = providerErr("API returned unexpected status code: 429: Rate limit reached")

@@ -85,7 +85,7 @@ func ExampleShareBreaker() {
 	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
 	defer rdb.Close()
 
-	breaker := middleware.NewBreaker("openai", 5, 30*time.Second, slog.Default())
+	breaker := middleware.NewBreaker("openai", 5, 30*time.Second, middleware.Log(slog.Default()))
 	shared, err := resilientredis.ShareBreaker(context.Background(), rdb, breaker, "openai")
 	if err != nil {
 		log.Fatal(err)

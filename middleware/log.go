@@ -1,0 +1,190 @@
+package middleware
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+)
+
+// Attribute keys of the log lines [Log] writes, stable for dashboards and
+// alerts. Every package of this library logs with these keys.
+//
+// The lines, by message:
+//
+//	"retry scheduled"          WARN  target, attempt, kind, rule, delay, err
+//	"recovered"                INFO  target, attempts
+//	"gave up"                  WARN  target, reason, attempts, kind, rule, err
+//	"inner layer gave up"      DEBUG target, reason
+//	"panic recovered"          ERROR target, attempt, err, stack
+//	"attempt abandoned"        WARN  target, attempt, kind, rule
+//	"late result discarded"    DEBUG target, attempt, late
+//	"refused"                  INFO  target, reason
+//	"circuit opened"           WARN  target, from, to
+//	"circuit half-opened"      INFO  target, from, to
+//	"circuit closed"           INFO  target, from, to
+//	"falling back"             WARN  target, fallback, kind
+//	"compacted"                WARN  target, messages_before, messages_after
+//	"stream restarted"         INFO  target, chunks
+//	"tool error"               DEBUG tool, err       the model is told and may correct itself
+//	"tool failed internally"   ERROR tool, type, err the model reads only the tool's name and type
+//	"tool stopped the run"     WARN  tool, reason, err
+//	"already done"             INFO  tool, idempotency_key
+//	"lease lost"               WARN  tool, idempotency_key
+//	"idempotency store failed" ERROR tool, idempotency_key, err
+const (
+	KeyTarget         = "target"          // the protected target's name
+	KeyAttempt        = "attempt"         // the attempt number, from 1
+	KeyAttempts       = "attempts"        // how many attempts a call made
+	KeyKind           = "kind"            // taxonomy.Kind of the failure
+	KeyRule           = "rule"            // the classifier rule that decided
+	KeyDelay          = "delay"           // the wait before the next attempt
+	KeyReason         = "reason"          // why a call stopped (Reason), or why a tool stopped the run
+	KeyError          = "err"             // the error, redacted
+	KeyStack          = "stack"           // a recovered panic's stack
+	KeyFrom           = "from"            // a breaker's previous state
+	KeyTo             = "to"              // a breaker's new state
+	KeyLate           = "late"            // how long after its abandonment an attempt returned
+	KeyFallback       = "fallback"        // the model fallen back to
+	KeyMessagesBefore = "messages_before" // messages before a compaction
+	KeyMessagesAfter  = "messages_after"  // messages after it
+	KeyChunks         = "chunks"          // chunks a restarted stream had delivered
+	KeyTool           = "tool"            // the tool's name
+	KeyType           = "type"            // the Go type of a tool's internal failure, "panic" for a panic
+	KeyIdempotencyKey = "idempotency_key" // the key of an idempotent call
+)
+
+// Log returns the observer that writes the library's decisions to l as the
+// lines listed with the Key constants. A nil l discards. Error texts are
+// redacted before they are written.
+func Log(l *slog.Logger) Observer {
+	if l == nil {
+		l = discard
+	}
+	return logObserver{l}
+}
+
+var discard = slog.New(slog.DiscardHandler)
+
+type logObserver struct{ l *slog.Logger }
+
+func (o logObserver) Start(ctx context.Context, _ Start) context.Context { return ctx }
+
+// Observe logs e without an error attribute: the library itself reports
+// through observeError, with the error.
+func (o logObserver) Observe(ctx context.Context, e Event) { o.observeError(ctx, e, nil) }
+
+func (o logObserver) observeError(ctx context.Context, e Event, err error) {
+	l := o.l
+	switch e := e.(type) {
+	case RetryScheduled:
+		l.LogAttrs(ctx, slog.LevelWarn, "retry scheduled",
+			slog.String(KeyTarget, e.Target), slog.Int(KeyAttempt, e.Attempt),
+			slog.String(KeyKind, e.Class.Kind.String()), slog.String(KeyRule, e.Class.Rule),
+			slog.Duration(KeyDelay, e.Wait), errAttr(err))
+	case Recovered:
+		l.LogAttrs(ctx, slog.LevelInfo, "recovered",
+			slog.String(KeyTarget, e.Target), slog.Int(KeyAttempts, e.Attempts))
+	case GaveUp:
+		if e.PassedThrough {
+			l.LogAttrs(ctx, slog.LevelDebug, "inner layer gave up",
+				slog.String(KeyTarget, e.Target), slog.String(KeyReason, e.Reason.String()))
+			return
+		}
+		l.LogAttrs(ctx, slog.LevelWarn, "gave up",
+			slog.String(KeyTarget, e.Target), slog.String(KeyReason, e.Reason.String()),
+			slog.Int(KeyAttempts, e.Attempts), slog.String(KeyKind, e.Class.Kind.String()),
+			slog.String(KeyRule, e.Class.Rule), errAttr(err))
+	case AttemptEnd:
+		var pe *PanicError
+		switch {
+		case errors.As(err, &pe):
+			l.LogAttrs(ctx, slog.LevelError, "panic recovered",
+				slog.String(KeyTarget, e.Target), slog.Int(KeyAttempt, e.Attempt),
+				errAttr(err), slog.String(KeyStack, string(pe.Stack)))
+		case e.Abandoned:
+			l.LogAttrs(ctx, slog.LevelWarn, "attempt abandoned",
+				slog.String(KeyTarget, e.Target), slog.Int(KeyAttempt, e.Attempt),
+				slog.String(KeyKind, e.Class.Kind.String()), slog.String(KeyRule, e.Class.Rule))
+		}
+	case LateResult:
+		l.LogAttrs(ctx, slog.LevelDebug, "late result discarded",
+			slog.String(KeyTarget, e.Target), slog.Int(KeyAttempt, e.Attempt), slog.Duration(KeyLate, e.Late))
+	case Refusal:
+		l.LogAttrs(ctx, slog.LevelInfo, "refused",
+			slog.String(KeyTarget, e.Target), slog.String(KeyReason, e.Reason.String()))
+	case BreakerChange:
+		l.LogAttrs(ctx, breakerLevel(e.To), breakerMessage(e.To),
+			slog.String(KeyTarget, e.Target), slog.String(KeyFrom, e.From.String()), slog.String(KeyTo, e.To.String()))
+	case Fallback:
+		l.LogAttrs(ctx, slog.LevelWarn, "falling back",
+			slog.String(KeyTarget, e.Target), slog.String(KeyFallback, e.To), slog.String(KeyKind, e.Class.Kind.String()))
+	case Compacted:
+		l.LogAttrs(ctx, slog.LevelWarn, "compacted",
+			slog.String(KeyTarget, e.Target), slog.Int(KeyMessagesBefore, e.Before), slog.Int(KeyMessagesAfter, e.After))
+	case StreamRestarted:
+		l.LogAttrs(ctx, slog.LevelInfo, "stream restarted", slog.String(KeyTarget, e.Target), slog.Int(KeyChunks, e.Chunks))
+	case CallEnd:
+		o.toolEnd(ctx, e, err)
+	case IdempotentReplay:
+		l.LogAttrs(ctx, slog.LevelInfo, "already done", slog.String(KeyTool, e.Tool), slog.String(KeyIdempotencyKey, e.Key))
+	case LeaseLost:
+		l.LogAttrs(ctx, slog.LevelWarn, "lease lost", slog.String(KeyTool, e.Tool), slog.String(KeyIdempotencyKey, e.Key))
+	case StoreFailed:
+		l.LogAttrs(ctx, slog.LevelError, "idempotency store failed",
+			slog.String(KeyTool, e.Tool), slog.String(KeyIdempotencyKey, e.Key), errAttr(err))
+	}
+}
+
+// toolEnd logs how a tool call ended, when that is worth a line.
+func (o logObserver) toolEnd(ctx context.Context, e CallEnd, err error) {
+	if e.Target.Operation != OperationExecuteTool {
+		return
+	}
+	name := slog.String(KeyTool, e.Target.Name)
+	switch e.Outcome {
+	case OutcomeToolError:
+		o.l.LogAttrs(ctx, slog.LevelDebug, "tool error", name, errAttr(err))
+	case OutcomeInternal, OutcomeTimeout:
+		o.l.LogAttrs(ctx, slog.LevelError, "tool failed internally", name, slog.String(KeyType, e.Type), errAttr(err))
+	case OutcomeFatal, OutcomeCircuitOpen, OutcomeStuck, OutcomeRefused:
+		o.l.LogAttrs(ctx, slog.LevelWarn, "tool stopped the run", name, slog.String(KeyReason, stopReason(e.Outcome)), errAttr(err))
+	}
+}
+
+func stopReason(o Outcome) string {
+	switch o {
+	case OutcomeCircuitOpen:
+		return "circuit open"
+	case OutcomeStuck:
+		return "stuck"
+	case OutcomeRefused:
+		return "usage limit"
+	}
+	return "fatal"
+}
+
+// errAttr renders err for a log line. Nil gives an empty attribute, which
+// slog drops.
+func errAttr(err error) slog.Attr {
+	if err == nil {
+		return slog.Attr{}
+	}
+	return slog.Any(KeyError, err)
+}
+
+func breakerLevel(s BreakerState) slog.Level {
+	if s == BreakerOpen {
+		return slog.LevelWarn
+	}
+	return slog.LevelInfo
+}
+
+func breakerMessage(s BreakerState) string {
+	switch s {
+	case BreakerOpen:
+		return "circuit opened"
+	case BreakerHalfOpen:
+		return "circuit half-opened"
+	}
+	return "circuit closed"
+}
