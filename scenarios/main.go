@@ -157,10 +157,11 @@ func (rep *report) writeDoc(w io.Writer) {
 	if cfg.quick {
 		mode = " **with -quick: smaller workloads, one run each**;"
 	}
-	fmt.Fprintf(w, "Run on %s%s: %s, %s/%s, %d CPUs;%s %d runs of each timed measurement (%d for scenarios 1 "+
-		"and 4, which take seconds per run; phases instead of runs in scenario 3); %v in all.\n\n",
+	fmt.Fprintf(w, "Run on %s%s: %s, %s/%s, %d CPUs;%s %s of each timed measurement (%d for scenarios 1 "+
+		"and 4, which take seconds per run; phases instead of runs in scenario 3; one of scenario 8, whose "+
+		"runs are its samples); %v in all.\n\n",
 		time.Now().UTC().Format("2006-01-02 15:04 MST"), revision(), runtime.Version(), runtime.GOOS, runtime.GOARCH,
-		runtime.NumCPU(), mode, cfg.runs, cfg.heavy().runs, rep.elapsed.Round(100*time.Millisecond))
+		runtime.NumCPU(), mode, plural(cfg.runs, "run"), cfg.heavy().runs, rep.elapsed.Round(100*time.Millisecond))
 	fmt.Fprintf(w, "Every request goes through langchaingo v0.1.14's real openai client, over TCP on loopback, "+
 		"to `faultserver.New`. **Time is scaled down %d-fold** (%d-fold in the herd): every wait the "+
 		"policies make and every delay, window and Retry-After of the server is divided by the scale, "+
@@ -213,16 +214,24 @@ func (rep *report) summary() string {
 	fmt.Fprintf(&b, "![completed runs against requests per run](docs/agent-runs.png)\n\n")
 	fmt.Fprintf(&b, "%d of %d targets met.", passed, all)
 	if len(missed) > 0 {
-		b.WriteString(" Missed, as measured (the report says why):\n\n")
-		t := table{header: []string{"scenario", "target", "measured"}}
+		b.WriteString(" Missed, as measured:\n\n")
+		t := table{header: []string{"scenario", "target", "measured", "why"}}
 		for _, m := range missed {
-			t.add(fmt.Sprint(m.scenario), m.what, m.measured)
+			t.add(fmt.Sprint(m.scenario), m.what, m.measured, m.why)
 		}
 		t.write(&b)
 	} else {
 		b.WriteString("\n\n")
 	}
 	return b.String()
+}
+
+// plural renders n things: "1 run", "5 runs".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 func quickNote(cfg config) string {

@@ -133,6 +133,7 @@ type target struct {
 	what     string
 	measured string
 	pass     bool
+	why      string // when missed: why, from what was measured
 }
 
 // A section is one scenario's part of the report.
@@ -166,7 +167,11 @@ func writeTargets(w io.Writer, sections []section) {
 	t := table{header: []string{"scenario", "target", "measured", "result"}}
 	for _, s := range sections {
 		for _, tg := range s.targets {
-			t.add(fmt.Sprint(tg.scenario), tg.what, tg.measured, passFail(tg.pass))
+			result := passFail(tg.pass)
+			if !tg.pass && tg.why != "" {
+				result += ": " + tg.why
+			}
+			t.add(fmt.Sprint(tg.scenario), tg.what, tg.measured, result)
 		}
 	}
 	t.write(w)

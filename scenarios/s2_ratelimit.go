@@ -115,7 +115,7 @@ func rateLimit(cfg config) (section, error) {
 					measured: early.count(), pass: maxOf(early) == 0})
 		}
 	}
-	sec.targets = append(sec.targets, matchesBest(2, ps, success))
+	sec.targets = append(sec.targets, matchesBest(2, ps, success, func(Policy) string { return "" }))
 	sec.notes = append(sec.notes, "A policy that gives up before the window reopens has a short wall time and no "+
 		"success: compare wall times only between policies that succeed.")
 	return sec, nil

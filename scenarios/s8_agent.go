@@ -42,26 +42,26 @@ func agentPolicies() []Policy {
 // is safe for concurrent use.
 type streamed struct {
 	mu   sync.Mutex
-	text strings.Builder
+	text string
 }
 
 // show is the run's streaming function.
 func (s *streamed) show(_ context.Context, chunk []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.text.Write(chunk)
+	s.text += string(chunk)
 	return nil
 }
 
 type streamedKey struct{}
 
 // clearStreamed is the stream restart hook: before a streamed call is
-// tried again, the run's screen is cleared of the text the failed attempt
-// showed.
-func clearStreamed(ctx context.Context, _ string) error {
+// tried again, the text the failed attempt showed is taken off the run's
+// screen.
+func clearStreamed(ctx context.Context, partial string) error {
 	if s, ok := ctx.Value(streamedKey{}).(*streamed); ok {
 		s.mu.Lock()
-		s.text.Reset()
+		s.text = strings.TrimSuffix(s.text, partial)
 		s.mu.Unlock()
 	}
 	return nil
@@ -105,6 +105,11 @@ func runAgents(p Policy, runs []int) (agentResult, error) {
 	}
 	box := newToolBox(primarySeed, ts)
 	tools := box.tools(p, r)
+	for _, t := range tools {
+		if w, ok := t.(interface{ Err() error }); ok && w.Err() != nil {
+			return agentResult{}, w.Err()
+		}
+	}
 
 	res := agentResult{runs: make([]agentRun, len(runs))}
 	work := make(chan int)
@@ -241,7 +246,7 @@ func agentScenario(cfg config) (section, []agentPoint, float64, error) {
 		points = append(points, agentPoint{name: p.Name, library: p.Library, completedPct: st.completedPct,
 			requestsPerRun: float64(r.requests) / float64(len(r.runs))})
 	}
-	sec.targets, sec.notes = agentTargets(ps, res, faultFree)
+	sec.targets = agentTargets(ps, res, faultFree)
 	sec.notes = append(sec.notes, "Why runs failed names what ended each failed run, in the same words for every "+
 		"policy: a tool that failed or rejected its input ends the executor's run when the error reaches it (langchaingo "+
 		"returns the first tool error as the run's), a model failure is named by the library's reason or, for the "+
@@ -345,7 +350,7 @@ func ordinal(n int) string {
 
 // agentTargets holds each of the library's rows to the scenario's targets
 // and explains every miss from the row's own failures.
-func agentTargets(ps []Policy, res []agentResult, faultFree float64) ([]target, []string) {
+func agentTargets(ps []Policy, res []agentResult, faultFree float64) []target {
 	stats := make([]agentStats, len(ps))
 	for i := range ps {
 		stats[i] = res[i].stats(faultFree)
@@ -363,7 +368,6 @@ func agentTargets(ps []Policy, res []agentResult, faultFree float64) ([]target, 
 		}
 	}
 	var targets []target
-	var notes []string
 	for i, p := range ps {
 		if !p.Library {
 			continue
@@ -377,35 +381,22 @@ func agentTargets(ps []Policy, res []agentResult, faultFree float64) ([]target, 
 				mostBaseline = max(mostBaseline, stats[j].completed)
 			}
 		}
-		add := func(what, measured string, pass bool) {
-			targets = append(targets, target{scenario: 8, what: p.Name + ": " + what, measured: measured, pass: pass})
+		add := func(what, measured string, pass bool, why string) {
+			targets = append(targets, target{scenario: 8, what: p.Name + ": " + what, measured: measured, pass: pass, why: why})
 		}
-		add("at least 99 % of runs completed", fmt.Sprintf("%.1f %% (%d of %d)", st.completedPct, st.completed, n), short <= 0)
-		add("at most 1.15x the requests of a fault-free run", fmt.Sprintf("%.2fx", st.vsFaultFree), st.vsFaultFree <= 1.15)
-		add("zero duplicated payments", fmt.Sprint(res[i].duplicates), res[i].duplicates == 0)
-		add("zero misleading successes", fmt.Sprint(st.misleading), st.misleading == 0)
+		add("at least 99 % of runs completed", fmt.Sprintf("%.1f %% (%d of %d)", st.completedPct, st.completed, n), short <= 0,
+			fmt.Sprintf("%d runs short; failed: %s", short, formatReasons(st.causes)))
+		add("at most 1.15x the requests of a fault-free run", fmt.Sprintf("%.2fx", st.vsFaultFree), st.vsFaultFree <= 1.15,
+			fmt.Sprintf("%.0f %% over, for the requests its retries, corrections and compactions add; served: %s",
+				100*(st.vsFaultFree/1.15-1), formatReasons(res[i].faults)))
+		add("zero duplicated payments", fmt.Sprint(res[i].duplicates), res[i].duplicates == 0, "")
+		add("zero misleading successes", fmt.Sprint(st.misleading), st.misleading == 0, "")
 		add("strictly more completed runs than every baseline", fmt.Sprintf("%d; most of a baseline: %d", st.completed, mostBaseline),
-			st.completed > mostBaseline)
+			st.completed > mostBaseline, fmt.Sprintf("failed: %s", formatReasons(st.causes)))
 		add("no more requests per completed run than the best baseline",
 			fmt.Sprintf("%.2f; %s: %.2f", st.requestsPerCompleted, ps[best].Name, b.requestsPerCompleted),
-			st.requestsPerCompleted <= b.requestsPerCompleted)
-
-		var misses []string
-		if short > 0 {
-			misses = append(misses, fmt.Sprintf("%d runs short of 99 %% (failed: %s)", short, formatReasons(st.causes)))
-		}
-		if st.vsFaultFree > 1.15 {
-			misses = append(misses, fmt.Sprintf("%.2fx the requests of a fault-free run, %.0f %% over the 1.15x allowed, "+
-				"for the requests its retries, corrections and compactions add (%s)", st.vsFaultFree,
-				100*(st.vsFaultFree/1.15-1), formatReasons(res[i].faults)))
-		}
-		if st.requestsPerCompleted > b.requestsPerCompleted {
-			misses = append(misses, fmt.Sprintf("%.2f requests per completed run against %.2f for %s, which completes "+
-				"%d runs", st.requestsPerCompleted, b.requestsPerCompleted, ps[best].Name, b.completed))
-		}
-		if len(misses) > 0 {
-			notes = append(notes, fmt.Sprintf("Where %s misses a target: %s.", p.Name, strings.Join(misses, "; ")))
-		}
+			st.requestsPerCompleted <= b.requestsPerCompleted,
+			fmt.Sprintf("%s completes %d runs; served to the library: %s", ps[best].Name, b.completed, formatReasons(res[i].faults)))
 	}
-	return targets, notes
+	return targets
 }

@@ -111,7 +111,10 @@ func (r result) writeMarkdown(w io.Writer, flags string) {
 	rounds := 0
 	for _, rw := range r.rows() {
 		ratio, spread := "", ""
-		if rw.ratio != 0 {
+		switch {
+		case rw.ratio != 0 && rw.hi < 0.01: // the bare call: the baseline's cost is all overhead
+			ratio = "<0.01x"
+		case rw.ratio != 0:
 			ratio, spread = fmt.Sprintf("%.2fx", rw.ratio), fmt.Sprintf("%.2f–%.2f", rw.lo, rw.hi)
 		}
 		fmt.Fprintf(w, "| `%s` | %s | %.0f | %.0f | %s | %s |\n",
