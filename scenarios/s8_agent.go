@@ -226,7 +226,7 @@ func agentScenario(cfg config) (section, []agentPoint, float64, error) {
 	sec.brief = fmt.Sprintf("%d runs per policy of a real `agents.Executor` (streaming, 4 to 7 model steps, 3 to 6 "+
 		"tool calls, one of them a payment), with %.1f %% 529s, %.1f %% 429s, %.1f %% cut streams and %.1f %% HTML 502s "+
 		"per request, a context overflow in runs of seven steps, and %.1f %% transient failures, %.1f %% ToolErrors "+
-		"and %.1f %% hangs per tool call", n, 100*f.overloaded, 100*f.rateLimited, 100*f.cutStream, 100*f.badGateway,
+		"and %.1f %% hangs per tool call.", n, 100*f.overloaded, 100*f.rateLimited, 100*f.cutStream, 100*f.badGateway,
 		100*toolFaults.transient, 100*toolFaults.toolError, 100*toolFaults.hang)
 	var points []agentPoint
 	for i, p := range ps {
