@@ -73,13 +73,6 @@ func (p *paymentService) duplicates() int {
 	return n
 }
 
-// charged counts the orders charged at least once.
-func (p *paymentService) charged() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.charges)
-}
-
 // toolBox holds the tools of one policy's runs and what they did. It is safe
 // for concurrent use.
 type toolBox struct {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"os"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -109,13 +108,5 @@ func plotAgentRuns(path string, points []agentPoint, faultFree float64) error {
 
 	img := vgimg.New(9*vg.Inch, 5*vg.Inch)
 	p.Draw(draw.New(img))
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return writePNG(path, img)
 }
