@@ -51,6 +51,11 @@ func plotHerd(path string, runs []herdResult) error {
 	for i := range rows {
 		rows[i][0].Draw(canvases[i][0])
 	}
+	return writePNG(path, img)
+}
+
+// writePNG writes img to path as a PNG.
+func writePNG(path string, img *vgimg.Canvas) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err

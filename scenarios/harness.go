@@ -21,7 +21,7 @@ type config struct {
 }
 
 // heavy is the config for the scenarios that take seconds per run: at most
-// 3 runs, so that the whole harness stays well under a minute.
+// 3 runs, so that the whole harness stays within a minute or two.
 func (c config) heavy() config {
 	c.runs = min(c.runs, 3)
 	return c

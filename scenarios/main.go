@@ -1,24 +1,25 @@
-// Command scenarios measures what resilient's defaults save when things
-// fail: it drives langchaingo's real openai client against the loopback
-// fault server (package faultserver, over TCP) through seven fault
-// scenarios, with time scaled down, and compares side by side four ways of
-// calling the model:
+// Command scenarios measures what resilient saves when things fail: it
+// drives langchaingo's real openai client against the loopback fault server
+// (package faultserver, over TCP) through eight fault scenarios, with time
+// scaled down, and compares this library with the retries users run
+// otherwise: none, seed 000's stacked layers, the official OpenAI and
+// Anthropic Go SDKs' retry loops (as their source has them), and a plain
+// failsafe-go retry. The last scenario is whole agent runs of a real
+// agents.Executor.
 //
-//	(a) no retry: langchaingo as shipped
-//	(b) seed 000's two stacked retry layers, 3 x 3 attempts
-//	(c) the provider SDKs' default retry loop
-//	(d) resilient.Model with its defaults
+// It writes scenarios.md (the tables and the targets, pass or fail),
+// herd.png and agent-runs.png to the -out directory, a new temporary one by
+// default, so that running it leaves the checkout as it was. To regenerate
+// the committed report and the README's summary, run from this directory:
 //
-// It writes ../docs/scenarios.md (the tables and the targets, pass or fail)
-// and ../docs/herd.png (requests over time in the herd, without jitter and
-// with it). Run it from this directory:
+//	go run . -out ../docs -readme ../README.md
 //
-//	go run .          # 5 runs of each timed measurement, under a minute
-//	go run . -quick   # 1 run of smaller workloads
+// -quick runs smaller workloads once, for a first look.
 package main
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -29,45 +30,54 @@ import (
 	"runtime"
 	"strings"
 	"time"
-
-	"github.com/resilientgo/resilient/middleware"
 )
+
+// regenerate is the command that writes the committed report.
+const regenerate = "cd scenarios && go run . -out ../docs -readme ../README.md"
 
 func main() {
 	quick := flag.Bool("quick", false, "one run of smaller workloads (a first look; times are single samples)")
-	out := flag.String("out", filepath.Join("..", "docs"), "directory for scenarios.md and herd.png")
+	out := flag.String("out", "", "directory for scenarios.md, herd.png and agent-runs.png (default: a new temporary directory)")
+	readme := flag.String("readme", "", "also rewrite the scenario summary between the markers in this README")
 	flag.Parse()
 	log.SetFlags(0)
 
+	dir := *out
+	if dir == "" {
+		var err error
+		if dir, err = os.MkdirTemp("", "scenarios"); err != nil {
+			log.Fatal(err)
+		}
+	}
 	cfg := config{runs: 5}
 	if *quick {
 		cfg = config{runs: 1, quick: true}
 	}
 	start := time.Now()
-	secs, herdRuns, err := runAll(cfg)
+	rep, err := runAll(cfg)
 	if err != nil {
 		log.Fatal(err)
 	}
-	elapsed := time.Since(start)
-
-	var doc bytes.Buffer
-	writeDoc(&doc, cfg, secs, elapsed, os.Args[1:])
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	rep.elapsed = time.Since(start)
+	if err := rep.write(dir, *readme); err != nil {
 		log.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(*out, "scenarios.md"), doc.Bytes(), 0o644); err != nil {
-		log.Fatal(err)
-	}
-	if err := plotHerd(filepath.Join(*out, "herd.png"), herdRuns); err != nil {
-		log.Fatal(err)
-	}
-	_, _ = os.Stdout.Write(doc.Bytes())
+	log.Printf("wrote %s", dir)
 }
 
-// runAll runs the seven scenarios in order, reporting progress on stderr.
-func runAll(cfg config) ([]section, []herdResult, error) {
-	var secs []section
-	var herdRuns []herdResult
+// report is everything one run of the harness measured.
+type report struct {
+	cfg      config
+	secs     []section
+	herdRuns []herdResult
+	agent    []agentPoint
+	free     float64 // model steps of an agent run without faults
+	elapsed  time.Duration
+}
+
+// runAll runs the eight scenarios in order, reporting progress on stderr.
+func runAll(cfg config) (*report, error) {
+	rep := &report{cfg: cfg}
 	steps := []struct {
 		name string
 		run  func() (section, error)
@@ -76,35 +86,82 @@ func runAll(cfg config) ([]section, []herdResult, error) {
 		{"rate limiting", func() (section, error) { return rateLimit(cfg) }},
 		{"outage", func() (section, error) { return outage(cfg) }},
 		{"herd", func() (s section, err error) {
-			s, herdRuns, err = herd(cfg)
+			s, rep.herdRuns, err = herd(cfg)
 			return s, err
 		}},
 		{"nested layers", func() (section, error) { return nested(cfg) }},
 		{"hedging", func() (section, error) { return hedging(cfg) }},
 		{"idempotent tool", func() (section, error) { return idempotency(cfg) }},
+		{"agent runs", func() (s section, err error) {
+			s, rep.agent, rep.free, err = agentScenario(cfg)
+			return s, err
+		}},
 	}
 	for i, st := range steps {
 		t := time.Now()
 		sec, err := st.run()
 		if err != nil {
-			return nil, nil, fmt.Errorf("scenario %d (%s): %w", i+1, st.name, err)
+			return nil, fmt.Errorf("scenario %d (%s): %w", i+1, st.name, err)
 		}
 		log.Printf("scenario %d (%s): %v", i+1, st.name, time.Since(t).Round(time.Millisecond))
-		secs = append(secs, sec)
+		rep.secs = append(rep.secs, sec)
 	}
-	return secs, herdRuns, nil
+	return rep, nil
 }
 
-// writeDoc writes docs/scenarios.md.
-func writeDoc(w io.Writer, cfg config, secs []section, elapsed time.Duration, args []string) {
-	command := strings.TrimSpace("cd scenarios && go run . " + strings.Join(args, " "))
+// write writes the report's files to dir and, when readme is set, its
+// summary into that README.
+func (rep *report) write(dir, readme string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var doc bytes.Buffer
+	rep.writeDoc(&doc)
+	if err := os.WriteFile(filepath.Join(dir, "scenarios.md"), doc.Bytes(), 0o644); err != nil {
+		return err
+	}
+	if err := plotHerd(filepath.Join(dir, "herd.png"), rep.herdRuns); err != nil {
+		return err
+	}
+	if err := plotAgentRuns(filepath.Join(dir, "agent-runs.png"), rep.agent, rep.free); err != nil {
+		return err
+	}
+	if readme == "" {
+		return nil
+	}
+	return rewriteSection(readme, rep.summary())
+}
+
+// describedPolicies are every policy of the report, each once.
+func describedPolicies() []Policy {
+	var out []Policy
+	seen := map[string]bool{}
+	for _, ps := range [][]Policy{agentPolicies(), outagePolicies(), herdPolicies(), hedgePolicies()} {
+		for _, p := range ps {
+			if !seen[p.Name] {
+				seen[p.Name] = true
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// writeDoc writes scenarios.md.
+func (rep *report) writeDoc(w io.Writer) {
+	cfg := rep.cfg
 	fmt.Fprintf(w, "# Fault scenarios\n\n")
-	fmt.Fprintf(w, "Written by the harness in `scenarios/` (a module of its own); do not edit, rerun:\n\n"+
-		"```\n%s\n```\n\n", command)
-	fmt.Fprintf(w, "Run on %s%s: %s, %s/%s, %d CPUs; %d runs of each timed measurement (%d for scenarios 1, 3 "+
-		"and 4, which take seconds per run); %v in all.\n\n",
+	fmt.Fprintf(w, "Written by the harness in `scenarios/` (a module of its own); do not edit. Regenerate this "+
+		"report, its charts and the README's summary with:\n\n```\n%s\n```\n\n", regenerate)
+	mode := ""
+	if cfg.quick {
+		mode = " **with -quick: smaller workloads, one run each**;"
+	}
+	fmt.Fprintf(w, "Run on %s%s: %s, %s/%s, %d CPUs;%s %s of each timed measurement (%d for scenarios 1 "+
+		"and 4, which take seconds per run; phases instead of runs in scenario 3; one of scenario 8, whose "+
+		"runs are its samples); %v in all.\n\n",
 		time.Now().UTC().Format("2006-01-02 15:04 MST"), revision(), runtime.Version(), runtime.GOOS, runtime.GOARCH,
-		runtime.NumCPU(), cfg.runs, cfg.heavy().runs, elapsed.Round(100*time.Millisecond))
+		runtime.NumCPU(), mode, plural(cfg.runs, "run"), cfg.heavy().runs, rep.elapsed.Round(100*time.Millisecond))
 	fmt.Fprintf(w, "Every request goes through langchaingo v0.1.14's real openai client, over TCP on loopback, "+
 		"to `faultserver.New`. **Time is scaled down %d-fold** (%d-fold in the herd): every wait the "+
 		"policies make and every delay, window and Retry-After of the server is divided by the scale, "+
@@ -112,26 +169,92 @@ func writeDoc(w io.Writer, cfg config, secs []section, elapsed time.Duration, ar
 		"otherwise. Counts come from seeded generators and agree between runs unless a range "+
 		"(min–max over the runs) follows the median; times are medians.\n\n",
 		defaultScale, herdScale, defaultScale.of(time.Second))
-	fmt.Fprintf(w, "The policies:\n\n"+
-		"- **(a) no retry**: langchaingo as shipped, one request per call.\n"+
-		"- **(b) seed 000: 3 x 3 stacked**: an outer loop of 3 attempts, 1.5 s x 2^n between them, around an "+
-		"inner loop of 3 attempts, 2 s x 2^(n-1) between them, retrying the seed's transient pattern "+
-		"(`overloaded`, `rate limit`, `429`, `5xx`, connection errors, empty messages); no jitter.\n"+
-		"- **(c) provider SDK default**: 2 retries, 0.5 s x 2^n x U(0.75, 1) capped at 8 s, on 408, 409, 429, "+
-		"5xx and connection errors; Retry-After ignored.\n"+
-		"- **(d) resilient defaults**: `resilient.Model` over the openai client with the library's evidence "+
-		"transport (`llms.NewTransport`, what `resilient.HTTPClient` installs), every default duration "+
-		"divided by the scale (`Backoff`, `RetryAfterCap`, `Breaker` delay, attempt timeout) and nothing "+
-		"else changed: %d attempts (5 for rate limits), full-jitter backoff from %v to %v, Retry-After "+
-		"honoured up to %v, a breaker that opens after %d consecutive failures for %v (and, for a model "+
-		"without fallbacks, makes a call wait for its probe rather than fail at once).\n\n",
-		middleware.DefaultMaxAttempts, middleware.DefaultBaseDelay, middleware.DefaultMaxDelay,
-		middleware.DefaultRetryAfterCap, middleware.DefaultBreakerFailures, middleware.DefaultBreakerDelay)
-	fmt.Fprintf(w, "## Targets\n\n")
-	writeTargets(w, secs)
-	for _, s := range secs {
+	fmt.Fprintf(w, "## The policies\n\nEach description below is generated from the values the harness runs "+
+		"the policy with.\n\n")
+	for _, p := range describedPolicies() {
+		fmt.Fprintf(w, "- **%s**: %s\n", p.Name, p.About)
+	}
+	fmt.Fprintf(w, "\n## Targets\n\n")
+	writeTargets(w, rep.secs)
+	for _, s := range rep.secs {
 		s.write(w)
 	}
+}
+
+// Markers around the README's generated summary.
+const (
+	beginMarker = "<!-- scenarios:begin (generated by the harness in scenarios/; do not edit) -->"
+	endMarker   = "<!-- scenarios:end -->"
+)
+
+// summary is the README's part: the agent runs in brief, and every target.
+func (rep *report) summary() string {
+	var b strings.Builder
+	passed, all := 0, 0
+	var missed []target
+	for _, s := range rep.secs {
+		for _, t := range s.targets {
+			all++
+			if t.pass {
+				passed++
+			} else {
+				missed = append(missed, t)
+			}
+		}
+	}
+	agent := rep.secs[len(rep.secs)-1]
+	fmt.Fprintf(&b, "When things fail, the harness in `scenarios/` drives langchaingo's real openai client "+
+		"against the fault server, time scaled down %d-fold, and compares this library with no retry, seed "+
+		"000's stacked layers, the retry loops of openai-go and anthropic-sdk-go (as their source has them) and "+
+		"a plain failsafe-go retry ([docs/scenarios.md](docs/scenarios.md) has every table, how each policy is "+
+		"configured, and the charts; regenerate with `%s`). Measured%s on %s%s.\n\n",
+		defaultScale, regenerate, quickNote(rep.cfg), time.Now().UTC().Format("2006-01-02"), revision())
+	fmt.Fprintf(&b, "%s: %s\n\n", agent.title, agent.brief)
+	agent.compact.write(&b)
+	fmt.Fprintf(&b, "![completed runs against requests per run](docs/agent-runs.png)\n\n")
+	fmt.Fprintf(&b, "%d of %d targets met.", passed, all)
+	if len(missed) > 0 {
+		b.WriteString(" Missed, as measured:\n\n")
+		t := table{header: []string{"scenario", "target", "measured", "why"}}
+		for _, m := range missed {
+			t.add(fmt.Sprint(m.scenario), m.what, m.measured, m.why)
+		}
+		t.write(&b)
+	} else {
+		b.WriteString("\n\n")
+	}
+	return b.String()
+}
+
+// plural renders n things: "1 run", "5 runs".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+func quickNote(cfg config) string {
+	if cfg.quick {
+		return " (-quick: smaller workloads)"
+	}
+	return ""
+}
+
+// rewriteSection replaces what lies between the markers in the file at
+// path with body.
+func rewriteSection(path, body string) error {
+	old, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	s := string(old)
+	i, j := strings.Index(s, beginMarker), strings.Index(s, endMarker)
+	if i < 0 || j < i {
+		return errors.New(path + ": no " + beginMarker + " ... " + endMarker + " section to rewrite")
+	}
+	s = s[:i+len(beginMarker)] + "\n" + body + s[j:]
+	return os.WriteFile(path, []byte(s), 0o644)
 }
 
 // revision names the library's commit, " at commit abc1234", when git can

@@ -2,22 +2,16 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"math/rand/v2"
 	"net/http"
-	"regexp"
 	"strconv"
-	"strings"
-	"sync"
 	"time"
 
 	lcllms "github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/openai"
+	lctools "github.com/tmc/langchaingo/tools"
 
-	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/llms"
-	"github.com/resilientgo/resilient/middleware"
 )
 
 // A timeScale divides every duration on both sides, the policies' waits and
@@ -44,21 +38,46 @@ type Caller interface {
 	Call(ctx context.Context) error
 }
 
-// A Policy is one way of calling the model, built afresh for every run
-// against the run's server, so that no state (a breaker, say) leaks from one
-// run into the next.
+// A Policy is one way of calling the model (and, in the agent runs, the
+// tools), built afresh for every run against the run's server, so that no
+// state (a breaker, say) leaks from one run into the next.
 type Policy struct {
-	// Name labels the policy's row, e.g. "(a) no retry".
+	// Name labels the policy's row, e.g. "no retry".
 	Name string
-	// New builds the caller on r.
-	New func(r rig) (Caller, error)
+	// About says how the policy behaves. It is generated from the values
+	// the policy is built with, so that the report cannot disagree with
+	// the code.
+	About string
+	// Library marks this library's own rows, which the targets hold to
+	// account; the others are baselines.
+	Library bool
+	// Model builds the model on r: langchaingo's openai client, pointed at
+	// r's server, with the policy's retries around it or in its transport.
+	Model func(r rig) (lcllms.Model, error)
+	// Tool wraps a tool for the agent runs; nil leaves tools as they are,
+	// so that the executor ends the run on the first tool error.
+	Tool func(r rig, t lctools.Tool, k toolKind) lctools.Tool
+	// Run returns the context of one agent run; nil uses ctx as it is.
+	Run func(ctx context.Context) context.Context
 }
 
+// New builds p's caller on r.
+func (p Policy) New(r rig) (Caller, error) {
+	m, err := p.Model(r)
+	return modelCaller{m}, err
+}
+
+// modelCaller makes a logical call through any model.
+type modelCaller struct{ m lcllms.Model }
+
+func (c modelCaller) Call(ctx context.Context) error { return generate(ctx, c.m) }
+
 // A rig is what a policy is built on in one run: the run's server, an HTTP
-// transport of its own that reaches it, and the time scale that divides the
-// policy's waits.
+// transport of its own that reaches it, the time scale that divides the
+// policy's waits, and, for the policies that fall back, a second provider.
 type rig struct {
 	server    *faultserver.Server
+	fallback  *faultserver.Server // nil unless the scenario offers one
 	transport http.RoundTripper
 	ts        timeScale
 }
@@ -100,26 +119,27 @@ func sentAt(r *faultserver.Request) time.Time {
 	return r.Time
 }
 
+// client is langchaingo's openai client pointed at s, sending through
+// transport rt (which ends in the rig's transport).
+func (r rig) client(s *faultserver.Server, rt http.RoundTripper) (*openai.LLM, error) {
+	return s.OpenAI(openai.WithHTTPClient(&http.Client{Transport: rt}))
+}
+
 // rawClient is langchaingo's openai client as shipped, pointed at the server.
-func (r rig) rawClient() (*openai.LLM, error) {
-	return r.server.OpenAI(openai.WithHTTPClient(&http.Client{Transport: r.transport}))
+func (r rig) rawClient() (*openai.LLM, error) { return r.client(r.server, r.transport) }
+
+// evidenceClient is the openai client pointed at s with the library's
+// evidence transport installed over the rig's, as resilient.HTTPClient
+// installs it over http.DefaultTransport.
+func (r rig) evidenceClient(s *faultserver.Server) (*openai.LLM, error) {
+	return r.client(s, llms.NewTransport(r.transport))
 }
 
-// evidenceClient is the openai client with the library's evidence transport
-// installed over the rig's, as resilient.HTTPClient installs it over
-// http.DefaultTransport.
-func (r rig) evidenceClient() (*openai.LLM, error) {
-	return r.server.OpenAI(openai.WithHTTPClient(&http.Client{Transport: llms.NewTransport(r.transport)}))
-}
-
-// policies are the four policies compared in every scenario.
+// policies are the policies compared in every scenario: the baselines,
+// then this library's defaults.
 func policies() []Policy {
-	return []Policy{
-		{Name: "(a) no retry", New: newNoRetry},
-		{Name: "(b) seed 000: 3 x 3 stacked", New: newStacked},
-		{Name: "(c) provider SDK default", New: newSDKDefault},
-		{Name: "(d) resilient defaults", New: func(r rig) (Caller, error) { return newLibrary(r) }},
-	}
+	return []Policy{noRetryPolicy(), stackedPolicy(), sdkPolicy(openaiGo), sdkPolicy(anthropicGo),
+		failsafePolicy(), libraryPolicy(libraryDefaults())}
 }
 
 // generate makes one request through m.
@@ -140,174 +160,10 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// (a) ---------------------------------------------------------------------
-
-// noRetry is langchaingo as shipped: one request, whatever happens.
-type noRetry struct{ llm lcllms.Model }
-
-func newNoRetry(r rig) (Caller, error) {
-	llm, err := r.rawClient()
-	return noRetry{llm}, err
+// noRetryPolicy is langchaingo as shipped: one request per call, tools as
+// they are.
+func noRetryPolicy() Policy {
+	return Policy{Name: "no retry",
+		About: "langchaingo as shipped: one request per model call; tools as they are.",
+		Model: func(r rig) (lcllms.Model, error) { return r.rawClient() }}
 }
-
-func (c noRetry) Call(ctx context.Context) error { return generate(ctx, c.llm) }
-
-// (b) ---------------------------------------------------------------------
-
-// stacked is seed 000's two retry layers, each written as the seed describes
-// it, scaled: an outer loop (Runtime.exec: 3 attempts, 1.5 s * 2^n between
-// them, stopping on permanent markers) around an inner loop (AgentSession: 3
-// attempts, 2 s * 2^(n-1) between them, retrying empty messages and the
-// transient pattern, never a context overflow). Neither layer jitters.
-type stacked struct {
-	llm lcllms.Model
-	ts  timeScale
-}
-
-func newStacked(r rig) (Caller, error) {
-	llm, err := r.rawClient()
-	return stacked{llm, r.ts}, err
-}
-
-// seedRetryPattern is the seed's _RETRY_PATTERN, as a Go regular expression.
-var seedRetryPattern = regexp.MustCompile(`(?i)overloaded|rate.?limit|\b429\b|\b5\d\d\b|service unavailable|` +
-	`connection (error|refused)|other side closed|fetch failed|reset before headers|terminated`)
-
-// seedOverflow recognizes a context overflow, which the inner layer leaves to
-// compaction.
-var seedOverflow = regexp.MustCompile(`(?i)context length|context window|prompt is too long`)
-
-// seedPermanentMarkers are the seed's _PERMANENT_ERROR_MARKERS.
-var seedPermanentMarkers = []string{"not a valid image", "invalid image", "image data is not",
-	"login expired", "login failed", "re-auth", "unauthorized", "invalid api key", "invalid_api_key"}
-
-func (c stacked) Call(ctx context.Context) error {
-	const attempts = 3
-	var err error
-	for n := range attempts {
-		if err = c.inner(ctx); err == nil {
-			return nil
-		}
-		text := strings.ToLower(fmt.Sprintf("%T: %v", err, err))
-		for _, m := range seedPermanentMarkers {
-			if strings.Contains(text, m) {
-				return fmt.Errorf("failed permanently: %w", err)
-			}
-		}
-		if n == attempts-1 {
-			break
-		}
-		if serr := sleep(ctx, c.ts.of(1500*time.Millisecond<<n)); serr != nil {
-			return err
-		}
-	}
-	return fmt.Errorf("failed after %d attempts: %w", attempts, err)
-}
-
-func (c stacked) inner(ctx context.Context) error {
-	const attempts = 3
-	var err error
-	for n := 1; n <= attempts; n++ {
-		if err = generate(ctx, c.llm); err == nil {
-			return nil
-		}
-		msg := err.Error()
-		retryable := !seedOverflow.MatchString(msg) && (msg == "" || seedRetryPattern.MatchString(msg))
-		if !retryable || n == attempts {
-			return err
-		}
-		if serr := sleep(ctx, c.ts.of(2*time.Second<<(n-1))); serr != nil {
-			return err
-		}
-	}
-	return err
-}
-
-// (c) ---------------------------------------------------------------------
-
-// sdkDefault is the retry loop the OpenAI and Anthropic SDKs ship: 2
-// retries, 0.5 s * 2^n capped at 8 s, times U(0.75, 1); 408, 409, 429, 5xx
-// and connection errors are retried; Retry-After is ignored here, as the
-// brief for this comparison asks. It retries next, which makes one request
-// (or, nested, calls another layer).
-type sdkDefault struct {
-	next func(context.Context) error
-	ts   timeScale
-	mu   sync.Mutex
-	rng  *rand.Rand
-}
-
-func newSDKDefault(r rig) (Caller, error) {
-	llm, err := r.rawClient()
-	return sdkAround(func(ctx context.Context) error { return generate(ctx, llm) }, r.ts), err
-}
-
-// sdkAround is the SDK's loop around next.
-func sdkAround(next func(context.Context) error, ts timeScale) *sdkDefault {
-	return &sdkDefault{next: next, ts: ts, rng: rand.New(rand.NewPCG(3, 0))}
-}
-
-// statusPattern finds the HTTP status in langchaingo's openai error text:
-// "API returned unexpected status code: 429: ...". The SDKs read the status
-// itself; langchaingo keeps only this text.
-var statusPattern = regexp.MustCompile(`status code: (\d{3})`)
-
-// sdkRetryable is the SDKs' rule. An error without a status is a connection
-// error or a timeout (langchaingo replaces both with fixed strings), which
-// the SDKs retry.
-func sdkRetryable(err error) bool {
-	m := statusPattern.FindStringSubmatch(err.Error())
-	if m == nil {
-		return true
-	}
-	status, _ := strconv.Atoi(m[1])
-	return status == 408 || status == 409 || status == 429 || status >= 500
-}
-
-func (c *sdkDefault) jitter() float64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return 0.75 + 0.25*c.rng.Float64()
-}
-
-func (c *sdkDefault) Call(ctx context.Context) error {
-	const maxRetries = 2
-	for retry := 0; ; retry++ {
-		err := c.next(ctx)
-		if err == nil || retry == maxRetries || !sdkRetryable(err) {
-			return err
-		}
-		wait := min(500*time.Millisecond<<retry, 8*time.Second)
-		if serr := sleep(ctx, c.ts.of(time.Duration(float64(wait)*c.jitter()))); serr != nil {
-			return err
-		}
-	}
-}
-
-// (d) ---------------------------------------------------------------------
-
-// library is resilient.Model with its defaults, every duration scaled, over
-// the openai client with the evidence transport installed.
-type library struct{ m *llms.Model }
-
-// libraryOptions are the library's defaults in harness time, then extra:
-// every default duration divided by ts, nothing else changed.
-func libraryOptions(ts timeScale, extra ...resilient.Option) []resilient.Option {
-	return append([]resilient.Option{
-		resilient.Backoff(ts.of(middleware.DefaultBaseDelay), ts.of(middleware.DefaultMaxDelay)),
-		resilient.RetryAfterCap(ts.of(middleware.DefaultRetryAfterCap)),
-		resilient.CircuitBreaker(middleware.DefaultBreakerFailures, ts.of(middleware.DefaultBreakerDelay)),
-		resilient.ModelOptions(llms.Timeout(ts.of(middleware.DefaultTimeout))),
-	}, extra...)
-}
-
-func newLibrary(r rig, extra ...resilient.Option) (*library, error) {
-	llm, err := r.evidenceClient()
-	if err != nil {
-		return nil, err
-	}
-	m := resilient.Model(llm, libraryOptions(r.ts, extra...)...)
-	return &library{m}, m.Err()
-}
-
-func (c *library) Call(ctx context.Context) error { return generate(ctx, c.m) }

@@ -61,6 +61,26 @@ func (s samples) percent() string {
 // millis renders durations (stored in milliseconds) as their median.
 func (s samples) millis() string { return formatMillis(s.median()) }
 
+// millisRange renders durations (stored in milliseconds) as their median
+// and range. Negative values stand for "nothing to measure" and are left
+// out; "–" when nothing is left.
+func (s samples) millisRange() string {
+	var kept samples
+	for _, v := range s {
+		if v >= 0 {
+			kept = append(kept, v)
+		}
+	}
+	if len(kept) == 0 {
+		return "–"
+	}
+	lo, hi := kept.bounds()
+	if formatMillis(lo) == formatMillis(hi) {
+		return formatMillis(lo)
+	}
+	return fmt.Sprintf("%s (%s–%s)", formatMillis(kept.median()), formatMillis(lo), formatMillis(hi))
+}
+
 func formatMillis(ms float64) string {
 	switch {
 	case ms >= 10000:
@@ -113,6 +133,7 @@ type target struct {
 	what     string
 	measured string
 	pass     bool
+	why      string // when missed: why, from what was measured
 }
 
 // A section is one scenario's part of the report.
@@ -123,6 +144,8 @@ type section struct {
 	table   table
 	notes   []string
 	targets []target
+	brief   string // for the README: the setup in one sentence ...
+	compact table  // ... and the table in a few columns
 }
 
 func (s section) write(w io.Writer) {
@@ -144,7 +167,11 @@ func writeTargets(w io.Writer, sections []section) {
 	t := table{header: []string{"scenario", "target", "measured", "result"}}
 	for _, s := range sections {
 		for _, tg := range s.targets {
-			t.add(fmt.Sprint(tg.scenario), tg.what, tg.measured, passFail(tg.pass))
+			result := passFail(tg.pass)
+			if !tg.pass && tg.why != "" {
+				result += ": " + tg.why
+			}
+			t.add(fmt.Sprint(tg.scenario), tg.what, tg.measured, result)
 		}
 	}
 	t.write(w)

@@ -3,9 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
+	"slices"
 	"time"
 
 	"github.com/resilientgo/resilient/faultserver"
+	"github.com/resilientgo/resilient/middleware"
 )
 
 // Scenario 1: random transient failures.
@@ -62,19 +65,29 @@ func transient(cfg config) (section, error) {
 			"(%v of provider time) or as soon as the previous one ends. Lower bound: none; the best a policy "+
 			"can do is 1/(1-%.1f) = %.2f requests per success. Times are medians of %d runs.", transientRate*100, n,
 			transientEvery, defaultScale.provider(transientEvery), transientRate, 1/(1-transientRate), cfg.runs),
-		table: table{header: []string{"policy", "success rate", "requests / call", "requests / success", "mean call time", "failures"}}}
+		table: table{header: []string{"policy", "calls", "failed calls", "requests", "success rate", "requests / call",
+			"requests / success", "mean call time", "failures"}}}
 	success := make([]samples, len(ps))
 	for i, p := range ps {
 		runs := res[i]
 		success[i] = collect(runs, func(r transientResult) float64 { return 100 * float64(r.ok) / float64(r.n) })
 		sec.table.add(p.Name,
+			collect(runs, func(r transientResult) float64 { return float64(r.n) }).count(),
+			collect(runs, func(r transientResult) float64 { return float64(r.n - r.ok) }).count(),
+			collect(runs, func(r transientResult) float64 { return float64(r.requests) }).count(),
 			success[i].percent(),
 			collect(runs, func(r transientResult) float64 { return float64(r.requests) / float64(r.n) }).ratio(),
 			collect(runs, func(r transientResult) float64 { return float64(r.requests) / float64(max(r.ok, 1)) }).ratio(),
 			collect(runs, func(r transientResult) float64 { return mean(r.durations) }).millis(),
 			failureSummary(runs, func(r transientResult) calls { return r.calls }))
 	}
-	sec.targets = append(sec.targets, matchesBest(1, ps, success))
+	sec.targets = append(sec.targets, matchesBest(1, ps, success, func(best Policy) string {
+		l := stackedLayers
+		return fmt.Sprintf("the library makes at most %d attempts a call (middleware.DefaultMaxAttempts), and %.0f %% "+
+			"failures fail %.1f %% of calls on every attempt; %s makes more (the stacked layers up to %d)",
+			middleware.DefaultMaxAttempts, 100*transientRate, 100*math.Pow(transientRate, middleware.DefaultMaxAttempts),
+			best.Name, l.outerAttempts*l.innerAttempts)
+	}))
 	return sec, nil
 }
 
@@ -90,18 +103,18 @@ func failureSummary[M any](runs []M, f func(M) calls) string {
 	return formatReasons(c.failures)
 }
 
-// matchesBest checks that (d), the last policy, succeeds at least as often
-// as the best baseline.
-func matchesBest(scenario int, ps []Policy, success []samples) target {
-	last := len(ps) - 1
+// matchesBest checks that the first of the library's rows succeeds at
+// least as often as the best baseline; why says why it may not.
+func matchesBest(scenario int, ps []Policy, success []samples, why func(best Policy) string) target {
+	lib := slices.IndexFunc(ps, func(p Policy) bool { return p.Library })
 	best, bestAt := -1.0, 0
-	for i := range last {
-		if m := success[i].median(); m > best {
+	for i, p := range ps {
+		if m := success[i].median(); !p.Library && m > best {
 			best, bestAt = m, i
 		}
 	}
-	d := success[last].median()
-	return target{scenario: scenario, what: "(d) succeeds at least as often as the best baseline",
-		measured: fmt.Sprintf("(d) %.1f %%, best baseline %s %.1f %%", d, ps[bestAt].Name[:3], best),
-		pass:     d >= best}
+	d := success[lib].median()
+	return target{scenario: scenario, what: ps[lib].Name + " succeeds at least as often as the best baseline",
+		measured: fmt.Sprintf("%.1f %%; best baseline, %s: %.1f %%", d, ps[bestAt].Name, best),
+		pass:     d >= best, why: why(ps[bestAt])}
 }

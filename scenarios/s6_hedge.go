@@ -41,9 +41,9 @@ func tailServer() faultserver.Step {
 
 func hedgePolicies() []Policy {
 	ps := policies()
-	return []Policy{ps[0], ps[3], {Name: fmt.Sprintf("(d) resilient, Hedge(%v)", hedgeDelay), New: func(r rig) (Caller, error) {
-		return newLibrary(r, resilient.Hedge(r.ts.of(hedgeDelay), 1))
-	}}}
+	hedge := libOption{fn: resilient.Hedge, args: []any{hedgeDelay, 1},
+		build: func(ts timeScale) resilient.Option { return resilient.Hedge(ts.of(hedgeDelay), 1) }}
+	return []Policy{ps[0], ps[len(ps)-1], libraryPolicy(libraryConfig{extra: []libOption{hedge}})}
 }
 
 type hedgeResult struct {
@@ -73,7 +73,7 @@ func hedging(cfg config) (section, error) {
 			"every 20 arrivals, at a position drawn from a seeded generator), after %v (%v). %d callers make %d logical calls in all, each caller one "+
 			"after another. The hedged policy starts a second request when the first has not answered after "+
 			"%v (%v), three times the typical latency: closer to it, this machine's own hiccups would fire "+
-			"hedges for fast requests too. Lower bound on the p99: the typical latency, %v. (b) and (c) behave as (a) here: no "+
+			"hedges for fast requests too. Lower bound on the p99: the typical latency, %v. The other baselines behave as no retry here: no "+
 			"request fails.", defaultScale.of(fastLatency), fastLatency, slowShare*100,
 			defaultScale.of(slowLatency), slowLatency, hedgeCallers, n, defaultScale.of(hedgeDelay), hedgeDelay,
 			defaultScale.of(fastLatency)),
@@ -95,7 +95,10 @@ func hedging(cfg config) (section, error) {
 	sec.targets = append(sec.targets, target{scenario: 6,
 		what:     "hedging cuts the p99 at least threefold for at most 10 % extra requests",
 		measured: fmt.Sprintf("p99 %s -> %s (%.1fx), %.1f %% extra", p99[1].millis(), p99[2].millis(), cut, extra[2].median()),
-		pass:     cut >= 3 && extra[2].median() <= 10})
+		pass:     cut >= 3 && extra[2].median() <= 10,
+		why: fmt.Sprintf("a hedge starts %v after its request, and a fast answer takes %v: a hedged p99 above their sum, "+
+			"%v, is this machine's load delaying requests", defaultScale.of(hedgeDelay), defaultScale.of(fastLatency),
+			defaultScale.of(hedgeDelay+fastLatency))})
 	return sec, nil
 }
 

@@ -8,7 +8,12 @@
 // how the figures in docs/performance.md are produced: on shared machines a
 // single run's medians move by 30-50 %, a paired ratio far less.
 //
-//	go run ./internal/cmd/benchrounds -pkg ./middleware -bench 'Noop' -base impl=failsafe -rounds 10
+//	go run ./internal/cmd/benchrounds -pkg ./middleware -bench 'Noop' -base failsafe -rounds 10
+//
+// With -update, it regenerates instead the tables that markdown files
+// publish between markers naming the measurement (see update):
+//
+//	go run ./internal/cmd/benchrounds -update README.md docs/performance.md
 //
 // Benchmark names are split at "/" into components; the baseline of a
 // benchmark is the benchmark whose name has -base in place of the component
@@ -22,6 +27,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,84 +39,144 @@ import (
 )
 
 func main() {
-	pkg := flag.String("pkg", ".", "package whose benchmarks to run")
-	bench := flag.String("bench", ".", "benchmark regular expression (-test.bench)")
-	base := flag.String("base", "impl=bare", "the baseline component: key=value, or a last component's name")
-	rounds := flag.Int("rounds", 10, "number of interleaved rounds")
-	benchtime := flag.String("benchtime", "", "-test.benchtime for each round (default: go test's)")
-	cpu := flag.String("cpu", "", "-test.cpu for each round")
-	raw := flag.String("raw", "", "also write the raw benchmark output to this file")
+	upd := flag.Bool("update", false, "regenerate the tables between benchrounds markers in the files given as arguments")
+	c := options(flag.CommandLine)
 	flag.Parse()
-
-	key, _, _ := strings.Cut(*base, "=")
-	dir, err := os.MkdirTemp("", "benchrounds")
+	if *upd {
+		if err := update(flag.Args()); err != nil {
+			fail("%v", err)
+		}
+		return
+	}
+	res, err := c.measure()
 	if err != nil {
 		fail("%v", err)
 	}
+	res.writeText(os.Stdout)
+}
+
+// config is one measurement: the flags of a command line.
+type config struct {
+	pkg, bench, base, benchtime, cpu, raw string
+	rounds                                int
+}
+
+// options defines the measurement's flags on fs and returns where they go.
+func options(fs *flag.FlagSet) *config {
+	c := &config{}
+	fs.StringVar(&c.pkg, "pkg", ".", "package whose benchmarks to run")
+	fs.StringVar(&c.bench, "bench", ".", "benchmark regular expression (-test.bench)")
+	fs.StringVar(&c.base, "base", "impl=bare", "the baseline component: key=value, or a last component's name")
+	fs.IntVar(&c.rounds, "rounds", 10, "number of interleaved rounds")
+	fs.StringVar(&c.benchtime, "benchtime", "", "-test.benchtime for each round (default: go test's)")
+	fs.StringVar(&c.cpu, "cpu", "", "-test.cpu for each round")
+	fs.StringVar(&c.raw, "raw", "", "also write the raw benchmark output to this file")
+	return c
+}
+
+// result is what the rounds measured: one sample per round of each
+// benchmark.
+type result struct {
+	c       config
+	samples map[string][]sample
+}
+
+// measure builds the test binary once and runs it once per round.
+func (c config) measure() (result, error) {
+	dir, err := os.MkdirTemp("", "benchrounds")
+	if err != nil {
+		return result{}, err
+	}
 	defer os.RemoveAll(dir)
 	bin := filepath.Join(dir, "bench.test")
-	build := exec.Command("go", "test", "-c", "-o", bin, *pkg)
+	build := exec.Command("go", "test", "-c", "-o", bin, c.pkg)
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
-		fail("building %s: %v", *pkg, err)
+		return result{}, fmt.Errorf("building %s: %v", c.pkg, err)
 	}
-	abs, _ := filepath.Abs(*pkg)
+	abs, _ := filepath.Abs(c.pkg)
 
 	var all bytes.Buffer
 	samples := map[string][]sample{} // name -> one sample per round
-	for r := 0; r < *rounds; r++ {
-		args := []string{"-test.run", "^$", "-test.bench", *bench, "-test.benchmem", "-test.count", "1"}
-		if *benchtime != "" {
-			args = append(args, "-test.benchtime", *benchtime)
+	for r := 0; r < c.rounds; r++ {
+		args := []string{"-test.run", "^$", "-test.bench", c.bench, "-test.benchmem", "-test.count", "1"}
+		if c.benchtime != "" {
+			args = append(args, "-test.benchtime", c.benchtime)
 		}
-		if *cpu != "" {
-			args = append(args, "-test.cpu", *cpu)
+		if c.cpu != "" {
+			args = append(args, "-test.cpu", c.cpu)
 		}
 		cmd := exec.Command(bin, args...)
 		cmd.Dir = abs // tests read testdata relative to their package
 		cmd.Stderr = os.Stderr
 		out, err := cmd.Output()
 		if err != nil {
-			fail("round %d: %v\n%s", r+1, err, out)
+			return result{}, fmt.Errorf("round %d: %v\n%s", r+1, err, out)
 		}
 		all.Write(out)
 		for name, s := range parse(out) {
 			samples[name] = append(samples[name], s)
 		}
-		fmt.Fprintf(os.Stderr, "round %d/%d done\n", r+1, *rounds)
+		fmt.Fprintf(os.Stderr, "round %d/%d done\n", r+1, c.rounds)
 	}
-	if *raw != "" {
-		if err := os.WriteFile(*raw, all.Bytes(), 0o644); err != nil {
-			fail("%v", err)
+	if c.raw != "" {
+		if err := os.WriteFile(c.raw, all.Bytes(), 0o644); err != nil {
+			return result{}, err
 		}
 	}
+	return result{c: c, samples: samples}, nil
+}
 
-	names := make([]string, 0, len(samples))
-	for n := range samples {
+// row is one benchmark's line of the table.
+type row struct {
+	name              string
+	ns, bytes, allocs float64 // medians over the rounds
+	ratio, lo, hi     float64 // to the baseline: median and range over the rounds; ratio 0 when none
+	rounds            int
+}
+
+// rows returns the table's lines, by benchmark name.
+func (r result) rows() []row {
+	key, _, _ := strings.Cut(r.c.base, "=")
+	names := make([]string, 0, len(r.samples))
+	for n := range r.samples {
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "benchmark\tmedian ns/op\tB/op\tallocs/op\tratio to "+*base+"\trange\trounds\t")
+	out := make([]row, 0, len(names))
 	for _, n := range names {
-		ss := samples[n]
-		ns := median(pick(ss, func(s sample) float64 { return s.ns }))
-		line := fmt.Sprintf("%s\t%s\t%.0f\t%.0f\t", n, human(ns),
-			median(pick(ss, func(s sample) float64 { return s.bytes })),
-			median(pick(ss, func(s sample) float64 { return s.allocs })))
-		if b := baseline(n, key, *base); b != "" && b != n && len(samples[b]) == len(ss) {
+		ss := r.samples[n]
+		rw := row{name: n, rounds: len(ss),
+			ns:     median(pick(ss, func(s sample) float64 { return s.ns })),
+			bytes:  median(pick(ss, func(s sample) float64 { return s.bytes })),
+			allocs: median(pick(ss, func(s sample) float64 { return s.allocs }))}
+		if b := baseline(n, key, r.c.base); b != "" && b != n && len(r.samples[b]) == len(ss) {
 			ratios := make([]float64, len(ss))
 			for i := range ss {
-				ratios[i] = ss[i].ns / samples[b][i].ns
+				ratios[i] = ss[i].ns / r.samples[b][i].ns
 			}
 			slices.Sort(ratios)
-			line += fmt.Sprintf("%.2fx\t%.2f–%.2f\t%d\t", median(ratios), ratios[0], ratios[len(ratios)-1], len(ss))
-		} else {
-			line += "\t\t" + strconv.Itoa(len(ss)) + "\t"
+			rw.ratio, rw.lo, rw.hi = median(ratios), ratios[0], ratios[len(ratios)-1]
 		}
-		fmt.Fprintln(w, line)
+		out = append(out, rw)
 	}
-	w.Flush()
+	return out
+}
+
+// writeText writes the table for a terminal.
+func (r result) writeText(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "benchmark\tmedian ns/op\tB/op\tallocs/op\tratio to "+r.c.base+"\trange\trounds\t")
+	for _, rw := range r.rows() {
+		line := fmt.Sprintf("%s\t%s\t%.0f\t%.0f\t", rw.name, human(rw.ns), rw.bytes, rw.allocs)
+		if rw.ratio != 0 {
+			line += fmt.Sprintf("%.2fx\t%.2f–%.2f\t%d\t", rw.ratio, rw.lo, rw.hi, rw.rounds)
+		} else {
+			line += "\t\t" + strconv.Itoa(rw.rounds) + "\t"
+		}
+		fmt.Fprintln(tw, line)
+	}
+	tw.Flush()
 }
 
 type sample struct{ ns, bytes, allocs float64 }
