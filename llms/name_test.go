@@ -1,6 +1,7 @@
 package llms_test
 
 import (
+	"log/slog"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -127,4 +128,24 @@ func TestAWrappedFallbackKeepsItsOwnName(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `named "backup" like another model`) {
 		t.Errorf("a fallback named like the primary: got %v, want a clear error", err)
 	}
+}
+
+func TestModelLogsAreRedacted(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var buf strings.Builder
+		logger := slog.New(slog.NewTextHandler(&buf, nil))
+		// A gateway that echoes the request's Authorization header into its
+		// error body.
+		echo := providerErr("API returned unexpected status code: 502: upstream error; request headers: Authorization: Bearer sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD")
+		_, err := mustWrap(t, scripted.New(scripted.Fail(echo)), llms.Logger(logger), llms.Middleware(middleware.MaxAttempts(2))).Call(t.Context(), "hi")
+		if err == nil {
+			t.Fatal("the call succeeded")
+		}
+		if strings.Contains(buf.String(), "sk-proj-abcdefghij") || strings.Contains(err.Error(), "sk-proj-abcdefghij") {
+			t.Errorf("the key reached the logs or the error:\n%s\n%v", buf.String(), err)
+		}
+		if !strings.Contains(buf.String(), `msg="retry scheduled"`) {
+			t.Errorf("no retry line logged:\n%s", buf.String())
+		}
+	})
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+
+	"github.com/resilientgo/resilient/internal/redact"
 )
 
 // Attribute keys of the log lines [Log] writes, stable for dashboards and
@@ -69,11 +71,18 @@ const (
 )
 
 // Log returns the observer that writes the library's decisions to l as the
-// lines listed with the Key constants. A nil l discards. Error texts are
-// redacted before they are written.
+// lines listed with the Key constants. A nil l discards. Every value is
+// redacted before it reaches l's handler (API keys, tokens, passwords in
+// URLs, private keys...: the shapes of the common credential scanners), as
+// gateways echo request headers into their error bodies; errors stay errors,
+// so handlers that colour them still do. A logger that already redacts
+// (package tools wraps its own, with the tool's Redactor) is used as it is.
 func Log(l *slog.Logger) Observer {
-	if l == nil {
+	switch {
+	case l == nil:
 		l = discard
+	case !redact.Redacting(l.Handler()):
+		l = redact.Logger(l, nil)
 	}
 	return logObserver{l}
 }

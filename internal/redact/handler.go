@@ -32,6 +32,13 @@ func Logger(l *slog.Logger, f func(string) string) *slog.Logger {
 	return slog.New(Handler(l.Handler(), f))
 }
 
+// Redacting reports whether h already redacts (it is a Handler of this
+// package), so that a logger is not wrapped twice.
+func Redacting(h slog.Handler) bool {
+	_, ok := h.(*handler)
+	return ok
+}
+
 type handler struct {
 	inner  slog.Handler
 	redact func(string) string
