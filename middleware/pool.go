@@ -174,6 +174,7 @@ type member struct {
 	probeEvery time.Duration // LowestLatency measures a member again after this long
 
 	inFlight  atomic.Int32 // attempts whose function has not returned
+	waiting   atomic.Int32 // attempts waiting for its limits
 	coolUntil atomic.Int64 // UnixNano; 0 = not cooling down
 
 	// Guarded by Balancer.mu.

@@ -283,12 +283,17 @@ func (c *call[R]) toMember(ctx context.Context, number int) (*member, func(), er
 				return nil, nil, c.refuseGate(number, ctx, err, taxonomy.Class{}, nil)
 			}
 			vs[m.index].avail = why
-			if waitOn == nil && why != probing {
+			// Wait where the queue is shortest for the member's weight (the
+			// first in order on a tie): waiters spread over the members.
+			if why != probing && (waitOn == nil ||
+				int(m.waiting.Load())*waitOn.weight < int(waitOn.waiting.Load())*m.weight) {
 				waitOn = m
 			}
 		}
 		if waitOn != nil {
+			waitOn.waiting.Add(1)
 			release, why, err := waitOn.gates(ctx, true)
+			waitOn.waiting.Add(-1)
 			if err == nil {
 				return waitOn, c.admitted(b, waitOn, cands, release), nil
 			}
