@@ -30,9 +30,33 @@ type Semaphore interface {
 }
 
 // ErrConcurrency is matched by [errors.Is] on the error of a [Semaphore]
-// that had no slot in time, and on the final error of a call stopped by it
-// ([ReasonConcurrency]).
+// that had no slot in time (a *[ConcurrencyError]), and on the final error
+// of a call stopped by it ([ReasonConcurrency]).
 var ErrConcurrency = errors.New("middleware: concurrency limit reached")
+
+// ConcurrencyError is the error of a [Semaphore] that had no free slot
+// within the wait allowed. It matches [ErrConcurrency].
+type ConcurrencyError struct {
+	// Limit is the number of slots.
+	Limit int
+	// Waited is how long the caller waited for one.
+	Waited time.Duration
+	// Shared names the semaphore when it is shared by several processes
+	// (package resilientredis); empty for a [Bulkhead].
+	Shared string
+}
+
+// Error says that all the slots were in use for the time waited.
+func (e *ConcurrencyError) Error() string {
+	where := ""
+	if e.Shared != "" {
+		where = " of " + e.Shared
+	}
+	return fmt.Sprintf("middleware: concurrency limit reached: all %d slots%s in use for %v", e.Limit, where, e.Waited)
+}
+
+// Is matches [ErrConcurrency].
+func (e *ConcurrencyError) Is(target error) bool { return target == ErrConcurrency }
 
 // Bulkhead is a [Semaphore] for one process, on failsafe-go's bulkhead: at
 // most n slots taken at once; waiters are served as slots free up. Safe for
@@ -58,7 +82,7 @@ func (b *Bulkhead) Acquire(ctx context.Context, maxWait time.Duration) (func(), 
 	err := b.bh.AcquirePermitWithMaxWait(ctx, max(maxWait, 0))
 	switch {
 	case errors.Is(err, bulkhead.ErrFull):
-		return nil, fmt.Errorf("%w: all %d slots in use for %v", ErrConcurrency, b.n, maxWait)
+		return nil, &ConcurrencyError{Limit: b.n, Waited: maxWait}
 	case err != nil:
 		return nil, err
 	}
