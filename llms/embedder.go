@@ -221,7 +221,9 @@ func (e *Embedder) embed(ctx context.Context, c *embedCall, from, to int, out []
 	vecs, err := e.pipe.DoHedged(ctx, func(ctx context.Context, _ middleware.State) ([][]float32, error) {
 		c.attempts.Add(1)
 		return e.attempt(ctx, batch)
-	})
+	}, middleware.Request(func(context.Context, middleware.State) int {
+		return estimateTextTokens(batch)
+	}))
 	switch {
 	case err == nil && out == nil:
 		return vecs, nil

@@ -347,18 +347,21 @@ func (m *Model) generate(ctx context.Context, c *modelCall) (*lcllms.ContentResp
 	fn := func(ctx context.Context, s middleware.State) (*lcllms.ContentResponse, error) {
 		return m.attempt(ctx, c, s)
 	}
+	request := middleware.Request(func(_ context.Context, s middleware.State) int {
+		return m.estimate(c, s)
+	})
 	switch {
 	case c.streaming:
-		return m.streamPipe.Do(ctx, fn)
+		return m.streamPipe.Do(ctx, fn, request)
 	default:
-		return m.pipe.DoHedged(ctx, fn)
+		return m.pipe.DoHedged(ctx, fn, request)
 	}
 }
 
 // attempt is one attempt: compact after an overflow, restart a stream, call
 // the model with an evidence slot and a stream guard, check the response.
 func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (*lcllms.ContentResponse, error) {
-	if s.Previous.Class.Kind == taxonomy.ContextOverflow && !s.Hedge && m.cfg.compactor != nil {
+	if m.compacts(s) {
 		if err := m.compact(ctx, c); err != nil {
 			return nil, err
 		}
@@ -370,15 +373,9 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 	c.mu.Lock()
 	messages := c.messages
 	c.mu.Unlock()
-	run := middleware.RunFrom(ctx)
 	estimate := 0
-	if m.cfg.tokenLimiter != nil || run.HasTokenBudget() {
-		estimate = estimateTokens(messages)
-	}
-	if err := run.StartRequest(estimate); err != nil {
-		return nil, err
-	}
 	if l := m.cfg.tokenLimiter; l != nil {
+		estimate = estimateTokens(messages)
 		if err := l.Acquire(ctx, estimate); err != nil {
 			return nil, middleware.Unretryable(classed(taxonomy.RateLimited, "client-side token limit",
 				fmt.Errorf("llms: token limit: %w", err)), "the token limiter refused the request")
@@ -403,7 +400,7 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 	ev, seen := sl.evidence()
 	if err == nil {
 		in, out := usageOf(resp)
-		run.AddTokens(in, out)
+		middleware.RunFrom(ctx).AddTokens(in, out)
 		c.root().addTokens(in, out)
 		if s, ok := m.cfg.tokenLimiter.(middleware.Settler); ok && in+out > 0 {
 			s.Settle(ctx, estimate, in+out) // the estimate was taken before; the truth is known now
@@ -450,6 +447,27 @@ func stallRule(stall error) string {
 		return "first chunk timeout"
 	}
 	return "stream idle timeout"
+}
+
+// estimate returns the estimated input tokens of the attempt described by
+// s, for the run's token budget, which counts it before the attempt starts.
+// An attempt after a context overflow is about to be compacted, to a size
+// not known yet: it is estimated at 0, so that only a spent budget refuses
+// it.
+func (m *Model) estimate(c *modelCall, s middleware.State) int {
+	if m.compacts(s) {
+		return 0
+	}
+	c.mu.Lock()
+	messages := c.messages
+	c.mu.Unlock()
+	return estimateTokens(messages)
+}
+
+// compacts reports whether the attempt described by s compacts the messages
+// first: the first attempt after a context overflow, not a hedge.
+func (m *Model) compacts(s middleware.State) bool {
+	return s.Previous.Class.Kind == taxonomy.ContextOverflow && !s.Hedge && m.cfg.compactor != nil
 }
 
 // compact shrinks the call's messages after a context overflow.

@@ -190,7 +190,16 @@ func (r *Run) Usage() Usage {
 // estimated at estimate tokens, or refuses it with a *[UsageLimitError]
 // when the request limit is reached, the token budget is spent, or the
 // estimate exceeds what remains of it. A nil Run admits everything.
+// A [Pipeline] call made with the [Request] option calls it before each
+// attempt.
 func (r *Run) StartRequest(estimate int) error {
+	if refused := r.startRequest(estimate); refused != nil {
+		return refused
+	}
+	return nil
+}
+
+func (r *Run) startRequest(estimate int) *UsageLimitError {
 	if r == nil {
 		return nil
 	}
@@ -207,6 +216,13 @@ func (r *Run) StartRequest(estimate int) error {
 	}
 	r.usage.Requests++
 	return nil
+}
+
+// unstartRequest gives back the place of a request that was never sent.
+func (r *Run) unstartRequest() {
+	r.mu.Lock()
+	r.usage.Requests--
+	r.mu.Unlock()
 }
 
 // HasTokenBudget reports whether the run limits tokens: callers estimate a
