@@ -232,11 +232,15 @@ func timeoutOption(name string, d time.Duration, field func(*config) *time.Durat
 }
 
 // TokenLimit makes every attempt acquire from l as many units as the
-// request's estimated prompt tokens (a quarter of its characters; of an
-// embedder, of the batch's texts) before it is sent: a tokens-per-minute limit, in process (middleware.LocalLimiter)
-// or shared by replicas (resilientredis.NewLimiter with its Tokens option).
-// A refusal ends the call, classified rate_limited. For requests per minute,
-// use middleware.RateLimit. Default: none.
+// request's estimated prompt tokens (a quarter of the bytes of its text; of
+// an embedder, of the batch's texts) before it is sent: a tokens-per-minute
+// limit, in process (middleware.LocalLimiter) or shared by replicas
+// (resilientredis.NewLimiter with its Tokens option). When l is a
+// middleware.Settler, a model's acquisition is corrected after the response
+// to the tokens the provider reported, input and output together (an
+// embedder's is not: its clients report none). A refusal ends the call,
+// classified rate_limited. For requests per minute, use
+// middleware.RateLimit. Default: none.
 func TokenLimit(l middleware.Limiter) Option {
 	return func(c *config) {
 		if l == nil {
