@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 
@@ -251,4 +252,47 @@ func TestEmbedderEstimateOverTheBudgetIsRefused(t *testing.T) {
 			t.Errorf("got %v after %d requests, want refused as needing 20 tokens, none sent", err, s.Count())
 		}
 	})
+}
+
+// settleRecorder is a token limiter that admits everything and records
+// what each response settled.
+type settleRecorder struct {
+	mu      sync.Mutex
+	settled [][2]int // estimate, actual
+}
+
+func (r *settleRecorder) Acquire(context.Context, int) error { return nil }
+
+func (r *settleRecorder) Settle(_ context.Context, estimated, actual int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.settled = append(r.settled, [2]int{estimated, actual})
+}
+
+// A tokens-per-minute limiter acquires the estimate before each request
+// and is told the tokens the provider reported after it.
+func TestTokenLimiterIsSettledWithTheReportedUsage(t *testing.T) {
+	for _, stream := range []bool{false, true} {
+		t.Run(map[bool]string{false: "whole", true: "stream"}[stream], func(t *testing.T) {
+			forEachProvider(t, func(t *testing.T, f faultserver.Format) {
+				s := faultserver.NewInMemory(faultserver.Overloaded(), faultserver.ReplyChunks("a ", "b ", "c"))
+				defer s.Close()
+				lim := &settleRecorder{}
+				m := mustWrap(t, realClient(t, s, f), llms.TokenLimit(lim))
+				msgs := []lcllms.MessageContent{human(strings.Repeat("abcd", 25))} // 25 tokens, estimated
+				var opts []lcllms.CallOption
+				if stream {
+					opts = append(opts, lcllms.WithStreamingFunc(func(context.Context, []byte) error { return nil }))
+				}
+				if _, err := m.GenerateContent(t.Context(), msgs, opts...); err != nil {
+					t.Fatal(err)
+				}
+				last := s.Requests()[1]
+				want := [][2]int{{25, last.InputTokens + last.OutputTokens}} // the failed request reported nothing
+				if fmt.Sprint(lim.settled) != fmt.Sprint(want) {
+					t.Errorf("settled %v, want %v", lim.settled, want)
+				}
+			})
+		})
+	}
 }

@@ -318,3 +318,39 @@ func TestLimitsUnderConcurrency(t *testing.T) {
 		}
 	})
 }
+
+// Settle charges the units used beyond the estimate: later callers wait
+// for them. An estimate above the truth is not given back.
+func TestLocalLimiterSettle(t *testing.T) {
+	tests := []struct {
+		name             string
+		estimate, actual int
+		wantWaitAtLeast  time.Duration
+		wantWaitLessThan time.Duration
+	}{
+		{"as estimated", 10, 10, 90 * time.Millisecond, 110 * time.Millisecond},
+		{"more than estimated", 10, 50, 490 * time.Millisecond, 510 * time.Millisecond},
+		{"less than estimated", 10, 2, 90 * time.Millisecond, 110 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				lim, err := middleware.NewLocalLimiter(100, time.Second, 0) // one unit per 10 ms
+				if err != nil {
+					t.Fatal(err)
+				}
+				start := time.Now()
+				if err := lim.Acquire(t.Context(), tt.estimate); err != nil {
+					t.Fatal(err)
+				}
+				lim.Settle(t.Context(), tt.estimate, tt.actual)
+				if err := lim.Acquire(t.Context(), 1); err != nil {
+					t.Fatal(err)
+				}
+				if waited := time.Since(start); waited < tt.wantWaitAtLeast || waited >= tt.wantWaitLessThan {
+					t.Errorf("the next unit came after %v, want [%v, %v)", waited, tt.wantWaitAtLeast, tt.wantWaitLessThan)
+				}
+			})
+		})
+	}
+}
