@@ -270,9 +270,14 @@ var (
 	// ErrCircuitOpen: a model's or a tool's circuit breaker is open, so no
 	// request was sent (a tool's ends the run).
 	ErrCircuitOpen = middleware.ErrCircuitOpen
+	// ErrUsageLimit: a limit of the run ([TokenBudget], [RequestLimit],
+	// [ToolCallLimit]) refused a call, so nothing was sent and the run
+	// stops; errors.As finds the *middleware.UsageLimitError that names the
+	// limit and the usage.
+	ErrUsageLimit = middleware.ErrUsageLimit
 )
 
-// RunOption configures the scope of one agent run.
+// RunOption configures the scope of one agent run, given to [NewRun].
 type RunOption = middleware.RunOption
 
 // RetryBudget caps the retries of every model and tool call of the run
@@ -283,9 +288,36 @@ func RetryBudget(n int) RunOption { return middleware.RetryBudget(n) }
 // input more than n times. Default: 3.
 func RepeatLimit(n int) RunOption { return tools.RepeatLimit(n) }
 
+// TokenBudget limits the run to n tokens, input and output together, as
+// the providers report them. A model request is refused once the budget is
+// spent, or when its input alone, estimated as a quarter of the bytes of
+// its text, would pass what remains; the call that crosses the budget
+// returns its answer and the next is refused. Zero or less: no limit.
+// Default: no limit.
+func TokenBudget(n int) RunOption { return middleware.TokenBudget(n) }
+
+// RequestLimit limits the run to n requests to models and embedders,
+// failed ones and retries included. Zero or less: no limit. Default: no
+// limit.
+func RequestLimit(n int) RunOption { return middleware.RequestLimit(n) }
+
+// ToolCallLimit limits the run to n tool calls; the call over the limit
+// ends the run as a taxonomy.FatalToolError does. Zero or less: no limit.
+// Default: no limit.
+func ToolCallLimit(n int) RunOption { return middleware.ToolCallLimit(n) }
+
 // NewRun returns a context that carries the scope of one agent run: a retry
-// budget shared by every wrapped model and tool called with it, and the
-// repeat limit. Pass it to agents.Executor.Call (or your own loop).
+// budget shared by every wrapped model and tool called with it, the repeat
+// limit, the run's usage and its limits. Pass it to agents.Executor.Call
+// (or your own loop).
+//
+// A limit refuses a call before anything is sent, with an error that
+// matches [ErrUsageLimit] and names the limit and the usage: it is never
+// retried, never counted against a circuit breaker and never a reason to
+// fall back, so the run stops. The request and tool call limits hold
+// exactly under parallel calls; the token budget is settled after each
+// response, so parallel model calls may pass it by the usage of the calls
+// in flight when it was reached.
 func NewRun(ctx context.Context, opts ...RunOption) context.Context {
 	return middleware.NewRun(ctx, opts...)
 }
@@ -293,3 +325,12 @@ func NewRun(ctx context.Context, opts ...RunOption) context.Context {
 // RunFrom returns the run carried by ctx, nil if none: its Retries and
 // Refusals tell how much of the budget was spent.
 func RunFrom(ctx context.Context) *middleware.Run { return middleware.RunFrom(ctx) }
+
+// Usage is what a run has used so far: requests to models (failed ones
+// included), the input and output tokens the providers reported, tool
+// calls, retries and the time waited before retries.
+type Usage = middleware.Usage
+
+// UsageFrom returns the usage of the run carried by ctx so far, the zero
+// Usage without a run.
+func UsageFrom(ctx context.Context) Usage { return middleware.RunFrom(ctx).Usage() }

@@ -65,14 +65,15 @@ type usageLimits struct {
 // TokenBudget limits the run to n tokens, input and output together, as the
 // providers report them. A request is refused once the budget is spent, or
 // when its estimated input alone would exceed what remains (see
-// [Run.StartRequest]). Default: no limit.
+// [Run.StartRequest]). Zero or less: no limit. Default: no limit.
 func TokenBudget(n int) RunOption { return func(r *Run) { r.limits.tokens = max(n, 0) } }
 
 // RequestLimit limits the run to n requests to models, failed ones and
-// retries included. Default: no limit.
+// retries included. Zero or less: no limit. Default: no limit.
 func RequestLimit(n int) RunOption { return func(r *Run) { r.limits.requests = max(n, 0) } }
 
-// ToolCallLimit limits the run to n tool calls. Default: no limit.
+// ToolCallLimit limits the run to n tool calls. Zero or less: no limit.
+// Default: no limit.
 func ToolCallLimit(n int) RunOption { return func(r *Run) { r.limits.toolCalls = max(n, 0) } }
 
 // ErrUsageLimit is matched by [errors.Is] on the error of a call that a
