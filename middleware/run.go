@@ -212,7 +212,7 @@ func (r *Run) startRequest(estimate int) *UsageLimitError {
 		return &UsageLimitError{Limit: "request limit", Max: l.requests, Usage: u}
 	case l.tokens > 0 && u.Tokens() >= l.tokens:
 		return &UsageLimitError{Limit: "token budget", Max: l.tokens, Usage: u}
-	case l.tokens > 0 && u.Tokens()+estimate > l.tokens:
+	case l.tokens > 0 && estimate > l.tokens-u.Tokens():
 		return &UsageLimitError{Limit: "token budget", Max: l.tokens, Need: estimate, Usage: u}
 	}
 	r.usage.Requests++
