@@ -218,12 +218,16 @@ func (e *Embedder) embedAll(ctx context.Context, c *embedCall) ([][]float32, err
 // a copy.
 func (e *Embedder) embed(ctx context.Context, c *embedCall, from, to int, out [][]float32) ([][]float32, error) {
 	batch := c.texts[from:to]
+	var request middleware.CallOption // without a run there is nothing to count
+	if middleware.RunFrom(ctx) != nil {
+		request = middleware.Request(func(context.Context, middleware.State) int {
+			return estimateTextTokens(batch)
+		})
+	}
 	vecs, err := e.pipe.DoHedged(ctx, func(ctx context.Context, _ middleware.State) ([][]float32, error) {
 		c.attempts.Add(1)
 		return e.attempt(ctx, batch)
-	}, middleware.Request(func(context.Context, middleware.State) int {
-		return estimateTextTokens(batch)
-	}))
+	}, request)
 	switch {
 	case err == nil && out == nil:
 		return vecs, nil

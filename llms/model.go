@@ -347,9 +347,12 @@ func (m *Model) generate(ctx context.Context, c *modelCall) (*lcllms.ContentResp
 	fn := func(ctx context.Context, s middleware.State) (*lcllms.ContentResponse, error) {
 		return m.attempt(ctx, c, s)
 	}
-	request := middleware.Request(func(_ context.Context, s middleware.State) int {
-		return m.estimate(c, s)
-	})
+	var request middleware.CallOption // without a run there is nothing to count
+	if middleware.RunFrom(ctx) != nil {
+		request = middleware.Request(func(_ context.Context, s middleware.State) int {
+			return m.estimate(c, s)
+		})
+	}
 	switch {
 	case c.streaming:
 		return m.streamPipe.Do(ctx, fn, request)
