@@ -496,10 +496,13 @@ func (m *Model) compact(ctx context.Context, c *modelCall) error {
 
 // estimateTokens estimates a request's input tokens as a quarter of the
 // bytes of its text (text parts, tool calls and tool results), at least 1,
-// without copying any of it. For English prose with the common tokenizers it
-// is close (about four bytes per token); it never underestimates by more
-// than four times, since no tokenizer makes more than one token of a byte.
-// Images and other binary parts are not counted.
+// without copying any of it. Measured against OpenAI's cl100k_base and
+// o200k_base (internal/tokencheck), English prose is 0.8 times the
+// estimate, code and JSON 1 to 1.5 times, text of other scripts 0.5 to 1.6
+// times, emoji up to 2.7 times, and a run of spaces far less. For the text
+// it counts it is never low by more than four times with a byte-level
+// tokenizer, which makes at most one token of a byte. Images, tool
+// definitions and the provider's framing of the messages are not counted.
 func estimateTokens(messages []lcllms.MessageContent) int {
 	n := 0
 	for _, m := range messages {
