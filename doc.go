@@ -35,6 +35,14 @@
 // other error or panic becomes "Error: <tool> failed internally (<Type>)"
 // with no message or stack. Mutating tools can be made idempotent.
 //
+// # Runs
+//
+// [NewRun] puts the scope of one agent run into the context: a retry budget
+// shared by every call of the run, the run's usage ([UsageFrom]: requests,
+// tokens as the providers reported them, tool calls, retries, time waited)
+// and optional limits on it ([TokenBudget], [RequestLimit],
+// [ToolCallLimit]), which stop a looping agent with [ErrUsageLimit].
+//
 // # Embeddings
 //
 // [Embedder] wraps an embeddings client below langchaingo's batching

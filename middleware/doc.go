@@ -30,8 +30,11 @@
 //   - an error that an inner layer of this library already gave up on is not
 //     retried again: three nested layers over a failing call make 3 calls,
 //     not 27;
-//   - a [Run] in the context caps the retries of every model and tool call of
-//     one agent run together ([WithRun]);
+//   - a [Run] in the context ([NewRun]) caps the retries of every model and
+//     tool call of one agent run together, counts the run's usage and may
+//     limit it: a call made with the [Request] option has each attempt
+//     counted as a request, and refused ([ReasonUsageLimit], never retried)
+//     before it takes anything from the limiter or the breaker;
 //   - the circuit breaker opens after 10 consecutive failures that say
 //     something about the target (not cancellations, rate limits or 4xx) and
 //     probes after 10 s; while it is open a call fails fast, or with

@@ -159,8 +159,9 @@ func (t *Tool) Breaker() *middleware.Breaker {
 //     other failure, a panic and a timeout; the full error is logged,
 //     redacted;
 //   - a *[taxonomy.FatalToolError] naming the tool when the tool returned
-//     one, when its circuit is open ([ErrCircuitOpen]) and when the model is
-//     stuck repeating the call ([ErrStuck]): the run ends;
+//     one, when its circuit is open ([ErrCircuitOpen]), when the model is
+//     stuck repeating the call ([ErrStuck]) and when the run's tool call
+//     limit is reached (middleware.ErrUsageLimit): the run ends;
 //   - the context's error when the caller gave up: the run ends.
 //
 // For an [Idempotent] tool, a repeat of a completed call returns
