@@ -49,10 +49,11 @@ type State struct {
 //	retry(hedge(policies...(limiter(breaker(timeout(fn))))))
 //
 // where hedge is present for [Pipeline.DoHedged] only, policies are those
-// added with [Policies], and the limiter is the one set with [RateLimit]. The retry decides from [taxonomy.Classify]'s answer:
-// permanent, canceled and programming failures stop at once; retryable kinds
-// retry up to their limit with full-jitter backoff, or wait exactly the
-// provider's Retry-After.
+// added with [Policies], and the limiter is the one set with [RateLimit].
+// The retry decides from [taxonomy.Classify]'s answer: permanent, canceled
+// and programming failures stop at once; retryable kinds retry up to their
+// limit with full-jitter backoff, or wait exactly as long as the provider
+// asked.
 //
 // Build a Pipeline once per target and share it: it is safe for concurrent
 // use, and its breaker's state is what makes it useful.
