@@ -280,3 +280,23 @@ func TestSentinelsWithoutFailsafe(t *testing.T) {
 		}
 	})
 }
+
+func TestZeroValuesSayTheyAreNotUsable(t *testing.T) {
+	ctx := t.Context()
+	var m llms.Model
+	if _, err := m.Call(ctx, "hi"); err == nil || taxonomy.Classify(err).Kind != taxonomy.Programming || !strings.Contains(err.Error(), "zero Model") {
+		t.Errorf("zero llms.Model: got %v, want a programming error naming it", err)
+	}
+	var e llms.Embedder
+	if _, err := e.CreateEmbedding(ctx, []string{"x"}); err == nil || !strings.Contains(err.Error(), "zero Embedder") {
+		t.Errorf("zero llms.Embedder: got %v", err)
+	}
+	var tl tools.Tool
+	if _, err := tl.Call(ctx, "x"); !errors.As(err, new(*taxonomy.FatalToolError)) || !strings.Contains(err.Error(), "zero Tool") {
+		t.Errorf("zero tools.Tool: got %v, want a fatal error naming it", err)
+	}
+	var p middleware.Pipeline[string]
+	if _, err := p.Do(ctx, func(context.Context, middleware.State) (string, error) { return "", nil }); err == nil || !strings.Contains(err.Error(), "zero Pipeline") {
+		t.Errorf("zero middleware.Pipeline: got %v", err)
+	}
+}

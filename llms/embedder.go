@@ -13,6 +13,10 @@ import (
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
+// errZeroEmbedder is the error of an Embedder that [NewEmbedder] did not build.
+var errZeroEmbedder = taxonomy.WithClass(errors.New("llms: zero Embedder: build it with llms.NewEmbedder or resilient.Embedder"),
+	taxonomy.Class{Kind: taxonomy.Programming, Rule: "zero value"})
+
 // Embedder is a resilient [embeddings.EmbedderClient]: it wraps another and
 // runs every call, one batch of texts, under a [middleware.Pipeline],
 // expanded as
@@ -40,6 +44,8 @@ import (
 //
 // An Embedder never modifies the caller's texts. It is safe for concurrent
 // use when the wrapped client is.
+//
+// The zero Embedder is not usable: its calls return an error saying so.
 type Embedder struct {
 	inner  embeddings.EmbedderClient
 	name   string
@@ -177,6 +183,9 @@ func (e *Embedder) Breaker() *middleware.Breaker {
 func (e *Embedder) CreateEmbedding(ctx context.Context, texts []string) ([][]float32, error) {
 	if e.err != nil {
 		return nil, e.err
+	}
+	if e.pipe == nil {
+		return nil, errZeroEmbedder
 	}
 	if len(texts) == 0 {
 		return [][]float32{}, nil

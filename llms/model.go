@@ -14,6 +14,10 @@ import (
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
+// errZeroModel is the error of a Model that [New] did not build.
+var errZeroModel = taxonomy.WithClass(errors.New("llms: zero Model: build it with llms.New or resilient.Model"),
+	taxonomy.Class{Kind: taxonomy.Programming, Rule: "zero value"})
+
 // Model is a resilient [lcllms.Model]: it wraps another model and runs every
 // call under a [middleware.Pipeline], expanded as
 //
@@ -21,6 +25,8 @@ import (
 //
 // It never modifies the caller's messages or options. It is safe for
 // concurrent use when the wrapped model is.
+//
+// The zero Model is not usable: its calls return an error saying so.
 type Model struct {
 	inner      lcllms.Model
 	name       string
@@ -193,6 +199,9 @@ func (m *Model) Call(ctx context.Context, prompt string, options ...lcllms.CallO
 func (m *Model) GenerateContent(ctx context.Context, messages []lcllms.MessageContent, options ...lcllms.CallOption) (*lcllms.ContentResponse, error) {
 	if m.err != nil {
 		return nil, m.err
+	}
+	if m.pipe == nil {
+		return nil, errZeroModel
 	}
 	opts := readOptions(options)
 	c := &modelCall{messages: messages, options: options,

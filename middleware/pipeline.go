@@ -57,6 +57,8 @@ type State struct {
 //
 // Build a Pipeline once per target and share it: it is safe for concurrent
 // use, and its breaker's state is what makes it useful.
+//
+// The zero Pipeline is not usable: Do returns an error saying so.
 type Pipeline[R any] struct {
 	name    string
 	target  Target
@@ -190,6 +192,10 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 		return zero, &Error{Target: p.name, Reason: ReasonPermanent, Detail: "nil function",
 			Attempts: []Attempt{{Number: 1, Err: errNilFunc, Class: programming("nil function")}}}
 	}
+	if exec == nil {
+		return zero, &Error{Target: p.name, Reason: ReasonPermanent, Detail: "zero Pipeline",
+			Attempts: []Attempt{{Number: 1, Err: errZeroPipeline, Class: programming("zero value")}}}
+	}
 	c := &call[R]{p: p, caller: ctx, bounded: ctx, fn: fn, run: RunFrom(ctx)}
 	if p.obs.Active() && !callStarted(ctx) {
 		// No adapter started a logical call around this one: it is one.
@@ -237,8 +243,9 @@ func (c *call[R]) end(err error) error {
 }
 
 var (
-	errNilContext = errors.New("middleware: nil context")
-	errNilFunc    = errors.New("middleware: nil function")
+	errNilContext   = errors.New("middleware: nil context")
+	errNilFunc      = errors.New("middleware: nil function")
+	errZeroPipeline = errors.New("middleware: zero Pipeline: build it with middleware.New")
 )
 
 func programming(rule string) taxonomy.Class {
