@@ -1,11 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/resilientgo/resilient/internal/logtest"
 )
 
 // The README promises that this example runs offline; keep it honest. Its
@@ -14,7 +14,7 @@ import (
 // nothing is coloured, since the writer is not a terminal.
 func TestRuns(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
-	var term terminal
+	var term logtest.Buffer // one writer for text and log, as a terminal shows both
 	if err := run(&term, &term, false); err != nil {
 		t.Fatal(err)
 	}
@@ -46,22 +46,4 @@ func TestRuns(t *testing.T) {
 	if logs == 0 {
 		t.Errorf("no log line in the output:\n%s", out)
 	}
-}
-
-// terminal is one writer for text and log, as a terminal shows both.
-type terminal struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (t *terminal) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.buf.Write(p)
-}
-
-func (t *terminal) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.buf.String()
 }
