@@ -3,7 +3,9 @@ package resilient_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -30,7 +32,17 @@ import (
 // agents.Executor and real OpenAI client, a loopback fault server, wrapped
 // models and tools.
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(shopEnv); dir != "" {
+		// The README's MCP server (readme_mcp_test.go), started by a test.
+		if err := serveShop(dir); err != nil {
+			fmt.Fprintln(os.Stderr, "shop-server:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	goleak.VerifyTestMain(m)
+}
 
 func openaiAgainst(t *testing.T, s *faultserver.Server) lcllms.Model {
 	t.Helper()

@@ -123,8 +123,10 @@ func (s *settings) modelOptions() []llms.Option {
 }
 
 // MaxAttempts sets how many calls a retryable failure may take in all, the
-// first included: 3 attempts are one call and two retries. Default: 3, with
-// rate limits allowed 5 and unknown failures 2. Given explicitly, n applies
+// first included: 3 attempts are one call and two retries. Default: 3
+// ([middleware.DefaultMaxAttempts]), with rate limits allowed 5
+// ([middleware.DefaultRateLimitedAttempts]) and unknown failures 2
+// ([middleware.DefaultUnknownAttempts]). Given explicitly, n applies
 // to every retryable kind and replaces those per-kind defaults
 // (MaxAttempts(1) turns retries off); set a kind's own limit with
 // middleware.KindAttempts through [Middleware].
@@ -132,20 +134,25 @@ func MaxAttempts(n int) Option {
 	return func(s *settings) { s.mw = append(s.mw, middleware.MaxAttempts(n)) }
 }
 
-// Backoff sets the full-jitter exponential backoff. Default: 0.5 s to 8 s.
+// Backoff sets the full-jitter exponential backoff: the wait before retry n
+// is uniform in [0, min(base*2^(n-1), max)). Default: 0.5 s
+// ([middleware.DefaultBaseDelay]) to 8 s ([middleware.DefaultMaxDelay]).
 func Backoff(base, max time.Duration) Option {
 	return func(s *settings) { s.mw = append(s.mw, middleware.Backoff(base, max)) }
 }
 
 // RetryAfterCap sets the longest Retry-After slept on; a longer one fails
-// the call at once and holds the circuit open. Default: 60 s.
+// the call at once and holds the circuit open. Default: 60 s
+// ([middleware.DefaultRetryAfterCap]).
 func RetryAfterCap(d time.Duration) Option {
 	return func(s *settings) { s.mw = append(s.mw, middleware.RetryAfterCap(d)) }
 }
 
 // CircuitBreaker sets the circuit breaker: open after failures consecutive
 // failures that say something about the target, for delay. Default: models
-// 10 failures and 10 s, tools 5 failures and 30 s.
+// 10 failures ([middleware.DefaultBreakerFailures]) and 10 s
+// ([middleware.DefaultBreakerDelay]), tools 5 failures
+// ([tools.DefaultBreakerFailures]) and 30 s ([tools.DefaultBreakerDelay]).
 func CircuitBreaker(failures int, delay time.Duration) Option {
 	return func(s *settings) { s.mw = append(s.mw, middleware.CircuitBreaker(failures, delay)) }
 }
@@ -209,9 +216,11 @@ func ModelOptions(opts ...llms.Option) Option {
 	}
 }
 
-// Timeout bounds each attempt: of a non-streaming model call or an
-// embeddings batch (default 2 min; streams have their own idle timeouts) or
-// of a tool call (default 30 s).
+// Timeout bounds each attempt of a non-streaming model call or an
+// embeddings batch (streams have their own idle timeouts: see
+// llms.StreamIdleTimeout), and each tool call, even when the client or the
+// tool ignores its context. Default: 2 min ([middleware.DefaultTimeout])
+// for models and embedders, 30 s ([tools.DefaultTimeout]) for tools.
 func Timeout(d time.Duration) Option {
 	return func(s *settings) {
 		s.model = append(s.model, llms.Timeout(d))
@@ -281,11 +290,11 @@ var (
 type RunOption = middleware.RunOption
 
 // RetryBudget caps the retries of every model and tool call of the run
-// together. Default: 10.
+// together. Default: 10 ([middleware.DefaultRetryBudget]).
 func RetryBudget(n int) RunOption { return middleware.RetryBudget(n) }
 
 // RepeatLimit stops the run as stuck when one tool is called with the same
-// input more than n times. Default: 3.
+// input more than n times. Default: 3 ([tools.DefaultRepeatLimit]).
 func RepeatLimit(n int) RunOption { return tools.RepeatLimit(n) }
 
 // TokenBudget limits the run to n tokens, input and output together, as

@@ -51,10 +51,10 @@ type State struct {
 // where hedge is present for [Pipeline.DoHedged] only, policies are those
 // added with [Policies], and the limiter is the one set with [RateLimit]; a
 // call made with the [Request] option takes each attempt's place in the
-// run's usage limits before the limiter. The retry decides from [taxonomy.Classify]'s answer:
-// permanent, canceled and programming failures stop at once; retryable kinds
-// retry up to their limit with full-jitter backoff, or wait exactly the
-// provider's Retry-After.
+// run's usage limits before the limiter. The retry decides from
+// [taxonomy.Classify]'s answer: permanent, canceled and programming failures
+// stop at once; retryable kinds retry up to their limit with full-jitter
+// backoff, or wait exactly as long as the provider asked.
 //
 // Build a Pipeline once per target and share it: it is safe for concurrent
 // use, and its breaker's state is what makes it useful.

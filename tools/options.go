@@ -86,7 +86,8 @@ func Middleware(opts ...middleware.Option) Option {
 // and stays open for delay; while it is open, a call ends the run with a
 // [taxonomy.FatalToolError]. It is [middleware.CircuitBreaker]; use
 // Middleware(middleware.NoBreaker()) to disable the breaker.
-// Default: 5 failures, 30 s.
+// Default: 5 failures ([DefaultBreakerFailures]), 30 s
+// ([DefaultBreakerDelay]).
 func CircuitBreaker(failures int, delay time.Duration) Option {
 	return Middleware(middleware.CircuitBreaker(failures, delay))
 }
