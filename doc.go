@@ -49,7 +49,7 @@
 //	middleware     what to do about it: the retry/breaker/timeout pipeline, the final error, runs
 //	llms           the llms.Model and embeddings adapters: wire evidence, checks, compaction, streams, fallbacks
 //	tools          the tools.Tool adapter: the boundary mapping, idempotency, the dispatcher
-//	resilientredis state shared by replicas through Redis: idempotency store, rate limits, breakers (a separate import)
+//	resilientredis state shared by replicas through Redis: idempotency store, rate limits, breakers, concurrency limits (a separate import)
 //	resilientotel  OpenTelemetry traces and metrics of every decision (a separate import)
 //	faultserver    a loopback provider that replays scripted faults, for tests
 //
