@@ -216,20 +216,22 @@ func (s *Semaphore) Acquire(ctx context.Context, maxWait time.Duration) (func(),
 	}
 	defer func() { s.turn <- struct{}{} }()
 	s.subscribe()
+	// The first waiter asks at once (the slots that freed up while it
+	// waited for its turn went to the callers ahead, whose wake-ups it may
+	// have missed), then whenever a slot may have freed up.
 	for {
 		select { // a release from now on wakes this waiter again
 		case <-s.wake:
 		default:
 		}
 		release, next, err := s.try(ctx, token, deadline)
-		left := time.Until(deadline)
 		switch {
 		case release != nil:
 			return release, nil
-		case err != nil || next < 0 || left <= 0:
+		case err != nil || next < 0 || !time.Now().Before(deadline):
 			return nil, s.refused(err, start)
 		}
-		t.Reset(min(next, left, s.jitteredPoll()))
+		t.Reset(min(next, time.Until(deadline), s.jitteredPoll()))
 		select {
 		case <-s.wake:
 		case <-t.C:
