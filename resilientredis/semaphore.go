@@ -190,7 +190,7 @@ func (s *Semaphore) Acquire(ctx context.Context, maxWait time.Duration) (func(),
 		return nil, err
 	}
 	start := time.Now()
-	deadline := start.Add(min(max(maxWait, 0), MaxSemaphoreWait))
+	deadline := start.Add(waitBound(maxWait))
 	token := rand.Text()
 	// With callers already waiting here, a newcomer lines up behind them
 	// rather than take a slot one of them was woken for.
@@ -240,6 +240,9 @@ func (s *Semaphore) Acquire(ctx context.Context, maxWait time.Duration) (func(),
 		}
 	}
 }
+
+// waitBound is how long Acquire waits at most when given maxWait.
+func waitBound(maxWait time.Duration) time.Duration { return min(max(maxWait, 0), MaxSemaphoreWait) }
 
 // refused returns err, or when it is nil, the error of a caller who waited
 // since start and found no slot.

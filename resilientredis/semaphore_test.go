@@ -375,3 +375,36 @@ func TestSemaphoreLimitsModelAcrossReplicas(t *testing.T) {
 		t.Errorf("requests: got %d, want 48", got)
 	}
 }
+
+// TestSemaphoreForgedLease: a holder written by something else with a
+// lease ending in a thousand years does not make a waiter's wait overflow:
+// the waiter waits out its wait, and asks Redis again meanwhile.
+func TestSemaphoreForgedLease(t *testing.T) {
+	t.Parallel()
+	ss, key := newSemaphores(t, 1, 1, resilientredis.PollInterval(100*time.Millisecond))
+	rdb := newClient(t, redisAddr(t))
+	if err := rdb.ZAdd(context.Background(), key, redis.Z{Score: 3e13, Member: "forged"}).Err(); err != nil {
+		t.Fatal(err)
+	}
+	const wait = 500 * time.Millisecond
+	start := time.Now()
+	_, err := ss[0].Acquire(context.Background(), wait)
+	if took := time.Since(start); !errors.Is(err, middleware.ErrConcurrency) || took < wait {
+		t.Errorf("after %v: got %v, want ErrConcurrency after the wait (%v)", took, err, wait)
+	}
+}
+
+func TestSemaphoreWaitBound(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, want time.Duration }{
+		{-time.Second, 0},
+		{0, 0},
+		{time.Minute, time.Minute},
+		{resilientredis.MaxSemaphoreWait, resilientredis.MaxSemaphoreWait},
+		{1000 * time.Hour, resilientredis.MaxSemaphoreWait},
+	} {
+		if got := resilientredis.WaitBound(tc.in); got != tc.want {
+			t.Errorf("WaitBound(%v): got %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
