@@ -16,3 +16,6 @@ func Abandon(s *Store, key, owner string, lease time.Duration) {
 // WaitBound is how long a Semaphore's Acquire waits at most when given
 // maxWait.
 func WaitBound(maxWait time.Duration) time.Duration { return waitBound(maxWait) }
+
+// Waiting returns how many callers of s wait in line for a slot.
+func Waiting(s *Semaphore) int { return int(s.waiting.Load()) }

@@ -74,14 +74,7 @@ func TestSemaphoreResubscribes(t *testing.T) {
 	subscribers := func() int64 { return srv.do("PUBSUB", "NUMSUB", channel).([]any)[1].(int64) }
 
 	release := acquire(t, a, 0)
-	got := make(chan error, 1)
-	go func() {
-		r, err := b.Acquire(context.Background(), 30*time.Second)
-		if r != nil {
-			r()
-		}
-		got <- err
-	}()
+	got := waiter(b, 20*time.Second)
 	if _, ok := eventually(10*time.Second, func() bool { return subscribers() == 1 }); !ok {
 		t.Fatal("the waiter did not subscribe")
 	}
@@ -91,17 +84,8 @@ func TestSemaphoreResubscribes(t *testing.T) {
 	if _, ok := eventually(10*time.Second, func() bool { return subscribers() == 1 }); !ok {
 		t.Fatal("the subscription did not come back")
 	}
-	released := time.Now()
 	release()
-	select {
-	case err := <-got:
-		if err != nil {
-			t.Fatalf("the waiter: %v", err)
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("the waiter was not woken by the release")
-	}
-	t.Logf("the waiter got the slot %v after the release", time.Since(released).Round(time.Millisecond))
+	woken(t, got)
 }
 
 // TestSemaphoreAfterRestart: a Redis restarted without persistence forgets

@@ -138,29 +138,19 @@ func TestSemaphoreSharedSlots(t *testing.T) {
 // TestSemaphoreReleaseWakesOtherReplica: a waiter in one replica gets the
 // slot that another releases at once, through the release's announcement:
 // the poll (a minute) and the lease (a minute) are far longer than the
-// test allows.
+// wait allowed.
 func TestSemaphoreReleaseWakesOtherReplica(t *testing.T) {
 	t.Parallel()
-	ss, _ := newSemaphores(t, 2, 1, resilientredis.PollInterval(time.Minute), resilientredis.Lease(time.Minute))
+	ss, key := newSemaphores(t, 2, 1, resilientredis.PollInterval(time.Minute), resilientredis.Lease(time.Minute))
 	a, b := ss[0], ss[1]
 	release := acquire(t, a, 0)
-	got := make(chan error, 1)
-	go func() {
-		r, err := b.Acquire(context.Background(), 20*time.Second)
-		if r != nil {
-			r()
-		}
-		got <- err
-	}()
-	time.Sleep(300 * time.Millisecond) // b subscribes meanwhile
-	released := time.Now()
+	got := waiter(b, 20*time.Second)
+	rdb := newClient(t, redisAddr(t))
+	if _, ok := eventually(10*time.Second, func() bool { return rdb.PubSubNumSub(context.Background(), key).Val()[key] == 1 }); !ok {
+		t.Fatal("the waiter did not subscribe")
+	}
 	release()
-	if err := <-got; err != nil {
-		t.Fatalf("the waiter: %v", err)
-	}
-	if d := time.Since(released); d > 5*time.Second {
-		t.Errorf("the waiter got the slot %v after the release, want at once", d)
-	}
+	woken(t, got)
 }
 
 // TestSemaphoreReleaseWakesLocalWaiter: in one process, a release wakes
@@ -172,23 +162,40 @@ func TestSemaphoreReleaseWakesLocalWaiter(t *testing.T) {
 	s := ss[0]
 	_ = s.Close()
 	release := acquire(t, s, 0)
+	got := waiter(s, 20*time.Second)
+	if _, ok := eventually(10*time.Second, func() bool { return resilientredis.Waiting(s) == 1 }); !ok {
+		t.Fatal("the waiter did not line up")
+	}
+	release()
+	woken(t, got)
+}
+
+// woken checks that the waiter whose error comes on got took a slot within
+// 10 s, half its wait: it was woken, not at its wait's end.
+func woken(t *testing.T, got <-chan error) {
+	t.Helper()
+	select {
+	case err := <-got:
+		if err != nil {
+			t.Errorf("the waiter: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("the release did not wake the waiter")
+	}
+}
+
+// waiter takes a slot of s on a goroutine of its own, waiting up to
+// maxWait, and gives it back at once; its error comes on the channel.
+func waiter(s *resilientredis.Semaphore, maxWait time.Duration) <-chan error {
 	got := make(chan error, 1)
 	go func() {
-		r, err := s.Acquire(context.Background(), 20*time.Second)
+		r, err := s.Acquire(context.Background(), maxWait)
 		if r != nil {
 			r()
 		}
 		got <- err
 	}()
-	time.Sleep(100 * time.Millisecond)
-	released := time.Now()
-	release()
-	if err := <-got; err != nil {
-		t.Fatalf("the waiter: %v", err)
-	}
-	if d := time.Since(released); d > 5*time.Second {
-		t.Errorf("the waiter got the slot %v after the release, want at once", d)
-	}
+	return got
 }
 
 // TestSemaphoreWaitBounded: a waiter gives up after its wait, with the
