@@ -55,7 +55,9 @@ const (
 // takes a slot again when one is free, and otherwise logs "semaphore lease
 // lost": the call goes on, and the fleet holds one more than n until it
 // ends. The key expires when the last lease does, so an idle semaphore
-// leaves nothing in Redis.
+// leaves nothing in Redis. A slot whose release is never called is renewed
+// for as long as its process lives, like a slot of middleware.Bulkhead that
+// is never given back.
 //
 // # Waiting
 //
