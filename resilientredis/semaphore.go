@@ -93,8 +93,11 @@ const (
 // of the agent; n per process keeps each replica as bounded as
 // resilient.MaxConcurrent would. With [FailClosed], Acquire fails instead
 // with an error matching [ErrUnavailable], which the pipeline reports as a
-// refusal of the concurrency limit. A release Redis does not take frees the
-// slot when its lease ends, since the renewals stop; an acquire that ran
+// refusal of the concurrency limit. A release is one round trip, made by
+// the pipeline before it hands the attempt's result over, so a Redis that
+// stalls delays that result by [Timeout] at most (and only one release a
+// second, the others skipping Redis while it is down). A release Redis does
+// not take frees the slot when its lease ends, since the renewals stop; an acquire that ran
 // out of time may still take a slot in Redis, unused until its lease ends:
 // the fleet admits one fewer meanwhile, never one more. While Redis is
 // down, one round trip a second is tried, and the other calls take the
@@ -148,7 +151,7 @@ func NewSemaphore(client redis.UniversalClient, key string, n int, opts ...Optio
 		errs = append(errs, fmt.Errorf("resilientredis: NewSemaphore(%q, %d): need 1 to %d slots", key, n, MaxSlots))
 	}
 	if err == nil && (c.lease < 3*c.timeout || c.lease > MaxLease) {
-		errs = append(errs, fmt.Errorf("resilientredis: Lease(%v): must be from 3 × Timeout (%v) to %v: a renewal every lease/3 that runs out of time must leave room for one more",
+		errs = append(errs, fmt.Errorf("resilientredis: Lease(%v): must be from three times the Timeout (%v) to %v: a renewal every lease/3 that runs out of time must leave room for one more",
 			c.lease, 3*c.timeout, MaxLease))
 	}
 	if err := errors.Join(append(errs, err)...); err != nil {
