@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	lcllms "github.com/tmc/langchaingo/llms"
 
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/faultserver"
@@ -413,5 +414,54 @@ func TestSemaphoreWaitBound(t *testing.T) {
 		if got := resilientredis.WaitBound(tc.in); got != tc.want {
 			t.Errorf("WaitBound(%v): got %v, want %v", tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestSemaphorePerMemberAcrossReplicas: two replicas, each with a pool of
+// the same two deployments, each deployment limited to 2 requests in
+// flight by a semaphore shared through Redis: neither deployment ever
+// answers more than 2 at once, both are used, and every call succeeds.
+func TestSemaphorePerMemberAcrossReplicas(t *testing.T) {
+	t.Parallel()
+	const n = 2
+	addr := redisAddr(t)
+	prefix := testPrefix(t, addr)
+	east := faultserver.New(faultserver.Reply("ok").After(30 * time.Millisecond))
+	defer east.Close()
+	west := faultserver.New(faultserver.Reply("ok").After(30 * time.Millisecond))
+	defer west.Close()
+	member := func(srv *faultserver.Server, name string) lcllms.Model {
+		sem, err := resilientredis.NewSemaphore(newClient(t, addr), name, n, slow, resilientredis.Prefix(prefix))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = sem.Close() })
+		llm, err := srv.OpenAI()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resilient.Member(resilient.Named(llm, name), resilient.ConcurrencyLimit(sem, 20*time.Second))
+	}
+	var wg sync.WaitGroup
+	for range 2 { // replicas
+		pool := resilient.Pool([]lcllms.Model{member(east, "east"), member(west, "west")})
+		for range 8 {
+			wg.Go(func() {
+				for range 2 {
+					if _, err := pool.Call(context.Background(), "hi"); err != nil {
+						t.Error(err)
+					}
+				}
+			})
+		}
+	}
+	wg.Wait()
+	for _, srv := range []*faultserver.Server{east, west} {
+		if got := srv.MaxInFlight(); got != n {
+			t.Errorf("%s: requests in flight at most: got %d, want %d", srv.URL, got, n)
+		}
+	}
+	if got := east.Count() + west.Count(); got != 32 {
+		t.Errorf("requests: got %d, want 32", got)
 	}
 }
