@@ -81,7 +81,9 @@ const (
 // plus one per poll while it has waiters, whatever their number. Within a
 // process, waiters are served in the order they came; across processes,
 // the first waiters race for a slot that frees up, and there is no order.
-// The subscription is opened by the first wait and kept until [Close].
+// A caller that does not wait (maxWait 0) asks Redis once, outside the
+// line. The subscription is opened by the first wait and kept until
+// [Semaphore.Close].
 //
 // # Redis unavailable
 //
