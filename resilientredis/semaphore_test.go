@@ -13,6 +13,7 @@ import (
 
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/faultserver"
+	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/resilientredis"
 )
@@ -463,5 +464,41 @@ func TestSemaphorePerMemberAcrossReplicas(t *testing.T) {
 	}
 	if got := east.Count() + west.Count(); got != 32 {
 		t.Errorf("requests: got %d, want 32", got)
+	}
+}
+
+// TestSemaphoreRedisDownThroughModel: a model under a Redis semaphore
+// while Redis is unreachable: failing open, its calls go through; with
+// FailClosed, each fails at once as a refusal of the concurrency limit,
+// matching ErrUnavailable and middleware.ErrConcurrency, reported as a
+// Refusal, and no request reaches the provider.
+func TestSemaphoreRedisDownThroughModel(t *testing.T) {
+	t.Parallel()
+	srv := faultserver.New()
+	defer srv.Close()
+	call := func(opts ...resilientredis.Option) (*observetest.Recorder, error) {
+		sem, err := resilientredis.NewSemaphore(downClient(t), "provider", 2, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sem.Close()
+		llm, err := srv.OpenAI()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := &observetest.Recorder{}
+		model := resilient.Model(llm, resilient.ConcurrencyLimit(sem, time.Second), resilient.Observe(rec))
+		_, err = model.Call(context.Background(), "hi")
+		return rec, err
+	}
+	if _, err := call(); err != nil || srv.Count() != 1 {
+		t.Errorf("fail open: got %v after %d requests, want the answer after 1", err, srv.Count())
+	}
+	rec, err := call(resilientredis.FailClosed())
+	if !errors.Is(err, resilientredis.ErrUnavailable) || !errors.Is(err, middleware.ErrConcurrency) || srv.Count() != 1 {
+		t.Errorf("fail closed: got %v after %d requests in all, want ErrUnavailable and ErrConcurrency, and no new request", err, srv.Count())
+	}
+	if got := observetest.Of[middleware.Refusal](rec); len(got) != 1 || got[0].Reason != middleware.RefusedConcurrency {
+		t.Errorf("fail closed: refusals %+v, want one of the concurrency limit", got)
 	}
 }
