@@ -54,6 +54,8 @@ var defaults = map[string]any{
 	"resilientredis.DefaultStorePrefix":     resilientredis.DefaultStorePrefix,
 	"resilientredis.DefaultLimiterPrefix":   resilientredis.DefaultLimiterPrefix,
 	"resilientredis.DefaultBreakerPrefix":   resilientredis.DefaultBreakerPrefix,
+	"resilientredis.DefaultSemaphorePrefix": resilientredis.DefaultSemaphorePrefix,
+	"resilientredis.DefaultLease":           resilientredis.DefaultLease,
 	"resilientotel.DefaultMaxBreakers":      resilientotel.DefaultMaxBreakers,
 	"resilientmcp.DefaultServerLogLevel":    resilientmcp.DefaultServerLogLevel,
 }

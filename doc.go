@@ -84,7 +84,7 @@
 // so that a program links their dependencies only when it uses them:
 //
 //   - resilientredis: state shared by replicas through Redis: idempotency
-//     store, rate limits, breakers.
+//     store, rate limits, breakers, concurrency limits.
 //   - resilientotel: OpenTelemetry traces and metrics of every decision.
 //   - resilientmcp: the tools of an MCP server as wrapped tools.
 //
