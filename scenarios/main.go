@@ -207,8 +207,8 @@ func (rep *report) summary() string {
 	agent, pool := rep.section(8), rep.section(9)
 	fmt.Fprintf(&b, "When things fail, the harness in `scenarios/` drives langchaingo's real openai client "+
 		"against the fault server, time scaled down %d-fold, and compares this library with no retry, seed "+
-		"000's stacked layers, the retry loops of openai-go and anthropic-sdk-go (as their source has them) and "+
-		"a plain failsafe-go retry ([docs/scenarios.md](docs/scenarios.md) has every table, how each policy is "+
+		"000's stacked layers, the retry loops of openai-go and anthropic-sdk-go (as their source has them), "+
+		"a plain failsafe-go retry and, for one model on several deployments, ordered fallbacks and a round robin ([docs/scenarios.md](docs/scenarios.md) has every table, how each policy is "+
 		"configured, and the charts; regenerate with `%s`). Measured%s on %s%s.\n\n",
 		defaultScale, regenerate, quickNote(rep.cfg), time.Now().UTC().Format("2006-01-02"), revision())
 	fmt.Fprintf(&b, "%s: %s\n\n", agent.title, agent.brief)

@@ -37,7 +37,7 @@ func poolPolicy(c poolConfig) Policy {
 	about := fmt.Sprintf("`resilient.Pool([]llms.Model{%s}, %s)`, where each member is langchaingo's openai client "+
 		"with the library's evidence transport against one deployment; no member options, so each member has "+
 		"the pool's breaker settings, its own retry throttle, and cools down for as long as a Retry-After asks. "+
-		"Strategy: %s. Every duration is the library's default, read from its constants as for %s.",
+		"Strategy: %s. Every duration is the library's default, read from its constants as described for %s.",
 		namedMembers(), options(c.options()), strategyOf(c.extra), libraryDefaults().name())
 	return Policy{Name: c.name(), About: about, Library: true,
 		Model: func(r rig) (lcllms.Model, error) {
@@ -108,7 +108,7 @@ func fallbacksPolicy(order []int) Policy {
 	}
 	return Policy{Name: "resilient.Fallbacks: " + strings.Join(names, ", then "),
 		About: fmt.Sprintf("the library's model with its ordered fallbacks: `resilient.Model(%s, %s, "+
-			"resilient.Fallbacks(%s))`, each a named openai client with the evidence transport, the defaults as for "+
+			"resilient.Fallbacks(%s))`, each a named openai client with the evidence transport, the defaults as described for "+
 			"%s; every call goes to the first until its retries are spent or its circuit is open, then to the next, "+
 			"each with its own breaker. Run once with each deployment first.",
 			strings.ReplaceAll(names[0], "-", ""), options(modelDefaults()),
@@ -167,7 +167,7 @@ func roundRobinPolicies() []Policy {
 			}},
 		{Name: "round robin in resilient.Model",
 			About: fmt.Sprintf("%s, over the openai clients with the evidence transport, wrapped whole as "+
-				"`resilient.Model(rr, %s)`, the defaults as for %s: one breaker and one throttle for the three, and "+
+				"`resilient.Model(rr, %s)`, the defaults as described for %s: one breaker and one throttle for the three, and "+
 				"each retry, after its backoff or Retry-After, goes to the next deployment.",
 				what, options(modelDefaults()), libraryDefaults().name()),
 			Model: func(r rig) (lcllms.Model, error) {
