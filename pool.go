@@ -58,7 +58,8 @@ func Member(m lcllms.Model, opts ...Option) lcllms.Model {
 }
 
 // Weight sets a pool member's share of the traffic against the others' (2
-// gets twice the calls of 1). Pool members only. Default: 1.
+// gets twice the calls of 1). Pool members only. Default: 1
+// ([middleware.DefaultWeight]).
 func Weight(n int) Option {
 	return func(s *settings) {
 		if s.only(forMember, "Weight") {

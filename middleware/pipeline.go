@@ -54,15 +54,19 @@ type State struct {
 // where hedge is present for [Pipeline.DoHedged] only, policies are those
 // added with [Policies], the limiter is the one set with [RateLimit] and
 // the concurrency limit the one set with [MaxConcurrent]. A pool (see
-// [Members]) puts the choice of a member, with that member's own limiter,
-// concurrency limit and breaker, in place of the breaker. The retry
-// decides from [taxonomy.Classify]'s answer:
-// permanent, canceled and programming failures stop at once; retryable kinds
-// retry up to their limit with full-jitter backoff, or wait exactly the
-// provider's Retry-After.
+// [Members]) puts the choice of a member, with that member's own
+// concurrency limit, limiter and breaker, in place of the breaker. A call
+// made with the [Request] option takes each attempt's place in the run's
+// usage limits before the limiter (and, in a pool, before the member's
+// gates). The retry decides from [taxonomy.Classify]'s answer: permanent,
+// canceled and programming failures stop at once; retryable kinds retry up
+// to their limit with full-jitter backoff, or wait exactly as long as the
+// provider asked.
 //
 // Build a Pipeline once per target and share it: it is safe for concurrent
 // use, and its breaker's state is what makes it useful.
+//
+// The zero Pipeline is not usable: Do returns an error saying so.
 type Pipeline[R any] struct {
 	name    string
 	target  Target
@@ -191,21 +195,23 @@ func (p *Pipeline[R]) Observers() Observers { return p.obs }
 // idempotent call's claim until then). When the attempt cannot end early
 // (no timeout, a caller context that cannot be canceled), fn runs on the
 // caller's goroutine.
-func (p *Pipeline[R]) Do(ctx context.Context, fn Func[R]) (R, error) {
-	return p.do(ctx, fn, p.exec)
+//
+// Options configure this call only (see [Request]).
+func (p *Pipeline[R]) Do(ctx context.Context, fn Func[R], opts ...CallOption) (R, error) {
+	return p.do(ctx, fn, p.exec, opts)
 }
 
 // DoHedged is Do with hedging, when the pipeline was built with [Hedge]; Do
 // otherwise. Hedge only calls whose repetition is harmless and whose output
 // is not streamed to anyone.
-func (p *Pipeline[R]) DoHedged(ctx context.Context, fn Func[R]) (R, error) {
+func (p *Pipeline[R]) DoHedged(ctx context.Context, fn Func[R], opts ...CallOption) (R, error) {
 	if p.hedged == nil {
-		return p.do(ctx, fn, p.exec)
+		return p.do(ctx, fn, p.exec, opts)
 	}
-	return p.do(ctx, fn, p.hedged)
+	return p.do(ctx, fn, p.hedged, opts)
 }
 
-func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor[R]) (R, error) {
+func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor[R], opts []CallOption) (R, error) {
 	var zero R
 	if ctx == nil {
 		return zero, &Error{Target: p.name, Reason: ReasonPermanent, Detail: "nil context",
@@ -215,7 +221,16 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 		return zero, &Error{Target: p.name, Reason: ReasonPermanent, Detail: "nil function",
 			Attempts: []Attempt{{Number: 1, Err: errNilFunc, Class: programming("nil function")}}}
 	}
+	if exec == nil {
+		return zero, &Error{Target: p.name, Reason: ReasonPermanent, Detail: "zero Pipeline",
+			Attempts: []Attempt{{Number: 1, Err: errZeroPipeline, Class: programming("zero value")}}}
+	}
 	c := &call[R]{p: p, caller: ctx, bounded: ctx, fn: fn, run: RunFrom(ctx)}
+	for _, o := range opts {
+		if o.estimate != nil {
+			c.estimate = o.estimate
+		}
+	}
 	if p.bal != nil {
 		c.rt = &route{tried: make([]bool, len(p.bal.members)), pin: p.bal.pinFor(ctx)}
 	}
@@ -265,8 +280,9 @@ func (c *call[R]) end(err error) error {
 }
 
 var (
-	errNilContext = errors.New("middleware: nil context")
-	errNilFunc    = errors.New("middleware: nil function")
+	errNilContext   = errors.New("middleware: nil context")
+	errNilFunc      = errors.New("middleware: nil function")
+	errZeroPipeline = errors.New("middleware: zero Pipeline: build it with middleware.New")
 )
 
 func programming(rule string) taxonomy.Class {
@@ -281,6 +297,9 @@ type call[R any] struct {
 	fn      Func[R]
 	run     *Run
 	rt      *route // of a pool's call
+	// estimate is set by the Request option: the attempts are requests,
+	// counted by the run.
+	estimate func(ctx context.Context, s State) int
 
 	own   bool      // the pipeline started the logical call (no adapter did)
 	start time.Time // when, if own
@@ -304,9 +323,10 @@ func (c *call[R]) count() int {
 	return len(c.attempts)
 }
 
-// attempt runs one attempt: refusals (budget, limiter, concurrency limit,
-// breaker or the choice of a member), the attempt context and timeout, the
-// function on its own goroutine, classification, decision.
+// attempt runs one attempt: refusals (budget, the run's usage limits,
+// limiter, concurrency limit, breaker or the choice of a member), the
+// attempt context and timeout, the function on its own goroutine,
+// classification, decision.
 func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 	var zero R
 	p := c.p
@@ -333,8 +353,18 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 		}
 	}
 	parent := exec.Context()
+	counted := false // the attempt took a place in the run's request limit
+	if c.estimate != nil {
+		var refused error
+		if counted, refused = c.startRequest(parent, State{Attempt: number, Previous: prev, Hedge: hedge}); refused != nil {
+			return zero, refused
+		}
+	}
 	g, err := c.admit(parent, number)
 	if err != nil {
+		if counted {
+			c.run.unstartRequest() // never sent
+		}
 		return zero, err
 	}
 	target, name, index := p.target, p.name, 0

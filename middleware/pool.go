@@ -1,6 +1,7 @@
 package middleware
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strconv"
@@ -133,7 +134,8 @@ func NoStickyRuns() Option { return func(c *config) { c.noStickyRuns = true } }
 // Weight sets a member's share of the traffic relative to the others: a
 // member of weight 2 gets twice the calls of one of weight 1 under
 // [RoundRobin], and may hold twice the attempts in flight under
-// [LeastInFlight]. Members only. It must be at least 1. Default: 1.
+// [LeastInFlight]. Members only. It must be at least 1. Default: 1
+// ([DefaultWeight]).
 func Weight(n int) Option {
 	return gate(func(c *config) {
 		if n < 1 {
@@ -183,6 +185,9 @@ type member struct {
 	current  int           // smooth weighted round robin
 }
 
+// DefaultWeight is a member's weight unless [Weight] sets it.
+const DefaultWeight = 1
+
 // DefaultMaxStickyKeys bounds how many [Sticky] keys a pool remembers: past
 // it, the key used least recently is forgotten, and its next call is
 // balanced afresh.
@@ -231,7 +236,7 @@ func newMember(index int, spec Member, pool *config, obs Observers) (*member, er
 	if err := errors.Join(c.errs...); err != nil {
 		return nil, err
 	}
-	m := &member{index: index, name: spec.Name, target: spec.Target, weight: max(c.weight, 1),
+	m := &member{index: index, name: spec.Name, target: spec.Target, weight: cmp.Or(c.weight, DefaultWeight),
 		noThrottle: c.noThrottle, limiter: c.limiter, sem: c.newSemaphore(), semWait: c.semWait,
 		probeEvery: c.breakerDelay}
 	m.target.Name = spec.Name

@@ -2,11 +2,12 @@
 // drives langchaingo's real openai client against the loopback fault server
 // (package faultserver, over TCP) through nine fault scenarios, with time
 // scaled down, and compares this library with the retries users run
-// otherwise: none, seed 000's stacked layers, the official OpenAI and
-// Anthropic Go SDKs' retry loops (as their source has them), and a plain
-// failsafe-go retry. Scenario 8 is whole agent runs of a real
-// agents.Executor; scenario 9, one model on three deployments, compares
-// resilient.Pool with ordered fallbacks and a round robin.
+// otherwise: none, two stacked retry layers (as an agent runtime nests
+// them), the official OpenAI and Anthropic Go SDKs' retry loops (as their
+// source has them), and a plain failsafe-go retry. Scenario 8 is whole
+// agent runs of a real agents.Executor; scenario 9, one model on three
+// deployments, compares resilient.Pool with ordered fallbacks and a round
+// robin.
 //
 // It writes scenarios.md (the tables and the targets, pass or fail),
 // herd.png and agent-runs.png to the -out directory, a new temporary one by
@@ -206,9 +207,10 @@ func (rep *report) summary() string {
 	}
 	agent, pool := rep.section(8), rep.section(9)
 	fmt.Fprintf(&b, "When things fail, the harness in `scenarios/` drives langchaingo's real openai client "+
-		"against the fault server, time scaled down %d-fold, and compares this library with no retry, seed "+
-		"000's stacked layers, the retry loops of openai-go and anthropic-sdk-go (as their source has them), "+
-		"a plain failsafe-go retry and, for one model on several deployments, ordered fallbacks and a round robin ([docs/scenarios.md](docs/scenarios.md) has every table, how each policy is "+
+		"against the fault server, time scaled down %d-fold, and compares this library with no retry, two "+
+		"stacked retry layers (as an agent runtime nests them), the retry loops of openai-go and anthropic-sdk-go "+
+		"(as their source has them), a plain failsafe-go retry and, for one model on several deployments, ordered "+
+		"fallbacks and a round robin ([docs/scenarios.md](docs/scenarios.md) has every table, how each policy is "+
 		"configured, and the charts; regenerate with `%s`). Measured%s on %s%s.\n\n",
 		defaultScale, regenerate, quickNote(rep.cfg), time.Now().UTC().Format("2006-01-02"), revision())
 	fmt.Fprintf(&b, "%s: %s\n\n", agent.title, agent.brief)
