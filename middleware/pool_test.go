@@ -563,3 +563,54 @@ func TestPoolHedgeGoesElsewhere(t *testing.T) {
 		}
 	})
 }
+
+// TestPoolAttemptsAreRequestsOfTheRun: each attempt of a pool, whatever
+// member it goes to, is a request of the run; the run refuses it before it
+// takes anything from a member (a rate-limit unit, a breaker's permit), and
+// an attempt that no member took was never sent: it gives its place back.
+func TestPoolAttemptsAreRequestsOfTheRun(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := middleware.NewRun(t.Context(), middleware.RequestLimit(2))
+		limits := []*countingLimiter{{}, {}}
+		ms := []middleware.Member{
+			{Name: "m0", Options: []middleware.Option{middleware.RateLimit(limits[0]), middleware.CircuitBreaker(1, time.Hour)}},
+			{Name: "m1", Options: []middleware.Option{middleware.RateLimit(limits[1]), middleware.CircuitBreaker(1, time.Hour)}},
+		}
+		f := newFleet(newScript(fails(unavailable)), newScript(succeeds("ok")))
+		p := mustPool(t, ms)
+		if got, err := p.Do(ctx, f.fn, request(1)); err != nil || got != "ok" {
+			t.Fatalf("got (%q, %v), want ok from m1", got, err)
+		}
+		if got := middleware.RunFrom(ctx).Usage().Requests; got != 2 {
+			t.Errorf("usage counts %d requests, want 2: one per member tried", got)
+		}
+		f.went()
+		_, err := p.Do(ctx, f.fn, request(1))
+		if e := asError(t, err); e.Reason != middleware.ReasonUsageLimit {
+			t.Fatalf("got %v, want the request limit", err)
+		}
+		if went := f.went(); len(went) != 0 || limits[0].n.Load()+limits[1].n.Load() != 2 {
+			t.Errorf("attempts went to %v, limiters gave %d units; want none and 2: a refusal takes nothing from a member",
+				went, limits[0].n.Load()+limits[1].n.Load())
+		}
+		if st := p.Balancer().Members()[1].Breaker.State(); st != middleware.BreakerClosed {
+			t.Errorf("m1's breaker is %v, want closed", st)
+		}
+
+		// Every circuit open: the attempt no member took is no request.
+		fresh := middleware.NewRun(t.Context(), middleware.RequestLimit(1))
+		for _, m := range p.Balancer().Members() {
+			m.Breaker.Open()
+		}
+		if _, err := p.Do(fresh, f.fn, request(1)); !errors.Is(err, middleware.ErrCircuitOpen) {
+			t.Fatalf("got %v, want circuit open", err)
+		}
+		if got := middleware.RunFrom(fresh).Usage().Requests; got != 0 {
+			t.Errorf("usage counts %d requests, want 0: none was sent", got)
+		}
+		p.Balancer().Members()[1].Breaker.Close()
+		if got, err := p.Do(fresh, f.fn, request(1)); err != nil || got != "ok" {
+			t.Errorf("got (%q, %v), want the one request the limit allows", got, err)
+		}
+	})
+}
