@@ -39,6 +39,26 @@ type poolResult struct {
 	openings         string // circuit openings by breaker
 }
 
+// inFlight returns the mean number of calls in flight from the first
+// call's start to the last call's end.
+func (r poolResult) inFlight() float64 {
+	var busy time.Duration
+	var first, last time.Time
+	for i, start := range r.starts {
+		busy += r.durations[i]
+		if first.IsZero() || start.Before(first) {
+			first = start
+		}
+		if end := start.Add(r.durations[i]); end.After(last) {
+			last = end
+		}
+	}
+	if !last.After(first) {
+		return 0
+	}
+	return float64(busy) / float64(last.Sub(first))
+}
+
 func (r poolResult) total() int { return r.requests[0] + r.requests[1] + r.requests[2] }
 
 // runPool sends the traffic of n calls through p to a new fleet. Each call
@@ -183,6 +203,8 @@ func fallbackNote(ps []Policy, res [][]poolResult) string {
 // degraded deployment.
 func strategyNote(ps []Policy, res [][]poolResult) string {
 	var parts []string
+	load := collect(res[0], poolResult.inFlight)
+	limited := collect(res[0], func(r poolResult) float64 { return 100 * float64(r.requests[1]) / float64(r.total()) })
 	for i, p := range ps {
 		if p.Library {
 			share := collect(res[i], func(r poolResult) float64 { return 100 * float64(r.requests[0]) / float64(r.total()) })
@@ -190,11 +212,16 @@ func strategyNote(ps []Policy, res [][]poolResult) string {
 		}
 	}
 	df := deploymentFaults
+	slower := float64(df.degradedLatency) / float64(df.latency)
 	return fmt.Sprintf("Share of the requests that went to %s, which answers %.0f times slower than the others and "+
-		"fails %.0f %% of its requests: %s. Least in flight sees a slow member only through the calls it holds, few at "+
-		"this load, and ties go round robin; lowest latency scores each member by its recent latency, a failure "+
-		"counting as at least twice it.", degradedName, float64(df.degradedLatency)/float64(df.latency),
-		100*df.degradedFail, strings.Join(parts, "; "))
+		"fails %.0f %% of its requests: %s. Least in flight keeps about as many calls in flight on each member "+
+		"(%.1f in all on average through %s), so a member %.0f times slower gets about 1/%.0f of a healthy "+
+		"member's rate; %s, which admits %d requests per %v and cools down for the rest of the window after its "+
+		"first 429, takes %.0f %%, which leaves %s about 1/%.0f of the requests, failures included: the strategy "+
+		"weighs slowness, not failures. Lowest latency scores each member by its recent latency, a failure "+
+		"counting as at least twice it, and sends %s less.",
+		degradedName, slower, 100*df.degradedFail, strings.Join(parts, "; "), load.median(), ps[0].Name, slower,
+		slower, rateLimitedName, df.quota, df.window, limited.median(), degradedName, slower+1, degradedName)
 }
 
 func meanOf(xs []float64) float64 {
