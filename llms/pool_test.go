@@ -114,8 +114,10 @@ func TestPoolBreakerMovesTrafficAndBack(t *testing.T) {
 // TestPoolUnderConcurrencyLimit: 200 callers at once through a model, and
 // through a pool, limited to 8 attempts in flight: the fault server never
 // answers more than 8 at once, callers beyond wait at most the wait
-// allowed, and then fail with the concurrency reason, without a request.
-// The synctest bubble proves that no goroutine is left behind.
+// allowed, and then fail with the concurrency reason, without a request,
+// reported as refusals and never counted by a breaker. The synctest bubble
+// (and goleak, after the package's tests) proves that no goroutine is left
+// behind.
 func TestPoolUnderConcurrencyLimit(t *testing.T) {
 	const (
 		callers = 200
@@ -123,18 +125,21 @@ func TestPoolUnderConcurrencyLimit(t *testing.T) {
 		work    = time.Second
 		maxWait = 10*time.Second + work/2
 	)
-	build := map[string]func(t *testing.T, s *faultserver.Server) *llms.Model{
-		"model": func(t *testing.T, s *faultserver.Server) *llms.Model {
-			return mustWrap(t, realClient(t, s, faultserver.OpenAI), llms.Middleware(middleware.MaxConcurrent(n, maxWait)))
+	// Every breaker opens at its first failure: a refusal counted as one
+	// would open it.
+	guard := []middleware.Option{middleware.CircuitBreaker(1, time.Minute)}
+	build := map[string]func(t *testing.T, s *faultserver.Server, obs middleware.Option) *llms.Model{
+		"model": func(t *testing.T, s *faultserver.Server, obs middleware.Option) *llms.Model {
+			return mustWrap(t, realClient(t, s, faultserver.OpenAI), llms.Middleware(append(guard, obs, middleware.MaxConcurrent(n, maxWait))...))
 		},
-		"pool": func(t *testing.T, s *faultserver.Server) *llms.Model {
+		"pool": func(t *testing.T, s *faultserver.Server, obs middleware.Option) *llms.Model {
 			return mustPool(t, []lcllms.Model{realClient(t, s, faultserver.OpenAI), realClient(t, s, faultserver.OpenAI)},
-				llms.Middleware(middleware.MaxConcurrent(n, maxWait)))
+				llms.Middleware(append(guard, obs, middleware.MaxConcurrent(n, maxWait))...))
 		},
-		"pool members": func(t *testing.T, s *faultserver.Server) *llms.Model {
+		"pool members": func(t *testing.T, s *faultserver.Server, obs middleware.Option) *llms.Model {
 			a := llms.Member(realClient(t, s, faultserver.OpenAI), middleware.MaxConcurrent(n/2, maxWait))
 			b := llms.Member(realClient(t, s, faultserver.OpenAI), middleware.MaxConcurrent(n/2, maxWait))
-			return mustPool(t, []lcllms.Model{a, b})
+			return mustPool(t, []lcllms.Model{a, b}, llms.Middleware(append(guard, obs)...))
 		},
 	}
 	for name, build := range build {
@@ -142,7 +147,8 @@ func TestPoolUnderConcurrencyLimit(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				s := faultserver.NewInMemory(faultserver.Reply("ok").After(work))
 				defer s.Close()
-				m := build(t, s)
+				rec := &observetest.Recorder{}
+				m := build(t, s, middleware.Observe(rec))
 				var (
 					wg            sync.WaitGroup
 					mu            sync.Mutex
@@ -181,6 +187,21 @@ func TestPoolUnderConcurrencyLimit(t *testing.T) {
 				// In batches of n, one per second: those that started within the wait.
 				if want := n * 11; ok != want {
 					t.Errorf("%d answered, want %d", ok, want)
+				}
+				if r := observetest.Of[middleware.Refusal](rec); len(r) != refused || (refused > 0 && r[0].Reason != middleware.RefusedConcurrency) {
+					t.Errorf("%d refusal events (%+v), want %d for the concurrency limit", len(r), r[:min(len(r), 1)], refused)
+				}
+				breakers := []*middleware.Breaker{m.Breaker()}
+				if p := m.Pool(); p != nil {
+					breakers = nil
+					for _, st := range p.Members() {
+						breakers = append(breakers, st.Breaker)
+					}
+				}
+				for _, b := range breakers {
+					if b.State() != middleware.BreakerClosed {
+						t.Errorf("breaker %s is %v, want closed: a refusal is local overload", b.Name(), b.State())
+					}
 				}
 			})
 		})
@@ -378,5 +399,59 @@ func TestConcurrencyLimitSharedByStreams(t *testing.T) {
 			t.Errorf("a stream beside a call in flight: got %v, want the concurrency limit", err)
 		}
 		<-done
+	})
+}
+
+// TestPoolSickDeploymentCostsOneRequest: three deployments behind real
+// clients, one degraded (slow 503s), one rate limited (429 with a
+// Retry-After), one healthy. Every call succeeds; no call sends two
+// requests to one deployment nor waits for a backoff or the Retry-After:
+// a retry goes at once to another deployment. The degraded one is tried
+// until its breaker opens, the rate-limited one once, for its cooldown.
+// A model with the same deployments as fallbacks sends the degraded one
+// its three attempts.
+func TestPoolSickDeploymentCostsOneRequest(t *testing.T) {
+	forEachProvider(t, func(t *testing.T, f faultserver.Format) {
+		const slow = 2 * time.Second
+		servers, members := deployments(t, f,
+			[]faultserver.Step{faultserver.Status(503, "Service Unavailable").After(slow)},
+			[]faultserver.Step{faultserver.RateLimited("50")},
+			[]faultserver.Step{faultserver.Reply("ok")})
+		pool := mustPool(t, members)
+		const calls = 60
+		for i := range calls {
+			before := counts(servers)
+			start := time.Now()
+			if resp, err := pool.GenerateContent(t.Context(), hello()); err != nil || text(resp) != "ok" {
+				t.Fatalf("call %d: got %v, want ok", i, err)
+			}
+			took := time.Since(start)
+			after := counts(servers)
+			for j := range servers {
+				if after[j]-before[j] > 1 {
+					t.Errorf("call %d sent %d requests to d%d, want at most one", i, after[j]-before[j], j)
+				}
+			}
+			if want := time.Duration(after[0]-before[0]) * slow; took != want {
+				t.Errorf("call %d took %v, want %v: the degraded deployment's answers and no wait", i, took, want)
+			}
+		}
+		got := counts(servers)
+		if got[0] != middleware.DefaultBreakerFailures || got[1] != 1 || got[2] != calls {
+			t.Errorf("requests %v over %d calls, want %d to the degraded deployment (then its circuit opened), 1 to the rate-limited one, %d to the healthy one",
+				got, calls, middleware.DefaultBreakerFailures, calls)
+		}
+		if total := got[0] + got[1] + got[2]; float64(total)/calls > 1.2 {
+			t.Errorf("%d requests for %d calls", total, calls)
+		}
+
+		before := servers[0].Count()
+		plain := mustWrap(t, members[0], llms.Fallbacks(members[2]))
+		if _, err := plain.GenerateContent(t.Context(), hello()); err != nil {
+			t.Fatal(err)
+		}
+		if got := servers[0].Count() - before; got != middleware.DefaultMaxAttempts {
+			t.Errorf("with fallbacks alone the degraded deployment got %d requests, want %d", got, middleware.DefaultMaxAttempts)
+		}
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/resilientgo/resilient/internal/logtest"
 	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/taxonomy"
@@ -611,6 +612,34 @@ func TestPoolAttemptsAreRequestsOfTheRun(t *testing.T) {
 		p.Balancer().Members()[1].Breaker.Close()
 		if got, err := p.Do(fresh, f.fn, request(1)); err != nil || got != "ok" {
 			t.Errorf("got (%q, %v), want the one request the limit allows", got, err)
+		}
+	})
+}
+
+// TestPoolEventsAreLogged: the log lines of a pool's call name the member
+// each decision is about, and the final error lists every member tried
+// with its attempts.
+func TestPoolEventsAreLogged(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var logs logtest.Buffer
+		f := newFleet(newScript(fails(rateLimited(5*time.Second))), newScript(fails(unavailable)), newScript(fails(unavailable)))
+		p := mustPool(t, members(3, middleware.CircuitBreaker(1, time.Minute)), middleware.Logger(logs.Logger()))
+		_, err := p.Do(t.Context(), f.fn)
+		for _, want := range []string{
+			`level=INFO msg="cooling down" target=m0 delay=5s`,
+			`level=WARN msg="retry scheduled" target=m0 attempt=1 kind=rate_limited rule="status 429" delay=0s`,
+			`level=WARN msg="circuit opened" target=m1 from=closed to=open`,
+			`level=WARN msg="retry scheduled" target=m1 attempt=2 kind=overloaded rule="status 503" delay=0s`,
+			`level=WARN msg="gave up" target=test-target reason=exhausted attempts=3`,
+		} {
+			if !strings.Contains(logs.String(), want) {
+				t.Errorf("logs lack %q:\n%s", want, logs.String())
+			}
+		}
+		for _, want := range []string{"attempt 1 to m0: ", "429", "attempt 2 to m1: ", "attempt 3 to m2: "} {
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("error %v does not say %q", err, want)
+			}
 		}
 	})
 }
