@@ -248,7 +248,7 @@ func poolMiss(runs []poolResult) string {
 	}
 	return fmt.Sprintf("of %s requests beyond one per call, %s follow a 503 of %s and %s a 429 of %s. %s got "+
 		"%.0f %% of the requests and failed half of them, yet stayed in the rotation: a member's breaker opens "+
-		"after %d consecutive failures, which a %.0f %% failure rate gives once in %.0f streaks (%s), and the "+
+		"after %d consecutive failures, which a %.0f %% failure rate gives in a row with a chance of 1 in %.0f (%s), and the "+
 		"default strategy, least in flight, weighs no failures",
 		extra.count(), e503.count(), degradedName, e429.count(), rateLimitedName, degradedName, share.median(),
 		middleware.DefaultBreakerFailures, 100*deploymentFaults.degradedFail,
