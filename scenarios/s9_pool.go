@@ -242,9 +242,13 @@ func poolMiss(runs []poolResult) string {
 	e503 := collect(runs, func(r poolResult) float64 { return float64(r.failed[0]) })
 	e429 := collect(runs, func(r poolResult) float64 { return float64(r.failed[1]) })
 	share := collect(runs, func(r poolResult) float64 { return 100 * float64(r.requests[0]) / float64(r.total()) })
-	opened := "its circuit opened in some runs (" + runs[0].openings + " in the first)"
-	if !slices.ContainsFunc(runs, func(r poolResult) bool { return r.openings != "none" }) {
-		opened = "its circuit never opened"
+	opened := "its circuit never opened"
+	if slices.ContainsFunc(runs, func(r poolResult) bool { return r.openings != "none" }) {
+		var each []string
+		for _, r := range runs {
+			each = append(each, r.openings)
+		}
+		opened = "circuit openings by run: " + strings.Join(each, "; ")
 	}
 	return fmt.Sprintf("of %s requests beyond one per call, %s follow a 503 of %s and %s a 429 of %s. %s got "+
 		"%.0f %% of the requests and failed half of them, yet stayed in the rotation: a member's breaker opens "+
