@@ -455,3 +455,35 @@ func TestPoolSickDeploymentCostsOneRequest(t *testing.T) {
 		}
 	})
 }
+
+// TestEmbedderConcurrencyLimit: an embedder's batches in flight are bounded
+// too; a batch that finds no slot within the wait fails without a request.
+func TestEmbedderConcurrencyLimit(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := faultserver.NewInMemory(faultserver.Reply("").After(time.Second))
+		defer s.Close()
+		e := mustEmbedder(t, realEmbedder(t, s, faultserver.OpenAI), llms.Middleware(middleware.MaxConcurrent(2, 0)))
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		var ok, refused int
+		for range 5 {
+			wg.Go(func() {
+				_, err := e.CreateEmbedding(context.Background(), []string{"a text"})
+				mu.Lock()
+				defer mu.Unlock()
+				switch {
+				case err == nil:
+					ok++
+				case errors.Is(err, middleware.ErrConcurrency):
+					refused++
+				default:
+					t.Errorf("got %v", err)
+				}
+			})
+		}
+		wg.Wait()
+		if ok != 2 || refused != 3 || s.Count() != 2 || s.MaxInFlight() != 2 {
+			t.Errorf("%d answered, %d refused, %d requests, %d at most in flight; want 2, 3, 2, 2", ok, refused, s.Count(), s.MaxInFlight())
+		}
+	})
+}

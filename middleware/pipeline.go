@@ -411,6 +411,9 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 	}
 	class := c.classify(err, timedOut, parent)
 	g.record(p.bal, healthOf(class, err), elapsed)
+	if g.m != nil {
+		c.coolDown(g.m, class)
+	}
 	if p.obs.Active() {
 		p.obs.Report(actx, AttemptEnd{Target: name, Attempt: number, Hedge: hedge, Duration: elapsed,
 			Failed: true, Class: class, Abandoned: abandoned}, err)

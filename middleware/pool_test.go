@@ -643,3 +643,29 @@ func TestPoolEventsAreLogged(t *testing.T) {
 		}
 	})
 }
+
+// TestPoolWaitForCooldownIsCounted: a member cools down for the wait it
+// asked for even when the call that asked makes no retry; a call that
+// finds every member cooling down waits for the first to be ready, and the
+// wait is the attempt's and the run's, as a Retry-After slept on is.
+func TestPoolWaitForCooldownIsCounted(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFleet(newScript(fails(rateLimited(5*time.Second)), succeeds("ok"), fails(unavailable)))
+		p := mustPool(t, members(1), middleware.MaxAttempts(1))
+		if _, err := p.Do(t.Context(), f.fn); err == nil {
+			t.Fatal("want the 429")
+		}
+		time.Sleep(time.Second)
+		ctx := middleware.NewRun(t.Context())
+		if got, err := p.Do(ctx, f.fn); err != nil || got != "ok" {
+			t.Fatalf("got (%q, %v), want ok once the cooldown is over", got, err)
+		}
+		if got := middleware.RunFrom(ctx).Usage().Waited; got != 4*time.Second {
+			t.Errorf("the run waited %v, want the 4s left of the cooldown", got)
+		}
+		_, err := p.Do(ctx, f.fn)
+		if e := asError(t, err); len(e.Attempts) != 1 || e.Attempts[0].Wait != 0 {
+			t.Errorf("attempts %v, want one without a wait", e.Attempts)
+		}
+	})
+}

@@ -307,6 +307,7 @@ func (c *call[R]) toMember(ctx context.Context, number int) (*member, func(), er
 			if err := sleep(ctx, soonest); err != nil {
 				return nil, nil, c.refuseGate(number, ctx, err, taxonomy.Class{}, nil)
 			}
+			c.waited(number, soonest)
 			continue
 		}
 		return nil, nil, c.conclude(number, 0, circuitbreaker.ErrOpen,
@@ -325,6 +326,15 @@ func (c *call[R]) admitted(b *Balancer, m *member, cands []*member, release func
 		done()
 		release()
 	}
+}
+
+// waited records that attempt number waited d more before it started, in
+// the attempt and in the run's usage.
+func (c *call[R]) waited(number int, d time.Duration) {
+	c.mu.Lock()
+	c.attempts[number-1].Wait += d
+	c.mu.Unlock()
+	c.run.addWaited(d)
 }
 
 // setTarget records the member that attempt number went to (or was
@@ -393,17 +403,14 @@ func (c *call[R]) noMember(n int, vs []view) *decision {
 
 // decideRoute decides where and when the retry of attempt n goes, after
 // failed, a member of the pool, failed with class (a retryable kind, with
-// attempts left). A wait hint cools failed down first (or, over the cap,
-// holds its circuit open). Then: another member ready now takes the retry
+// attempts left; a wait hint has cooled failed down already, see
+// coolDown). Then: another member ready now takes the retry
 // at once; else failed itself, after its backoff; else the first member to
 // end its cooldown, when it does; else the call stops (every member
 // throttled or down).
 func (c *call[R]) decideRoute(n int, class taxonomy.Class, failed *member) *decision {
 	cfg := &c.p.cfg
 	overCap := class.RetryAfter > cfg.retryAfterCap
-	if failed != nil && class.Kind != taxonomy.ContextOverflow && (class.RetryAfter > 0 || class.WaitSource != WaitBackoff) {
-		c.coolDown(failed, class.RetryAfter, overCap)
-	}
 	vs := c.p.bal.views(true)
 	other, self := false, false
 	for _, v := range vs {
@@ -443,17 +450,21 @@ func (c *call[R]) decideRoute(n int, class taxonomy.Class, failed *member) *deci
 	return c.retryAfter(wait, source)
 }
 
-// coolDown makes m cool down for d after a wait hint, or, for a hint over
-// the cap, holds its circuit open (bounded by its MaxHold), as a plain
-// pipeline does: a member that asked for minutes is not asked again
-// before.
-func (c *call[R]) coolDown(m *member, d time.Duration, overCap bool) {
+// coolDown makes m, whose attempt failed with class, cool down for the
+// wait its answer asked for, whether or not the call retries, so that no
+// call asks it again before; a hint over the cap holds its circuit open
+// instead (bounded by its MaxHold), as a plain pipeline does.
+func (c *call[R]) coolDown(m *member, class taxonomy.Class) {
+	if class.Kind == taxonomy.ContextOverflow || class.Kind == taxonomy.Canceled || class.RetryAfter <= 0 {
+		return
+	}
+	d, overCap := class.RetryAfter, class.RetryAfter > c.p.cfg.retryAfterCap
 	if overCap && m.breaker != nil {
 		m.breaker.HoldOpen(min(d, c.p.cfg.maxHold))
 		return
 	}
 	d = min(d, c.p.cfg.maxHold)
-	if d > 0 && m.coolFor(d) && c.p.obs.Active() {
+	if m.coolFor(d) && c.p.obs.Active() {
 		c.p.obs.Observe(c.caller, Cooldown{Target: m.name, Wait: d})
 	}
 }
