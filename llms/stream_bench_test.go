@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/resilientgo/resilient/faultserver"
+	"github.com/resilientgo/resilient/internal/benchcpu"
 )
 
 // The stream benchmarks read a 10,000-chunk stream the way langchaingo's
@@ -33,7 +34,8 @@ import (
 //	               (faultserver.New)
 //
 // in the three stream formats (OpenAI and Anthropic SSE, Ollama NDJSON).
-// Compare with benchrounds, base body=raw (see docs/performance.md).
+// Compare with benchrounds, base body=raw (see docs/performance.md); each
+// reports its process CPU time per stream too (-metric cpu-ns/op).
 
 const benchChunks = 10_000
 
@@ -119,6 +121,7 @@ func BenchmarkStream(b *testing.B) {
 					ctx, s := withSlot(context.Background())
 					b.SetBytes(int64(len(body)))
 					b.ReportAllocs()
+					stop := benchcpu.Start(b)
 					for b.Loop() {
 						req, _ := http.NewRequestWithContext(ctx, http.MethodPost, wire.url, strings.NewReader(`{"model":"m","stream":true}`))
 						resp, err := rt.RoundTrip(req)
@@ -131,6 +134,7 @@ func BenchmarkStream(b *testing.B) {
 							b.Fatalf("read %d lines (%v), want %d", n, err, wantLines)
 						}
 					}
+					stop()
 					if ev, _ := s.evidence(); variant == "watched" && !ev.EndMarker {
 						b.Fatalf("the end marker was not seen: %+v", ev)
 					}
