@@ -432,13 +432,16 @@ type pass struct {
 }
 
 // record reports the attempt's outcome to its breaker and, in a pool, what
-// it took to the balancer.
+// it took to the balancer, and whether it was the probe that closed the
+// member's circuit.
 func (g *pass) record(b *Balancer, o outcome, elapsed time.Duration) {
+	probe := false
 	if g.breaker != nil {
+		probe = g.m != nil && o == healthy && g.breaker.State() == BreakerHalfOpen
 		g.breaker.record(o)
 	}
 	if g.m != nil {
-		b.measure(g.m, elapsed, o)
+		b.measure(g.m, elapsed, o, probe && g.breaker.State() == BreakerClosed)
 	}
 }
 

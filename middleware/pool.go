@@ -157,8 +157,7 @@ type Balancer struct {
 	stickyRuns bool
 	keys       *pins // choices of sticky keys
 
-	mu  sync.Mutex // rot, and each member's latency and round-robin state
-	rot uint64     // turns of the round robin that breaks ties
+	mu sync.Mutex // each member's latency, health and round-robin state
 }
 
 // member is one member of a pool, with its gates and what the balancer
@@ -182,7 +181,8 @@ type member struct {
 	// Guarded by Balancer.mu.
 	latency  time.Duration // moving average of recent attempts; 0 = none yet
 	measured time.Time     // when latency was last sampled (or a new sample claimed)
-	current  int           // smooth weighted round robin
+	health   float64       // moving average of recent outcomes, 1 = all answered; see health.go
+	current  float64       // smooth weighted round robin
 }
 
 // DefaultWeight is a member's weight unless [Weight] sets it.
@@ -238,7 +238,7 @@ func newMember(index int, spec Member, pool *config, obs Observers) (*member, er
 	}
 	m := &member{index: index, name: spec.Name, target: spec.Target, weight: cmp.Or(c.weight, DefaultWeight),
 		noThrottle: c.noThrottle, limiter: c.limiter, sem: c.newSemaphore(), semWait: c.semWait,
-		probeEvery: c.breakerDelay}
+		probeEvery: c.breakerDelay, health: 1}
 	m.target.Name = spec.Name
 	switch {
 	case c.breakerOff:
@@ -271,6 +271,11 @@ type MemberState struct {
 	// Latency is the moving average of its recent attempts, 0 before the
 	// first.
 	Latency time.Duration
+	// Health is the moving average of the outcomes of its recent attempts,
+	// from 1 (every one answered) down to 0 (every one failed in a way that
+	// says the member is unwell); 1 before the first. The strategy divides
+	// its preference for the member by it (see [Balance]).
+	Health float64
 }
 
 // Members returns the state of each member, in the order they were given.
@@ -281,7 +286,7 @@ func (b *Balancer) Members() []MemberState {
 	defer b.mu.Unlock()
 	for i, m := range b.members {
 		out[i] = MemberState{Name: m.name, Weight: m.weight, Breaker: m.breaker, InFlight: int(m.inFlight.Load()),
-			Cooldown: m.cooldown(now), Latency: m.latency}
+			Cooldown: m.cooldown(now), Latency: m.latency, Health: m.health}
 	}
 	return out
 }

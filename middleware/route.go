@@ -1,6 +1,7 @@
 package middleware
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -39,6 +40,7 @@ type view struct {
 	m     *member
 	avail availability
 	left  time.Duration // of an open circuit or a cooldown
+	probe bool          // ready, and its circuit is not closed: the next attempt is its probe
 }
 
 func (v view) String() string {
@@ -72,11 +74,17 @@ func describeViews(vs []view) string {
 // when the attempt would be a retry, which the member's throttle may
 // refuse.
 func look(m *member, retry bool, now time.Time) view {
-	if b := m.breaker; b != nil && b.State() == BreakerOpen {
-		if left := b.RemainingDelay(); left > 0 {
-			return view{m: m, avail: open, left: left}
+	probe := false
+	if b := m.breaker; b != nil {
+		switch b.State() {
+		case BreakerOpen:
+			if left := b.RemainingDelay(); left > 0 {
+				return view{m: m, avail: open, left: left}
+			}
+			probe = true // the delay is over: the next caller to ask gets the probe
+		case BreakerHalfOpen:
+			probe = true
 		}
-		// The delay is over: the next caller to ask gets the probe.
 	}
 	if left := m.cooldown(now); left > 0 {
 		return view{m: m, avail: cooling, left: left}
@@ -84,7 +92,7 @@ func look(m *member, retry bool, now time.Time) view {
 	if retry && m.breaker != nil && !m.noThrottle && !m.breaker.throttle.allowsRetry() {
 		return view{m: m, avail: throttled}
 	}
-	return view{m: m, avail: ready}
+	return view{m: m, avail: ready, probe: probe}
 }
 
 // views returns the availability of every member.
@@ -100,12 +108,16 @@ func (b *Balancer) views(retry bool) []view {
 // order returns the ready members of vs in the order the call should try
 // them: its pinned member first unless an attempt of the call already went
 // there, then the members no attempt of the call went to, then the others,
-// each group in the strategy's order.
+// each group in the strategy's order, save that a member due for the probe
+// of its circuit comes first in its group: its health is low after the
+// failures that opened the circuit, and the probe is what restores it.
 func (b *Balancer) order(vs []view, rt *route, tried []bool) []*member {
 	var cands []*member
+	probe := make([]bool, len(vs))
 	for _, v := range vs {
 		if v.avail == ready {
 			cands = append(cands, v.m)
+			probe[v.m.index] = v.probe
 		}
 	}
 	if len(cands) == 0 {
@@ -118,8 +130,6 @@ func (b *Balancer) order(vs []view, rt *route, tried []bool) []*member {
 	now := time.Now()
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	n := len(b.members)
-	turn := func(m *member) int { return (m.index - int(b.rot%uint64(n)) + n) % n }
 	group := func(m *member) int {
 		switch {
 		case tried[m.index]:
@@ -133,27 +143,30 @@ func (b *Balancer) order(vs []view, rt *route, tried []bool) []*member {
 		if gx, gy := group(x), group(y); gx != gy {
 			return gx - gy
 		}
+		if px, py := probe[x.index], probe[y.index]; px != py {
+			if px {
+				return -1
+			}
+			return 1
+		}
 		switch b.strategy {
 		case RoundRobin:
-			// Each candidate gains its weight, then the highest goes first:
-			// smooth weighted round robin; a tie goes to the first listed.
-			if kx, ky := x.current+x.weight, y.current+y.weight; kx != ky {
-				return ky - kx
-			}
-			return x.index - y.index
 		case LowestLatency:
-			if cx, cy := x.cost(now), y.cost(now); cx != cy {
-				if cx < cy {
-					return -1
-				}
-				return 1
+			if c := cmp.Compare(x.cost(now), y.cost(now)); c != 0 {
+				return c
 			}
-		default: // LeastInFlight: x.inFlight/x.weight against y's, without division
-			if lx, ly := int(x.inFlight.Load())*y.weight, int(y.inFlight.Load())*x.weight; lx != ly {
-				return lx - ly
+		default: // LeastInFlight: x.inFlight/x.share() against y's, without division
+			if c := cmp.Compare(float64(x.inFlight.Load())*y.share(), float64(y.inFlight.Load())*x.share()); c != 0 {
+				return c
 			}
 		}
-		return turn(x) - turn(y)
+		// Round robin, and the tie-break of the others: each candidate
+		// gains its share, then the highest goes first (smooth weighted
+		// round robin, see chosen); a tie goes to the first listed.
+		if c := cmp.Compare(y.current+y.share(), x.current+x.share()); c != 0 {
+			return c
+		}
+		return x.index - y.index
 	})
 	return cands
 }
@@ -164,29 +177,31 @@ func (m *member) cost(now time.Time) float64 {
 	if m.measured.IsZero() || now.Sub(m.measured) > m.probeEvery {
 		return 0
 	}
-	return float64(m.latency) * float64(m.inFlight.Load()+1) / float64(m.weight)
+	return float64(m.latency) * float64(m.inFlight.Load()+1) / m.share()
 }
 
 // chosen records that an attempt goes to m, chosen among cands: the turn of
-// the round robin, and a new measurement claimed under LowestLatency. It
-// returns the function that ends m's attempt in flight.
+// the round robin (each candidate gains its share, m loses their sum), and
+// a new measurement claimed under LowestLatency. It returns the function
+// that ends m's attempt in flight.
 func (b *Balancer) chosen(m *member, cands []*member) func() {
 	m.inFlight.Add(1)
 	now := time.Now()
 	b.mu.Lock()
-	b.rot++
-	switch b.strategy {
-	case RoundRobin:
-		total := 0
-		for _, c := range cands {
-			c.current += c.weight
-			total += c.weight
-		}
-		m.current -= total
-	case LowestLatency:
-		if m.cost(now) == 0 {
-			m.measured = now // the one attempt that measures it again
-		}
+	total := 0.0
+	for _, c := range cands {
+		c.current += c.share()
+		total += c.share()
+	}
+	m.current -= total
+	for _, c := range cands {
+		// A member chosen by its load more (or less) often than its share
+		// owes (or is owed) at most one round: a burst of calls that the
+		// loads decided does not skew the round robin for long after it.
+		c.current = min(max(c.current, -total), total)
+	}
+	if b.strategy == LowestLatency && m.cost(now) == 0 {
+		m.measured = now // the one attempt that measures it again
 	}
 	b.mu.Unlock()
 	return func() { m.inFlight.Add(-1) }
@@ -197,13 +212,19 @@ func (b *Balancer) chosen(m *member, cands []*member) func() {
 const latencyWeight = 4 // 1/4
 
 // measure adds an attempt of m that took d and ended with o to its
-// latency. A failure that says the member is unwell counts as at least
+// health (see judge) and latency; closed says it was the probe that closed
+// m's circuit, which gives m a fresh start (full health, no debt in the
+// round robin for its probe): the failures that opened the circuit are
+// past. A failure that says the member is unwell counts as at least
 // twice the member's average, so that a member failing fast does not look
 // fast; one that says nothing of it (a rate limit, a cancellation) is not
 // counted.
-func (b *Balancer) measure(m *member, d time.Duration, o outcome) {
+func (b *Balancer) measure(m *member, d time.Duration, o outcome, closed bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if m.judge(o); closed {
+		m.health, m.current = 1, 0 // a fresh start, as when the pool was built
+	}
 	switch o {
 	case unknown:
 		return

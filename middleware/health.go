@@ -1,0 +1,41 @@
+package middleware
+
+// A pool's members are weighed by their health: the share of their recent
+// attempts that ended in an answer. A deployment that fails half its
+// requests without ever failing often enough in a row to open its circuit
+// would otherwise keep its full share of the traffic, and every call sent
+// there would cost a second request half the time. Each strategy divides
+// its preference for a member by the member's health (see [Balance]), so
+// that such a member gets a share of the calls in proportion to the
+// answers it gives.
+
+// healthWeight is the weight of a new outcome in a member's moving average
+// of health: 1/8, so that the last dozen or so attempts dominate and one
+// failure among many answers moves it little.
+const healthWeight = 8
+
+// minHealth is the least health a strategy weighs a member by: a member
+// that fails every attempt (and whose circuit does not open, or is not
+// there) still gets a tenth of its share, as probes, so that it is seen to
+// recover and regains its traffic as it answers again.
+const minHealth = 0.1
+
+// judge adds an attempt of m that ended with o to its health; b.mu is held.
+// Only outcomes that say something about the member count, as for its
+// breaker: not a cancellation, not a rate limit (its wait hint cools the
+// member down instead); a request refused for its own content shows the
+// member up, and counts as an answer.
+func (m *member) judge(o outcome) {
+	switch o {
+	case healthy:
+		m.health += (1 - m.health) / healthWeight
+	case unhealthy:
+		m.health -= m.health / healthWeight
+	}
+}
+
+// share is m's weight times its health (floored at minHealth): what the
+// strategies weigh it by; b.mu is held.
+func (m *member) share() float64 {
+	return float64(m.weight) * max(m.health, minHealth)
+}
