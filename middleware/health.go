@@ -1,5 +1,7 @@
 package middleware
 
+import "math"
+
 // A pool's members are weighed by their health: the share of their recent
 // attempts that ended in an answer. A deployment that fails half its
 // requests without ever failing often enough in a row to open its circuit
@@ -34,8 +36,14 @@ func (m *member) judge(o outcome) {
 	}
 }
 
-// share is m's weight times its health (floored at minHealth): what the
-// strategies weigh it by; b.mu is held.
+// healthSteps is how finely the strategies see health: in tenths, so that
+// members within a few percent of each other (one healing from an old
+// failure, say) tie, and their ties go round robin rather than always to
+// the one a hair healthier.
+const healthSteps = 10
+
+// share is m's weight times its health (in tenths, at least minHealth):
+// what the strategies weigh it by; b.mu is held.
 func (m *member) share() float64 {
-	return float64(m.weight) * max(m.health, minHealth)
+	return float64(m.weight) * max(math.Round(m.health*healthSteps)/healthSteps, minHealth)
 }

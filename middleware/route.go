@@ -231,10 +231,14 @@ func (b *Balancer) measure(m *member, d time.Duration, o outcome, closed bool) {
 	case unhealthy:
 		d = max(d, 2*m.latency)
 	}
-	if m.latency == 0 {
+	if step := (d - m.latency) / latencyWeight; m.latency == 0 || step == 0 {
+		// The first sample, or one within a few nanoseconds: the average
+		// reaches it, rather than stopping short forever by the division's
+		// truncation, so that a member whose latency came back to its peers'
+		// ties with them again.
 		m.latency = d
 	} else {
-		m.latency += (d - m.latency) / latencyWeight
+		m.latency += step
 	}
 	m.measured = time.Now()
 }
