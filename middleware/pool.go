@@ -30,23 +30,32 @@ type Member struct {
 	Options []Option
 }
 
-// Strategy says how a pool chooses among its healthy members.
+// Strategy says how a pool chooses among its healthy members. Every
+// strategy also weighs each member by its health, the share of its recent
+// attempts that were answered (a moving average over the last dozen or so,
+// seen in tenths, at least a tenth): only failures that count against its
+// breaker count, not a rate limit, a cancellation or a request refused for
+// its own content. A member failing half its requests, which rarely fails
+// often enough in a row to open its circuit, gets about half the share of
+// a healthy one; a member that answers again regains its share as its
+// health does, and the probe that closes its circuit restores it at once.
+// Ties go by smooth weighted round robin on weight times health.
 type Strategy uint8
 
 // The strategies of [Balance].
 const (
 	// LeastInFlight chooses the member with the fewest attempts in flight
-	// for its weight; ties go round robin, so that one caller alone spreads
-	// its calls too. A slow member has more calls in flight and gets fewer
-	// new ones. The default.
+	// for its weight times its health; ties go round robin, so that one
+	// caller alone spreads its calls too. A slow member has more calls in
+	// flight and gets fewer new ones. The default.
 	LeastInFlight Strategy = iota
 	// RoundRobin takes the members in turn, each as often as its weight
-	// (smooth weighted round robin, as nginx does it): for members of known
-	// capacity.
+	// times its health (smooth weighted round robin, as nginx does it): for
+	// members of known capacity.
 	RoundRobin
 	// LowestLatency chooses the member whose recent latency (a moving
 	// average of its attempts) times its attempts in flight plus one, for
-	// its weight, is lowest. A member not measured for one breaker delay is
+	// its weight times its health, is lowest. A member not measured for one breaker delay is
 	// tried again first, once, so that a member that was slow and recovered
 	// gets its traffic back.
 	LowestLatency
@@ -134,7 +143,7 @@ func NoStickyRuns() Option { return func(c *config) { c.noStickyRuns = true } }
 // Weight sets a member's share of the traffic relative to the others: a
 // member of weight 2 gets twice the calls of one of weight 1 under
 // [RoundRobin], and may hold twice the attempts in flight under
-// [LeastInFlight]. Members only. It must be at least 1. Default: 1
+// [LeastInFlight], health equal (see [Strategy]). Members only. It must be at least 1. Default: 1
 // ([DefaultWeight]).
 func Weight(n int) Option {
 	return gate(func(c *config) {
