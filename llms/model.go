@@ -183,8 +183,10 @@ func (m *Model) SupportsReasoning() (ok bool) {
 			ok = false
 		}
 	}()
-	r, is := m.inner.(lcllms.ReasoningModel)
-	return is && r.SupportsReasoning()
+	if r, is := m.inner.(lcllms.ReasoningModel); is {
+		return r.SupportsReasoning()
+	}
+	return false
 }
 
 // Call answers a single prompt through GenerateContent, as langchaingo's
