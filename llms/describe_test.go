@@ -9,9 +9,9 @@ import (
 // Models whose configured model sits one, two and three structs down, as
 // langchaingo's clients keep it (openai's LLM.client.Model).
 type (
-	level3 struct{ Model string }
-	level2 struct{ inner *level3 }
-	level1 struct{ inner level2 }
+	level3    struct{ Model string }
+	level2    struct{ inner *level3 }
+	level1    struct{ inner level2 }
 	deepModel struct {
 		lcllms.Model
 		inner *level1
