@@ -132,6 +132,7 @@ var streamCases = []streamCase{
 	{"an empty data line is nothing", "text/event-stream", "data:\n\ndata: \n\ndata: [DONE]\n\n", true, false, ""},
 	{"a cut object in an SSE stream is nothing", "text/event-stream", "data: {\"\n\ndata: {\n\ndata: {\"error\n\ndata: {\"error\" 1}\n\n", false, false, ""},
 	{"a cut object in an NDJSON stream is nothing", "application/x-ndjson", "{\"\n{\n{ \n{\"done\n{\"x\":1,\"done\"}\n", false, false, ""},
+	{"a line of exactly maxLine bytes is read", "text/event-stream", exactLine + "\n\n", false, true, "server_error"},
 	{"the line after a skipped one counts", "text/event-stream", "data: {\"x\":\"" + strings.Repeat("x", maxLine) + "\"}\n\ndata: [DONE]\n\n", true, false, ""},
 	// Read a byte at a time, the first maxLine+1 bytes overflow the bound
 	// and the line's tail is what looks like a marker (the line is cut, as a
@@ -168,6 +169,13 @@ func TestTransportWatchesStreams(t *testing.T) {
 		}
 	}
 }
+
+// exactLine is an in-band error line of exactly maxLine bytes: the longest
+// the watcher holds across reads.
+var exactLine = func() string {
+	head, tail := `data: {"error":{"type":"server_error","message":"`, `"}}`
+	return head + strings.Repeat("x", maxLine-len(head)-len(tail)) + tail
+}()
 
 // startAtBlankLines returns a reader whose reads are cut between the two
 // newlines that end each SSE event, so that reads start with a blank line.
