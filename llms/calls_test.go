@@ -126,3 +126,14 @@ func TestZeroTimeoutsAreOff(t *testing.T) {
 		}
 	})
 }
+
+// Fail makes New report the caller's error; Fail(nil) is no error.
+func TestFailReportsTheCallersError(t *testing.T) {
+	mine := errors.New("resilient: bad option")
+	if _, err := llms.New(scripted.New(), llms.Fail(mine)); !errors.Is(err, mine) {
+		t.Errorf("Fail(err): got %v, want err", err)
+	}
+	if _, err := llms.New(scripted.New(), llms.Fail(nil)); err != nil {
+		t.Errorf("Fail(nil): got %v, want none", err)
+	}
+}

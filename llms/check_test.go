@@ -60,6 +60,8 @@ func TestCheckDecidesFromTheEvidence(t *testing.T) {
 			taxonomy.Evidence{}, false, delivered(), nil, ""},
 		{"ollama stream, chunks then empty content", emptyContentTruncates, &lcllms.ContentResponse{Choices: []*lcllms.ContentChoice{choice("", "")}},
 			taxonomy.Evidence{}, false, delivered(), ErrTruncatedStream, ""},
+		{"ollama stream, chunks then only reasoning", emptyContentTruncates, &lcllms.ContentResponse{Choices: []*lcllms.ContentChoice{{ReasoningContent: "thinking", StopReason: ""}}},
+			taxonomy.Evidence{}, false, delivered(), ErrTruncatedStream, "stream ended without its end marker"},
 		{"ollama stream, no chunks and empty content", emptyContentTruncates, &lcllms.ContentResponse{Choices: []*lcllms.ContentChoice{choice("", "")}},
 			taxonomy.Evidence{}, false, streamed(), ErrEmptyResponse, ""},
 		{"error stop reason", otherProvider, &lcllms.ContentResponse{Choices: []*lcllms.ContentChoice{choice("", "content_filter")}},
