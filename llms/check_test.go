@@ -73,8 +73,8 @@ func TestCheckDecidesFromTheEvidence(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := &Model{provider: tt.provider}
-			err := m.check(tt.resp, tt.ev, tt.seen, tt.g)
+			m := &Model{}
+			err := m.check(tt.resp, tt.ev, tt.seen, tt.g, tt.provider)
 			if tt.want == nil {
 				if err != nil {
 					t.Fatalf("got %v, want the response accepted", err)
@@ -94,10 +94,10 @@ func TestCheckDecidesFromTheEvidence(t *testing.T) {
 func TestCustomChecksRunLast(t *testing.T) {
 	mine := errors.New("mine")
 	m := &Model{cfg: config{checks: []ResponseCheck{func(*lcllms.ContentResponse) error { return mine }}}}
-	if err := m.check(&lcllms.ContentResponse{Choices: []*lcllms.ContentChoice{choice("", "")}}, taxonomy.Evidence{}, false, nil); !errors.Is(err, ErrEmptyResponse) {
+	if err := m.check(&lcllms.ContentResponse{Choices: []*lcllms.ContentChoice{choice("", "")}}, taxonomy.Evidence{}, false, nil, otherProvider); !errors.Is(err, ErrEmptyResponse) {
 		t.Errorf("empty response: got %v, want the built-in check first", err)
 	}
-	if err := m.check(&lcllms.ContentResponse{Choices: []*lcllms.ContentChoice{choice("hi", "stop")}}, taxonomy.Evidence{}, false, nil); !errors.Is(err, mine) {
+	if err := m.check(&lcllms.ContentResponse{Choices: []*lcllms.ContentChoice{choice("hi", "stop")}}, taxonomy.Evidence{}, false, nil, otherProvider); !errors.Is(err, mine) {
 		t.Errorf("usable response: got %v, want the custom check's error", err)
 	}
 }
