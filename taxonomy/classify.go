@@ -56,7 +56,12 @@ func Classify(err error) (c Class) {
 		lower += ": " + strings.ToLower(msg)
 	}
 
-	c = decide(err, &ev, lower)
+	var t lowered
+	t.set(lower)
+	c = decide(err, &ev, &t)
+	if c.Kind == Permanent && !c.ModelMissing {
+		_, c.ModelMissing = missingModelRules.first(&t)
+	}
 	c.Status = ev.Status
 	c.Code = ev.ErrorCode
 	if c.Code == "" {
@@ -68,21 +73,28 @@ func Classify(err error) (c Class) {
 }
 
 // decide applies the rules in order of the strength of their evidence.
-func decide(err error, ev *Evidence, lower string) Class {
+func decide(err error, ev *Evidence, t *lowered) Class {
+	lower := t.s
 	if strings.TrimSpace(lower) == "" && ev.Status == 0 {
 		// A stream that dropped before any error body arrived: nothing to
 		// read, and a retry is the one thing that can help.
 		return Class{Kind: Transient, Rule: "empty message"}
 	}
+	// A request larger than a limit of the account is an overflow whatever
+	// carries it (a 413 or 429, code rate_limit_exceeded): no wait lets it
+	// through, a smaller request can pass.
+	if r, ok := sizeLimitRules.first(t); ok {
+		return r.class()
+	}
 	// Wording more specific than any status or code: an overflow sent as a
 	// 500 or a ValidationException, a model too large for a local runner
 	// sent as a 500. A 429 is a rate limit whatever it says.
 	if ev.Status != 429 {
-		if r, ok := overflowRules.first(lower); ok {
+		if r, ok := overflowRules.first(t); ok {
 			return r.class()
 		}
 	}
-	if r, ok := unloadableRules.first(lower); ok {
+	if r, ok := unloadableRules.first(t); ok {
 		return r.class()
 	}
 	if r, ok := lookupCode(ev.ErrorCode); ok {
@@ -91,7 +103,7 @@ func decide(err error, ev *Evidence, lower string) Class {
 	// An exhausted balance is permanent whatever 4xx carries it (429, 402,
 	// 403, 400); a 5xx says the provider failed, whatever its text.
 	if ev.Status < 500 {
-		if r, ok := billingRules.first(lower); ok {
+		if r, ok := billingRules.first(t); ok {
 			if _, hinted := retryHint(lower); hinted && r.hinted != Unknown {
 				return Class{Kind: r.hinted, Rule: r.name + " with a retry hint"}
 			}
@@ -116,7 +128,7 @@ func decide(err error, ev *Evidence, lower string) Class {
 	if c, ok := transportClass(err); ok {
 		return c
 	}
-	if r, ok := firstMatch(textRules, lower); ok {
+	if r, ok := firstMatch(textRules, t); ok {
 		return r.class()
 	}
 	return Class{Kind: Unknown, Rule: "no rule matched"}

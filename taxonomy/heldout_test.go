@@ -69,7 +69,10 @@ func heldOut() []heldOutRow {
 		{"mistral 503 capacity, BerriAI/litellm#25078", mistral(503, `{"object":"error","message":"Service tier capacity exceeded for this model.","type":"service_tier_capacity_exceeded","param":null,"code":"3505"}`), taxonomy.Overloaded, 0},
 		{"localai model load failure over grpc unknown", text(`could not load model: rpc error: code = Unknown desc = failed loading model`), taxonomy.Permanent, 0},
 		{"ollama in-band not found via wrap", fmt.Errorf("ollama: %w", text(`model "llama3.2" not found, try pulling it first`)), taxonomy.Permanent, 0},
-		{"anthropic long context requires extra usage, anthropics/claude-code#44863", anthropicStatus(429, `{"type":"error","error":{"type":"rate_limit_error","message":"Extra usage is required for long context requests."}}`), taxonomy.Permanent, 0},
+		// Relabelled with the third batch: a request over the account's
+		// long-context entitlement passes once it is smaller, so it is an
+		// overflow, like a request over a per-minute token limit.
+		{"anthropic long context requires extra usage, anthropics/claude-code#44863", anthropicStatus(429, `{"type":"error","error":{"type":"rate_limit_error","message":"Extra usage is required for long context requests."}}`), taxonomy.ContextOverflow, 0},
 		// A second batch, gathered after the family rules were written and
 		// classified once, as it came.
 		{"gemini-cli#15745 nested 503", text(`[API Error: {"error":{"message":"{\n \"error\": {\n \"code\": 503,\n \"message\": \"The model is overloaded. Please try again later.\",\n \"status\": \"UNAVAILABLE\"\n }\n}\n","code":503,"status":"Service Unavailable"}}]`), taxonomy.Overloaded, 0},

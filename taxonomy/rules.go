@@ -16,10 +16,11 @@ import (
 // match.
 type textRule struct {
 	kind Kind
-	name string         // Class.Rule when it matches
-	lit  string         // a literal phrase, matched with strings.Contains
-	re   *regexp.Regexp // or an anchored pattern
-	need string         // a literal every match of re contains: the pattern runs only when it is present
+	name string                  // Class.Rule when it matches
+	lit  string                  // a literal phrase, matched with strings.Contains
+	re   *regexp.Regexp          // or an anchored pattern
+	test func(lower string) bool // or a test that reads numbers out of the text
+	need string                  // a literal every match of re or test contains: they run only when it is present
 	// hinted, when not Unknown, is the kind when the text also carries a
 	// retry hint ("Please retry in 12.3s"): the provider says the limit
 	// lifts by itself.
@@ -27,15 +28,24 @@ type textRule struct {
 	// missing marks the rules that say the requested model does not exist
 	// or is not available to the caller (Class.ModelMissing).
 	missing bool
+	// pairs are byte pairs of lit or need: a text without one of them is
+	// passed over without a scan.
+	pairs []uint16
 }
 
-func (r textRule) match(lower string) bool {
-	if r.re != nil {
+func (r *textRule) match(t *lowered) bool {
+	if !t.mayHold(r.pairs) {
+		return false
+	}
+	switch {
+	case r.re != nil:
 		// The literal check first: it is much faster than the pattern, which
 		// Go cannot skip ahead through when it starts with \b.
-		return strings.Contains(lower, r.need) && r.re.MatchString(lower)
+		return strings.Contains(t.s, r.need) && r.re.MatchString(t.s)
+	case r.test != nil:
+		return strings.Contains(t.s, r.need) && r.test(t.s)
 	}
-	return strings.Contains(lower, r.lit)
+	return strings.Contains(t.s, r.lit)
 }
 
 // class is the answer of a rule that matched.
@@ -45,14 +55,26 @@ func (r textRule) class() Class {
 
 // marker is a literal phrase rule named `marker "<phrase>"`.
 func marker(kind Kind, phrase string) textRule {
-	return textRule{kind: kind, name: `marker "` + phrase + `"`, lit: phrase}
+	return textRule{kind: kind, name: `marker "` + phrase + `"`, lit: phrase, pairs: pairsOf(phrase)}
 }
 
 // pattern is an anchored regular expression rule with a readable name. need
 // is a literal that every match contains; the expression runs only when the
 // text holds it.
 func pattern(kind Kind, name, need, expr string) textRule {
-	return textRule{kind: kind, name: name, re: mustContain(need, expr), need: need}
+	return textRule{kind: kind, name: name, re: mustContain(need, expr), need: need, pairs: pairsOf(need)}
+}
+
+// numbers is a rule that reads numbers out of the text with test, which runs
+// only when the text holds need.
+func numbers(kind Kind, name, need string, test func(lower string) bool) textRule {
+	return textRule{kind: kind, name: name, test: test, need: need, pairs: pairsOf(need)}
+}
+
+// withHint makes r answer kind instead when the text carries a retry hint.
+func withHint(r textRule, kind Kind) textRule {
+	r.hinted = kind
+	return r
 }
 
 // missingModel marks a rule as one that says the model is missing.
@@ -75,8 +97,9 @@ func mustContain(need, expr string) *regexp.Regexp {
 // over in a few scans instead of one per rule. newFamily checks the words
 // against the rules once, at start-up.
 type family struct {
-	words []string
-	rules []textRule
+	words     []string
+	wordPairs [][]uint16
+	rules     []textRule
 }
 
 func newFamily(words []string, rules ...textRule) family {
@@ -85,32 +108,102 @@ func newFamily(words []string, rules ...textRule) family {
 			panic("taxonomy: rule " + r.name + " holds none of the words of its family " + strings.Join(words, ", "))
 		}
 	}
-	return family{words: words, rules: rules}
+	f := family{words: words, rules: rules}
+	for _, w := range words {
+		f.wordPairs = append(f.wordPairs, pairsOf(w))
+	}
+	return f
 }
 
 // first returns the first rule of the family that matches.
-func (f family) first(lower string) (textRule, bool) {
-	if !slices.ContainsFunc(f.words, func(w string) bool { return strings.Contains(lower, w) }) {
-		return textRule{}, false
-	}
-	return firstMatch(f.rules, lower)
-}
-
-func firstMatch(rules []textRule, lower string) (textRule, bool) {
-	for _, r := range rules {
-		if r.match(lower) {
-			return r, true
+func (f *family) first(t *lowered) (*textRule, bool) {
+	for i, w := range f.words {
+		if t.mayHold(f.wordPairs[i]) && strings.Contains(t.s, w) {
+			return firstMatch(f.rules, t)
 		}
 	}
-	return textRule{}, false
+	return nil, false
 }
+
+func firstMatch(rules []textRule, t *lowered) (*textRule, bool) {
+	for i := range rules {
+		if rules[i].match(t) {
+			return &rules[i], true
+		}
+	}
+	return nil, false
+}
+
+// sizeLimitRules say that the request is larger than a limit of the
+// account, whatever the status or code that carries it: Groq's 413 and
+// OpenAI's 429 "Request too large for model ... on tokens per minute (TPM):
+// Limit 6000, Requested 6294" (code rate_limit_exceeded), Anthropic's 429
+// rate_limit_error "Extra usage is required for long context requests."
+// Waiting cannot help, since the same request exceeds the same limit when
+// the window resets; a smaller request can pass. So they are
+// ContextOverflow, which the pipeline answers by compacting the prompt or
+// splitting a batch of embedding inputs, never by waiting.
+var sizeLimitRules = newFamily([]string{"requested", "context"},
+	numbers(ContextOverflow, `pattern "request larger than the rate limit"`, "requested", requestedOverLimit),
+	pattern(ContextOverflow, `pattern "long context needs extra usage"`, " context", `\brequired for (?:long|1m|extended) context\b`),
+)
+
+// requestedOverLimit reports whether the text asks for more than its limit
+// in one request, as rate-limit messages write it: "Limit 6000, Used 5034,
+// Requested 1443" is a request that waits for the window, "Limit 6000,
+// Requested 6294" one that no window lets through.
+func requestedOverLimit(lower string) bool {
+	requested, ok := numberAfter(lower, "requested")
+	if !ok {
+		return false
+	}
+	limit, ok := numberAfter(lower, "limit")
+	return ok && limit > 0 && requested > limit
+}
+
+// numberAfter reads the number after the first word w that a number
+// follows: "limit 6000", "limit: 30,000", "requested ~4251". w must start a
+// word: the "limit" of "ratelimit 5" is not one.
+func numberAfter(lower, w string) (int64, bool) {
+	for from := 0; ; {
+		i := strings.Index(lower[from:], w)
+		if i < 0 {
+			return 0, false
+		}
+		start := from + i
+		from = start + len(w)
+		if start > 0 && isWordByte(lower[start-1]) {
+			continue
+		}
+		rest := strings.TrimPrefix(lower[from:], ":")
+		rest = strings.TrimPrefix(rest, " ")
+		rest = strings.TrimPrefix(rest, "~")
+		n, digits := int64(0), 0
+	number:
+		for j := 0; j < len(rest) && digits < 18; j++ {
+			switch c := rest[j]; {
+			case isDigit(c):
+				n = n*10 + int64(c-'0')
+				digits++
+			case c == ',' && digits > 0: // "30,000"
+			default:
+				break number
+			}
+		}
+		if digits > 0 {
+			return n, true
+		}
+	}
+}
+
+func isWordByte(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'z' || c == '_' }
 
 // overflowRules say that the prompt does not fit the model's context window.
 // Their wording is more specific than any status or provider code: local
 // servers send it with a 500 (llama.cpp's "Context size has been exceeded."),
 // and AWS with a generic ValidationException. Only a 429 keeps its own
 // meaning: a per-minute token limit says "reduce the prompt length" too.
-var overflowRules = newFamily([]string{"context", "token", "too long", "length", "too_large", "too many inputs"},
+var overflowRules = newFamily([]string{"context", "token", "too long", "too large", "length", "too_large", "too many inputs", "must have less than"},
 	marker(ContextOverflow, "maximum context length"),               // OpenAI, vLLM, DeepSeek, Groq, Mistral, Fireworks "model maximum context length"
 	marker(ContextOverflow, "context_length_exceeded"),              // OpenAI code
 	marker(ContextOverflow, "exceeds the maximum number of tokens"), // Gemini
@@ -126,10 +219,22 @@ var overflowRules = newFamily([]string{"context", "token", "too long", "length",
 	marker(ContextOverflow, "request_too_large"), // Anthropic 413 type
 	// Anthropic "prompt is too long: 210000 tokens > 200000 maximum", Bedrock
 	// "Input is too long for requested model.", vLLM "Input prompt (9000
-	// tokens) is too long". "The prompt length" or "a too long tool name" do
-	// not match: the subject must be the prompt or the input itself.
+	// tokens) is too long", llama.cpp "Input is too large to process".
+	// "The prompt length" or "a too long tool name" do not match: the
+	// subject must be the prompt or the input itself.
 	pattern(ContextOverflow, `pattern "prompt or input is too long"`, "too long",
 		`\b(?:prompt|input)(?: \([^)]{0,40}\))? (?:is )?too long\b`),
+	pattern(ContextOverflow, `pattern "prompt or input is too large"`, "too large",
+		`\b(?:prompt|input)(?: \([^)]{0,40}\))? (?:is )?too large\b`),
+	// Hugging Face TGI "Input validation error: `inputs` must have less than
+	// 2048 tokens. Given: 2222".
+	pattern(ContextOverflow, `pattern "inputs must have less than n tokens"`, "must have less than ",
+		`\binputs\W{0,2} must have less than \d+ tokens\b`),
+	// LM Studio "Reached context length of 32000 tokens with model ... that
+	// does not currently support mid-generation context overflow".
+	pattern(ContextOverflow, `pattern "reached the context length"`, "context ",
+		`\b(?:reached|hit) (?:the |its )?(?:maximum |max )?context (?:length|size|window|limit)\b`),
+	marker(ContextOverflow, "context overflow"),
 	// Ollama "input length exceeds the context length", llama.cpp "exceeds the
 	// available context size", "Prompt tokens (9000) exceeds context size (8192)".
 	pattern(ContextOverflow, `pattern "exceeds the context length"`, "context ",
@@ -161,7 +266,7 @@ var overflowRules = newFamily([]string{"context", "token", "too long", "length",
 // fit the machine's memory. Ollama sends it with a 500, which would
 // otherwise be retried; the same request fails the same way until someone
 // frees memory or picks a smaller model.
-var unloadableRules = newFamily([]string{"memory", "resources", "model"},
+var unloadableRules = newFamily([]string{"memory", "resources", "load"},
 	// Ollama "model requires more system memory (5.3 GiB) than is available (4.4 GiB)".
 	pattern(Permanent, `pattern "requires more memory than is available"`, "memory",
 		`\brequires more (?:system |gpu |video )?memory\b`),
@@ -171,8 +276,13 @@ var unloadableRules = newFamily([]string{"memory", "resources", "model"},
 		`\b(?:insufficient (?:system )?resources|not enough (?:system )?resources to (?:load|run))\b`),
 	// llama.cpp through Ollama: "error loading model: unable to allocate
 	// CUDA_Host buffer", "failed to allocate buffer", a CUDA out of memory.
-	pattern(Permanent, `pattern "error loading model: out of memory"`, "model",
+	pattern(Permanent, `pattern "error loading model: out of memory"`, "load",
 		`\b(?:error loading|failed to load|unable to load) (?:the )?model\b.{0,80}(?:(?:unable|failed) to allocate|out of memory)`),
+	// LocalAI "could not load model: rpc error: code = Unavailable desc =
+	// error reading from server: EOF", after it tried every backend; "failed
+	// loading model". The gRPC code inside is the backend's, not the call's.
+	pattern(Permanent, `pattern "could not load the model"`, "load",
+		`\b(?:could not|couldn't|failed to|unable to) load (?:the )?model\b|\bfailed loading model\b`),
 )
 
 // billingRules say that the account cannot pay for the request: quota or
@@ -186,7 +296,7 @@ var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "
 	// OpenAI's 429 insufficient_quota message. Gemini words its free-tier
 	// per-minute limits the same way but adds "Please retry in 12.3s":
 	// with that hint it is a rate limit, not an exhausted quota.
-	textRule{kind: Permanent, name: `marker "exceeded your current quota"`, lit: "exceeded your current quota", hinted: RateLimited},
+	withHint(marker(Permanent, "exceeded your current quota"), RateLimited),
 	marker(Permanent, "credit balance is too low"),  // Anthropic 400 billing message
 	marker(Permanent, "billing_hard_limit_reached"), // OpenAI code
 	marker(Permanent, "billing hard limit"),         // OpenAI message
@@ -209,6 +319,17 @@ var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "
 		`\b(?:monthly spending limit|spending limit (?:reached|exceeded)|reached (?:its|your|the) (?:monthly )?spend(?:ing)? limit|specified api usage limits?)\b`),
 )
 
+// modelNamed is the start of the model-missing patterns: "model" or
+// "models/", then at most one name, quoted or not, then a space.
+const modelNamed = "\\bmodels?(?:/| )?(?:[\x60'\"][^\x60'\"]{1,100}[\x60'\"]|[\\w.:/-]{1,100})? "
+
+// missingModelRules are the text rules that say the model is missing or
+// retired. They also mark a Permanent decided by a status or code as
+// [Class.ModelMissing]: a 400 "The model x has been decommissioned" is fixed
+// by another model, as a 404 is.
+var missingModelRules = newFamily([]string{"model", "deployment", "does not exist", "no endpoints", "not found", "decommissioned"},
+	slices.DeleteFunc(slices.Clone(textRules), func(r textRule) bool { return !r.missing })...)
+
 // textRules are tried in order when neither a status nor a typed error
 // decided. The client's own timeout comes first (its text also says
 // "canceled"), then canceled and programming (they must never be retried),
@@ -223,10 +344,21 @@ var textRules = []textRule{
 	pattern(Canceled, `marker "request cancelled"`, "request cancel", `\brequest cancell?ed\b`),
 	marker(Canceled, "context canceled"),       // flattened context.Canceled
 	marker(Canceled, "operation was canceled"), // net: dial canceled by the context
+	// The caller aborted: fetch's "AbortError: The user aborted a request.",
+	// the TypeScript SDKs' APIUserAbortError "Request was aborted.", "This
+	// operation was aborted". "Connection aborted" is the network's, below.
+	pattern(Canceled, `pattern "request aborted"`, "abort",
+		`\b(?:request|operation) (?:was |has been )?aborted\b|\buser aborted\b|\babort ?error\b`),
+	pattern(Canceled, `pattern "cancelled error"`, "cancel", `\bcancell?ed ?error\b`), // Python asyncio.CancelledError, axios CanceledError
 
 	// Programming errors: retrying cannot fix the code.
 	marker(Programming, "not implemented"),
-	marker(Programming, "unsupported protocol scheme"),        // a base URL without http(s)://
+	marker(Programming, "unsupported protocol scheme"), // a base URL without http(s)://
+	// The same in other clients: httpx "Request URL is missing an 'http://'
+	// or 'https://' protocol", "has an unsupported protocol 'ttp://'", Node's
+	// "Only HTTP(S) protocols are supported".
+	pattern(Programming, `pattern "url without a usable protocol"`, "protocol",
+		`\b(?:missing an? (?:'https?://'(?: or 'https?://')? )?|unsupported )protocol\b|\bonly https?\(s\) protocols are supported\b`),
 	marker(Programming, "unsupported message type"),           // anthropic, bedrock, googleai: a role the client cannot send
 	marker(Programming, "unsupported content type"),           // anthropic, mistral: a content part the client cannot send
 	marker(Programming, "only one of content / multicontent"), // openai ErrContentExclusive
@@ -264,20 +396,57 @@ var textRules = []textRule{
 	marker(Permanent, "unauthorized"),
 	marker(Permanent, "invalid api key"),
 	marker(Permanent, "invalid_api_key"),
-	marker(Permanent, "incorrect api key"),                      // OpenAI "Incorrect API key provided"
-	marker(Permanent, "invalid x-api-key"),                      // Anthropic
-	marker(Permanent, "api key not valid"),                      // Gemini
-	marker(Permanent, "authentication_error"),                   // Anthropic type
-	marker(Permanent, "permission_error"),                       // Anthropic type
-	marker(Permanent, "security token included in the request"), // Bedrock UnrecognizedClientException
-	missingModel(marker(Permanent, "model_not_found")),          // OpenAI code
-	missingModel(pattern(Permanent, `marker "model not found"`, "not found", `\bmodel (?:\S+ )?not found\b`)), // Ollama `model "llama3" not found, try pulling it first`, Cohere
-	missingModel(marker(Permanent, "does not exist or you do not have access")),                               // OpenAI model_not_found message
-	marker(Permanent, "content_policy_violation"),                                                             // OpenAI images code
-	marker(Permanent, "content management policy"),                                                            // Azure OpenAI content filter
+	marker(Permanent, "incorrect api key"),                                      // OpenAI "Incorrect API key provided"
+	marker(Permanent, "invalid x-api-key"),                                      // Anthropic
+	marker(Permanent, "api key not valid"),                                      // Gemini
+	marker(Permanent, "authentication_error"),                                   // Anthropic type
+	marker(Permanent, "permission_error"),                                       // Anthropic type
+	marker(Permanent, "security token included in the request"),                 // Bedrock UnrecognizedClientException
+	missingModel(marker(Permanent, "model_not_found")),                          // OpenAI code
+	missingModel(marker(Permanent, "does not exist or you do not have access")), // OpenAI model_not_found message
+	// The model, named or not, is missing or retired: Ollama `model "llama3"
+	// not found, try pulling it first`, Cohere "model 'xlarge' not found",
+	// Gemini "models/gemini-pro is not found for API version v1beta", vLLM
+	// "The model `x` does not exist.", Ollama `The model "llama3.1:8b" was not
+	// found`, Groq "The model `x` has been decommissioned and is no longer
+	// supported". The name is one token (quoted or not) between "model" and
+	// the verb, so "model ... tool x was not found" does not match.
+	missingModel(pattern(Permanent, `pattern "model not found"`, "not found", modelNamed+`(?:(?:is|was) )?not found\b`)),
+	missingModel(pattern(Permanent, `pattern "model does not exist"`, "does not exist", modelNamed+`does not exist\b`)),
+	missingModel(pattern(Permanent, `pattern "model decommissioned"`, "decommissioned", modelNamed+`(?:has been |was )?decommissioned\b`)),
+	// Azure OpenAI DeploymentNotFound "The API deployment for this resource
+	// does not exist", OpenRouter "No endpoints found for x" (and "that
+	// support tool use", "matching your guardrail restrictions").
+	missingModel(pattern(Permanent, `pattern "deployment does not exist"`, "deployment", `\bdeployment\b[\w ]{0,40} (?:does not exist|(?:was )?not found)\b`)),
+	missingModel(pattern(Permanent, `pattern "no endpoints found"`, "no endpoints ", `\bno endpoints (?:found|available)\b`)),
+	// The requested output exceeds what the model can write, whatever the
+	// prompt: Anthropic "max_tokens: 64000 > 32000, which is the maximum
+	// allowed number of output tokens", OpenAI "max_tokens is too large: 5000.
+	// This model supports at most 4096 completion tokens", Bedrock "The
+	// maximum tokens you requested exceeds the model limit". Compacting the
+	// prompt cannot help; the option must change. (An overflow of prompt plus
+	// max_tokens says "context length" and is matched before.)
+	pattern(Permanent, `pattern "max_tokens over the output limit"`, "max",
+		`\bmaximum allowed number of output tokens\b|\bmax_tokens is too large\b|\bmaximum tokens you requested exceeds\b`),
+	// The caller's country or region is not served: OpenAI "Country, region,
+	// or territory not supported", Gemini "User location is not supported for
+	// the API use".
+	pattern(Permanent, `pattern "location not supported"`, "not supported",
+		`\b(?:country|region|territory|location)\b[^.]{0,30}?\bnot supported\b`),
+	marker(Permanent, "no such host"),              // a flattened *net.DNSError for a name that does not exist
+	marker(Permanent, "content_policy_violation"),  // OpenAI images code
+	marker(Permanent, "content management policy"), // Azure OpenAI content filter
 	marker(Permanent, "content_filter"),
-	marker(Permanent, "safety system"),                                                                                      // OpenAI "rejected as a result of our safety system"
-	pattern(Permanent, `marker "blocked:"`, "blocked: ", `(?:^|: )blocked: `),                                               // googleai *genai.BlockedError
+	marker(Permanent, "safety system"),                                        // OpenAI "rejected as a result of our safety system"
+	pattern(Permanent, `marker "blocked:"`, "blocked: ", `(?:^|: )blocked: `), // googleai *genai.BlockedError
+	// Gemini's safety blocks as clients word them: "Candidate was blocked due
+	// to SAFETY", "Message is being blocked for reason: SAFETY", "Blocked by
+	// safety settings", "Check the `response.prompt_feedback` to see if the
+	// prompt was blocked", "finish_reason: SAFETY" (or RECITATION,
+	// PROHIBITED_CONTENT, BLOCKLIST, SPII).
+	pattern(Permanent, `pattern "blocked for safety"`, "blocked",
+		`\bblocked\b[^.]{0,40}?\b(?:safety|prohibited_content|recitation|blocklist|spii)\b|\bprompt was blocked\b`),
+	pattern(Permanent, `pattern "finish reason safety"`, "finish", `\bfinish_?reason\W{0,4}(?:safety|prohibited_content|recitation|blocklist|spii)\b`),
 	pattern(Permanent, `marker "completed due to"`, "completed due to ", `\bcompleted due to (?:max_tokens|refusal|\w+)\b`), // Bedrock stop reasons as errors
 
 	// Rate limited.
@@ -289,6 +458,15 @@ var textRules = []textRule{
 	marker(RateLimited, "throttl"),                     // Bedrock ThrottlingException, "throttled"
 	marker(RateLimited, "resource has been exhausted"), // Gemini 429 RESOURCE_EXHAUSTED
 	marker(RateLimited, "resource_exhausted"),
+	// Google Cloud's per-metric quotas: "Quota exceeded for quota metric
+	// 'Generate Content API requests per minute'", "Quota exceeded for
+	// aiplatform.googleapis.com/generate_content_requests_per_minute...". An
+	// exhausted balance ("You exceeded your current quota") is matched before.
+	marker(RateLimited, "quota exceeded for"),
+	// A window's limit: Cerebras "Tokens per minute limit exceeded".
+	pattern(RateLimited, `pattern "per minute limit exceeded"`, " per ", `\b(?:tokens?|requests?) per (?:minute|min|hour|day|second)\b[^.]{0,20}?\b(?:limit|exceeded|reached)\b`),
+	marker(RateLimited, "too many tokens"),          // Bedrock "Too many tokens, please wait before trying again." (an overflow says "too many tokens:")
+	marker(RateLimited, "no deployments available"), // LiteLLM's router: every deployment cooling down after 429s
 	// A bare 429 counts only where it stands alone: not in a port (":35429"),
 	// not in a longer number ("4290").
 	pattern(RateLimited, `marker "429"`, "429", `(?:^|[\s(\[=])429(?:$|[\s).,:;\]])`),
@@ -302,6 +480,20 @@ var textRules = []textRule{
 	marker(Overloaded, "over capacity"),
 	marker(Overloaded, "high demand"),
 	marker(Overloaded, "currently loading"), // Hugging Face "Model gpt2 is currently loading"
+	// A model not ready yet: warming up, being pulled (Hugging Face
+	// chat-ui "Currently pulling model from Ollama, please try again later").
+	marker(Overloaded, "warming up"),
+	pattern(Overloaded, `pattern "currently pulling the model"`, "currently ", `\bcurrently (?:pulling|downloading) (?:the )?model\b`),
+	// Short of capacity: Mistral "Service tier capacity exceeded", "out of
+	// capacity", Cloudflare Workers AI "Capacity temporarily exceeded".
+	pattern(Overloaded, `pattern "out of capacity"`, "capacity", `\b(?:out of|at|no|insufficient) capacity\b|\bcapacity (?:temporarily )?(?:exceeded|exhausted)\b`),
+	marker(Overloaded, "too many connections"),           // Bedrock 503 "Too many connections, please wait before trying again."
+	marker(Overloaded, "unable to process your request"), // Bedrock ServiceUnavailableException "Bedrock is unable to process your request."
+	// Envoy's own 503s, in front of Azure, Vertex and self-hosted servers: no
+	// backend answered, so another model is the better bet.
+	marker(Overloaded, "no healthy upstream"),
+	marker(Overloaded, "upstream connect error"),
+	marker(Overloaded, "reset before headers"),
 
 	// Transient: the original retry pattern, transport texts, and
 	// langchaingo's stream read failures.
@@ -312,11 +504,24 @@ var textRules = []textRule{
 	marker(Transient, "connection error"),
 	marker(Transient, "connection refused"),
 	marker(Transient, "connection reset"),
+	marker(Transient, "connection aborted"),                                                   // Python "('Connection aborted.', ConnectionResetError(...))"
+	marker(Transient, "forcibly closed by the remote host"),                                   // Windows WSAECONNRESET
+	marker(Transient, "socket hang up"),                                                       // Node
+	pattern(Transient, `pattern "econnreset"`, "econn", `\beconn(?:reset|refused|aborted)\b`), // Node's errno names: "read ECONNRESET", "(ECONNRESET)"
+	marker(Transient, "etimedout"),
+	marker(Transient, "eai_again"), // a DNS lookup that may succeed next time
+	// HTTP/2 connections that died under the request: "http2: client
+	// connection lost", "http2: client conn not usable", "http2: server sent
+	// GOAWAY and closed the connection".
+	pattern(Transient, `pattern "http2 connection lost"`, "http2: ",
+		`\bhttp2: (?:client connection lost|client conn(?:ection)? (?:not usable|force closed)|timeout awaiting response headers)`),
+	marker(Transient, "unexpected end of json input"), // a body cut off mid-JSON
+	// Gemini "An internal error has occurred. Please retry or report in ...",
+	// "Internal error encountered."
+	pattern(Transient, `pattern "an internal error occurred"`, "internal error", `\ban internal error (?:has )?occurred\b|\binternal error encountered\b`),
 	marker(Transient, "connection closed"),
 	marker(Transient, "other side closed"),
 	marker(Transient, "fetch failed"),
-	marker(Transient, "reset before headers"),
-	marker(Transient, "upstream connect error"),
 	marker(Transient, "terminated"),
 	marker(Transient, "network error"),     // OpenAI "network error: failed to reach API server"
 	marker(Transient, "failed to reach"),   // idem
