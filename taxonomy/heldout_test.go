@@ -132,6 +132,8 @@ func TestHeldOut(t *testing.T) {
 		{"first and second", heldOut()},
 		{"third, tuning", thirdTuning()},
 		{"third, sealed", thirdSealed()},
+		{"fourth, tuning", fourthTuning()},
+		{"fourth, sealed", fourthSealed()},
 	}
 	for _, set := range sets {
 		t.Run(set.name, func(t *testing.T) {
