@@ -147,6 +147,11 @@ func transportClass(err error) (Class, bool) {
 		return Class{Kind: Transient, Rule: "connection refused"}, true
 	case errors.Is(err, syscall.EPIPE):
 		return Class{Kind: Transient, Rule: "broken pipe"}, true
+	case errors.Is(err, syscall.ENETUNREACH), errors.Is(err, syscall.EHOSTUNREACH):
+		// A route that is down now may be back for the next attempt.
+		return Class{Kind: Transient, Rule: "network unreachable"}, true
+	case errors.Is(err, syscall.ECONNABORTED):
+		return Class{Kind: Transient, Rule: "connection aborted"}, true
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return Class{Kind: Transient, Rule: "unexpected EOF"}, true
 	case errors.Is(err, io.EOF):

@@ -62,7 +62,7 @@ func moreFamilyCases() []classifyCase {
 		{"LocalAI could not load model, gRPC Canceled inside is not the caller's", errors.New("failed to load model with internal loader: could not load model: rpc error: code = Canceled desc = "),
 			class(P, `pattern "could not load the model"`, 0)},
 		{"LocalAI failed loading model (mudler/LocalAI#1664)", errors.New(`failed loading model {"error":{"code":500,"message":"could not load model: rpc error"}}`),
-			class(P, `pattern "could not load the model"`, 0)},
+			class(P, `pattern "could not load the model"`, 500)},
 
 		// ---- the caller gave up ----
 		{"fetch AbortError (google-gemini/gemini-cli#23509)", errors.New("AbortError: The user aborted a request."),
@@ -112,9 +112,9 @@ func moreFamilyCases() []classifyCase {
 		{"groq model_decommissioned code (openai-go shape)", &openaiGoError{Code: "model_decommissioned", Type: "invalid_request_error", StatusCode: 400, Message: "The model `mixtral-8x7b-32768` has been decommissioned and is no longer supported."},
 			taxonomy.Class{Kind: P, Rule: `code "model_decommissioned"`, Status: 400, Code: "model_decommissioned", ModelMissing: true}},
 		{"vLLM NotFoundError type (vllm-project/vllm#3485)", errors.New(`{"object":"error","message":"The model ` + "`Qwen1.5-14B-Chat-GPTQ-Int8`" + ` does not exist.","type":"NotFoundError","param":null,"code":404}`),
-			taxonomy.Class{Kind: P, Rule: `type "notfounderror"`, ModelMissing: true}},
+			taxonomy.Class{Kind: P, Rule: "status 404", Status: 404, ModelMissing: true}},
 		{"gemini NOT_FOUND status in JSON", errors.New(`{"error": {"code": 404, "message": "Requested entity was not found.", "status": "NOT_FOUND"}}`),
-			taxonomy.Class{Kind: P, Rule: `type "not_found"`, ModelMissing: true}},
+			taxonomy.Class{Kind: P, Rule: "status 404", Status: 404, ModelMissing: true}},
 
 		// ---- a request the model cannot serve as asked ----
 		{"anthropic max_tokens over the output limit (OpenHands/OpenHands#11090)", errors.New("AnthropicError: max_tokens: 1000000 > 64000, which is the maximum allowed number of output tokens for claude-sonnet-4-20250514"),
@@ -124,9 +124,9 @@ func moreFamilyCases() []classifyCase {
 		{"gemini user location not supported (google-gemini/gemini-cli#1993)", errors.New("[API Error: User location is not supported for the API use. (Status: FAILED_PRECONDITION)]"),
 			class(P, `pattern "location not supported"`, 0)},
 		{"gemini FAILED_PRECONDITION in JSON", errors.New(`{"error": {"code": 400, "message": "User location is not supported for the API use.", "status": "FAILED_PRECONDITION"}}`),
-			class(P, `type "failed_precondition"`, 0)},
+			class(P, "status 400", 400)},
 		{"gemini INVALID_ARGUMENT in JSON", errors.New(`{"error":{"code":400,"message":"Request contains an invalid argument.","status":"INVALID_ARGUMENT"}}`),
-			class(P, `type "invalid_argument"`, 0)},
+			class(P, "status 400", 400)},
 		{"a region briefly unavailable is no unsupported location", errors.New("the region is temporarily not available"),
 			class(U, "no rule matched", 0)},
 		{"dns no such host in text", errors.New(`Post "https://api.openai.con/v1/chat/completions": dial tcp: lookup api.openai.con: no such host`),

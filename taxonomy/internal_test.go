@@ -249,8 +249,10 @@ func TestLeadingStatus(t *testing.T) {
 		{"503.5 seconds", 0},                        // a decimal
 		{"399 is not a failure", 0},                 // not 4xx or 5xx
 		{"600 is not a status", 0},                  // idem
-		{"apierror 429", 0},                         // "error" not a word of its own
-		{"myerror: 429", 0},                         // idem
+		{"apierror 429", 429},                       // an exception's name: APIError
+		{"httperror: 400 client error", 400},        // Python requests' HTTPError
+		{"okapi 503 herd", 0},                       // "api" not a word of its own
+		{"done. 503 herd", 0},                       // a name that ends in neither
 		{"server said 429", 0},                      // a name that does not end in error or api
 		{"gemini error in batch 1: 500", 0},         // a digit in the name
 		{"error, 503", 0},                           // a comma in the name

@@ -216,6 +216,12 @@ var overflowRules = newFamily([]string{"context", "token", "too long", "too larg
 	// exceed ...". The colon keeps Bedrock's ThrottlingException "Too many
 	// tokens, please wait before trying again." (a rate limit) out.
 	marker(ContextOverflow, "too many tokens:"),
+	// Mistral 400 "Too many tokens in batch. Max is 16384 got 17555" (an
+	// embedding batch), "too many tokens in the request": the request as a
+	// whole is too large, which a smaller one fixes. Bedrock's rate limit
+	// says "Too many tokens, please wait" or "Too many tokens per day".
+	pattern(ContextOverflow, `pattern "too many tokens in the request"`, "too many tokens ",
+		`\btoo many tokens (?:in|for) (?:the |this |a |your )?(?:batch|request|prompt|input|messages?|context)\b`),
 	marker(ContextOverflow, "request_too_large"), // Anthropic 413 type
 	// Anthropic "prompt is too long: 210000 tokens > 200000 maximum", Bedrock
 	// "Input is too long for requested model.", vLLM "Input prompt (9000
@@ -276,6 +282,11 @@ var unloadableRules = newFamily([]string{"memory", "resources", "load"},
 		`\b(?:insufficient (?:system )?resources|not enough (?:system )?resources to (?:load|run))\b`),
 	// llama.cpp through Ollama: "error loading model: unable to allocate
 	// CUDA_Host buffer", "failed to allocate buffer", a CUDA out of memory.
+	// The GPU has no room for the model: Ollama "llama runner process has
+	// terminated: CUDA error: out of memory", "CUDA out of memory", "GPU out
+	// of memory".
+	pattern(Permanent, `pattern "gpu out of memory"`, "memory",
+		`\b(?:cuda|gpu|vram|rocm|hip|metal)\b[^.\n]{0,20}\bout of memory\b`),
 	pattern(Permanent, `pattern "error loading model: out of memory"`, "load",
 		`\b(?:error loading|failed to load|unable to load) (?:the )?model\b.{0,80}(?:(?:unable|failed) to allocate|out of memory)`),
 	// LocalAI "could not load model: rpc error: code = Unavailable desc =
@@ -291,7 +302,7 @@ var unloadableRules = newFamily([]string{"memory", "resources", "load"},
 // mentions billing ("Upgrade to Dev Tier today at .../settings/billing"),
 // a pricing tier or a trial key are not matched: every rule names the
 // exhausted balance or the inactive account.
-var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "insufficient", "limit"},
+var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "insufficient", "limit", "payment"},
 	marker(Permanent, "insufficient_quota"), // OpenAI code, in some proxies' texts
 	// OpenAI's 429 insufficient_quota message. Gemini words its free-tier
 	// per-minute limits the same way but adds "Please retry in 12.3s":
@@ -311,6 +322,14 @@ var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "
 	// Balance", OpenRouter "Insufficient credits".
 	pattern(Permanent, `pattern "credits used up"`, "credit",
 		`\b(?:used (?:up )?(?:all )?(?:(?:of )?(?:your|the|available) )*credits?|(?:run|ran) out of credits?|out of credits?|requires more credits?|no credits? (?:left|remaining)|credits? (?:have been |has been |are |is )?(?:exhausted|depleted|used up))\b`),
+	// No way to pay on file: Together "Your Together AI account needs a
+	// credit card on file to use this app", "a payment method is required".
+	// OpenAI's rate limits of unpaid accounts say "Please add a payment
+	// method to your account to increase your rate limit": not matched.
+	pattern(Permanent, `pattern "needs a payment method"`, "credit card",
+		`\b(?:needs?|requires?) a (?:valid )?credit card\b|\bno credit card on file\b`),
+	pattern(Permanent, `pattern "payment method required"`, "payment method",
+		`\b(?:needs?|requires?) a (?:valid )?payment method\b|\bpayment method (?:is )?required\b|\bno payment method\b`),
 	pattern(Permanent, `pattern "insufficient balance"`, "insufficient ",
 		`\binsufficient (?:account )?(?:balance|credits?|funds)\b`),
 	// xAI "reached its monthly spending limit", Anthropic "You have reached
@@ -394,6 +413,12 @@ var textRules = []textRule{
 	marker(Permanent, "login failed"),
 	marker(Permanent, "re-auth"),
 	marker(Permanent, "unauthorized"),
+	// Refused whoever asks again: Azure 401 "Access denied due to invalid
+	// subscription key or wrong API endpoint", "User x is not authorized to
+	// access model y", Bedrock "Your account is not authorized to invoke
+	// this API operation.".
+	marker(Permanent, "access denied"),
+	pattern(Permanent, `pattern "not authorized"`, "not authori", `\bnot authori[sz]ed\b`),
 	marker(Permanent, "invalid api key"),
 	marker(Permanent, "invalid_api_key"),
 	marker(Permanent, "incorrect api key"),                                      // OpenAI "Incorrect API key provided"
@@ -404,6 +429,11 @@ var textRules = []textRule{
 	marker(Permanent, "security token included in the request"),                 // Bedrock UnrecognizedClientException
 	missingModel(marker(Permanent, "model_not_found")),                          // OpenAI code
 	missingModel(marker(Permanent, "does not exist or you do not have access")), // OpenAI model_not_found message
+	// The caller may not use the model: OpenAI 403 "Project `proj_x` does
+	// not have access to model `gpt-4o`", Bedrock AccessDeniedException
+	// "You don't have access to the model with the specified model ID.".
+	missingModel(pattern(Permanent, `pattern "no access to the model"`, "model",
+		`\b(?:do not|don't|does not|doesn't) have access to (?:the )?models?\b`)),
 	// The model, named or not, is missing or retired: Ollama `model "llama3"
 	// not found, try pulling it first`, Cohere "model 'xlarge' not found",
 	// Gemini "models/gemini-pro is not found for API version v1beta", vLLM
@@ -509,6 +539,9 @@ var textRules = []textRule{
 	marker(Transient, "socket hang up"),                                                       // Node
 	pattern(Transient, `pattern "econnreset"`, "econn", `\beconn(?:reset|refused|aborted)\b`), // Node's errno names: "read ECONNRESET", "(ECONNRESET)"
 	marker(Transient, "etimedout"),
+	// Routes that come and go: ENETUNREACH, EHOSTUNREACH as net's texts.
+	marker(Transient, "network is unreachable"),
+	marker(Transient, "no route to host"),
 	marker(Transient, "eai_again"), // a DNS lookup that may succeed next time
 	// HTTP/2 connections that died under the request: "http2: client
 	// connection lost", "http2: client conn not usable", "http2: server sent
@@ -531,7 +564,9 @@ var textRules = []textRule{
 	marker(Transient, "timeout"),
 	marker(Transient, "broken pipe"),
 	marker(Transient, "unexpected eof"),
-	pattern(Transient, `marker "EOF"`, "eof", `(?:^|: )eof$`),
+	// A bare EOF ends a clause: at the end of the text, or before the quote
+	// or bracket of a body that wrapped it (`{"error":"...": EOF"}`).
+	pattern(Transient, `marker "EOF"`, "eof", `(?:^|: )eof\b`),
 	pattern(Transient, `marker "no response"`, " response", `(?:^|: )(?:no|empty) response$`), // anthropic.ErrEmptyResponse, openai's empty choices
 	marker(Transient, "error reading streaming response"),                                     // openai stream read failure
 	marker(Transient, "error reading stream response"),                                        // mistral

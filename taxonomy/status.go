@@ -41,6 +41,15 @@ var statusTexts = []statusText{
 	// The Python SDKs: "Error code: 429 - {'error': ...}"; Cloudflare's
 	// bodies: "error code: 522".
 	status("error code", `\berror code:? (\d{3})\b`),
+	// A reason phrase with the status after it in brackets: "Forbidden
+	// (403)", .NET's "Too Many Requests (429)".
+	status("(", `\b(?:`+strings.Join(reasonPhrases, "|")+`) \((\d{3})\)`),
+	// The status a JSON body writes in its code member, as a number or a
+	// string of three digits: Gemini's {"error":{"code":429,...}},
+	// llama.cpp's {"error":{"code":503,"message":"Loading model"}},
+	// OpenRouter's {'code': 402}, Azure's {"code":"429"}. Mistral's
+	// "code":"3505" is no status.
+	status("code", `["']code["']\s*:\s*["']?(\d{3})\b`),
 }
 
 // textStatus reads the status from a lowercased text, 0 when it holds none.
@@ -105,7 +114,8 @@ func leadingStatus(lower string) int {
 const maxStatusPrefix = 48
 
 // statusPrefix reports whether p may stand before a leading status: nothing,
-// or a name whose last word is "error" or "api", then an optional colon,
+// or a name ending in "error" (a word of its own or an exception's name,
+// "HTTPError: ") or whose last word is "api", then an optional colon,
 // space, and opening bracket: "error: ", "api error (", "openai api ".
 func statusPrefix(p string) bool {
 	p = strings.TrimSuffix(strings.TrimSuffix(p, "("), "[")
@@ -116,8 +126,9 @@ func statusPrefix(p string) bool {
 	name, ok := strings.CutSuffix(p, "error")
 	if !ok {
 		name, ok = strings.CutSuffix(p, "api")
+		ok = ok && (name == "" || !isWordByte(name[len(name)-1])) // "okapi" is no API
 	}
-	if !ok || name != "" && isWordByte(name[len(name)-1]) {
+	if !ok {
 		return false
 	}
 	for j := 0; j < len(name); j++ {
@@ -140,6 +151,7 @@ var countUnits = map[string]bool{
 // google-genai's "ServerError: 503 UNAVAILABLE.", a CLI's "Error with
 // Client #1: 503 UNAVAILABLE".
 var reasonPhrases = []string{
+	"client error", "server error", // Python requests: "400 Client Error: Bad Request for url: ..."
 	"bad request", "unauthorized", "payment required", "forbidden", "not found",
 	"request timeout", "payload too large", "request entity too large", "too many requests",
 	"internal server error", "bad gateway", "service unavailable", "gateway time",
