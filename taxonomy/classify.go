@@ -9,6 +9,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/http"
 	"net/url"
 	"strings"
 	"syscall"
@@ -110,7 +111,7 @@ func decide(err error, ev *Evidence, t *lowered) Class {
 			return r.class()
 		}
 	}
-	if isFailureStatus(ev.Status) {
+	if isFailureStatus(ev.Status) && definedStatus(ev.Status) {
 		return statusClass(ev.Status)
 	}
 	// The error type is broader than the status ("server_error" comes with a
@@ -131,7 +132,23 @@ func decide(err error, ev *Evidence, t *lowered) Class {
 	if r, ok := firstMatch(textRules, t); ok {
 		return r.class()
 	}
+	if isFailureStatus(ev.Status) {
+		// A status of the provider's own making, and no words that say
+		// more: read it as HTTP's class of it (4xx, 5xx).
+		return statusClass(ev.Status)
+	}
 	return Class{Kind: Unknown, Rule: "no rule matched"}
+}
+
+// definedStatus reports whether a failure status means what HTTP says it
+// means: every 5xx (the server failed, whoever made the number up:
+// Cloudflare's 52x, Anthropic's 529) and the 4xx that HTTP defines. A 4xx
+// of a provider's own making carries its meaning, not HTTP's: Groq's 498 is
+// its flex tier at capacity, Cohere's 498 a blocked request and 499 a
+// request its user canceled. For them the provider's words decide first,
+// and the status only when nothing else does.
+func definedStatus(status int) bool {
+	return status/100 == 5 || http.StatusText(status) != ""
 }
 
 // transportClass classifies typed transport, request-building and decoding

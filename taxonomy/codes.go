@@ -42,6 +42,9 @@ var codeKinds = map[string]Kind{
 	"throttling_error":                     RateLimited, // LiteLLM's type
 	"resource_exhausted":                   RateLimited,
 	"overloaded_error":                     Overloaded,
+	"server_is_overloaded":                 Overloaded, // OpenAI's Responses API, an error event on a 200 stream
+	"service_unavailable_error":            Overloaded, // its type
+	"unavailable_error":                    Overloaded, // llama.cpp server's 503 "Loading model"
 	"engine_overloaded":                    Overloaded,
 	"unavailable":                          Overloaded,
 	"server_error":                         Transient,

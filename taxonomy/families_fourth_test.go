@@ -90,6 +90,40 @@ func fourthFamilyCases() []classifyCase {
 		{"bedrock account not authorized", errors.New("Your account is not authorized to invoke this API operation."),
 			class(P, `pattern "not authorized"`, 0)},
 
+		// ---- a 4xx of the provider's own making: its words decide ----
+		{"groq 498 flex tier at capacity, words of console.groq.com/docs/errors (laravel/ai#925)", &openaiGoError{StatusCode: 498, Message: "The flex tier is at capacity and the request won't be processed. You can try again later."},
+			class(O, `pattern "out of capacity"`, 498)},
+		{"a 498 without words is read as a 4xx", openai(498, ""),
+			class(P, "status 498", 498)},
+		{"a 4xx HTTP defines decides before the words", openai(422, "The server is overloaded with validation work"),
+			class(P, "status 422", 422)},
+
+		// ---- codes of in-band errors ----
+		{"openai Responses error event on a 200 stream (openai/codex#43337)", taxonomy.WithEvidence(errors.New("stream ended with an error event"), taxonomy.Evidence{Status: 200, Stream: true, InBand: true, ErrorType: "service_unavailable_error", ErrorCode: "server_is_overloaded", ErrorMessage: "Please try again."}),
+			taxonomy.Class{Kind: O, Rule: `code "server_is_overloaded"`, Status: 200, Code: "server_is_overloaded"}},
+		{"its type alone", taxonomy.WithEvidence(errors.New("stream ended with an error event"), taxonomy.Evidence{Status: 200, InBand: true, ErrorType: "service_unavailable_error"}),
+			taxonomy.Class{Kind: O, Rule: `type "service_unavailable_error"`, Status: 200, Code: "service_unavailable_error"}},
+		{"llama.cpp loading, its type on a 200 (llama.cpp server.cpp)", taxonomy.WithEvidence(errors.New("stream ended with an error event"), taxonomy.Evidence{Status: 200, InBand: true, ErrorType: "unavailable_error", ErrorMessage: "Loading model"}),
+			taxonomy.Class{Kind: O, Rule: `type "unavailable_error"`, Status: 200, Code: "unavailable_error"}},
+
+		// ---- handshakes that disagree, requests that cannot be sent ----
+		{"TLS alert from the server (crypto/tls alert texts)", errors.New(`Post "https://10.0.0.5:8443/v1/chat/completions": remote error: tls: handshake failure`),
+			class(P, `pattern "tls alert"`, 0)},
+		{"TLS version the server refuses", errors.New(`Post "https://llm.internal/v1/chat/completions": tls: protocol version not supported`),
+			class(P, `pattern "tls alert"`, 0)},
+		{"a handshake that timed out stays transient (songquanpeng/one-api#278)", errors.New(`Post "https://api.openai.com/v1/chat/completions": net/http: TLS handshake timeout`),
+			class(T, `marker "timeout"`, 0)},
+		{"a body that does not match its length (net/http transfer.go)", errors.New(`Post "http://localhost:11434/api/chat": http: ContentLength=812 with Body length 0`),
+			class(taxonomy.Programming, `pattern "body shorter than its length"`, 0)},
+		{"an HTTP/1 connection broken mid-response (net/http transport.go)", errors.New(`Post "http://localhost:1234/v1/chat/completions": net/http: HTTP/1.x transport connection broken: malformed HTTP response "\x00\x00\x12\x04"`),
+			class(T, `marker "transport connection broken"`, 0)},
+
+		// ---- a local server with nothing loaded ----
+		{"LM Studio without a loaded model (lmstudio-ai, 400)", openai(400, `{"error":{"message":"No models loaded. Please load a model in the developer page or use the 'lms load' command."}}`),
+			missing("status 400", 400)},
+		{"the same as text alone", errors.New("No models loaded. Please load a model in the developer page or use the 'lms load' command."),
+			missing(`pattern "no model loaded"`, 0)},
+
 		// ---- routes that come and go ----
 		{"ENETUNREACH from net", fmt.Errorf("Post %q: %w", "https://api.openai.com/v1/chat/completions", opError("connect", syscall.ENETUNREACH)),
 			class(T, "network unreachable", 0)},

@@ -391,6 +391,10 @@ var textRules = []textRule{
 		`(?:^|: )parse "[^"]*": (?:missing protocol scheme|first path segment|invalid |net/url: )`),
 	marker(Programming, "no host in request url"),
 	marker(Programming, "net/http: invalid header field"), // an API key with a newline in it
+	// A request body that does not match its length, such as one read by
+	// an earlier attempt: net/http's "http: ContentLength=812 with Body
+	// length 0".
+	pattern(Programming, `pattern "body shorter than its length"`, "contentlength=", `\bhttp: contentlength=\d+ with body length \d+`),
 
 	// TLS and certificates: the same handshake fails the same way.
 	marker(Permanent, "x509: "),                                    // unknown authority, expired, hostname mismatch
@@ -398,6 +402,13 @@ var textRules = []textRule{
 	marker(Permanent, "certificate verify failed"),                 // OpenSSL, Python ssl
 	marker(Permanent, "first record does not look like a tls"),     // https:// to a plain HTTP port
 	marker(Permanent, "server gave http response to https client"), // idem, net/http
+	// The TLS alerts a handshake ends with when the two sides cannot agree
+	// (crypto/tls's alert texts, "remote error: tls: handshake failure"): the
+	// next handshake disagrees the same way. A handshake that timed out or
+	// was cut ("tls handshake timeout", "tls handshake eof") is transient,
+	// below.
+	pattern(Permanent, `pattern "tls alert"`, "tls: ",
+		`\btls: (?:handshake failure|bad certificate|unknown certificate authority|protocol version not supported|unrecognized name|certificate required|no application protocol|unsupported certificate|certificate (?:revoked|expired|unknown))\b`),
 
 	// Permanent: the markers of the original retry design, then
 	// model-not-found and content policy.
@@ -449,6 +460,10 @@ var textRules = []textRule{
 	// support tool use", "matching your guardrail restrictions").
 	missingModel(pattern(Permanent, `pattern "deployment does not exist"`, "deployment", `\bdeployment\b[\w ]{0,40} (?:does not exist|(?:was )?not found)\b`)),
 	missingModel(pattern(Permanent, `pattern "no endpoints found"`, "no endpoints ", `\bno endpoints (?:found|available)\b`)),
+	// A local server with nothing to serve: LM Studio 400 "No models
+	// loaded. Please load a model in the developer page or use the 'lms
+	// load' command.".
+	missingModel(pattern(Permanent, `pattern "no model loaded"`, "model", `\bno models? (?:is |are )?(?:currently )?loaded\b`)),
 	// The requested output exceeds what the model can write, whatever the
 	// prompt: Anthropic "max_tokens: 64000 > 32000, which is the maximum
 	// allowed number of output tokens", OpenAI "max_tokens is too large: 5000.
@@ -578,6 +593,7 @@ var textRules = []textRule{
 	marker(Transient, "stream error"),                                                         // HTTP/2 RST_STREAM
 	marker(Transient, "goaway"),                                                               // HTTP/2 GOAWAY
 	marker(Transient, "server closed idle connection"),
+	marker(Transient, "transport connection broken"), // net/http: "HTTP/1.x transport connection broken: malformed HTTP response"
 	marker(Transient, "use of closed network connection"),
 	marker(Transient, "tls handshake"),
 	marker(Transient, "retry your request"), // OpenAI 500 "You can retry your request"
