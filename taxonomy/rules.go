@@ -203,7 +203,7 @@ func isWordByte(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'z' || c ==
 // servers send it with a 500 (llama.cpp's "Context size has been exceeded."),
 // and AWS with a generic ValidationException. Only a 429 keeps its own
 // meaning: a per-minute token limit says "reduce the prompt length" too.
-var overflowRules = newFamily([]string{"context", "token", "too long", "too large", "length", "too_large", "too many inputs", "must have less than"},
+var overflowRules = newFamily([]string{"context", "token", "too long", "too large", "length", "too_large", "too many inputs", "must have less than", "payload"},
 	marker(ContextOverflow, "maximum context length"),               // OpenAI, vLLM, DeepSeek, Groq, Mistral, Fireworks "model maximum context length"
 	marker(ContextOverflow, "context_length_exceeded"),              // OpenAI code
 	marker(ContextOverflow, "exceeds the maximum number of tokens"), // Gemini
@@ -266,6 +266,11 @@ var overflowRules = newFamily([]string{"context", "token", "too long", "too larg
 	// The max number of inputs is 16. ...".
 	pattern(ContextOverflow, `pattern "max tokens per request"`, "tokens per request", `\bmax(?:imum)? \d+ tokens per request\b`),
 	marker(ContextOverflow, "too many inputs"),
+	// A request too large in bytes, which a smaller one fixes: Gemini 400
+	// "Request payload size exceeds the limit: 20971520 bytes.", a proxy's
+	// 413 "Request Entity Too Large".
+	pattern(ContextOverflow, `pattern "payload too large"`, "payload", `\bpayload (?:size )?(?:exceeds|is too large|too large)\b`),
+	marker(ContextOverflow, "request entity too large"),
 )
 
 // unloadableRules say that a local runner cannot load the model: it does not
@@ -302,7 +307,7 @@ var unloadableRules = newFamily([]string{"memory", "resources", "load"},
 // mentions billing ("Upgrade to Dev Tier today at .../settings/billing"),
 // a pricing tier or a trial key are not matched: every rule names the
 // exhausted balance or the inactive account.
-var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "insufficient", "limit", "payment"},
+var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "insufficient", "limit", "payment", "organi", "been "},
 	marker(Permanent, "insufficient_quota"), // OpenAI code, in some proxies' texts
 	// OpenAI's 429 insufficient_quota message. Gemini words its free-tier
 	// per-minute limits the same way but adds "Please retry in 12.3s":
@@ -316,12 +321,20 @@ var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "
 	// details", an account deactivated or suspended.
 	pattern(Permanent, `pattern "account is not active"`, "account ",
 		`\baccount (?:is |has been |was )?(?:not active|inactive|deactivated|disabled|suspended)\b`),
+	// An organization, project or key shut off or not yet allowed: OpenAI
+	// "This organization has been disabled.", "Your organization must be
+	// verified to stream this model.", Gemini 403 "Permission denied:
+	// Consumer 'api_key:...' has been suspended.".
+	pattern(Permanent, `pattern "organization disabled"`, "organi",
+		`\borgani[sz]ation\b[^.]{0,60}?\b(?:has been |is |was )(?:disabled|restricted|deactivated|suspended|banned|blocked)\b|\borgani[sz]ation must be verified\b`),
+	pattern(Permanent, `pattern "key or project suspended"`, "been ",
+		`\b(?:project|api[ _]?key|key|consumer|team|user)\b[^.]{0,60}?\bhas been (?:disabled|restricted|deactivated|suspended|banned|blocked)\b`),
 	// xAI 429 "has either used all available credits or reached its monthly
 	// spending limit", Grok "You have run out of credits", OpenRouter 402
 	// "This request requires more credits", DeepSeek 402 "Insufficient
 	// Balance", OpenRouter "Insufficient credits".
 	pattern(Permanent, `pattern "credits used up"`, "credit",
-		`\b(?:used (?:up )?(?:all )?(?:(?:of )?(?:your|the|available) )*credits?|(?:run|ran) out of credits?|out of credits?|requires more credits?|no credits? (?:left|remaining)|credits? (?:have been |has been |are |is )?(?:exhausted|depleted|used up))\b`),
+		`\b(?:exceeded (?:your |the )?(?:monthly |daily )?(?:included |free )?credits?|used (?:up )?(?:all )?(?:(?:of )?(?:your|the|available) )*credits?|(?:run|ran) out of credits?|out of credits?|requires more credits?|no credits? (?:left|remaining)|credits? (?:have been |has been |are |is )?(?:exhausted|depleted|used up))\b`),
 	// No way to pay on file: Together "Your Together AI account needs a
 	// credit card on file to use this app", "a payment method is required".
 	// OpenAI's rate limits of unpaid accounts say "Please add a payment
@@ -346,7 +359,7 @@ const modelNamed = "\\bmodels?(?:/| )?(?:[\x60'\"][^\x60'\"]{1,100}[\x60'\"]|[\\
 // retired. They also mark a Permanent decided by a status or code as
 // [Class.ModelMissing]: a 400 "The model x has been decommissioned" is fixed
 // by another model, as a 404 is.
-var missingModelRules = newFamily([]string{"model", "deployment", "does not exist", "no endpoints", "not found", "decommissioned"},
+var missingModelRules = newFamily([]string{"model", "deployment", "does not exist", "no endpoints", "not found", "decommissioned", "supported"},
 	slices.DeleteFunc(slices.Clone(textRules), func(r textRule) bool { return !r.missing })...)
 
 // textRules are tried in order when neither a status nor a typed error
@@ -419,7 +432,8 @@ var textRules = []textRule{
 	marker(Permanent, "image is not valid"), // Gemini "Provided image is not valid."
 	pattern(Permanent, `marker "does not appear to be a valid image"`, "does not appear to be a valid ", `does not appear to be a valid (?:\w+ )?image`), // Anthropic
 	marker(Permanent, "illegal base64 data"), // Ollama
-	marker(Permanent, "invalid base64"),      // Bedrock
+	pattern(Permanent, `pattern "image too large"`, "image ", `\bimage (?:exceeds|is too large|too large)\b`), // Anthropic "image exceeds 5 MB maximum"
+	marker(Permanent, "invalid base64"), // Bedrock
 	marker(Permanent, "login expired"),
 	marker(Permanent, "login failed"),
 	marker(Permanent, "re-auth"),
@@ -431,6 +445,27 @@ var textRules = []textRule{
 	marker(Permanent, "access denied"),
 	pattern(Permanent, `pattern "not authorized"`, "not authori", `\bnot authori[sz]ed\b`),
 	marker(Permanent, "invalid api key"),
+	// No key sent at all: OpenAI 401 "You didn't provide an API key. You need
+	// to provide your API key in an Authorization header using Bearer auth".
+	pattern(Permanent, `pattern "no api key"`, "api key",
+		`\b(?:didn't|did not) provide an api key\b|\bno api key (?:was )?(?:provided|found|set)\b|\bapi key (?:is )?(?:missing|required|not set)\b|\bmissing (?:the )?api key\b`),
+	pattern(Permanent, `pattern "invalid token"`, " token",
+		`\b(?:invalid|incorrect|expired|revoked) (?:api[ _-]?token|access token|auth(?:entication)? token|bearer token)\b`),
+	// Google's PERMISSION_DENIED "The caller does not have permission",
+	// "Permission denied: ...", "insufficient permissions".
+	pattern(Permanent, `pattern "permission denied"`, "permission",
+		`\bpermission denied\b|\b(?:does not|doesn't|do not|don't) have (?:the )?permissions?\b|\binsufficient permissions?\b`),
+	// Requests the API refuses as written: OpenAI "Unsupported parameter:
+	// 'max_tokens' is not supported with this model.", "Unrecognized request
+	// argument supplied", "Unknown parameter", Mistral "Extra inputs are
+	// not permitted", Bedrock "Malformed input request", "Invocation of
+	// model ID x with on-demand throughput isn't supported", a model that
+	// "does not support tools".
+	pattern(Permanent, `pattern "unsupported parameter"`, "unsupported ", `\bunsupported (?:parameter|value|argument)s?\b`),
+	marker(Permanent, "unknown parameter"),
+	marker(Permanent, "unrecognized request argument"),
+	marker(Permanent, "extra inputs are not permitted"),
+	marker(Permanent, "malformed input request"),
 	marker(Permanent, "invalid_api_key"),
 	marker(Permanent, "incorrect api key"),                                      // OpenAI "Incorrect API key provided"
 	marker(Permanent, "invalid x-api-key"),                                      // Anthropic
@@ -455,6 +490,12 @@ var textRules = []textRule{
 	missingModel(pattern(Permanent, `pattern "model not found"`, "not found", modelNamed+`(?:(?:is|was) )?not found\b`)),
 	missingModel(pattern(Permanent, `pattern "model does not exist"`, "does not exist", modelNamed+`does not exist\b`)),
 	missingModel(pattern(Permanent, `pattern "model decommissioned"`, "decommissioned", modelNamed+`(?:has been |was )?decommissioned\b`)),
+	// A model name the provider does not take: Bedrock ValidationException
+	// "The provided model identifier is invalid.", "Model x is not
+	// supported", "invalid model".
+	missingModel(pattern(Permanent, `pattern "invalid model"`, "model",
+		`\bmodel (?:id |identifier |name )?is (?:invalid|not valid|unknown)\b|\b(?:invalid|unknown) model(?: (?:id|identifier|name))?\b`)),
+	missingModel(pattern(Permanent, `pattern "model not supported"`, "supported", modelNamed+`(?:is |are )?not supported\b`)),
 	// Azure OpenAI DeploymentNotFound "The API deployment for this resource
 	// does not exist", OpenRouter "No endpoints found for x" (and "that
 	// support tool use", "matching your guardrail restrictions").
@@ -478,6 +519,11 @@ var textRules = []textRule{
 	// the API use".
 	pattern(Permanent, `pattern "location not supported"`, "not supported",
 		`\b(?:country|region|territory|location)\b[^.]{0,30}?\bnot supported\b`),
+	// A feature the model or the API does not offer, after the rules that
+	// say which one.
+	pattern(Permanent, `pattern "not supported"`, " supported", `\b(?:is|are) not supported\b|\b(?:isn't|aren't) supported\b`),
+	pattern(Permanent, `pattern "model does not support"`, "support",
+		`\bdoes(?: not|n't) support (?:tools?|tool (?:use|calling|choice)|function calling|images?|vision|streaming|system (?:messages?|prompts?)|audio|json mode|structured outputs?)\b`),
 	marker(Permanent, "no such host"),              // a flattened *net.DNSError for a name that does not exist
 	marker(Permanent, "content_policy_violation"),  // OpenAI images code
 	marker(Permanent, "content management policy"), // Azure OpenAI content filter
@@ -512,6 +558,11 @@ var textRules = []textRule{
 	pattern(RateLimited, `pattern "per minute limit exceeded"`, " per ", `\b(?:tokens?|requests?) per (?:minute|min|hour|day|second)\b[^.]{0,20}?\b(?:limit|exceeded|reached)\b`),
 	marker(RateLimited, "too many tokens"),          // Bedrock "Too many tokens, please wait before trying again." (an overflow says "too many tokens:")
 	marker(RateLimited, "no deployments available"), // LiteLLM's router: every deployment cooling down after 429s
+	// AWS ThrottlingException "Your request rate is too high. Reduce the
+	// frequency of requests.", "Request too frequent".
+	marker(RateLimited, "request rate is too high"),
+	marker(RateLimited, "reduce the frequency of"),
+	pattern(RateLimited, `pattern "requests too frequent"`, "too frequent", `\brequests? (?:is |are )?too frequent`),
 	// A bare 429 counts only where it stands alone: not in a port (":35429"),
 	// not in a longer number ("4290").
 	pattern(RateLimited, `marker "429"`, "429", `(?:^|[\s(\[=])429(?:$|[\s).,:;\]])`),
@@ -520,8 +571,12 @@ var textRules = []textRule{
 	marker(Overloaded, "overloaded"), // Anthropic overloaded_error, OpenAI "The server is overloaded"
 	pattern(Overloaded, `marker "529"`, "529", `(?:^|[\s(\[=])529(?:$|[\s).,:;\]])`),
 	marker(Overloaded, "service unavailable"),
-	marker(Overloaded, "serviceunavailable"),                                       // Bedrock ServiceUnavailableException
-	pattern(Overloaded, `marker "server busy"`, "busy", `\bserver (?:is )?busy\b`), // Ollama "server busy, please try again."
+	marker(Overloaded, "serviceunavailable"), // Bedrock ServiceUnavailableException
+	// Ollama "server busy, please try again.", Hugging Face "Model too busy,
+	// unable to get response in less than 60 second(s)".
+	pattern(Overloaded, `marker "server busy"`, "busy", `\b(?:server|model|service|system) (?:is )?(?:too |currently )?busy\b`),
+	// Google's UNAVAILABLE "The service is currently unavailable."
+	pattern(Overloaded, `pattern "service is unavailable"`, "service is ", `\bservice is (?:currently |temporarily )?unavailable\b`),
 	marker(Overloaded, "over capacity"),
 	marker(Overloaded, "high demand"),
 	marker(Overloaded, "currently loading"), // Hugging Face "Model gpt2 is currently loading"
@@ -575,6 +630,7 @@ var textRules = []textRule{
 	marker(Transient, "failed to reach"),   // idem
 	marker(Transient, "request timeout"),   // OpenAI "request timeout: API call exceeded deadline"
 	marker(Transient, "deadline exceeded"), // a flattened context.DeadlineExceeded
+	marker(Transient, "deadline expired"),  // Google's DEADLINE_EXCEEDED "Deadline expired before operation could complete."
 	marker(Transient, "timed out"),
 	marker(Transient, "timeout"),
 	marker(Transient, "broken pipe"),
@@ -596,7 +652,13 @@ var textRules = []textRule{
 	marker(Transient, "transport connection broken"), // net/http: "HTTP/1.x transport connection broken: malformed HTTP response"
 	marker(Transient, "use of closed network connection"),
 	marker(Transient, "tls handshake"),
-	marker(Transient, "retry your request"), // OpenAI 500 "You can retry your request"
+	marker(Transient, "retry your request"),     // OpenAI 500 "You can retry your request"
+	marker(Transient, "try your request again"), // Bedrock InternalServerException "Try your request again."
+	// A server that could not be reached this time: Ollama's CLI "could not
+	// connect to ollama app, is it running?", "Unable to connect to API".
+	pattern(Transient, `pattern "could not connect"`, "connect", `\b(?:could not|couldn't|unable to|failed to) connect\b`),
+	marker(Transient, "server misbehaving"),                   // Go's resolver: "lookup x on 127.0.0.53:53: server misbehaving"
+	marker(Transient, "temporary failure in name resolution"), // EAI_AGAIN as glibc words it
 	marker(Transient, "try again later"),
 	marker(Transient, "temporarily unavailable"),
 }
