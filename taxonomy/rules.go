@@ -325,10 +325,9 @@ var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "
 	// "This organization has been disabled.", "Your organization must be
 	// verified to stream this model.", Gemini 403 "Permission denied:
 	// Consumer 'api_key:...' has been suspended.".
-	pattern(Permanent, `pattern "organization disabled"`, "organi",
-		`\borgani[sz]ation\b[^.]{0,60}?\b(?:has been |is |was )(?:disabled|restricted|deactivated|suspended|banned|blocked)\b|\borgani[sz]ation must be verified\b`),
-	pattern(Permanent, `pattern "key or project suspended"`, "been ",
-		`\b(?:project|api[ _]?key|key|consumer|team|user)\b[^.]{0,60}?\bhas been (?:disabled|restricted|deactivated|suspended|banned|blocked)\b`),
+	// The pattern starts with its literal, so the matcher skips to it.
+	pattern(Permanent, `pattern "disabled or suspended"`, "has been ", `has been (?:disabled|restricted|deactivated|suspended|banned|blocked)\b`),
+	marker(Permanent, "organization must be verified"),
 	// xAI 429 "has either used all available credits or reached its monthly
 	// spending limit", Grok "You have run out of credits", OpenRouter 402
 	// "This request requires more credits", DeepSeek 402 "Insufficient
@@ -359,7 +358,7 @@ const modelNamed = "\\bmodels?(?:/| )?(?:[\x60'\"][^\x60'\"]{1,100}[\x60'\"]|[\\
 // retired. They also mark a Permanent decided by a status or code as
 // [Class.ModelMissing]: a 400 "The model x has been decommissioned" is fixed
 // by another model, as a 404 is.
-var missingModelRules = newFamily([]string{"model", "deployment", "does not exist", "no endpoints", "not found", "decommissioned", "supported"},
+var missingModelRules = newFamily([]string{"model", "deployment", "does not exist", "no endpoints", "not found", "decommissioned", "supported", "have access to "},
 	slices.DeleteFunc(slices.Clone(textRules), func(r textRule) bool { return !r.missing })...)
 
 // textRules are tried in order when neither a status nor a typed error
@@ -447,10 +446,7 @@ var textRules = []textRule{
 	marker(Permanent, "invalid api key"),
 	// No key sent at all: OpenAI 401 "You didn't provide an API key. You need
 	// to provide your API key in an Authorization header using Bearer auth".
-	pattern(Permanent, `pattern "no api key"`, "api key",
-		`\b(?:didn't|did not) provide an api key\b|\bno api key (?:was )?(?:provided|found|set)\b|\bapi key (?:is )?(?:missing|required|not set)\b|\bmissing (?:the )?api key\b`),
-	pattern(Permanent, `pattern "invalid token"`, " token",
-		`\b(?:invalid|incorrect|expired|revoked) (?:api[ _-]?token|access token|auth(?:entication)? token|bearer token)\b`),
+	pattern(Permanent, `pattern "no api key"`, "provide an api key", `\b(?:didn't|did not) provide an api key\b`),
 	// Google's PERMISSION_DENIED "The caller does not have permission",
 	// "Permission denied: ...", "insufficient permissions".
 	pattern(Permanent, `pattern "permission denied"`, "permission",
@@ -478,7 +474,7 @@ var textRules = []textRule{
 	// The caller may not use the model: OpenAI 403 "Project `proj_x` does
 	// not have access to model `gpt-4o`", Bedrock AccessDeniedException
 	// "You don't have access to the model with the specified model ID.".
-	missingModel(pattern(Permanent, `pattern "no access to the model"`, "model",
+	missingModel(pattern(Permanent, `pattern "no access to the model"`, "have access to ",
 		`\b(?:do not|don't|does not|doesn't) have access to (?:the )?models?\b`)),
 	// The model, named or not, is missing or retired: Ollama `model "llama3"
 	// not found, try pulling it first`, Cohere "model 'xlarge' not found",
@@ -493,8 +489,9 @@ var textRules = []textRule{
 	// A model name the provider does not take: Bedrock ValidationException
 	// "The provided model identifier is invalid.", "Model x is not
 	// supported", "invalid model".
-	missingModel(pattern(Permanent, `pattern "invalid model"`, "model",
-		`\bmodel (?:id |identifier |name )?is (?:invalid|not valid|unknown)\b|\b(?:invalid|unknown) model(?: (?:id|identifier|name))?\b`)),
+	missingModel(pattern(Permanent, `pattern "invalid model"`, "model ", `model (?:id |identifier |name )?is (?:invalid|not valid|unknown)\b`)),
+	missingModel(marker(Permanent, "invalid model")),
+	missingModel(marker(Permanent, "unknown model")),
 	missingModel(pattern(Permanent, `pattern "model not supported"`, "supported", modelNamed+`(?:is |are )?not supported\b`)),
 	// Azure OpenAI DeploymentNotFound "The API deployment for this resource
 	// does not exist", OpenRouter "No endpoints found for x" (and "that
@@ -504,7 +501,7 @@ var textRules = []textRule{
 	// A local server with nothing to serve: LM Studio 400 "No models
 	// loaded. Please load a model in the developer page or use the 'lms
 	// load' command.".
-	missingModel(pattern(Permanent, `pattern "no model loaded"`, "model", `\bno models? (?:is |are )?(?:currently )?loaded\b`)),
+	missingModel(pattern(Permanent, `pattern "no model loaded"`, "no model", `no models? (?:is |are )?(?:currently )?loaded\b`)),
 	// The requested output exceeds what the model can write, whatever the
 	// prompt: Anthropic "max_tokens: 64000 > 32000, which is the maximum
 	// allowed number of output tokens", OpenAI "max_tokens is too large: 5000.
@@ -512,8 +509,11 @@ var textRules = []textRule{
 	// maximum tokens you requested exceeds the model limit". Compacting the
 	// prompt cannot help; the option must change. (An overflow of prompt plus
 	// max_tokens says "context length" and is matched before.)
-	pattern(Permanent, `pattern "max_tokens over the output limit"`, "max",
-		`\bmaximum allowed number of output tokens\b|\bmax_tokens is too large\b|\bmaximum tokens you requested exceeds\b`),
+	// Each wording has a rule of its own: a literal the text holds or not
+	// costs one scan, an alternation of them a run of the matcher.
+	pattern(Permanent, `pattern "max_tokens over the output limit"`, "maximum allowed number of output tokens", `maximum allowed number of output tokens\b`),
+	pattern(Permanent, `pattern "max_tokens over the output limit"`, "max_tokens is too large", `max_tokens is too large\b`),
+	pattern(Permanent, `pattern "max_tokens over the output limit"`, "maximum tokens you requested exceeds", `maximum tokens you requested exceeds\b`),
 	// The caller's country or region is not served: OpenAI "Country, region,
 	// or territory not supported", Gemini "User location is not supported for
 	// the API use".
