@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -52,7 +53,8 @@ func Classify(err error) (c Class) {
 	if ev.Status == 0 {
 		ev.Status = textStatus(lower)
 	}
-	if msg := BoundMessage(ev.ErrorMessage); msg != "" && !strings.Contains(text, msg) {
+	// An empty message is contained in every text: nothing to join.
+	if msg := BoundMessage(ev.ErrorMessage); !strings.Contains(text, msg) {
 		// ToLower maps rune by rune, so this equals lowering the joined text.
 		lower += ": " + strings.ToLower(msg)
 	}
@@ -105,8 +107,8 @@ func decide(err error, ev *Evidence, t *lowered) Class {
 	// 403, 400); a 5xx says the provider failed, whatever its text.
 	if ev.Status < 500 {
 		if r, ok := billingRules.first(t); ok {
-			if _, hinted := retryHint(lower); hinted && r.hinted != Unknown {
-				return Class{Kind: r.hinted, Rule: r.name + " with a retry hint"}
+			if r.hinted != Unknown && liftsByItself(lower) {
+				return Class{Kind: r.hinted, Rule: r.name + " that lifts by itself"}
 			}
 			return r.class()
 		}
@@ -150,6 +152,19 @@ func decide(err error, ev *Evidence, t *lowered) Class {
 func definedStatus(status int) bool {
 	return status/100 == 5 || http.StatusText(status) != ""
 }
+
+// liftsByItself reports whether a quota the text says is exhausted lifts
+// by itself soon: the text carries a retry hint ("Please retry in 12.3s"),
+// or the quota it names counts per minute (Gemini's QuotaFailure
+// "GenerateRequestsPerMinutePerProjectPerModel-FreeTier", Google Cloud's
+// "..._requests_per_minute"). A quota per day or per month is left
+// exhausted: no retry of this call outlives it.
+func liftsByItself(lower string) bool {
+	_, hinted := retryHint(lower)
+	return hinted || perMinuteRE.MatchString(lower)
+}
+
+var perMinuteRE = regexp.MustCompile(`per[ _]?minute`)
 
 // transportClass classifies typed transport, request-building and decoding
 // errors.

@@ -434,7 +434,7 @@ func providerCases() []classifyCase {
 		{"googleapi.Error alone: Code field, Header Retry-After", &fakeGoogleAPIError{Code: 429, Message: "Resource has been exhausted (e.g. check quota).", Header: http.Header{"Retry-After": {"30"}}},
 			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: "status 429", Status: 429, RetryAfter: 30 * time.Second, WaitSource: taxonomy.WaitRetryAfter}},
 		{"gemini free tier 429 with please retry in 12.3s", googleai(429, geminiFreeTier, nil),
-			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: `marker "exceeded your current quota" with a retry hint`, Status: 429, RetryAfter: 12300 * time.Millisecond, WaitSource: taxonomy.WaitRetryAfter}},
+			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: `marker "exceeded your current quota" that lifts by itself`, Status: 429, RetryAfter: 12300 * time.Millisecond, WaitSource: taxonomy.WaitRetryAfter}},
 		{"gemini 429 RetryInfo retryDelay in the details", errors.New("googleapi: Error 429: Resource has been exhausted (e.g. check quota).\nDetails:\n[\n  {\n    \"@type\": \"type.googleapis.com/google.rpc.RetryInfo\",\n    \"retryDelay\": \"12s\"\n  }\n]"),
 			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: "status 429", Status: 429, RetryAfter: 12 * time.Second, WaitSource: taxonomy.WaitRetryAfter}},
 		{"gemini 429 per-minute quota wording", googleai(429, "Quota exceeded for quota metric 'Generate Content API requests per minute' and limit 'GenerateContent request limit per minute for a region' of service 'generativelanguage.googleapis.com' for consumer 'project_number:391029737820'.", nil),

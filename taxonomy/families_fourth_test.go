@@ -46,6 +46,14 @@ func fourthFamilyCases() []classifyCase {
 		{"Mistral's four-digit code is no status (BerriAI/litellm#25078)", errors.New(`{"object":"error","message":"Service tier capacity exceeded for this model.","type":"service_tier_capacity_exceeded","param":null,"code":"3505"}`),
 			class(O, `pattern "out of capacity"`, 0)},
 
+		// ---- a status after an exception's name and "Error", an exhausted quota that lifts by itself ----
+		{"a Python exception, then Error and the status (huggingface/transformers#28523, once its figure was taken)", errors.New("ValueError: Error 422: {'error': 'Input validation error: `max_new_tokens` must be <= 192"),
+			class(P, "status 422", 422)},
+		{"gemini quota exceeded per minute, without a retry hint (google-gemini/gemini-cli#8437, once its figure was taken)", errors.New(`Generate error: 429 RESOURCE_EXHAUSTED. {'error': {'code': 429, 'message': 'You exceeded your current quota, please check your plan and billing details.', 'status': 'RESOURCE_EXHAUSTED', 'details': [{'@type': 'type.googleapis.com/google.rpc.QuotaFailure', 'violations': [{'quotaMetric': 'generativelanguage.googleapis.com/generate_content_free_tier_requests', 'quotaId': 'GenerateRequestsPerMinutePerProjectPerModel-FreeTier'}]}]}}`),
+			class(R, `marker "exceeded your current quota" that lifts by itself`, 429)},
+		{"a quota exceeded per day stays exhausted", errors.New(`429 RESOURCE_EXHAUSTED. {'error': {'code': 429, 'message': 'You exceeded your current quota, please check your plan and billing details.', 'details': [{'quotaId': 'GenerateRequestsPerDayPerProjectPerModel-FreeTier'}]}}`),
+			class(P, `marker "exceeded your current quota"`, 429)},
+
 		// ---- genai's APIError: the status in an integer Code, Google's status name in Status ----
 		{"genai APIError without a message, wrapped by the caller", fmt.Errorf("gemini: %w", genaiAPIError{Code: 503, Status: "UNAVAILABLE"}),
 			taxonomy.Class{Kind: O, Rule: "status 503", Status: 503, Code: "UNAVAILABLE"}},

@@ -251,6 +251,7 @@ func TestLeadingStatus(t *testing.T) {
 		{"600 is not a status", 0},                  // idem
 		{"apierror 429", 429},                       // an exception's name: APIError
 		{"httperror: 400 client error", 400},        // Python requests' HTTPError
+		{"valueerror: error 422: {", 422},           // an exception's name, then "Error"
 		{"okapi 503 herd", 0},                       // "api" not a word of its own
 		{"done. 503 herd", 0},                       // a name that ends in neither
 		{"server said 429", 0},                      // a name that does not end in error or api

@@ -21,9 +21,9 @@ type textRule struct {
 	re   *regexp.Regexp          // or an anchored pattern
 	test func(lower string) bool // or a test that reads numbers out of the text
 	need string                  // a literal every match of re or test contains: they run only when it is present
-	// hinted, when not Unknown, is the kind when the text also carries a
-	// retry hint ("Please retry in 12.3s"): the provider says the limit
-	// lifts by itself.
+	// hinted, when not Unknown, is the kind when the text says the limit
+	// lifts by itself: a retry hint ("Please retry in 12.3s") or a quota
+	// counted per minute.
 	hinted Kind
 	// missing marks the rules that say the requested model does not exist
 	// or is not available to the caller (Class.ModelMissing).
@@ -71,7 +71,8 @@ func numbers(kind Kind, name, need string, test func(lower string) bool) textRul
 	return textRule{kind: kind, name: name, test: test, need: need, pairs: pairsOf(need)}
 }
 
-// withHint makes r answer kind instead when the text carries a retry hint.
+// withHint makes r answer kind instead when the text says the limit lifts
+// by itself (see liftsByItself).
 func withHint(r textRule, kind Kind) textRule {
 	r.hinted = kind
 	return r
@@ -310,8 +311,9 @@ var unloadableRules = newFamily([]string{"memory", "resources", "load"},
 var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "insufficient", "limit", "payment", "organi", "been "},
 	marker(Permanent, "insufficient_quota"), // OpenAI code, in some proxies' texts
 	// OpenAI's 429 insufficient_quota message. Gemini words its free-tier
-	// per-minute limits the same way but adds "Please retry in 12.3s":
-	// with that hint it is a rate limit, not an exhausted quota.
+	// per-minute limits the same way but adds "Please retry in 12.3s", or
+	// names the per-minute quota it counts: with either it is a rate limit,
+	// not an exhausted quota.
 	withHint(marker(Permanent, "exceeded your current quota"), RateLimited),
 	marker(Permanent, "credit balance is too low"),  // Anthropic 400 billing message
 	marker(Permanent, "billing_hard_limit_reached"), // OpenAI code

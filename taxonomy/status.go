@@ -115,8 +115,9 @@ const maxStatusPrefix = 48
 
 // statusPrefix reports whether p may stand before a leading status: nothing,
 // or a name ending in "error" (a word of its own or an exception's name,
-// "HTTPError: ") or whose last word is "api", then an optional colon,
-// space, and opening bracket: "error: ", "api error (", "openai api ".
+// "HTTPError: ", "ValueError: Error ") or whose last word is "api", then an
+// optional colon, space, and opening bracket: "error: ", "api error (",
+// "openai api ".
 func statusPrefix(p string) bool {
 	p = strings.TrimSuffix(strings.TrimSuffix(p, "("), "[")
 	p = strings.TrimSuffix(strings.TrimSuffix(p, " "), ":")
@@ -132,7 +133,7 @@ func statusPrefix(p string) bool {
 		return false
 	}
 	for j := 0; j < len(name); j++ {
-		if c := name[j]; !isWordByte(c) && c != ' ' && c != '.' {
+		if c := name[j]; !isWordByte(c) && c != ' ' && c != '.' && c != ':' {
 			return false
 		}
 	}
