@@ -68,10 +68,8 @@ func pairsOf(lit string) []uint16 {
 	n := len(lit) - 1 // the number of pairs
 	var pairs []uint16
 	for k := range min(n, maxLiteralPairs) {
-		i := k
-		if n > maxLiteralPairs {
-			i = k * (n - 1) / (maxLiteralPairs - 1)
-		}
+		// k itself for a short literal, spread over a long one.
+		i := k * max(n-1, maxLiteralPairs-1) / (maxLiteralPairs - 1)
 		if p := pairOf(lit[i], lit[i+1]); !slices.Contains(pairs, p) {
 			pairs = append(pairs, p)
 		}

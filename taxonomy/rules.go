@@ -119,8 +119,12 @@ func newFamily(words []string, rules ...textRule) family {
 // first returns the first rule of the family that matches.
 func (f *family) first(t *lowered) (*textRule, bool) {
 	for i, w := range f.words {
-		if t.mayHold(f.wordPairs[i]) && strings.Contains(t.s, w) {
-			return firstMatch(f.rules, t)
+		// The pair test only saves the scan: a word it lets through is
+		// still looked for.
+		if t.mayHold(f.wordPairs[i]) {
+			if strings.Contains(t.s, w) {
+				return firstMatch(f.rules, t)
+			}
 		}
 	}
 	return nil, false
