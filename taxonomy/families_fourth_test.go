@@ -18,12 +18,6 @@ import (
 // texts they must not match.
 func fourthFamilyCases() []classifyCase {
 	P, R, O, T, C, U := taxonomy.Permanent, taxonomy.RateLimited, taxonomy.Overloaded, taxonomy.Transient, taxonomy.ContextOverflow, taxonomy.Unknown
-	class := func(kind taxonomy.Kind, rule string, status int) taxonomy.Class {
-		return taxonomy.Class{Kind: kind, Rule: rule, Status: status}
-	}
-	missing := func(rule string, status int) taxonomy.Class {
-		return taxonomy.Class{Kind: P, Rule: rule, Status: status, ModelMissing: true}
-	}
 	opError := func(op string, errno syscall.Errno) error {
 		return &net.OpError{Op: op, Net: "tcp", Err: &os.SyscallError{Syscall: op, Err: errno}}
 	}
@@ -42,7 +36,7 @@ func fourthFamilyCases() []classifyCase {
 		{"llama.cpp's body while loading: the code member is the status (llama.cpp server.cpp)", errors.New(`{"error":{"code":503,"message":"Loading model","type":"unavailable_error"}}`),
 			class(O, "status 503", 503)},
 		{"Azure's code member, a string of three digits (microsoft/copilot-camp#551)", errors.New(`{"error":{"code":"429","message": "Rate limit is exceeded. Try again in 2 seconds."}}`),
-			taxonomy.Class{Kind: R, Rule: "status 429", Status: 429, RetryAfter: 2 * time.Second, WaitSource: taxonomy.WaitRetryAfter}},
+			hinted(R, "status 429", 429, 2*time.Second)},
 		{"Mistral's four-digit code is no status (BerriAI/litellm#25078)", errors.New(`{"object":"error","message":"Service tier capacity exceeded for this model.","type":"service_tier_capacity_exceeded","param":null,"code":"3505"}`),
 			class(O, `pattern "out of capacity"`, 0)},
 
@@ -86,7 +80,7 @@ func fourthFamilyCases() []classifyCase {
 		{"an account that requires a payment method", errors.New("This model requires a payment method on file."),
 			class(P, `pattern "payment method required"`, 0)},
 		{"an unpaid account's rate limit that asks for a payment method stays a rate limit (openai 2023)", openai(429, "Rate limit reached for default-gpt-3.5-turbo in organization org-xxx on requests per min. Limit: 3 / min. Please try again in 20s. Contact us through our help center at help.openai.com if you continue to have issues. Please add a payment method to your account to increase your rate limit. Visit https://platform.openai.com/account/billing to add a payment method."),
-			taxonomy.Class{Kind: R, Rule: "status 429", Status: 429, RetryAfter: 20 * time.Second, WaitSource: taxonomy.WaitRetryAfter}},
+			hinted(R, "status 429", 429, 20*time.Second)},
 
 		// ---- refused to this caller ----
 		{"openai 403 project without access to the model", openai(403, "Project `proj_IuQ8Yx` does not have access to model `gpt-4o`"),

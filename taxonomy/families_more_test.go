@@ -15,15 +15,6 @@ import (
 func moreFamilyCases() []classifyCase {
 	P, R, O, T, C, U := taxonomy.Permanent, taxonomy.RateLimited, taxonomy.Overloaded, taxonomy.Transient, taxonomy.ContextOverflow, taxonomy.Unknown
 	X, G := taxonomy.Canceled, taxonomy.Programming
-	class := func(kind taxonomy.Kind, rule string, status int) taxonomy.Class {
-		return taxonomy.Class{Kind: kind, Rule: rule, Status: status}
-	}
-	missing := func(rule string, status int) taxonomy.Class {
-		return taxonomy.Class{Kind: P, Rule: rule, Status: status, ModelMissing: true}
-	}
-	hinted := func(kind taxonomy.Kind, rule string, status int, wait time.Duration) taxonomy.Class {
-		return taxonomy.Class{Kind: kind, Rule: rule, Status: status, RetryAfter: wait, WaitSource: taxonomy.WaitRetryAfter}
-	}
 	const tooLarge = `pattern "request larger than the rate limit"`
 	return []classifyCase{
 		// ---- a request larger than a limit of the account: only a smaller one passes ----

@@ -14,15 +14,26 @@ import (
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
+// class, missing and hinted are the answers the family tables expect: a
+// kind decided by a rule, a model missing, a wait the text asked for.
+func class(kind taxonomy.Kind, rule string, status int) taxonomy.Class {
+	return taxonomy.Class{Kind: kind, Rule: rule, Status: status}
+}
+
+func missing(rule string, status int) taxonomy.Class {
+	return taxonomy.Class{Kind: taxonomy.Permanent, Rule: rule, Status: status, ModelMissing: true}
+}
+
+func hinted(kind taxonomy.Kind, rule string, status int, wait time.Duration) taxonomy.Class {
+	return taxonomy.Class{Kind: kind, Rule: rule, Status: status, RetryAfter: wait, WaitSource: taxonomy.WaitRetryAfter}
+}
+
 // familyCases are the rows of the failure families that were misclassified
 // before their rules existed, each from a real provider, runner, SDK or
 // standard library text (the source is in the row's name), next to the rows
 // of texts they must not match.
 func familyCases() []classifyCase {
 	P, R, O, T, C, U := taxonomy.Permanent, taxonomy.RateLimited, taxonomy.Overloaded, taxonomy.Transient, taxonomy.ContextOverflow, taxonomy.Unknown
-	class := func(kind taxonomy.Kind, rule string, status int) taxonomy.Class {
-		return taxonomy.Class{Kind: kind, Rule: rule, Status: status}
-	}
 	return []classifyCase{
 		// ---- the HTTP client's own timeout (net/http client.go) ----
 		{"net/http Client.Timeout text says canceled", errors.New(`Post "https://api.openai.com/v1/chat/completions": net/http: request canceled (Client.Timeout exceeded while awaiting headers)`),
