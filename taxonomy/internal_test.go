@@ -241,26 +241,31 @@ func TestLeadingStatus(t *testing.T) {
 		{"404-not found", 404},
 		{"error:503 unavailable", 503},
 		{"my api 503 busy", 503},
-		{"my_api 503 busy", 0},                      // "api" not a word of its own
-		{"500 tokens were dropped", 0},              // a count
-		{"error: 429 requests queued", 0},           // a count after a name
-		{"4290 is above the maximum", 0},            // a longer number
-		{"500ms later it failed", 0},                // a duration
-		{"503.5 seconds", 0},                        // a decimal
-		{"399 is not a failure", 0},                 // not 4xx or 5xx
-		{"600 is not a status", 0},                  // idem
-		{"apierror 429", 429},                       // an exception's name: APIError
-		{"httperror: 400 client error", 400},        // Python requests' HTTPError
-		{"valueerror: error 422: {", 422},           // an exception's name, then "Error"
-		{"okapi 503 herd", 0},                       // "api" not a word of its own
-		{"done. 503 herd", 0},                       // a name that ends in neither
-		{"server said 429", 0},                      // a name that does not end in error or api
-		{"gemini error in batch 1: 500", 0},         // a digit in the name
-		{"error, 503", 0},                           // a comma in the name
-		{"rate-limit error 429", 0},                 // a dash in the name
-		{"42", 0},                                   // too short
-		{strings.Repeat("a", 50) + " error 503", 0}, // a name too long
-		{"error: " + "4x9", 0},                      // not a number
+		{"my_api 503 busy", 0},                          // "api" not a word of its own
+		{"500 tokens were dropped", 0},                  // a count
+		{"error: 429 requests queued", 0},               // a count after a name
+		{"4290 is above the maximum", 0},                // a longer number
+		{"500ms later it failed", 0},                    // a duration
+		{"503.5 seconds", 0},                            // a decimal
+		{"399 is not a failure", 0},                     // not 4xx or 5xx
+		{"600 is not a status", 0},                      // idem
+		{"apierror 429", 429},                           // an exception's name: APIError
+		{"httperror: 400 client error", 400},            // Python requests' HTTPError
+		{"valueerror: error 422: {", 422},               // an exception's name, then "Error"
+		{"okapi 503 herd", 0},                           // "api" not a word of its own
+		{"fizz error 503 busy", 503},                    // a name with the last letter
+		{"api error", 0},                                // no digit at all
+		{"error: 500 characters dropped", 0},            // a unit with an "a" in it
+		{"error: 503 tokensz", 503},                     // a word longer than a unit
+		{strings.Repeat("a", 42) + " error 503 x", 503}, // the longest name before a status
+		{"done. 503 herd", 0},                           // a name that ends in neither
+		{"server said 429", 0},                          // a name that does not end in error or api
+		{"gemini error in batch 1: 500", 0},             // a digit in the name
+		{"error, 503", 0},                               // a comma in the name
+		{"rate-limit error 429", 0},                     // a dash in the name
+		{"42", 0},                                       // too short
+		{strings.Repeat("a", 50) + " error 503", 0},     // a name too long
+		{"error: " + "4x9", 0},                          // not a number
 	}
 	for _, tt := range tests {
 		if got := leadingStatus(tt.text); got != tt.want {

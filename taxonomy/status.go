@@ -100,14 +100,14 @@ func leadingStatus(lower string) int {
 		return 0 // "4290", "500ms", "503.5": not a status of its own
 	}
 	word := rest[sep:]
-	if end := strings.IndexFunc(word, func(r rune) bool { return r < 'a' || r > 'z' }); end >= 0 {
-		word = word[:end]
-	}
+	word = word[:len(word)-len(strings.TrimLeft(word, lowerLetters))] // the word right after it
 	if countUnits[word] {
 		return 0
 	}
 	return s
 }
+
+const lowerLetters = "abcdefghijklmnopqrstuvwxyz"
 
 // maxStatusPrefix bounds the name before a leading status: "openai api
 // streaming error: " and the like.
