@@ -286,6 +286,8 @@ func TestReasonStatus(t *testing.T) {
 		{"upstream replied 502 bad gateway", 502},
 		{"429 too many requests", 429},
 		{"v2503 unavailable", 0},      // glued to a word
+		{"a503 unavailable", 0},       // glued to the first letter
+		{"z503 unavailable", 0},       // glued to the last letter
 		{"port 4040 not found", 0},    // a longer number
 		{"x1503 unavailable", 0},      // glued to a number
 		{"503 tokens unavailable", 0}, // no reason phrase after it

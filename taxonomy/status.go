@@ -164,12 +164,12 @@ var reasonPhrases = []string{
 // It scans bytes rather than running a pattern: most texts hold no such
 // number, and a page of HTML holds many digits.
 func reasonStatus(lower string) int {
-	for i := 0; i+4 < len(lower); i++ {
+	for i := range max(len(lower)-4, 0) { // a number, a space and a letter at least
 		c := lower[i]
 		if c != '4' && c != '5' || !isDigit(lower[i+1]) || !isDigit(lower[i+2]) || lower[i+3] != ' ' {
 			continue
 		}
-		if i > 0 && (isDigit(lower[i-1]) || lower[i-1] >= 'a' && lower[i-1] <= 'z') {
+		if i > 0 && isWordByte(lower[i-1]) {
 			continue // part of a longer number or a word
 		}
 		rest := lower[i+4:]
