@@ -246,7 +246,7 @@ func TestWaitSourceString(t *testing.T) {
 		{taxonomy.WaitRetryAfter, "retry_after"},
 		{taxonomy.WaitReset, "reset"},
 		{taxonomy.WaitProbe, "probe"},
-		{taxonomy.WaitSource(4), "wait_source(4)"}, // the first past the names
+		{taxonomy.WaitSource(5), "wait_source(5)"}, // the first past the names
 		{taxonomy.WaitSource(9), "wait_source(9)"},
 	}
 	for _, tt := range tests {
