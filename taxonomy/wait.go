@@ -144,7 +144,6 @@ func clampWait(ns float64) time.Duration {
 	return time.Duration(math.Round(max(0, min(ns, float64(MaxWaitHint)))))
 }
 
-
 // parseGoDuration reads Go's duration syntax without a sign ("6m0s", "1.5s",
 // "20ms", "1h2m3.5s"), clamped to MaxWaitHint: a value too large for a
 // time.Duration is the ceiling, not an error.
