@@ -124,11 +124,11 @@ func SingleAttempt() Option { return func(c *config) { c.noRetries = true } }
 // attemptsFor returns how many attempts in all a call may make when its
 // latest failure is of kind k.
 func (c *config) attemptsFor(k taxonomy.Kind) int {
-	switch {
-	case c.noRetries:
+	if c.noRetries {
 		return 1
-	case c.kindAttempts[k] != 0:
-		return c.kindAttempts[k]
+	}
+	if n := c.kindAttempts[k]; n != 0 {
+		return n
 	}
 	return c.maxAttempts
 }
@@ -143,12 +143,11 @@ func (c *config) attemptsFor(k taxonomy.Kind) int {
 // are never retried, whatever this says.
 func KindAttempts(k taxonomy.Kind, n int) Option {
 	return func(c *config) {
-		switch {
-		case int(k) >= len(c.kindAttempts):
+		if int(k) >= len(c.kindAttempts) {
 			c.errorf("KindAttempts(%v): no such kind", k)
-		case n < 1:
+		} else if n < 1 {
 			c.errorf("KindAttempts(%v, %d): must be at least 1", k, n)
-		default:
+		} else {
 			c.kindAttempts[k], c.kindExplicit[k] = n, true
 		}
 	}

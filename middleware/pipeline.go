@@ -95,11 +95,8 @@ func New[R any](name string, opts ...Option) (*Pipeline[R], error) {
 	if cfg.logger != nil {
 		p.obs = append(p.obs[:len(p.obs):len(p.obs)], Log(cfg.logger))
 	}
-	switch {
-	case cfg.breakerOff:
-	case cfg.breaker != nil:
-		p.breaker = cfg.breaker
-	default:
+	p.breaker = cfg.breaker // one shared with UseBreaker, or none
+	if p.breaker == nil && !cfg.breakerOff {
 		p.breaker = newBreaker(name, cfg.breakerThresh, cfg.breakerDelay, cfg.maxHold, p.obs...)
 	}
 
@@ -457,17 +454,19 @@ func (c *call[R]) protect(ctx context.Context, s State) (r R, err error) {
 // as success). Then the call's own deadline, then the attempt timeout, then
 // the classifier.
 func (c *call[R]) classify(err error, timedOut bool, attemptParent context.Context) taxonomy.Class {
-	switch {
-	case c.caller.Err() != nil:
+	if c.caller.Err() != nil {
 		if errors.Is(c.caller.Err(), context.DeadlineExceeded) {
 			return taxonomy.Class{Kind: taxonomy.Canceled, Rule: "caller deadline exceeded"}
 		}
 		return taxonomy.Class{Kind: taxonomy.Canceled, Rule: "caller canceled"}
-	case c.bounded.Err() != nil:
+	}
+	if c.bounded.Err() != nil {
 		return taxonomy.Class{Kind: taxonomy.Transient, Rule: "max duration exceeded"}
-	case timedOut:
+	}
+	if timedOut {
 		return taxonomy.Class{Kind: taxonomy.Transient, Rule: "attempt timeout"}
-	case attemptParent.Err() != nil:
+	}
+	if attemptParent.Err() != nil {
 		// A hedge won and canceled this attempt: it says nothing about the target.
 		return taxonomy.Class{Kind: taxonomy.Canceled, Rule: "superseded by a hedge"}
 	}
@@ -516,10 +515,9 @@ func (c *call[R]) conclude(number int, elapsed time.Duration, err error, class t
 	}
 	c.mu.Unlock()
 	if obs := c.p.obs; obs.Active() {
-		switch {
-		case d.retry:
+		if d.retry {
 			obs.Report(c.caller, RetryScheduled{Target: c.p.name, Attempt: number, Wait: d.wait, Source: d.source, Class: class}, err)
-		case d.refusal != 0:
+		} else if d.refusal != 0 {
 			obs.Observe(c.caller, Refusal{Target: c.p.name, Reason: d.refusal})
 		}
 	}
@@ -541,16 +539,15 @@ func (c *call[R]) finish(err error) error {
 
 	final := &Error{Target: p.name, Attempts: attempts}
 	d := decisionOf(err)
-	switch {
-	case c.caller.Err() != nil:
+	if c.caller.Err() != nil {
 		final.Reason = ReasonCanceled
 		if errors.Is(c.caller.Err(), context.DeadlineExceeded) {
 			final.Detail = "caller deadline exceeded"
 		}
 		final.cause = canceledCause(c.caller)
-	case c.bounded.Err() != nil && (d == nil || d.retry):
+	} else if c.bounded.Err() != nil && (d == nil || d.retry) {
 		final.Reason, final.Detail = ReasonDeadline, fmt.Sprintf("max duration %v", p.cfg.maxDuration)
-	case d != nil:
+	} else if d != nil {
 		if inner := d.inner; inner != nil && len(attempts) == 1 {
 			// An inner layer of this library already decided: pass its
 			// diagnosis through rather than wrapping it again.
@@ -561,7 +558,7 @@ func (c *call[R]) finish(err error) error {
 			return inner
 		}
 		final.Reason, final.Detail = d.reason, d.detail
-	default:
+	} else {
 		// A failsafe policy added with Policies rejected the attempt.
 		final.Reason = ReasonRejected
 		final.Attempts = append(final.Attempts, Attempt{Number: len(attempts) + 1, Err: err,

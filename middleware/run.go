@@ -197,12 +197,13 @@ func (r *Run) StartRequest(estimate int) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	l, u := r.limits, r.usage
-	switch {
-	case l.requests > 0 && u.Requests >= l.requests:
+	if l.requests > 0 && u.Requests >= l.requests {
 		return &UsageLimitError{Limit: "request limit", Max: l.requests, Usage: u}
-	case l.tokens > 0 && u.Tokens() >= l.tokens:
+	}
+	if l.tokens > 0 && u.Tokens() >= l.tokens {
 		return &UsageLimitError{Limit: "token budget", Max: l.tokens, Usage: u}
-	case l.tokens > 0 && u.Tokens()+estimate > l.tokens:
+	}
+	if l.tokens > 0 && u.Tokens()+estimate > l.tokens {
 		return &UsageLimitError{Limit: "token budget", Max: l.tokens, Need: estimate, Usage: u}
 	}
 	r.usage.Requests++
