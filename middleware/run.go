@@ -221,9 +221,10 @@ func (r *Run) HasTokenBudget() bool {
 	return r.limits.tokens > 0
 }
 
-// AddTokens adds the tokens a provider reported for a response.
+// AddTokens adds the tokens a provider reported for a response; a
+// negative count adds nothing.
 func (r *Run) AddTokens(input, output int) {
-	if r == nil || input <= 0 && output <= 0 {
+	if r == nil {
 		return
 	}
 	r.mu.Lock()
@@ -248,7 +249,9 @@ func (r *Run) StartToolCall() error {
 	return nil
 }
 
-// addWaited adds a wait before a retry to the run's usage.
+// addWaited adds a wait before a retry to the run's usage. A first attempt,
+// which waited nothing, takes no lock. (Testing d < 0 instead would behave
+// the same: adding 0 changes nothing.)
 func (r *Run) addWaited(d time.Duration) {
 	if r == nil || d <= 0 {
 		return
