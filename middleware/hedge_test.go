@@ -46,6 +46,11 @@ func TestHedgeFinalFailureCancelsTheOthers(t *testing.T) {
 		if e := asError(t, err); e.Reason != middleware.ReasonPermanent || got != "" || time.Since(start) != time.Second {
 			t.Fatalf("got (%q, %v) after %v, want the hedge's permanent failure after 1s", got, err, time.Since(start))
 		}
+		// The final error lists the attempts that failed, not the one still
+		// running when the call ended.
+		if e := asError(t, err); len(e.Attempts) != 1 || e.Attempts[0].Number != 2 || e.Attempts[0].Err != err401 {
+			t.Errorf("attempts %v, want the hedge's failure alone", e.Attempts)
+		}
 		synctest.Wait()
 		if !race.canceled.Load() {
 			t.Error("the primary attempt was not canceled")

@@ -77,3 +77,35 @@ func TestObserverReturningNilContext(t *testing.T) {
 		}
 	})
 }
+
+// TestPipelineUnderAnAdaptersCall: a pipeline called within a logical call
+// that an adapter started reports its attempts only; one called alone
+// starts and ends the call itself. A call that succeeds at once has not
+// recovered from anything.
+func TestPipelineUnderAnAdaptersCall(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rec := &observetest.Recorder{}
+		p := mustPipeline(t, middleware.Observe(rec))
+		ctx := p.Observers().StartCall(t.Context(), middleware.Target{Name: "adapter"})
+		if _, err := p.Do(ctx, newScript(succeeds("ok")).fn); err != nil {
+			t.Fatal(err)
+		}
+		starts := rec.Starts()
+		if len(starts) != 2 || starts[0].Target.Name != "adapter" || starts[1].Attempt != 1 {
+			t.Errorf("starts %+v, want the adapter's call and one attempt", starts)
+		}
+		if n := len(observetest.Of[middleware.CallEnd](rec)); n != 0 {
+			t.Errorf("the pipeline ended the adapter's call (%d call ends)", n)
+		}
+		if n := len(observetest.Of[middleware.Recovered](rec)); n != 0 {
+			t.Errorf("%d recoveries reported for a first-attempt success", n)
+		}
+
+		if _, err := p.Do(t.Context(), newScript(succeeds("ok")).fn); err != nil {
+			t.Fatal(err)
+		}
+		if ends := observetest.Of[middleware.CallEnd](rec); len(ends) != 1 || ends[0].Target.Name != "test-target" || ends[0].Attempts != 1 {
+			t.Errorf("call ends %+v, want the pipeline's own call, one attempt", ends)
+		}
+	})
+}
