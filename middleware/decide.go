@@ -27,6 +27,15 @@ type decision struct {
 func (d *decision) Error() string { return d.err.Error() }
 func (d *decision) Unwrap() error { return d.err }
 
+// retries reports whether d says to retry. No decision at all (the error
+// of a policy added with Policies) is no retry.
+func (d *decision) retries() bool {
+	if d == nil {
+		return false
+	}
+	return d.retry
+}
+
 func decisionOf(err error) *decision {
 	var d *decision
 	if errors.As(err, &d) {

@@ -285,10 +285,10 @@ func TestWaitWhileHalfOpenWaitsABackoff(t *testing.T) {
 		release := make(chan struct{})
 		probe := make(chan error)
 		go func() {
-			_, err := p.Do(context.WithoutCancel(t.Context()), func(context.Context, middleware.State) (string, error) {
+			_, err := p.Do(context.WithoutCancel(t.Context()), bounded(func(context.Context, middleware.State) (string, error) {
 				<-release
 				return "probe", nil
-			})
+			}))
 			probe <- err
 		}()
 		synctest.Wait() // the probe is in flight

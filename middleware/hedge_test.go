@@ -19,9 +19,11 @@ import (
 type hedgeRace struct {
 	hedge    func() (string, error)
 	canceled atomic.Bool
+	calls    atomic.Int64
 }
 
 func (h *hedgeRace) fn(ctx context.Context, s middleware.State) (string, error) {
+	crashAtRunaway(h.calls.Add(1))
 	if s.Hedge {
 		return h.hedge()
 	}

@@ -40,6 +40,13 @@ const (
 // option overrides an earlier one.
 type Option func(*config)
 
+// hedging is what [Hedge] set: a pointer in config, so that "no hedging" is
+// nil rather than a zero delay to compare.
+type hedging struct {
+	delay time.Duration
+	max   int
+}
+
 type config struct {
 	maxAttempts    int
 	noRetries      bool
@@ -60,9 +67,8 @@ type config struct {
 	logger         *slog.Logger
 	observers      []Observer
 	target         Target
-	hedgeDelay     time.Duration
-	maxHedges      int
-	policies       []any // failsafe.Policy[R], checked by New
+	hedge          *hedging // nil: DoHedged is Do
+	policies       []any    // failsafe.Policy[R], checked by New
 	limiter        Limiter
 	waitWhileOpen  bool
 	noThrottle     bool
@@ -296,7 +302,7 @@ func Hedge(delay time.Duration, maxHedges int) Option {
 			c.errorf("Hedge(%v, %d): need a positive delay and at least one hedge", delay, maxHedges)
 			return
 		}
-		c.hedgeDelay, c.maxHedges = delay, maxHedges
+		c.hedge = &hedging{delay: delay, max: maxHedges}
 	}
 }
 

@@ -106,10 +106,7 @@ func New[R any](name string, opts ...Option) (*Pipeline[R], error) {
 
 	retry := retrypolicy.NewBuilder[R]().
 		HandleIf(func(_ R, err error) bool { return err != nil }).
-		AbortIf(func(_ R, err error) bool {
-			d := decisionOf(err)
-			return d == nil || !d.retry
-		}).
+		AbortIf(func(_ R, err error) bool { return !decisionOf(err).retries() }).
 		WithMaxRetries(-1). // every stop is decided by decide, which always ends
 		WithDelayFunc(func(exec failsafe.ExecutionAttempt[R]) time.Duration {
 			if d := decisionOf(exec.LastError()); d != nil {
@@ -119,14 +116,14 @@ func New[R any](name string, opts ...Option) (*Pipeline[R], error) {
 		}).
 		Build()
 	p.exec = failsafe.With(append([]failsafe.Policy[R]{retry}, policies...)...)
-	if cfg.hedgeDelay > 0 {
+	if h := cfg.hedge; h != nil {
 		hedge := hedgepolicy.NewBuilderWithDelayFunc[R](func(exec failsafe.ExecutionAttempt[R]) time.Duration {
 			if run := RunFrom(exec.Context()); run != nil && run.Remaining() == 0 {
 				return -1 // the run cannot pay for another hedge
 			}
-			return cfg.hedgeDelay
+			return h.delay
 		}).
-			WithMaxHedges(cfg.maxHedges).
+			WithMaxHedges(h.max).
 			CancelIf(func(_ R, err error) bool { return err == nil || isFinal(err) }).
 			Build()
 		p.hedged = failsafe.With(append([]failsafe.Policy[R]{retry, hedge}, policies...)...)

@@ -267,10 +267,10 @@ func (r *Run) StartToolCall() error {
 }
 
 // addWaited adds a wait before a retry to the run's usage. A first attempt,
-// which waited nothing, takes no lock. (Testing d < 0 instead would behave
-// the same: adding 0 changes nothing.)
+// which waited nothing, takes no lock. Waits are never negative (decide
+// clamps them), so d == 0 is the one case to skip.
 func (r *Run) addWaited(d time.Duration) {
-	if r == nil || d <= 0 {
+	if r == nil || d == 0 {
 		return
 	}
 	r.mu.Lock()
