@@ -126,11 +126,13 @@ func (c *call[R]) wait(n int, class taxonomy.Class) (time.Duration, WaitSource) 
 	}
 	if class.RetryAfter > 0 || class.WaitSource != WaitBackoff {
 		// Exactly, 0 included ("Retry-After: 0" means now): retrying early is
-		// how accounts get throttled harder.
+		// how accounts get throttled harder. A negative wait, which only a
+		// caller's classifier can give, is no wait.
+		wait := max(class.RetryAfter, 0)
 		if class.WaitSource == WaitBackoff {
-			return class.RetryAfter, WaitRetryAfter // a classifier of the caller's that names no source
+			return wait, WaitRetryAfter // a classifier of the caller's that names no source
 		}
-		return class.RetryAfter, class.WaitSource
+		return wait, class.WaitSource
 	}
 	return c.p.backoff(n), WaitBackoff
 }

@@ -63,7 +63,9 @@ func TestOverflowsAreCountedApart(t *testing.T) {
 // TestWaitSources: the wait before a retry is the class's wait, exactly,
 // whenever the class names one (0 included: "retry now"); a class with a
 // wait but no source is a Retry-After; a context overflow is repaired at
-// once whatever wait it carries; other failures wait the backoff.
+// once whatever wait it carries; other failures wait the backoff. A
+// negative wait (from a caller's classifier) is no wait, and the run's usage
+// adds up what was waited.
 func TestWaitSources(t *testing.T) {
 	for _, c := range []struct {
 		name   string
@@ -74,6 +76,7 @@ func TestWaitSources(t *testing.T) {
 		{"a wait without a source", classed(taxonomy.RateLimited, 2*time.Second, middleware.WaitBackoff), 2 * time.Second, middleware.WaitRetryAfter},
 		{"a rate-limit reset", classed(taxonomy.RateLimited, 3*time.Second, middleware.WaitReset), 3 * time.Second, middleware.WaitReset},
 		{"retry now", classed(taxonomy.RateLimited, 0, middleware.WaitRetryAfter), 0, middleware.WaitRetryAfter},
+		{"a negative wait", classed(taxonomy.RateLimited, -5*time.Second, middleware.WaitRetryAfter), 0, middleware.WaitRetryAfter},
 		{"Retry-After from the wire", retryAfter(err429, 4*time.Second), 4 * time.Second, middleware.WaitRetryAfter},
 		{"no hint", err500, 500 * time.Millisecond, middleware.WaitBackoff},
 		{"an overflow", classed(taxonomy.ContextOverflow, 2*time.Minute, middleware.WaitRetryAfter), 0, middleware.WaitBackoff},
@@ -83,11 +86,15 @@ func TestWaitSources(t *testing.T) {
 				rec := &observetest.Recorder{}
 				p := mustPipeline(t, middleware.NoJitter(), middleware.Observe(rec), middleware.KindAttempts(taxonomy.ContextOverflow, 2))
 				s := newScript(fails(c.err), succeeds("ok"))
-				if got, err := p.Do(t.Context(), s.fn); err != nil || got != "ok" {
+				ctx := middleware.NewRun(t.Context())
+				if got, err := p.Do(ctx, s.fn); err != nil || got != "ok" {
 					t.Fatalf("got (%q, %v), want ok", got, err)
 				}
 				if gaps := s.gaps(); len(gaps) != 1 || gaps[0] != c.wait {
 					t.Errorf("waited %v, want %v", gaps, c.wait)
+				}
+				if u := middleware.RunFrom(ctx).Usage(); u.Waited != c.wait || u.Retries != 1 {
+					t.Errorf("usage %+v, want 1 retry and %v waited", u, c.wait)
 				}
 				r := observetest.Of[middleware.RetryScheduled](rec)
 				if len(r) != 1 || r[0].Wait != c.wait || r[0].Source != c.source || r[0].Attempt != 1 {
