@@ -43,8 +43,10 @@ func TestRetryBudget(t *testing.T) {
 // with an error naming the limit and the usage.
 func TestRequestLimit(t *testing.T) {
 	r := newRun(t, middleware.RequestLimit(2))
-	if r.StartRequest(0) != nil || r.StartRequest(0) != nil {
-		t.Fatal("refused a request within the limit")
+	for i := range 2 {
+		if err := r.StartRequest(0); err != nil {
+			t.Fatalf("request %d refused within the limit: %v", i+1, err)
+		}
 	}
 	err := r.StartRequest(0)
 	var ule *middleware.UsageLimitError
