@@ -203,14 +203,7 @@ func TestRetryThrottleBounds(t *testing.T) {
 		for range 50 {
 			_, _ = p.Do(t.Context(), newScript(succeeds("ok")).fn)
 		}
-		down := newScript(fails(err529))
-		var attempts []int
-		for range 5 {
-			before := down.count()
-			_, _ = p.Do(t.Context(), down.fn)
-			attempts = append(attempts, down.count()-before)
-		}
-		if fmt.Sprint(attempts) != "[3 3 3 1 1]" {
+		if attempts := attemptsPerCall(t, p, newScript(fails(err529)), 5); attempts != "[3 3 3 1 1]" {
 			t.Errorf("attempts per call after a long healthy period: got %v, want [3 3 3 1 1]", attempts)
 		}
 	})

@@ -167,14 +167,7 @@ func TestBackoffDoesNotOverflow(t *testing.T) {
 func TestNoThrottleKeepsRetriesDuringAnOutage(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p := mustPipeline(t, middleware.CircuitBreaker(1000, time.Second), middleware.NoThrottle())
-		down := newScript(fails(err529))
-		var attempts []int
-		for range 6 {
-			before := down.count()
-			_, _ = p.Do(t.Context(), down.fn)
-			attempts = append(attempts, down.count()-before)
-		}
-		if fmt.Sprint(attempts) != "[3 3 3 3 3 3]" {
+		if attempts := attemptsPerCall(t, p, newScript(fails(err529)), 6); attempts != "[3 3 3 3 3 3]" {
 			t.Errorf("attempts per call: got %v, want [3 3 3 3 3 3]", attempts)
 		}
 	})

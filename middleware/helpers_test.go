@@ -89,6 +89,19 @@ func (s *script) fn(ctx context.Context, st middleware.State) (string, error) {
 	return cur.result, cur.err
 }
 
+// attemptsPerCall calls p with s calls times and returns how many attempts
+// each call made, as "[3 3 1]".
+func attemptsPerCall(t *testing.T, p *middleware.Pipeline[string], s *script, calls int) string {
+	t.Helper()
+	var attempts []int
+	for range calls {
+		before := s.count()
+		_, _ = p.Do(t.Context(), s.fn)
+		attempts = append(attempts, s.count()-before)
+	}
+	return fmt.Sprint(attempts)
+}
+
 func (s *script) count() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()

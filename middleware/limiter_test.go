@@ -29,39 +29,6 @@ func TestNewLocalLimiterBounds(t *testing.T) {
 	}
 }
 
-// TestSettleReservesTheUnitsUsedBeyondTheEstimate: a request that used more
-// than it acquired makes later callers wait for the difference; one that
-// used less gives nothing back and takes nothing more.
-func TestSettleReservesTheUnitsUsedBeyondTheEstimate(t *testing.T) {
-	for _, c := range []struct {
-		estimated, actual int
-		next              time.Duration // when the next unit is admitted
-	}{
-		{1, 3, 3 * time.Second},
-		{0, 1, time.Second},     // an estimate of 0 acquired 1 unit
-		{5, 3, 5 * time.Second}, // acquired 5, nothing given back
-		{1, 1, time.Second},
-	} {
-		synctest.Test(t, func(t *testing.T) {
-			l, err := middleware.NewLocalLimiter(1, time.Second, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			start := time.Now()
-			if err := l.Acquire(t.Context(), c.estimated); err != nil {
-				t.Fatal(err)
-			}
-			l.Settle(t.Context(), c.estimated, c.actual)
-			if err := l.Acquire(t.Context(), 1); err != nil {
-				t.Fatal(err)
-			}
-			if got := time.Since(start); got != c.next {
-				t.Errorf("estimated %d, used %d: the next unit came after %v, want %v", c.estimated, c.actual, got, c.next)
-			}
-		})
-	}
-}
-
 // TestCallerGivingUpWhileLimited: a caller whose context ends while it
 // waits for the limiter is canceled, not rejected, and sends nothing.
 func TestCallerGivingUpWhileLimited(t *testing.T) {
