@@ -2,6 +2,7 @@ package llms
 
 import (
 	"bytes"
+	"encoding/binary"
 	"io"
 
 	"github.com/resilientgo/resilient/taxonomy"
@@ -81,9 +82,60 @@ func (w *streamWatcher) scan(b []byte) {
 			w.hold(b)
 			return
 		}
-		w.inspect(b[:i])
+		if line := b[:i]; !w.ordinary(line) {
+			w.inspect(line)
+		}
 		b = b[i+1:]
 	}
+}
+
+// The starts of ordinary lines, each read as one 8-byte word.
+var (
+	dataObject = binary.LittleEndian.Uint64([]byte(`data: {"`))
+	typeString = binary.LittleEndian.Uint64([]byte(`type":"` + "\x00"))
+	eventField = binary.LittleEndian.Uint64([]byte("event: \x00"))
+	falseEnd   = binary.LittleEndian.Uint64([]byte(`":false}`))
+	doneKey    = binary.LittleEndian.Uint64([]byte(`"done":f`))
+)
+
+// low7 keeps the first seven bytes of a little-endian word.
+const low7 = 1<<56 - 1
+
+// notDone reports that a line of at least 16 bytes ends in "done":false},
+// as Ollama's chunks before the last do.
+func notDone(line []byte) bool {
+	n := len(line)
+	return binary.LittleEndian.Uint64(line[n-8:]) == falseEnd && binary.LittleEndian.Uint64(line[n-13:]) == doneKey
+}
+
+// ordinary reports that inspect would find nothing in a complete line,
+// judging from a word or two of its start: the fast path for the content
+// chunks that make up nearly all of a stream. It answers false whenever it
+// cannot tell, and inspect decides.
+func (w *streamWatcher) ordinary(line []byte) bool {
+	if len(line) < 16 {
+		return false
+	}
+	switch head := binary.LittleEndian.Uint64(line); {
+	case head == dataObject && !w.ndjson: // data: {"k
+		switch k := line[8]; k {
+		case 'e', 'o':
+			return false
+		case 't': // data: {"type":"c, and not "m(essage_stop)" or "e(rror)"
+			c := line[15]
+			return binary.LittleEndian.Uint64(line[8:])&low7 == typeString && c != 'm' && c != 'e'
+		}
+		return true
+	case head&low7 == eventField: // event: n, and not "m(essage_stop)"
+		c := line[7]
+		return c != 'm' && !isSpace(c)
+	case line[0] == '{' && line[1] == '"': // {"k
+		if k := line[2]; k == 'e' || k == 't' || k == 'o' {
+			return false
+		}
+		return !w.ndjson || notDone(line)
+	}
+	return false
 }
 
 // hold keeps the start of a line that continues in the next read.
@@ -129,7 +181,7 @@ func (w *streamWatcher) inspect(line []byte) {
 
 // payload reads one event's data: "[DONE]" or a JSON object.
 func (w *streamWatcher) payload(data []byte) {
-	if len(data) < 2 {
+	if len(data) < 3 { // no marker is shorter; the checks below read data[2]
 		return
 	}
 	switch data[0] {

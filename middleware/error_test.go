@@ -29,7 +29,8 @@ func TestReasonString(t *testing.T) {
 		middleware.ReasonRejected:          "rejected by a policy",
 		middleware.ReasonThrottled:         "retries throttled",
 		middleware.ReasonUsageLimit:        "usage limit",
-		middleware.ReasonUsageLimit + 1:    "reason(13)",
+		middleware.ReasonConcurrency:       "concurrency limit",
+		middleware.ReasonConcurrency + 1:   "reason(14)",
 		200:                                "reason(200)",
 	} {
 		if got := r.String(); got != want {
