@@ -104,6 +104,9 @@ func (m *Model) check(resp *lcllms.ContentResponse, ev taxonomy.Evidence, seen b
 		return classed(taxonomy.Transient, "no choices", ErrNoChoices)
 	}
 	first := resp.Choices[0]
+	if first == nil { // a model of the caller's may leave holes; isEmpty looks at every choice
+		first = &lcllms.ContentChoice{}
+	}
 	if g != nil && !seen {
 		truncated := false
 		switch p {

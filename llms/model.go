@@ -240,8 +240,10 @@ func reasons(m lcllms.Model) (ok bool) {
 			ok = false
 		}
 	}()
-	r, is := m.(lcllms.ReasoningModel)
-	return is && r.SupportsReasoning()
+	if r, is := m.(lcllms.ReasoningModel); is {
+		return r.SupportsReasoning()
+	}
+	return false
 }
 
 // Call answers a single prompt through GenerateContent, as langchaingo's
