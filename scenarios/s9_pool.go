@@ -214,14 +214,15 @@ func strategyNote(ps []Policy, res [][]poolResult) string {
 	df := deploymentFaults
 	slower := float64(df.degradedLatency) / float64(df.latency)
 	return fmt.Sprintf("Share of the requests that went to %s, which answers %.0f times slower than the others and "+
-		"fails %.0f %% of its requests: %s. Least in flight keeps about as many calls in flight on each member "+
-		"(%.1f in all on average through %s), so a member %.0f times slower gets about 1/%.0f of a healthy "+
-		"member's rate; %s, which admits %d requests per %v and cools down for the rest of the window after its "+
-		"first 429, takes %.0f %%, which leaves %s about 1/%.0f of the requests, failures included: the strategy "+
-		"weighs slowness, not failures. Lowest latency scores each member by its recent latency, a failure "+
-		"counting as at least twice it, and sends %s less.",
-		degradedName, slower, 100*df.degradedFail, strings.Join(parts, "; "), load.median(), ps[0].Name, slower,
-		slower, rateLimitedName, df.quota, df.window, limited.median(), degradedName, slower+1, degradedName)
+		"fails %.0f %% of its requests: %s. Least in flight compares the calls in flight on each member "+
+		"(%.1f in all on average through %s) for its weight times its health, the share of its recent "+
+		"attempts that were answered: %s, %.0f times slower and answering about half, holds about half a "+
+		"healthy member's calls in flight, yet an idle member still takes a call while the others are busy; "+
+		"%s, which admits %d requests per %v and cools down for the rest of the window after its first 429, "+
+		"takes %.0f %%. Lowest latency scores each member by its recent latency, a failure counting as at "+
+		"least twice it, divided by the same health, and sends %s less.",
+		degradedName, slower, 100*df.degradedFail, strings.Join(parts, "; "), load.median(), ps[0].Name,
+		degradedName, slower, rateLimitedName, df.quota, df.window, limited.median(), degradedName)
 }
 
 func meanOf(xs []float64) float64 {
@@ -251,9 +252,10 @@ func poolMiss(runs []poolResult) string {
 		opened = "circuit openings by run: " + strings.Join(each, "; ")
 	}
 	return fmt.Sprintf("of %s requests beyond one per call, %s follow a 503 of %s and %s a 429 of %s. %s got "+
-		"%.0f %% of the requests and failed half of them, yet stayed in the rotation: a member's breaker opens "+
-		"after %d consecutive failures, which a %.0f %% failure rate gives in a row with a chance of 1 in %.0f (%s), and the "+
-		"default strategy, least in flight, weighs no failures",
+		"%.0f %% of the requests and failed half of them: a member's breaker opens after %d consecutive "+
+		"failures, which a %.0f %% failure rate gives in a row with a chance of 1 in %.0f (%s); least in flight "+
+		"weighs it by its health (about a half), but an idle member still takes the calls that arrive while "+
+		"the healthy ones are busy",
 		extra.count(), e503.count(), degradedName, e429.count(), rateLimitedName, degradedName, share.median(),
 		middleware.DefaultBreakerFailures, 100*deploymentFaults.degradedFail,
 		math.Pow(1/deploymentFaults.degradedFail, float64(middleware.DefaultBreakerFailures)), opened)
