@@ -8,3 +8,6 @@ func MostStoreWork(m *MemoryStore) int {
 	defer m.mu.Unlock()
 	return m.most
 }
+
+// StoreShards returns how many shards m's index has.
+func StoreShards(m *MemoryStore) int { return len(m.shards) }

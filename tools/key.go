@@ -34,7 +34,7 @@ func inputDigest(input string) [sha256.Size]byte {
 	// of it to the heap.
 	h := sha256.New()
 	var buf [4096]byte
-	for len(input) > 0 {
+	for input != "" {
 		n := copy(buf[:], input)
 		h.Write(buf[:n])
 		input = input[n:]

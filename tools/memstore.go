@@ -240,8 +240,8 @@ func (m *MemoryStore) begin() time.Time {
 }
 
 func (m *MemoryStore) end() {
+	defer m.mu.Unlock() // even if arm panics: a store left locked hangs every caller
 	m.arm()
-	m.mu.Unlock()
 }
 
 // The methods below are called with mu held.

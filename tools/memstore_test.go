@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/tools"
+	"github.com/resilientgo/resilient/tools/storetest"
 )
 
 // found lists which of keys have a live record.
@@ -230,5 +231,41 @@ func TestMemoryStoreWorkPerCallIsBounded(t *testing.T) {
 			}
 			_ = s.Close()
 		})
+	}
+}
+
+func TestMemoryStoreKeepsTheStoreContract(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		storetest.Run(t, func(*testing.T) tools.Store { return tools.NewMemoryStore() }, time.Second)
+	})
+}
+
+// MaxRecords below 1 keeps the default of 10 000 records.
+func TestMaxRecordsBelowOneKeepsTheDefault(t *testing.T) {
+	for _, n := range []int{0, -1} {
+		s := tools.NewMemoryStore(tools.MaxRecords(n))
+		for i := range tools.DefaultMaxRecords {
+			if _, ok, err := s.Claim(t.Context(), fmt.Sprint(i), "o", time.Minute); !ok || err != nil {
+				t.Fatalf("MaxRecords(%d): claim %d: got (%v, %v), want it claimed", n, i, ok, err)
+			}
+		}
+		if _, _, err := s.Claim(t.Context(), "one more", "o", time.Minute); !errors.Is(err, tools.ErrStoreFull) {
+			t.Errorf("MaxRecords(%d): claim %d: got %v, want ErrStoreFull", n, tools.DefaultMaxRecords+1, err)
+		}
+		_ = s.Close()
+	}
+}
+
+// The index has a shard per thousand records or so (a power of two), and
+// at most 4096 shards however large the store.
+func TestMemoryStoreShards(t *testing.T) {
+	tests := []struct{ max, shards int }{
+		{1, 1}, {1024, 1}, {1025, 2}, {2048, 2}, {2049, 4}, {tools.DefaultMaxRecords, 16},
+		{4096 * 1024, 4096}, {4096*1024 + 1, 4096}, {1 << 40, 4096},
+	}
+	for _, tt := range tests {
+		if got := tools.StoreShards(tools.NewMemoryStore(tools.MaxRecords(tt.max))); got != tt.shards {
+			t.Errorf("MaxRecords(%d): %d shards, want %d", tt.max, got, tt.shards)
+		}
 	}
 }
