@@ -35,6 +35,14 @@
 // other error or panic becomes "Error: <tool> failed internally (<Type>)"
 // with no message or stack. Mutating tools can be made idempotent.
 //
+// # Runs
+//
+// [NewRun] puts the scope of one agent run into the context: a retry budget
+// shared by every call of the run, the run's usage ([UsageFrom]: requests,
+// tokens as the providers reported them, tool calls, retries, time waited)
+// and optional limits on it ([TokenBudget], [RequestLimit],
+// [ToolCallLimit]), which stop a looping agent with [ErrUsageLimit].
+//
 // # Embeddings
 //
 // [Embedder] wraps an embeddings client below langchaingo's batching
@@ -45,18 +53,29 @@
 //
 // # Packages
 //
-//	taxonomy       what went wrong: Kind, Class, Classify; ToolError, FatalToolError
-//	middleware     what to do about it: the retry/breaker/timeout pipeline, the final error, runs
-//	llms           the llms.Model and embeddings adapters: wire evidence, checks, compaction, streams, fallbacks
-//	tools          the tools.Tool adapter: the boundary mapping, idempotency, the dispatcher
-//	resilientredis state shared by replicas through Redis: idempotency store, rate limits, breakers (a separate import)
-//	resilientotel  OpenTelemetry traces and metrics of every decision (a separate import)
-//	faultserver    a loopback provider that replays scripted faults, for tests
+// This package is the one import most users need. Below it:
 //
-// Integrations live in packages of their own, which nothing above imports:
+//   - taxonomy: what went wrong: Kind, Class, Classify; ToolError,
+//     FatalToolError.
+//   - middleware: what to do about it: the retry, breaker, timeout and hedge
+//     pipeline, the final error, runs and their limits, the Observer seam
+//     and its slog observer, Log.
+//   - llms: the llms.Model and embeddings adapters: wire evidence, checks,
+//     compaction, streams, fallbacks, batch splitting.
+//   - tools: the tools.Tool adapter: the boundary mapping, idempotency, the
+//     repeat limit, the dispatcher.
+//   - faultserver: a loopback provider that replays scripted faults, for
+//     tests.
 //
-//	resilientredis  shared state for many replicas, on Redis
-//	resilientmcp    the tools of an MCP server as wrapped tools
+// Integrations live in packages of their own, which nothing above imports,
+// so that a program links their dependencies only when it uses them:
 //
-// Logs go through log/slog; every option has its default written beside it.
+//   - resilientredis: state shared by replicas through Redis: idempotency
+//     store, rate limits, breakers.
+//   - resilientotel: OpenTelemetry traces and metrics of every decision.
+//   - resilientmcp: the tools of an MCP server as wrapped tools.
+//
+// Every decision is reported as a typed event to the observers installed
+// with [Observe] (see middleware.Observer); [Logger] writes them as slog
+// lines, secrets redacted. Every option has its default written beside it.
 package resilient

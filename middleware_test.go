@@ -3,7 +3,9 @@ package resilient_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -30,7 +32,17 @@ import (
 // agents.Executor and real OpenAI client, a loopback fault server, wrapped
 // models and tools.
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(shopEnv); dir != "" {
+		// The README's MCP server (readme_mcp_test.go), started by a test.
+		if err := serveShop(dir); err != nil {
+			fmt.Fprintln(os.Stderr, "shop-server:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	goleak.VerifyTestMain(m)
+}
 
 func openaiAgainst(t *testing.T, s *faultserver.Server) lcllms.Model {
 	t.Helper()
@@ -267,4 +279,24 @@ func TestSentinelsWithoutFailsafe(t *testing.T) {
 			t.Fatalf("tool with an open circuit: got %v, want ErrCircuitOpen", err)
 		}
 	})
+}
+
+func TestZeroValuesSayTheyAreNotUsable(t *testing.T) {
+	ctx := t.Context()
+	var m llms.Model
+	if _, err := m.Call(ctx, "hi"); err == nil || taxonomy.Classify(err).Kind != taxonomy.Programming || !strings.Contains(err.Error(), "zero Model") {
+		t.Errorf("zero llms.Model: got %v, want a programming error naming it", err)
+	}
+	var e llms.Embedder
+	if _, err := e.CreateEmbedding(ctx, []string{"x"}); err == nil || !strings.Contains(err.Error(), "zero Embedder") {
+		t.Errorf("zero llms.Embedder: got %v", err)
+	}
+	var tl tools.Tool
+	if _, err := tl.Call(ctx, "x"); !errors.As(err, new(*taxonomy.FatalToolError)) || !strings.Contains(err.Error(), "zero Tool") {
+		t.Errorf("zero tools.Tool: got %v, want a fatal error naming it", err)
+	}
+	var p middleware.Pipeline[string]
+	if _, err := p.Do(ctx, func(context.Context, middleware.State) (string, error) { return "", nil }); err == nil || !strings.Contains(err.Error(), "zero Pipeline") {
+		t.Errorf("zero middleware.Pipeline: got %v", err)
+	}
 }

@@ -123,8 +123,10 @@ func (s *settings) modelOptions() []llms.Option {
 }
 
 // MaxAttempts sets how many calls a retryable failure may take in all, the
-// first included: 3 attempts are one call and two retries. Default: 3, with
-// rate limits allowed 5 and unknown failures 2. Given explicitly, n applies
+// first included: 3 attempts are one call and two retries. Default: 3
+// ([middleware.DefaultMaxAttempts]), with rate limits allowed 5
+// ([middleware.DefaultRateLimitedAttempts]) and unknown failures 2
+// ([middleware.DefaultUnknownAttempts]). Given explicitly, n applies
 // to every retryable kind and replaces those per-kind defaults
 // (MaxAttempts(1) turns retries off); set a kind's own limit with
 // middleware.KindAttempts through [Middleware].
@@ -132,20 +134,25 @@ func MaxAttempts(n int) Option {
 	return func(s *settings) { s.mw = append(s.mw, middleware.MaxAttempts(n)) }
 }
 
-// Backoff sets the full-jitter exponential backoff. Default: 0.5 s to 8 s.
+// Backoff sets the full-jitter exponential backoff: the wait before retry n
+// is uniform in [0, min(base*2^(n-1), max)). Default: 0.5 s
+// ([middleware.DefaultBaseDelay]) to 8 s ([middleware.DefaultMaxDelay]).
 func Backoff(base, max time.Duration) Option {
 	return func(s *settings) { s.mw = append(s.mw, middleware.Backoff(base, max)) }
 }
 
 // RetryAfterCap sets the longest Retry-After slept on; a longer one fails
-// the call at once and holds the circuit open. Default: 60 s.
+// the call at once and holds the circuit open. Default: 60 s
+// ([middleware.DefaultRetryAfterCap]).
 func RetryAfterCap(d time.Duration) Option {
 	return func(s *settings) { s.mw = append(s.mw, middleware.RetryAfterCap(d)) }
 }
 
 // CircuitBreaker sets the circuit breaker: open after failures consecutive
 // failures that say something about the target, for delay. Default: models
-// 10 failures and 10 s, tools 5 failures and 30 s.
+// 10 failures ([middleware.DefaultBreakerFailures]) and 10 s
+// ([middleware.DefaultBreakerDelay]), tools 5 failures
+// ([tools.DefaultBreakerFailures]) and 30 s ([tools.DefaultBreakerDelay]).
 func CircuitBreaker(failures int, delay time.Duration) Option {
 	return func(s *settings) { s.mw = append(s.mw, middleware.CircuitBreaker(failures, delay)) }
 }
@@ -209,9 +216,11 @@ func ModelOptions(opts ...llms.Option) Option {
 	}
 }
 
-// Timeout bounds each attempt: of a non-streaming model call or an
-// embeddings batch (default 2 min; streams have their own idle timeouts) or
-// of a tool call (default 30 s).
+// Timeout bounds each attempt of a non-streaming model call or an
+// embeddings batch (streams have their own idle timeouts: see
+// llms.StreamIdleTimeout), and each tool call, even when the client or the
+// tool ignores its context. Default: 2 min ([middleware.DefaultTimeout])
+// for models and embedders, 30 s ([tools.DefaultTimeout]) for tools.
 func Timeout(d time.Duration) Option {
 	return func(s *settings) {
 		s.model = append(s.model, llms.Timeout(d))
@@ -270,22 +279,54 @@ var (
 	// ErrCircuitOpen: a model's or a tool's circuit breaker is open, so no
 	// request was sent (a tool's ends the run).
 	ErrCircuitOpen = middleware.ErrCircuitOpen
+	// ErrUsageLimit: a limit of the run ([TokenBudget], [RequestLimit],
+	// [ToolCallLimit]) refused a call, so nothing was sent and the run
+	// stops; errors.As finds the *middleware.UsageLimitError that names the
+	// limit and the usage.
+	ErrUsageLimit = middleware.ErrUsageLimit
 )
 
-// RunOption configures the scope of one agent run.
+// RunOption configures the scope of one agent run, given to [NewRun].
 type RunOption = middleware.RunOption
 
 // RetryBudget caps the retries of every model and tool call of the run
-// together. Default: 10.
+// together. Default: 10 ([middleware.DefaultRetryBudget]).
 func RetryBudget(n int) RunOption { return middleware.RetryBudget(n) }
 
 // RepeatLimit stops the run as stuck when one tool is called with the same
-// input more than n times. Default: 3.
+// input more than n times. Default: 3 ([tools.DefaultRepeatLimit]).
 func RepeatLimit(n int) RunOption { return tools.RepeatLimit(n) }
 
+// TokenBudget limits the run to n tokens, input and output together, as
+// the providers report them. A model request is refused once the budget is
+// spent, or when its input alone, estimated as a quarter of the bytes of
+// its text, would pass what remains; the call that crosses the budget
+// returns its answer and the next is refused. Zero or less: no limit.
+// Default: no limit.
+func TokenBudget(n int) RunOption { return middleware.TokenBudget(n) }
+
+// RequestLimit limits the run to n requests to models and embedders,
+// failed ones and retries included. Zero or less: no limit. Default: no
+// limit.
+func RequestLimit(n int) RunOption { return middleware.RequestLimit(n) }
+
+// ToolCallLimit limits the run to n tool calls; the call over the limit
+// ends the run as a taxonomy.FatalToolError does. Zero or less: no limit.
+// Default: no limit.
+func ToolCallLimit(n int) RunOption { return middleware.ToolCallLimit(n) }
+
 // NewRun returns a context that carries the scope of one agent run: a retry
-// budget shared by every wrapped model and tool called with it, and the
-// repeat limit. Pass it to agents.Executor.Call (or your own loop).
+// budget shared by every wrapped model and tool called with it, the repeat
+// limit, the run's usage and its limits. Pass it to agents.Executor.Call
+// (or your own loop).
+//
+// A limit refuses a call before anything is sent, with an error that
+// matches [ErrUsageLimit] and names the limit and the usage: it is never
+// retried, never counted against a circuit breaker and never a reason to
+// fall back, so the run stops. The request and tool call limits hold
+// exactly under parallel calls; the token budget is settled after each
+// response, so parallel model calls may pass it by the usage of the calls
+// in flight when it was reached.
 func NewRun(ctx context.Context, opts ...RunOption) context.Context {
 	return middleware.NewRun(ctx, opts...)
 }
@@ -293,3 +334,12 @@ func NewRun(ctx context.Context, opts ...RunOption) context.Context {
 // RunFrom returns the run carried by ctx, nil if none: its Retries and
 // Refusals tell how much of the budget was spent.
 func RunFrom(ctx context.Context) *middleware.Run { return middleware.RunFrom(ctx) }
+
+// Usage is what a run has used so far: requests to models (failed ones
+// included), the input and output tokens the providers reported, tool
+// calls, retries and the time waited before retries.
+type Usage = middleware.Usage
+
+// UsageFrom returns the usage of the run carried by ctx so far, the zero
+// Usage without a run.
+func UsageFrom(ctx context.Context) Usage { return middleware.RunFrom(ctx).Usage() }

@@ -113,6 +113,16 @@ func (r Request) Inputs() []string {
 	return nil
 }
 
+// inputTokens is the token count reported for the inputs of an embeddings
+// request: a quarter of each input's bytes, plus one.
+func (w *wire) inputTokens() int {
+	tokens := 0
+	for _, in := range w.inputs {
+		tokens += len(in)/4 + 1
+	}
+	return tokens
+}
+
 // vectors returns the success body of an embeddings request: one vector
 // per input, plus or minus the delta of a [WrongVectorCount] step.
 func (w *wire) vectors(st Step) []byte {
@@ -125,10 +135,7 @@ func (w *wire) vectors(st Step) []byte {
 			vecs[i] = Vector("extra " + strconv.Itoa(i-len(w.inputs)))
 		}
 	}
-	tokens := 0
-	for _, in := range w.inputs {
-		tokens += len(in)/4 + 1
-	}
+	tokens := w.inputTokens()
 	if w.format == Ollama {
 		return marshal(obj{
 			{"model", w.model},

@@ -64,6 +64,15 @@ type Request struct {
 	// Time is when the request arrived, on the time package's clock (fake
 	// time inside a testing/synctest bubble).
 	Time time.Time
+	// InputTokens and OutputTokens are the token counts that the reply
+	// reported in its usage fields (prompt_tokens and completion_tokens,
+	// input_tokens and output_tokens, prompt_eval_count and eval_count;
+	// input only for embeddings), recorded before the reply was written.
+	// They are 0 for a reply that reported none or was not sent whole: an
+	// error, a broken or stalled reply, an OpenAI stream that did not ask
+	// for usage. Their sums over [Server.Requests] are what a client that
+	// adds up the usage it was told should find.
+	InputTokens, OutputTokens int
 
 	// streamSet reports whether the body had a "stream" field at all.
 	streamSet bool

@@ -22,6 +22,7 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, req *Request, s
 
 	switch st.kind {
 	case kindReply, kindToolCalls, kindVectors:
+		s.recordUsage(req, wr, st)
 		if !stream {
 			writeBody(w, http.StatusOK, wr.contentType(false), wr.full(st))
 			return
@@ -59,6 +60,7 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, req *Request, s
 
 	case kindNoEndMarker:
 		if !stream && (req.Format != Ollama || req.Embeddings) {
+			s.recordUsage(req, wr, ReplyChunks(st.chunks...))
 			writeBody(w, http.StatusOK, wr.contentType(false), wr.full(ReplyChunks(st.chunks...)))
 			return
 		}
@@ -109,6 +111,18 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, req *Request, s
 		setDefault(h, "Content-Type", wr.contentType(false))
 		writeTruncated(w, wr.full(Reply("ok")))
 	}
+}
+
+// recordUsage records the usage that the whole reply to st reports, before
+// it is written: a client that has the reply finds it in [Server.Requests].
+func (s *Server) recordUsage(req *Request, wr *wire, st Step) {
+	in, out, ok := wr.reported(st)
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reqs[req.Index].InputTokens, s.reqs[req.Index].OutputTokens = in, out
 }
 
 // writeBody writes a complete response.

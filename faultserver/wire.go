@@ -89,7 +89,7 @@ func (w *wire) full(st Step) []byte {
 		return w.vectors(st)
 	}
 	text := st.text()
-	out := len(st.chunks) + 10*len(st.calls)
+	out := outputTokens(st)
 	switch w.format {
 	case OpenAI:
 		msg := obj{{"role", "assistant"}, {"content", text}, {"refusal", nil}}
@@ -132,11 +132,29 @@ func (w *wire) full(st Step) []byte {
 	}
 }
 
+// outputTokens is the output token count reported for a reply: one per
+// chunk, ten per tool call.
+func outputTokens(st Step) int { return len(st.chunks) + 10*len(st.calls) }
+
+// reported returns the token counts that the whole reply to st reports in its
+// usage fields, and false when it reports none (an OpenAI stream that did
+// not ask for the usage chunk). An embeddings reply reports input tokens
+// only.
+func (w *wire) reported(st Step) (input, output int, reported bool) {
+	switch {
+	case w.embed:
+		return w.inputTokens(), 0, true
+	case w.streams && w.format == OpenAI && !w.usage:
+		return 0, 0, false
+	}
+	return w.prompt, outputTokens(st), true
+}
+
 // frames returns the stream of a reply split in three: the events before
 // the first chunk, one frame per chunk (or per tool call), and the events
 // that end the stream. Each frame is written and flushed on its own.
 func (w *wire) frames(st Step) (head, body, tail []string) {
-	out := len(st.chunks) + 10*len(st.calls)
+	out := outputTokens(st)
 	calls := st.kind == kindToolCalls
 	switch w.format {
 	case OpenAI:

@@ -30,6 +30,33 @@
 //   - fallbacks are tried in order when the primary gives up for a reason
 //     another model can fix, never when the caller canceled.
 //
+// # Usage and run limits
+//
+// Every attempt is a request of the run in the context (see
+// middleware.Run), counted before it is sent, failed ones included, and
+// refused there by the run's request limit and token budget: a refusal
+// stops the call with its own reason, is never retried, leaves the breaker
+// alone and is never a reason to fall back. After each response the tokens
+// the provider reported are added to the run and to the call's CallEnd
+// event, read from the keys each langchaingo client uses (openai and
+// compatible, ollama, googleai, anthropic with its cached prompt tokens,
+// bedrock; mistral and cohere report none).
+//
+// A request whose input alone would pass what remains of the token budget
+// is refused before it is sent. Its input is estimated as a quarter of the
+// bytes of its text (text parts, tool calls and tool results). Measured
+// against OpenAI's tokenizers, English prose is 0.8 times the estimate,
+// code and JSON 1 to 1.5 times, other scripts 0.5 to 1.6 times, emoji up
+// to 2.7 times; for the text it counts the estimate is never low by more
+// than four times with a byte-level tokenizer, which makes at most one
+// token of a byte. It is high for runs of whitespace, which may see a
+// request refused near the end of a budget that it would have fit. Tool
+// definitions, images and each provider's framing of the messages are not
+// counted, so a request may still pass the budget: the call that crosses it
+// returns its answer, and the next is refused. [TokenLimit] takes the same
+// estimate, and a limiter that implements middleware.Settler is corrected
+// with the reported tokens after the response.
+//
 // # Embeddings
 //
 // [NewEmbedder] does the same for an embeddings client: every batch that
@@ -38,7 +65,10 @@
 // batch alone. A batch rejected as too large is split in halves down to
 // single texts; a text too long on its own fails with a *[TextTooLongError]
 // naming it; vectors that cannot be used (a wrong count, an empty vector,
-// differing lengths) are failures. [ShareLimits] lets an embedder and a
+// differing lengths) are failures. Each batch sent is a request of the run,
+// refused by its limits like a model's (the estimate is a quarter of the
+// texts' bytes); langchaingo's embeddings clients return no token usage, so
+// embeddings add requests to the run but no tokens. [ShareLimits] lets an embedder and a
 // chat model of one account share their breaker and limiters:
 //
 //	llm, _ := openai.New(openai.WithHTTPClient(llms.HTTPClient()))

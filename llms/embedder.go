@@ -13,6 +13,10 @@ import (
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
+// errZeroEmbedder is the error of an Embedder that [NewEmbedder] did not build.
+var errZeroEmbedder = taxonomy.WithClass(errors.New("llms: zero Embedder: build it with llms.NewEmbedder or resilient.Embedder"),
+	taxonomy.Class{Kind: taxonomy.Programming, Rule: "zero value"})
+
 // Embedder is a resilient [embeddings.EmbedderClient]: it wraps another and
 // runs every call, one batch of texts, under a [middleware.Pipeline],
 // expanded as
@@ -40,6 +44,8 @@ import (
 //
 // An Embedder never modifies the caller's texts. It is safe for concurrent
 // use when the wrapped client is.
+//
+// The zero Embedder is not usable: its calls return an error saying so.
 type Embedder struct {
 	inner  embeddings.EmbedderClient
 	name   string
@@ -178,6 +184,9 @@ func (e *Embedder) CreateEmbedding(ctx context.Context, texts []string) ([][]flo
 	if e.err != nil {
 		return nil, e.err
 	}
+	if e.pipe == nil {
+		return nil, errZeroEmbedder
+	}
 	if len(texts) == 0 {
 		return [][]float32{}, nil
 	}
@@ -218,10 +227,16 @@ func (e *Embedder) embedAll(ctx context.Context, c *embedCall) ([][]float32, err
 // a copy.
 func (e *Embedder) embed(ctx context.Context, c *embedCall, from, to int, out [][]float32) ([][]float32, error) {
 	batch := c.texts[from:to]
+	var request middleware.CallOption // without a run there is nothing to count
+	if middleware.RunFrom(ctx) != nil {
+		request = middleware.Request(func(context.Context, middleware.State) int {
+			return estimateTextTokens(batch)
+		})
+	}
 	vecs, err := e.pipe.DoHedged(ctx, func(ctx context.Context, _ middleware.State) ([][]float32, error) {
 		c.attempts.Add(1)
 		return e.attempt(ctx, batch)
-	})
+	}, request)
 	switch {
 	case err == nil && out == nil:
 		return vecs, nil

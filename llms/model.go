@@ -14,6 +14,10 @@ import (
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
+// errZeroModel is the error of a Model that [New] did not build.
+var errZeroModel = taxonomy.WithClass(errors.New("llms: zero Model: build it with llms.New or resilient.Model"),
+	taxonomy.Class{Kind: taxonomy.Programming, Rule: "zero value"})
+
 // Model is a resilient [lcllms.Model]: it wraps another model and runs every
 // call under a [middleware.Pipeline], expanded as
 //
@@ -21,6 +25,8 @@ import (
 //
 // It never modifies the caller's messages or options. It is safe for
 // concurrent use when the wrapped model is.
+//
+// The zero Model is not usable: its calls return an error saying so.
 type Model struct {
 	inner      lcllms.Model
 	name       string
@@ -194,6 +200,9 @@ func (m *Model) GenerateContent(ctx context.Context, messages []lcllms.MessageCo
 	if m.err != nil {
 		return nil, m.err
 	}
+	if m.pipe == nil {
+		return nil, errZeroModel
+	}
 	opts := readOptions(options)
 	c := &modelCall{messages: messages, options: options,
 		stream: opts.StreamingFunc, streamReasoning: opts.StreamingReasoningFunc,
@@ -347,18 +356,24 @@ func (m *Model) generate(ctx context.Context, c *modelCall) (*lcllms.ContentResp
 	fn := func(ctx context.Context, s middleware.State) (*lcllms.ContentResponse, error) {
 		return m.attempt(ctx, c, s)
 	}
+	var request middleware.CallOption // without a run there is nothing to count
+	if middleware.RunFrom(ctx) != nil {
+		request = middleware.Request(func(_ context.Context, s middleware.State) int {
+			return m.estimate(c, s)
+		})
+	}
 	switch {
 	case c.streaming:
-		return m.streamPipe.Do(ctx, fn)
+		return m.streamPipe.Do(ctx, fn, request)
 	default:
-		return m.pipe.DoHedged(ctx, fn)
+		return m.pipe.DoHedged(ctx, fn, request)
 	}
 }
 
 // attempt is one attempt: compact after an overflow, restart a stream, call
 // the model with an evidence slot and a stream guard, check the response.
 func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (*lcllms.ContentResponse, error) {
-	if s.Previous.Class.Kind == taxonomy.ContextOverflow && !s.Hedge && m.cfg.compactor != nil {
+	if m.compacts(s) {
 		if err := m.compact(ctx, c); err != nil {
 			return nil, err
 		}
@@ -370,15 +385,9 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 	c.mu.Lock()
 	messages := c.messages
 	c.mu.Unlock()
-	run := middleware.RunFrom(ctx)
 	estimate := 0
-	if m.cfg.tokenLimiter != nil || run.HasTokenBudget() {
-		estimate = estimateTokens(messages)
-	}
-	if err := run.StartRequest(estimate); err != nil {
-		return nil, err
-	}
 	if l := m.cfg.tokenLimiter; l != nil {
+		estimate = estimateTokens(messages)
 		if err := l.Acquire(ctx, estimate); err != nil {
 			return nil, middleware.Unretryable(classed(taxonomy.RateLimited, "client-side token limit",
 				fmt.Errorf("llms: token limit: %w", err)), "the token limiter refused the request")
@@ -403,7 +412,7 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 	ev, seen := sl.evidence()
 	if err == nil {
 		in, out := usageOf(resp)
-		run.AddTokens(in, out)
+		middleware.RunFrom(ctx).AddTokens(in, out)
 		c.root().addTokens(in, out)
 		if s, ok := m.cfg.tokenLimiter.(middleware.Settler); ok && in+out > 0 {
 			s.Settle(ctx, estimate, in+out) // the estimate was taken before; the truth is known now
@@ -452,6 +461,27 @@ func stallRule(stall error) string {
 	return "stream idle timeout"
 }
 
+// estimate returns the estimated input tokens of the attempt described by
+// s, for the run's token budget, which counts it before the attempt starts.
+// An attempt after a context overflow is about to be compacted, to a size
+// not known yet: it is estimated at 0, so that only a spent budget refuses
+// it.
+func (m *Model) estimate(c *modelCall, s middleware.State) int {
+	if m.compacts(s) {
+		return 0
+	}
+	c.mu.Lock()
+	messages := c.messages
+	c.mu.Unlock()
+	return estimateTokens(messages)
+}
+
+// compacts reports whether the attempt described by s compacts the messages
+// first: the first attempt after a context overflow, not a hedge.
+func (m *Model) compacts(s middleware.State) bool {
+	return s.Previous.Class.Kind == taxonomy.ContextOverflow && !s.Hedge && m.cfg.compactor != nil
+}
+
 // compact shrinks the call's messages after a context overflow.
 func (m *Model) compact(ctx context.Context, c *modelCall) error {
 	c.mu.Lock()
@@ -475,10 +505,13 @@ func (m *Model) compact(ctx context.Context, c *modelCall) error {
 
 // estimateTokens estimates a request's input tokens as a quarter of the
 // bytes of its text (text parts, tool calls and tool results), at least 1,
-// without copying any of it. For English prose with the common tokenizers it
-// is close (about four bytes per token); it never underestimates by more
-// than four times, since no tokenizer makes more than one token of a byte.
-// Images and other binary parts are not counted.
+// without copying any of it. Measured against OpenAI's cl100k_base and
+// o200k_base (internal/tokencheck), English prose is 0.8 times the
+// estimate, code and JSON 1 to 1.5 times, text of other scripts 0.5 to 1.6
+// times, emoji up to 2.7 times, and a run of spaces far less. For the text
+// it counts it is never low by more than four times with a byte-level
+// tokenizer, which makes at most one token of a byte. Images, tool
+// definitions and the provider's framing of the messages are not counted.
 func estimateTokens(messages []lcllms.MessageContent) int {
 	n := 0
 	for _, m := range messages {

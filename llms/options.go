@@ -86,8 +86,7 @@ func Name(name string) Option { return func(c *config) { c.name = name } }
 
 // Middleware passes options to the model's [middleware.Pipeline]:
 // attempts, backoff, Retry-After cap, breaker, classifier... Default: the
-// middleware defaults (3 attempts, 0.5 s to 8 s full jitter, Retry-After cap
-// 60 s, a breaker that opens after 10 failures for 10 s).
+// middleware defaults, as package middleware documents them.
 func Middleware(opts ...middleware.Option) Option {
 	return func(c *config) { c.mw = append(c.mw, opts...) }
 }
@@ -160,7 +159,8 @@ func StreamTimeout(d time.Duration) Option {
 
 // FirstChunkTimeout ends a streaming attempt whose first chunk has not
 // arrived in time, as a transient failure. 0 disables it. Default: 2 minutes
-// (reasoning models may think for a while before their first token).
+// ([DefaultFirstChunkTimeout]; reasoning models may think for a while
+// before their first token).
 // Models only.
 func FirstChunkTimeout(d time.Duration) Option {
 	return chatOnly("FirstChunkTimeout", timeoutOption("FirstChunkTimeout", d, func(c *config) *time.Duration { return &c.firstChunk }))
@@ -168,7 +168,7 @@ func FirstChunkTimeout(d time.Duration) Option {
 
 // StreamIdleTimeout ends a streaming attempt that delivered no chunk for d,
 // as a transient failure: streams that hang forever are a top complaint.
-// 0 disables it. Models only. Default: 1 minute.
+// 0 disables it. Models only. Default: 1 minute ([DefaultStreamIdleTimeout]).
 func StreamIdleTimeout(d time.Duration) Option {
 	return chatOnly("StreamIdleTimeout", timeoutOption("StreamIdleTimeout", d, func(c *config) *time.Duration { return &c.idle }))
 }
@@ -232,11 +232,15 @@ func timeoutOption(name string, d time.Duration, field func(*config) *time.Durat
 }
 
 // TokenLimit makes every attempt acquire from l as many units as the
-// request's estimated prompt tokens (a quarter of its characters; of an
-// embedder, of the batch's texts) before it is sent: a tokens-per-minute limit, in process (middleware.LocalLimiter)
-// or shared by replicas (resilientredis.NewLimiter with its Tokens option).
-// A refusal ends the call, classified rate_limited. For requests per minute,
-// use middleware.RateLimit. Default: none.
+// request's estimated prompt tokens (a quarter of the bytes of its text; of
+// an embedder, of the batch's texts) before it is sent: a tokens-per-minute
+// limit, in process (middleware.LocalLimiter) or shared by replicas
+// (resilientredis.NewLimiter with its Tokens option). When l is a
+// middleware.Settler, a model's acquisition is corrected after the response
+// to the tokens the provider reported, input and output together (an
+// embedder's is not: its clients report none). A refusal ends the call,
+// classified rate_limited. For requests per minute, use
+// middleware.RateLimit. Default: none.
 func TokenLimit(l middleware.Limiter) Option {
 	return func(c *config) {
 		if l == nil {

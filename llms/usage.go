@@ -11,10 +11,15 @@ import (
 //	anthropic                                  InputTokens / OutputTokens
 //	bedrock (every provider), googleai         input_tokens / output_tokens
 //
-// mistral and cohere report none.
+// mistral and cohere report none. Anthropic's InputTokens leaves out the
+// prompt tokens read from or written to its cache, which it reports apart
+// (CacheReadInputTokens, CacheCreationInputTokens): they are added, so that
+// input tokens mean the whole prompt for every provider, as OpenAI's
+// PromptTokens do (its PromptCachedTokens are a part of them, not added).
 var (
 	inputKeys  = [...]string{"PromptTokens", "InputTokens", "input_tokens"}
 	outputKeys = [...]string{"CompletionTokens", "OutputTokens", "output_tokens"}
+	cacheKeys  = [...]string{"CacheReadInputTokens", "CacheCreationInputTokens"}
 )
 
 // usageOf returns the input and output tokens a response reports, 0 and 0
@@ -28,23 +33,32 @@ func usageOf(resp *lcllms.ContentResponse) (input, output int) {
 		if c == nil || len(c.GenerationInfo) == 0 {
 			continue
 		}
-		in, inOK := firstCount(c.GenerationInfo, inputKeys[:])
-		out, outOK := firstCount(c.GenerationInfo, outputKeys[:])
-		if inOK || outOK {
-			return in, out
+		in, key, inOK := firstCount(c.GenerationInfo, inputKeys[:])
+		out, _, outOK := firstCount(c.GenerationInfo, outputKeys[:])
+		if !inOK && !outOK {
+			continue
 		}
+		if key == "InputTokens" {
+			for _, k := range cacheKeys {
+				if n, ok := count(c.GenerationInfo[k]); ok {
+					in += n
+				}
+			}
+		}
+		return in, out
 	}
 	return 0, 0
 }
 
-// firstCount returns the first of keys whose value is a non-negative count.
-func firstCount(info map[string]any, keys []string) (int, bool) {
+// firstCount returns the first of keys whose value is a non-negative
+// count, and that key.
+func firstCount(info map[string]any, keys []string) (int, string, bool) {
 	for _, k := range keys {
 		if n, ok := count(info[k]); ok {
-			return n, true
+			return n, k, true
 		}
 	}
-	return 0, false
+	return 0, "", false
 }
 
 // count reads a token count of any integer or float type the clients use.

@@ -10,19 +10,28 @@
 //
 //	retry(hedge?(policies...(limiter?(breaker(timeout(fn))))))
 //
-// so the timeout is per attempt, the breaker sees every attempt and fails
-// fast while open, a rate limiter ([RateLimit]) spaces attempts before they
-// take a breaker permit, and the retry decides on every outcome.
+// so the retry decides on every outcome; a hedge ([Hedge], for
+// [Pipeline.DoHedged] only) starts attempts beside a slow one; raw
+// failsafe-go policies ([Policies]) run around each attempt; a rate limiter
+// ([RateLimit]) spaces attempts before they take a breaker permit; the
+// breaker sees every attempt and fails fast while open; and the timeout
+// ([Timeout]) bounds each attempt.
 //
 // # Decisions
 //
 //   - permanent, canceled and programming failures stop at once;
 //   - retryable kinds retry until the call has made as many attempts as the
-//     kind allows (rate_limited 5, unknown 2, the others [MaxAttempts]: 3);
-//   - the wait is full jitter, uniform in [0, min(0.5s*2^(n-1), 8s)), unless
-//     the provider sent Retry-After: then exactly that long, never sooner; a
-//     Retry-After over the cap (60 s) is not slept on: the call fails at once
-//     and the breaker is held open for the period the provider asked for;
+//     kind allows: 3 ([MaxAttempts]), except rate_limited 5 and unknown 2
+//     unless MaxAttempts is given; [KindAttempts] sets one kind's limit;
+//   - the wait is full jitter, uniform in [0, min(0.5s*2^(n-1), 8s))
+//     ([Backoff]), unless the provider said how long to wait: a Retry-After
+//     (or retry-after-ms, or "try again in 7s" in its message) or, for a
+//     rate limit without one, a rate-limit reset it announced (an exhausted
+//     limit's, else the soonest). Then the wait is exactly that long, never
+//     sooner. A wait over the cap
+//     ([RetryAfterCap], 60 s) is not slept on: the call fails at once and
+//     the breaker is held open for the period the provider asked for, at
+//     most [MaxHold] (5 min);
 //   - context_overflow is never retried blindly: only a function that repairs
 //     its request between attempts raises its limit (llms compacts);
 //   - a caller that gave up makes the call canceled, whatever the error says;
@@ -30,25 +39,59 @@
 //   - an error that an inner layer of this library already gave up on is not
 //     retried again: three nested layers over a failing call make 3 calls,
 //     not 27;
-//   - a [Run] in the context caps the retries of every model and tool call of
-//     one agent run together ([WithRun]);
-//   - the circuit breaker opens after 10 consecutive failures that say
-//     something about the target (not cancellations, rate limits or 4xx) and
-//     probes after 10 s; while it is open a call fails fast, or with
-//     [WaitWhileOpen] waits for the probe;
-//   - while more than half of the target's recent attempts failed, calls
-//     make no retries ([Breaker]'s retry throttle): an outage is met with
-//     one request per call;
+//   - a [Run] in the context ([NewRun]) caps the retries of every model and
+//     tool call of one agent run together, counts the run's usage and may
+//     limit it: a call made with the [Request] option has each attempt
+//     counted as a request, and refused ([ReasonUsageLimit], never retried)
+//     before it takes anything from the limiter or the breaker;
+//   - the circuit breaker ([CircuitBreaker]) opens after 10 consecutive
+//     failures that say something about the target (not cancellations, rate
+//     limits or requests rejected for their own content) and probes after
+//     10 s; while it is open a call fails fast, or with [WaitWhileOpen]
+//     waits for the probe;
+//   - the retry throttle: each breaker keeps a bucket of 20 tokens, takes
+//     one per failure it counts and gives one back per answer; while the
+//     bucket holds half its tokens or fewer (failures have outnumbered
+//     successes by 10 since it was full), calls make no retries, so that an
+//     outage is met with one request per call, not three ([NoThrottle]
+//     turns it off). A provider failing one request in three keeps the
+//     bucket full;
 //   - a panic in the protected function is recovered and becomes a
 //     programming failure ([PanicError]), so no breaker permit leaks.
 //
 // The final error, an *[Error], says why the call stopped and lists every
 // attempt as "Type: text" with its kind, rule and the wait before it.
 //
+// # Runs
+//
+// A [Run] in the context ([NewRun]) is the scope of one agent run: a retry
+// budget that every model and tool call of the run shares (10 retries and
+// hedges by default, [RetryBudget]), its usage ([Run.Usage]: requests,
+// tokens, tool calls, retries, time waited) and optional limits on it
+// ([RequestLimit], [TokenBudget], [ToolCallLimit]). A call that a limit
+// refuses fails with a *[UsageLimitError] ([ErrUsageLimit]) and is never
+// retried: the run must stop.
+//
+// # Attempts that do not return
+//
+// Each attempt runs the function on a goroutine of its own, so that the
+// pipeline returns at the attempt timeout (a transient failure, retried as
+// usual) or when the caller gives up (canceled), even when the function
+// ignores its context, as some provider clients do. Such an attempt is
+// abandoned (its failure is an *[AbandonedError]): the function's goroutine
+// ends when it returns, and what it returns then is discarded and reported
+// once, as a [LateResult] event. A function that sees for itself that its
+// work is hung, such as a stalled stream, ends its attempt with [State.End].
+//
 // # Events
 //
-// Every decision is logged through log/slog with the attribute keys listed
-// at [KeyTarget]. A nil logger discards.
+// Every decision is reported to the observers installed with [Observe] as a
+// typed event ([AttemptEnd], [RetryScheduled], [GaveUp], [BreakerChange],
+// [Refusal], [Fallback], ...: see [Event]); an [Observer] may also put
+// values in the context of each call and attempt, as a tracer does. [Log]
+// is the observer that writes the events as slog lines, every value
+// redacted, with the attribute keys listed at [KeyTarget]; [Logger]
+// installs it. With neither, nothing is reported.
 //
 // # Concurrency
 //

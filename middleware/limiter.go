@@ -24,8 +24,11 @@ type Limiter interface {
 
 // A Settler is a [Limiter] that can be told what an attempt really cost
 // once it is known: a tokens-per-minute limiter acquires an estimate before
-// the request and settles with the tokens the provider reported after it.
-// Settle must not block.
+// the request and settles with the tokens the provider reported after it
+// (package llms settles a model's token limiter so). Settle must not wait
+// for capacity: it charges what was used at once, and later acquisitions
+// wait for it; a limiter shared through a store may make one round trip,
+// bounded.
 type Settler interface {
 	Limiter
 	// Settle corrects an acquisition of estimated units to actual units.

@@ -10,18 +10,24 @@ import (
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
-// Defaults, as documented on each option: three attempts, exponential
-// backoff from 0.5 s capped at 8 s with full jitter (the wait before retry n
-// is uniform in [0, min(0.5 s * 2^(n-1), 8 s))), Retry-After honoured up to
-// a minute.
+// Defaults, as documented on each option: three attempts (five for rate
+// limits, two for failures nobody understands), exponential backoff from
+// 0.5 s capped at 8 s with full jitter (the wait before retry n is uniform
+// in [0, min(0.5 s * 2^(n-1), 8 s))), Retry-After honoured up to a minute.
 const (
-	DefaultMaxAttempts     = 3
-	DefaultBaseDelay       = 500 * time.Millisecond
-	DefaultMaxDelay        = 8 * time.Second
-	DefaultRetryAfterCap   = 60 * time.Second
-	DefaultTimeout         = 2 * time.Minute
-	DefaultBreakerFailures = 10
-	DefaultBreakerDelay    = 10 * time.Second
+	DefaultMaxAttempts = 3
+	// DefaultRateLimitedAttempts and DefaultUnknownAttempts are the attempts
+	// of rate_limited and unknown failures unless MaxAttempts or
+	// KindAttempts says otherwise: a rate limit ends by itself, an unknown
+	// failure may never.
+	DefaultRateLimitedAttempts = 5
+	DefaultUnknownAttempts     = 2
+	DefaultBaseDelay           = 500 * time.Millisecond
+	DefaultMaxDelay            = 8 * time.Second
+	DefaultRetryAfterCap       = 60 * time.Second
+	DefaultTimeout             = 2 * time.Minute
+	DefaultBreakerFailures     = 10
+	DefaultBreakerDelay        = 10 * time.Second
 	// DefaultMaxHold bounds how long a provider's wait hint may hold a
 	// breaker open: long enough that a provider asking for minutes gets
 	// them, short enough that a wrong or hostile hint (Retry-After of a
@@ -78,10 +84,8 @@ func defaultConfig() config {
 		maxHold:        DefaultMaxHold,
 		classifier:     taxonomy.Default,
 	}
-	// Rate limits deserve more patience than failures nobody understands: a
-	// rate limit ends by itself, an unknown failure may never.
-	c.kindAttempts[taxonomy.RateLimited] = 5
-	c.kindAttempts[taxonomy.Unknown] = 2
+	c.kindAttempts[taxonomy.RateLimited] = DefaultRateLimitedAttempts
+	c.kindAttempts[taxonomy.Unknown] = DefaultUnknownAttempts
 	// A context overflow is never retried blindly; a caller that compacts the
 	// request raises this to 2 (see llms).
 	c.kindAttempts[taxonomy.ContextOverflow] = 1
@@ -97,7 +101,8 @@ func (c *config) errorf(format string, args ...any) {
 // explicitly, it applies to every retryable kind, replacing the per-kind
 // defaults but not limits set with [KindAttempts]; MaxAttempts(1) turns
 // retries off. Default: 3 attempts ([DefaultMaxAttempts]), with rate limits
-// allowed 5 and unknown failures 2. It must be at least 1.
+// allowed 5 ([DefaultRateLimitedAttempts]) and unknown failures 2
+// ([DefaultUnknownAttempts]). It must be at least 1.
 func MaxAttempts(n int) Option {
 	return func(c *config) {
 		if n < 1 {
@@ -135,10 +140,11 @@ func (c *config) attemptsFor(k taxonomy.Kind) int {
 
 // KindAttempts sets how many attempts in all a call may take when its latest
 // failure is of kind k. The count includes the first attempt and attempts
-// that failed for other kinds. Defaults: rate_limited 5, unknown 2,
-// context_overflow 1 (never retried unless the caller repairs the request
-// between attempts, as llms does by compacting); other retryable kinds use
-// [MaxAttempts]. For context_overflow the count is of overflows only, since
+// that failed for other kinds. Defaults: rate_limited 5
+// ([DefaultRateLimitedAttempts]), unknown 2 ([DefaultUnknownAttempts]),
+// context_overflow a single attempt (never retried unless the caller
+// repairs the request between attempts, as llms does by compacting); other
+// retryable kinds use [MaxAttempts]. For context_overflow the count is of overflows only, since
 // each retry follows a repair. Permanent, canceled and programming failures
 // are never retried, whatever this says.
 func KindAttempts(k taxonomy.Kind, n int) Option {
@@ -156,7 +162,8 @@ func KindAttempts(k taxonomy.Kind, n int) Option {
 
 // Backoff sets the exponential backoff: the wait before retry n is drawn
 // uniformly from [0, min(base*2^(n-1), max)) ("full jitter"), unless the
-// provider said how long to wait. Default: base 0.5 s, max 8 s.
+// provider said how long to wait. Default: base 0.5 s ([DefaultBaseDelay]),
+// max 8 s ([DefaultMaxDelay]).
 func Backoff(base, max time.Duration) Option {
 	return func(c *config) {
 		if base <= 0 || max < base {
@@ -176,14 +183,15 @@ func NoJitter() Option { return func(c *config) { c.noJitter = true } }
 // longer one is not slept on: the call fails at once with
 // [ReasonRetryAfterOverCap] and the circuit breaker is held open for the
 // period the provider asked for, up to [MaxHold], so other callers fail fast
-// too. Default: 60 s.
+// too. Default: 60 s ([DefaultRetryAfterCap]).
 func RetryAfterCap(d time.Duration) Option {
 	return positive("RetryAfterCap", d, func(c *config) *time.Duration { return &c.retryAfterCap })
 }
 
 // Timeout bounds each attempt with its own child context, so a hung
 // attempt becomes a transient failure and is retried. 0 disables it.
-// Default: 2 minutes (raise it for long non-streaming generations).
+// Default: 2 minutes ([DefaultTimeout]; raise it for long non-streaming
+// generations).
 func Timeout(d time.Duration) Option {
 	return nonNegative("Timeout", d, func(c *config) *time.Duration { return &c.attemptTimeout })
 }
@@ -200,7 +208,8 @@ func MaxDuration(d time.Duration) Option {
 // after failures consecutive failures that say something about the target
 // (not cancellations, rate limits, or requests rejected for their own
 // content) and stays open for delay before letting one probe through.
-// Default: 10 failures, 10 s: a provider failing one request in three keeps
+// Default: 10 failures ([DefaultBreakerFailures]), 10 s
+// ([DefaultBreakerDelay]): a provider failing one request in three keeps
 // its circuit closed (retries handle it), a dead one is detected within a few
 // calls, and a recovery is noticed within seconds.
 func CircuitBreaker(failures int, delay time.Duration) Option {

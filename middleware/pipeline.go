@@ -49,13 +49,17 @@ type State struct {
 //	retry(hedge(policies...(limiter(breaker(timeout(fn))))))
 //
 // where hedge is present for [Pipeline.DoHedged] only, policies are those
-// added with [Policies], and the limiter is the one set with [RateLimit]. The retry decides from [taxonomy.Classify]'s answer:
-// permanent, canceled and programming failures stop at once; retryable kinds
-// retry up to their limit with full-jitter backoff, or wait exactly the
-// provider's Retry-After.
+// added with [Policies], and the limiter is the one set with [RateLimit]; a
+// call made with the [Request] option takes each attempt's place in the
+// run's usage limits before the limiter. The retry decides from
+// [taxonomy.Classify]'s answer: permanent, canceled and programming failures
+// stop at once; retryable kinds retry up to their limit with full-jitter
+// backoff, or wait exactly as long as the provider asked.
 //
 // Build a Pipeline once per target and share it: it is safe for concurrent
 // use, and its breaker's state is what makes it useful.
+//
+// The zero Pipeline is not usable: Do returns an error saying so.
 type Pipeline[R any] struct {
 	name    string
 	target  Target
@@ -165,21 +169,23 @@ func (p *Pipeline[R]) Observers() Observers { return p.obs }
 // idempotent call's claim until then). When the attempt cannot end early
 // (no timeout, a caller context that cannot be canceled), fn runs on the
 // caller's goroutine.
-func (p *Pipeline[R]) Do(ctx context.Context, fn Func[R]) (R, error) {
-	return p.do(ctx, fn, p.exec)
+//
+// Options configure this call only (see [Request]).
+func (p *Pipeline[R]) Do(ctx context.Context, fn Func[R], opts ...CallOption) (R, error) {
+	return p.do(ctx, fn, p.exec, opts)
 }
 
 // DoHedged is Do with hedging, when the pipeline was built with [Hedge]; Do
 // otherwise. Hedge only calls whose repetition is harmless and whose output
 // is not streamed to anyone.
-func (p *Pipeline[R]) DoHedged(ctx context.Context, fn Func[R]) (R, error) {
+func (p *Pipeline[R]) DoHedged(ctx context.Context, fn Func[R], opts ...CallOption) (R, error) {
 	if p.hedged == nil {
-		return p.do(ctx, fn, p.exec)
+		return p.do(ctx, fn, p.exec, opts)
 	}
-	return p.do(ctx, fn, p.hedged)
+	return p.do(ctx, fn, p.hedged, opts)
 }
 
-func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor[R]) (R, error) {
+func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor[R], opts []CallOption) (R, error) {
 	var zero R
 	if ctx == nil {
 		return zero, &Error{Target: p.name, Reason: ReasonPermanent, Detail: "nil context",
@@ -189,7 +195,16 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 		return zero, &Error{Target: p.name, Reason: ReasonPermanent, Detail: "nil function",
 			Attempts: []Attempt{{Number: 1, Err: errNilFunc, Class: programming("nil function")}}}
 	}
+	if exec == nil {
+		return zero, &Error{Target: p.name, Reason: ReasonPermanent, Detail: "zero Pipeline",
+			Attempts: []Attempt{{Number: 1, Err: errZeroPipeline, Class: programming("zero value")}}}
+	}
 	c := &call[R]{p: p, caller: ctx, bounded: ctx, fn: fn, run: RunFrom(ctx)}
+	for _, o := range opts {
+		if o.estimate != nil {
+			c.estimate = o.estimate
+		}
+	}
 	if p.obs.Active() && !callStarted(ctx) {
 		// No adapter started a logical call around this one: it is one.
 		c.own, c.start = true, time.Now()
@@ -236,8 +251,9 @@ func (c *call[R]) end(err error) error {
 }
 
 var (
-	errNilContext = errors.New("middleware: nil context")
-	errNilFunc    = errors.New("middleware: nil function")
+	errNilContext   = errors.New("middleware: nil context")
+	errNilFunc      = errors.New("middleware: nil function")
+	errZeroPipeline = errors.New("middleware: zero Pipeline: build it with middleware.New")
 )
 
 func programming(rule string) taxonomy.Class {
@@ -251,6 +267,9 @@ type call[R any] struct {
 	bounded context.Context // caller's context bounded by MaxDuration
 	fn      Func[R]
 	run     *Run
+	// estimate is set by the Request option: the attempts are requests,
+	// counted by the run.
+	estimate func(ctx context.Context, s State) int
 
 	own   bool      // the pipeline started the logical call (no adapter did)
 	start time.Time // when, if own
@@ -274,8 +293,8 @@ func (c *call[R]) count() int {
 	return len(c.attempts)
 }
 
-// attempt runs one attempt: refusals (budget, limiter, breaker), the attempt
-// context and timeout, the function on its own goroutine, classification,
+// attempt runs one attempt: refusals (budget, the run's usage limits,
+// limiter, breaker), the attempt context and timeout, the function on its own goroutine, classification,
 // decision.
 func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 	var zero R
@@ -302,8 +321,18 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 			p.obs.Observe(c.caller, Hedged{Target: p.name, Attempt: number})
 		}
 	}
+	counted := false // the attempt took a place in the run's request limit
+	if c.estimate != nil {
+		var refused error
+		if counted, refused = c.startRequest(exec.Context(), State{Attempt: number, Previous: prev, Hedge: hedge}); refused != nil {
+			return zero, refused
+		}
+	}
 	if p.cfg.limiter != nil {
 		if err := p.cfg.limiter.Acquire(exec.Context(), 1); err != nil {
+			if counted {
+				c.run.unstartRequest() // never sent
+			}
 			if exec.Context().Err() != nil {
 				class := c.classify(err, false, exec.Context())
 				return zero, c.conclude(number, 0, err, class, c.decide(number, class, err))
@@ -313,6 +342,9 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 		}
 	}
 	if p.breaker != nil && !p.breaker.tryAcquire() {
+		if counted {
+			c.run.unstartRequest() // never sent
+		}
 		return zero, c.conclude(number, 0, circuitbreaker.ErrOpen, taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "circuit open"},
 			c.decideOpen(number))
 	}

@@ -65,14 +65,15 @@ type usageLimits struct {
 // TokenBudget limits the run to n tokens, input and output together, as the
 // providers report them. A request is refused once the budget is spent, or
 // when its estimated input alone would exceed what remains (see
-// [Run.StartRequest]). Default: no limit.
+// [Run.StartRequest]). Zero or less: no limit. Default: no limit.
 func TokenBudget(n int) RunOption { return func(r *Run) { r.limits.tokens = max(n, 0) } }
 
 // RequestLimit limits the run to n requests to models, failed ones and
-// retries included. Default: no limit.
+// retries included. Zero or less: no limit. Default: no limit.
 func RequestLimit(n int) RunOption { return func(r *Run) { r.limits.requests = max(n, 0) } }
 
-// ToolCallLimit limits the run to n tool calls. Default: no limit.
+// ToolCallLimit limits the run to n tool calls. Zero or less: no limit.
+// Default: no limit.
 func ToolCallLimit(n int) RunOption { return func(r *Run) { r.limits.toolCalls = max(n, 0) } }
 
 // ErrUsageLimit is matched by [errors.Is] on the error of a call that a
@@ -190,7 +191,16 @@ func (r *Run) Usage() Usage {
 // estimated at estimate tokens, or refuses it with a *[UsageLimitError]
 // when the request limit is reached, the token budget is spent, or the
 // estimate exceeds what remains of it. A nil Run admits everything.
+// A [Pipeline] call made with the [Request] option calls it before each
+// attempt.
 func (r *Run) StartRequest(estimate int) error {
+	if refused := r.startRequest(estimate); refused != nil {
+		return refused
+	}
+	return nil
+}
+
+func (r *Run) startRequest(estimate int) *UsageLimitError {
 	if r == nil {
 		return nil
 	}
@@ -202,11 +212,18 @@ func (r *Run) StartRequest(estimate int) error {
 		return &UsageLimitError{Limit: "request limit", Max: l.requests, Usage: u}
 	case l.tokens > 0 && u.Tokens() >= l.tokens:
 		return &UsageLimitError{Limit: "token budget", Max: l.tokens, Usage: u}
-	case l.tokens > 0 && u.Tokens()+estimate > l.tokens:
+	case l.tokens > 0 && estimate > l.tokens-u.Tokens():
 		return &UsageLimitError{Limit: "token budget", Max: l.tokens, Need: estimate, Usage: u}
 	}
 	r.usage.Requests++
 	return nil
+}
+
+// unstartRequest gives back the place of a request that was never sent.
+func (r *Run) unstartRequest() {
+	r.mu.Lock()
+	r.usage.Requests--
+	r.mu.Unlock()
 }
 
 // HasTokenBudget reports whether the run limits tokens: callers estimate a

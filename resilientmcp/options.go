@@ -65,8 +65,8 @@ func Reconnect(connect func(ctx context.Context) (*mcp.ClientSession, error)) Op
 
 // ToolOptions passes options to resilient.Tool for every tool, after the
 // logger of [Logger] and before those of [ToolOptionsFor]. Default: none
-// (resilient.Tool's defaults: a 30 s timeout per call, a circuit breaker
-// per tool).
+// (resilient.Tool's defaults: a 30 s timeout per call
+// ([tools.DefaultTimeout]), a circuit breaker per tool).
 func ToolOptions(opts ...resilient.Option) Option {
 	return func(c *config) { c.all = append(c.all, opts...) }
 }

@@ -34,10 +34,13 @@ import (
 // "redis unavailable". With [FailClosed] it refuses with an error matching
 // [ErrUnavailable] instead.
 //
+// A token cost acquired before a request is an estimate; package llms
+// tells the limiter what the request really used after it ([Limiter.Settle]).
+//
 // A Limiter is safe for concurrent use.
 type Limiter struct {
 	client     redis.UniversalClient
-	keys       []string // the sorted set of admissions, the token count
+	keys       []string // the sorted set of admissions, the token count, the count of debits
 	name       string
 	requests   int // per period, 0: no request limit
 	tokens     int // per period, 0: no token limit
@@ -48,7 +51,7 @@ type Limiter struct {
 	health     *health
 }
 
-var _ middleware.Limiter = (*Limiter)(nil)
+var _ middleware.Settler = (*Limiter)(nil)
 
 // NewLimiter returns a limiter admitting at most requests attempts per
 // period over all the processes sharing key (for instance "openai:gpt-4o";
@@ -83,7 +86,7 @@ func NewLimiter(client redis.UniversalClient, key string, requests int, period t
 	}
 	return &Limiter{
 		client:     client,
-		keys:       []string{base + ":log", base + ":tokens"},
+		keys:       []string{base + ":log", base + ":tokens", base + ":debits"},
 		name:       base,
 		requests:   requests,
 		tokens:     c.tokens,
@@ -100,11 +103,13 @@ var (
 	// time it fits in a sliding window, on Redis's clock in milliseconds.
 	//
 	// KEYS: the sorted set of admissions (member "<id>:<cost>", score the
-	// admission time), the sum of their costs (kept only with a token
-	// limit). ARGV: request limit (0: none), token limit (0: none), window,
-	// cost, longest acceptable wait, member id. Returns {1, wait} when
-	// admitted after wait, {0, wait} when the wait would be longer than
-	// acceptable, {-1, 0} when the cost can never fit.
+	// admission time), the sum of their costs and the count of debits
+	// among them (both kept only with a token limit). A debit, member
+	// "+<id>:<cost>", is added by settleScript: it counts tokens, not a
+	// request. ARGV: request limit (0: none), token limit (0: none),
+	// window, cost, longest acceptable wait, member id. Returns {1, wait}
+	// when admitted after wait, {0, wait} when the wait would be longer
+	// than acceptable, {-1, 0} when the cost can never fit.
 	//
 	// Admissions are kept in time order of their slots, so the earliest
 	// slot for a new one is found by dropping the oldest until both limits
@@ -118,20 +123,28 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local rmax, tmax, win = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local cost, maxwait = tonumber(ARGV[4]), tonumber(ARGV[5])
 local function costof(m) return tonumber(string.match(m, ':(%d+)$')) end
+local function debit(m) return string.sub(m, 1, 1) == '+' end
 
 local old = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - win)
 if #old > 0 then
   if tmax > 0 then
-    local freed = 0
-    for _, m in ipairs(old) do freed = freed + costof(m) end
+    local freed, debits = 0, 0
+    for _, m in ipairs(old) do
+      freed = freed + costof(m)
+      if debit(m) then debits = debits + 1 end
+    end
     if redis.call('DECRBY', KEYS[2], freed) < 0 then redis.call('SET', KEYS[2], 0, 'KEEPTTL') end
+    if debits > 0 and redis.call('DECRBY', KEYS[3], debits) < 0 then redis.call('SET', KEYS[3], 0, 'KEEPTTL') end
   end
   redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - win)
 end
 
 local count = redis.call('ZCARD', KEYS[1])
 local tokens = 0
-if tmax > 0 then tokens = tonumber(redis.call('GET', KEYS[2]) or '0') end
+if tmax > 0 then
+  tokens = tonumber(redis.call('GET', KEYS[2]) or '0')
+  count = count - tonumber(redis.call('GET', KEYS[3]) or '0')
+end
 local at = now
 if (rmax > 0 and count + 1 > rmax) or (tmax > 0 and tokens + cost > tmax) then
   at = nil
@@ -140,7 +153,7 @@ if (rmax > 0 and count + 1 > rmax) or (tmax > 0 and tokens + cost > tmax) then
     local batch = redis.call('ZRANGE', KEYS[1], start, start + 99, 'WITHSCORES')
     if #batch == 0 then break end
     for i = 1, #batch, 2 do
-      fc = fc + 1
+      if not debit(batch[i]) then fc = fc + 1 end
       ft = ft + costof(batch[i])
       if (rmax == 0 or count - fc + 1 <= rmax) and (tmax == 0 or tokens - ft + cost <= tmax) then
         at = math.max(now, tonumber(batch[i + 1]) + win)
@@ -162,6 +175,24 @@ if tmax > 0 then
   if redis.call('PTTL', KEYS[2]) < ttl then redis.call('PEXPIRE', KEYS[2], string.format('%d', ttl)) end
 end
 return {1, wait}
+`)
+	// settleScript charges tokens used beyond an attempt's estimate: a
+	// debit admitted now, counting tokens and no request, which leaves the
+	// window as an admission does. KEYS as acquireScript's; ARGV: window,
+	// tokens, member id.
+	settleScript = redis.NewScript(`
+if redis.replicate_commands then pcall(redis.replicate_commands) end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local win = tonumber(ARGV[1])
+redis.call('ZADD', KEYS[1], string.format('%d', now), '+' .. ARGV[3] .. ':' .. ARGV[2])
+redis.call('INCRBY', KEYS[2], tonumber(ARGV[2]))
+redis.call('INCR', KEYS[3])
+local ttl = win + 1000
+for _, k in ipairs(KEYS) do
+  if redis.call('PTTL', k) < ttl then redis.call('PEXPIRE', k, string.format('%d', ttl)) end
+end
+return 0
 `)
 	// refundScript gives back the slot of an attempt whose caller gave up
 	// while waiting for it. KEYS as acquireScript's; ARGV: member, "1" when
@@ -255,4 +286,26 @@ func (l *Limiter) refund(ctx context.Context, member string) {
 	if err != nil {
 		l.health.failed(ctx, err)
 	}
+}
+
+// Settle implements [middleware.Settler]: the tokens an attempt used beyond
+// the estimate it acquired are charged to the shared window at once, as a
+// debit of their own that counts tokens but no request, so that the next
+// attempts of every replica wait for them; the debit leaves the window one
+// period later, as an admission does. An estimate above the truth is not
+// given back: its tokens stay counted until its admission leaves the
+// window, so the fleet admits fewer tokens for one period at most, never
+// more. A Limiter without [Tokens] does nothing.
+//
+// Settle makes one round trip, bounded by [Timeout] and made even when ctx
+// has ended (the tokens were spent all the same). While Redis is
+// unavailable it makes none, and the tokens go uncharged.
+func (l *Limiter) Settle(ctx context.Context, estimated, actual int) {
+	extra := actual - max(estimated, 1)
+	if l.tokens == 0 || extra <= 0 {
+		return
+	}
+	_, _, _ = attempt(context.WithoutCancel(ctx), l.health, l.timeout, func(ctx context.Context) (any, error) {
+		return nil, settleScript.Run(ctx, l.client, l.keys, l.period.Milliseconds(), extra, rand.Text()).Err()
+	})
 }

@@ -252,3 +252,100 @@ resilientredis: PollInterval applies to the breaker only`
 		t.Errorf("got %v, want %q", err, want)
 	}
 }
+
+// TestLimiterSettle: tokens used beyond the estimate are charged to the
+// shared window, seen by every replica, as tokens and not as a request; an
+// estimate above the truth is not given back.
+func TestLimiterSettle(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	ls := newLimiters(t, 2, 3, time.Minute, resilientredis.Tokens(100), resilientredis.MaxWait(0))
+	a, b := ls[0], ls[1]
+	if err := a.Acquire(ctx, 10); err != nil {
+		t.Fatal(err)
+	}
+	a.Settle(ctx, 10, 60) // 60 tokens used in all
+	if err := b.Acquire(ctx, 41); !errors.Is(err, middleware.ErrLimited) {
+		t.Errorf("41 tokens after 60 used of 100, on another replica: got %v, want ErrLimited", err)
+	}
+	if err := b.Acquire(ctx, 40); err != nil {
+		t.Errorf("40 tokens after 60 used of 100: %v", err)
+	}
+	// Two requests so far: the debit is not one, the third fits.
+	if err := b.Acquire(ctx, 0); !errors.Is(err, middleware.ErrLimited) {
+		t.Errorf("a request with the tokens spent: got %v, want ErrLimited", err)
+	}
+
+	over := newLimiters(t, 1, 1000, time.Minute, resilientredis.Tokens(100), resilientredis.MaxWait(0))[0]
+	if err := over.Acquire(ctx, 50); err != nil {
+		t.Fatal(err)
+	}
+	over.Settle(ctx, 50, 10) // overestimated: nothing given back
+	if err := over.Acquire(ctx, 51); !errors.Is(err, middleware.ErrLimited) {
+		t.Errorf("51 tokens after an estimate of 50: got %v, want ErrLimited", err)
+	}
+	if err := over.Acquire(ctx, 50); err != nil {
+		t.Errorf("50 tokens after an estimate of 50: %v", err)
+	}
+}
+
+// TestLimiterSettleIsNotARequest: debits never take a request's place.
+func TestLimiterSettleIsNotARequest(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	l := newLimiters(t, 1, 3, time.Minute, resilientredis.Tokens(1000), resilientredis.MaxWait(0))[0]
+	for i := range 3 {
+		if err := l.Acquire(ctx, 1); err != nil {
+			t.Fatalf("request %d: %v", i+1, err)
+		}
+		l.Settle(ctx, 1, 20)
+	}
+	if err := l.Acquire(ctx, 1); !errors.Is(err, middleware.ErrLimited) {
+		t.Errorf("fourth request under a limit of 3: got %v, want ErrLimited", err)
+	}
+}
+
+// TestLimiterSettleLeavesTheWindow: a debit leaves the window one period
+// after it was charged, and its tokens are admitted again; its leaving
+// leaves the count of requests right.
+func TestLimiterSettleLeavesTheWindow(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	l := newLimiters(t, 1, 2, time.Second, resilientredis.Tokens(100), resilientredis.MaxWait(5*time.Second))[0]
+	start := time.Now()
+	if err := l.Acquire(ctx, 10); err != nil {
+		t.Fatal(err)
+	}
+	l.Settle(ctx, 10, 100) // the window's tokens are spent for a second
+	if err := l.Acquire(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	if waited := time.Since(start); waited < 900*time.Millisecond {
+		t.Errorf("a token admitted after %v, want about a second: the debit was not counted", waited)
+	}
+	// The window holds one request: one more fits, and then no more.
+	if err := l.Acquire(ctx, 1); err != nil {
+		t.Errorf("the second request of the window: %v", err)
+	}
+	short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	if err := l.Acquire(short, 1); !errors.Is(err, middleware.ErrLimited) {
+		t.Errorf("a third request under a limit of 2: got %v, want ErrLimited", err)
+	}
+}
+
+// TestLimiterSettleWithRedisDown: settling never fails a call; without
+// Redis it returns at once.
+func TestLimiterSettleWithRedisDown(t *testing.T) {
+	t.Parallel()
+	l, err := resilientredis.NewLimiter(downClient(t), "openai", 1, time.Minute, resilientredis.Tokens(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = l.Acquire(context.Background(), 1) // learns that Redis is down
+	start := time.Now()
+	l.Settle(context.Background(), 1, 50)
+	if took := time.Since(start); took > 100*time.Millisecond {
+		t.Errorf("Settle with Redis down took %v, want no round trip", took)
+	}
+}

@@ -88,13 +88,15 @@ func NewStore(client redis.UniversalClient, opts ...Option) (*Store, error) {
 // hold fields "abandoned:<owner>", left by abandonScript; a hash without an
 // owner field is no record.
 var (
-	// ARGV: owner, lease in ms. Returns {1} when the key is owner's, the
+	// ARGV: owner, lease in ms. Returns {1} when the key is owner's (an
+	// in-flight record of owner's has its lease renewed), the
 	// live record of another owner (or owner's done one) as {0, owner, done,
 	// result}, or {2} when owner abandoned this claim.
 	claimScript = redis.NewScript(`
 local r = redis.call('HMGET', KEYS[1], 'owner', 'done', 'result', 'abandoned:' .. ARGV[1])
 if r[1] then
   if r[1] == ARGV[1] and r[2] == '0' then
+    redis.call('PEXPIRE', KEYS[1], ARGV[2])
     return {1}
   end
   return {0, r[1], r[2], r[3]}

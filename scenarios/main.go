@@ -2,10 +2,10 @@
 // drives langchaingo's real openai client against the loopback fault server
 // (package faultserver, over TCP) through eight fault scenarios, with time
 // scaled down, and compares this library with the retries users run
-// otherwise: none, seed 000's stacked layers, the official OpenAI and
-// Anthropic Go SDKs' retry loops (as their source has them), and a plain
-// failsafe-go retry. The last scenario is whole agent runs of a real
-// agents.Executor.
+// otherwise: none, two stacked retry layers (as an agent runtime nests
+// them), the official OpenAI and Anthropic Go SDKs' retry loops (as their
+// source has them), and a plain failsafe-go retry. The last scenario is
+// whole agent runs of a real agents.Executor.
 //
 // It writes scenarios.md (the tables and the targets, pass or fail),
 // herd.png and agent-runs.png to the -out directory, a new temporary one by
@@ -204,8 +204,8 @@ func (rep *report) summary() string {
 	}
 	agent := rep.secs[len(rep.secs)-1]
 	fmt.Fprintf(&b, "When things fail, the harness in `scenarios/` drives langchaingo's real openai client "+
-		"against the fault server, time scaled down %d-fold, and compares this library with no retry, seed "+
-		"000's stacked layers, the retry loops of openai-go and anthropic-sdk-go (as their source has them) and "+
+		"against the fault server, time scaled down %d-fold, and compares this library with no retry, two "+
+		"stacked retry layers (as an agent runtime nests them), the retry loops of openai-go and anthropic-sdk-go (as their source has them) and "+
 		"a plain failsafe-go retry ([docs/scenarios.md](docs/scenarios.md) has every table, how each policy is "+
 		"configured, and the charts; regenerate with `%s`). Measured%s on %s%s.\n\n",
 		defaultScale, regenerate, quickNote(rep.cfg), time.Now().UTC().Format("2006-01-02"), revision())

@@ -22,41 +22,43 @@ func (f modelFunc) Call(ctx context.Context, prompt string, options ...lcllms.Ca
 	return lcllms.GenerateFromSinglePrompt(ctx, f, prompt, options...)
 }
 
-// stackedLayers is seed 000's two retry layers, each as the seed describes
-// it: an outer loop (its Runtime.exec) around an inner loop (its
-// AgentSession). Waits are in provider time; neither layer jitters.
+// stackedLayers are the two retry layers of an agent runtime written in
+// Python, each as that runtime's design document describes it: an outer
+// loop (its Runtime.exec) around an inner loop (its AgentSession). Waits are in provider time; neither layer jitters.
 var stackedLayers = struct {
 	outerAttempts, innerAttempts int
 	outerBase, innerBase         time.Duration // wait before outer retry n: outerBase*2^n; inner retry n (from 1): innerBase*2^(n-1)
 }{outerAttempts: 3, innerAttempts: 3, outerBase: 1500 * time.Millisecond, innerBase: 2 * time.Second}
 
-// seedRetryPattern is the seed's _RETRY_PATTERN, as a Go regular expression.
-var seedRetryPattern = regexp.MustCompile(`(?i)overloaded|rate.?limit|\b429\b|\b5\d\d\b|service unavailable|` +
+// stackedRetryPattern is the runtime's _RETRY_PATTERN, the transient
+// failures its inner layer retries, as a Go regular expression.
+var stackedRetryPattern = regexp.MustCompile(`(?i)overloaded|rate.?limit|\b429\b|\b5\d\d\b|service unavailable|` +
 	`connection (error|refused)|other side closed|fetch failed|reset before headers|terminated`)
 
-// seedOverflow recognizes a context overflow, which the inner layer leaves to
-// compaction.
-var seedOverflow = regexp.MustCompile(`(?i)context length|context window|prompt is too long`)
+// stackedOverflow recognizes a context overflow, which the inner layer
+// leaves to compaction.
+var stackedOverflow = regexp.MustCompile(`(?i)context length|context window|prompt is too long`)
 
-// seedPermanentMarkers are the seed's _PERMANENT_ERROR_MARKERS.
-var seedPermanentMarkers = []string{"not a valid image", "invalid image", "image data is not",
+// stackedPermanentMarkers are the runtime's _PERMANENT_ERROR_MARKERS, on
+// which its outer layer stops.
+var stackedPermanentMarkers = []string{"not a valid image", "invalid image", "image data is not",
 	"login expired", "login failed", "re-auth", "unauthorized", "invalid api key", "invalid_api_key"}
 
 func stackedPolicy() Policy {
 	l := stackedLayers
-	return Policy{Name: "stacked retry layers, 3 x 3 (seed 000)",
-		About: fmt.Sprintf("seed 000's two retry layers, each written as the seed describes it: an outer loop of %d "+
-			"attempts, %v x 2^n between them, stopping on the seed's permanent markers, around an inner loop "+
-			"of %d attempts, %v x 2^(n-1) between them, retrying empty messages and the seed's transient "+
+	return Policy{Name: "stacked retry layers, 3 x 3",
+		About: fmt.Sprintf("the two retry layers of an agent runtime written in Python, each as its design describes it: an outer loop of %d "+
+			"attempts, %v x 2^n between them, stopping on its permanent-error markers, around an inner loop "+
+			"of %d attempts, %v x 2^(n-1) between them, retrying empty messages and its transient-error "+
 			"pattern (`%s`) but never a context overflow; no jitter, no Retry-After; tools as they are.",
-			l.outerAttempts, l.outerBase, l.innerAttempts, l.innerBase, seedRetryPattern),
+			l.outerAttempts, l.outerBase, l.innerAttempts, l.innerBase, stackedRetryPattern),
 		Model: func(r rig) (lcllms.Model, error) {
 			llm, err := r.rawClient()
 			return stacked(llm, r.ts), err
 		}}
 }
 
-// stacked wraps inner in the seed's two layers, their waits divided by ts.
+// stacked wraps inner in the runtime's two layers, their waits divided by ts.
 func stacked(inner lcllms.Model, ts timeScale) lcllms.Model {
 	l := stackedLayers
 	innerLoop := func(ctx context.Context, msgs []lcllms.MessageContent, opts []lcllms.CallOption) (resp *lcllms.ContentResponse, err error) {
@@ -65,7 +67,7 @@ func stacked(inner lcllms.Model, ts timeScale) lcllms.Model {
 				return resp, nil
 			}
 			msg := err.Error()
-			retryable := !seedOverflow.MatchString(msg) && (msg == "" || seedRetryPattern.MatchString(msg))
+			retryable := !stackedOverflow.MatchString(msg) && (msg == "" || stackedRetryPattern.MatchString(msg))
 			if !retryable || n == l.innerAttempts {
 				return nil, err
 			}
@@ -83,7 +85,7 @@ func stacked(inner lcllms.Model, ts timeScale) lcllms.Model {
 				return resp, nil
 			}
 			text := strings.ToLower(fmt.Sprintf("%T: %v", err, err))
-			for _, m := range seedPermanentMarkers {
+			for _, m := range stackedPermanentMarkers {
 				if strings.Contains(text, m) {
 					return nil, fmt.Errorf("failed permanently: %w", err)
 				}

@@ -76,7 +76,7 @@ func nested(cfg config) (section, error) {
 	sec := section{number: 5, title: "Nested layers over a persistent failure",
 		setup: "Every request gets a 529 \"overloaded\". One logical call goes through the policy's layers: three " +
 			"where the policy can be stacked, as an application, a framework and a client library might each add " +
-			"their own; for the seed's layers, its two. Lower bound: the attempts of one layer, 3.",
+			"their own; for the stacked retry layers, their two. Lower bound: the attempts of one layer, 3.",
 		table: table{header: []string{"policy", "requests", "succeeded", "wall time"}}}
 	for i, p := range ps {
 		runs := res[i]

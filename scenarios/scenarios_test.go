@@ -9,7 +9,7 @@ import (
 
 func TestNestedLayersRequests(t *testing.T) {
 	ps := nestedPolicies()
-	want := []int{1, 9, 27, 3} // no retry; the seed's 3 x 3; failsafe-go 3 x 3 around openai-go's 3; resilient
+	want := []int{1, 9, 27, 3} // no retry; the stacked layers' 3 x 3; failsafe-go 3 x 3 around openai-go's 3; resilient
 	if len(ps) != len(want) {
 		t.Fatalf("%d policies, want %d", len(ps), len(want))
 	}

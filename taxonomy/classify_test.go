@@ -20,8 +20,8 @@ import (
 )
 
 // Provider message shapes. Each helper reproduces the exact fmt string of a
-// langchaingo v0.1.14 client, from shared/research/langchaingo-errors.md §0.3
-// and §2; the messages inside are the providers' own.
+// langchaingo v0.1.14 client, as its source writes it; the messages inside
+// are the providers' own.
 
 // openai returns the openai client's non-2xx error: a bare *errors.errorString.
 func openai(status int, message string) error {
@@ -218,13 +218,14 @@ func providerCases() []classifyCase {
 		// ---- nothing to classify ----
 		{"nil error", nil,
 			taxonomy.Class{Kind: taxonomy.Unknown, Rule: "nil error"}},
-		// Seed 000: a stream that dropped before any error body arrived.
+		// A stream that dropped before any error body arrived: the message is
+		// empty, and the failure transient.
 		{"empty message", errors.New(""),
 			taxonomy.Class{Kind: taxonomy.Transient, Rule: "empty message"}},
 		{"whitespace message", errors.New(" \n"),
 			taxonomy.Class{Kind: taxonomy.Transient, Rule: "empty message"}},
 
-		// ---- openai: research §5 openai cases and platform.openai.com error-code docs ----
+		// ---- openai: real messages; platform.openai.com error-code docs ----
 		{"openai 01 429", openai(429, "Rate limit reached"),
 			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: "status 429", Status: 429}},
 		{"openai 429 TPM try again in 1.8s", openai(429, openaiTPM),
@@ -322,7 +323,7 @@ func providerCases() []classifyCase {
 		{"openrouter 402 credits", openai(402, "This request requires more credits, or fewer max_tokens. You requested up to 4096 tokens, but can only afford 1000."),
 			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `pattern "credits used up"`, Status: 402}},
 
-		// ---- anthropic: research §5 anthropic cases and docs.anthropic.com/en/api/errors ----
+		// ---- anthropic: real messages; docs.anthropic.com/en/api/errors ----
 		{"anthropic 01 429", anthropicStatus(429, "This request would exceed your organization's rate limit of 50 requests per minute."),
 			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: "status 429", Status: 429}},
 		{"anthropic 429 token rate limit is not an overflow", anthropicStatus(429, anthropicTokens),
@@ -388,7 +389,7 @@ func providerCases() []classifyCase {
 		{"anthropic 12 caller abort", anthropic(fmt.Errorf("failed to process stream event: %w", fmt.Errorf("streaming func returned an error: %w", errAbort))),
 			taxonomy.Class{Kind: taxonomy.Unknown, Rule: "no rule matched"}},
 
-		// ---- ollama: research §5 ollama cases; llama.cpp server wording ----
+		// ---- ollama: real messages; llama.cpp server wording ----
 		{"ollama 01 rate limit", errors.New("rate limit exceeded"),
 			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: `marker "rate limit"`}},
 		{"ollama 02a server busy", errors.New("server busy, please try again.  maximum pending requests exceeded"),
@@ -422,7 +423,7 @@ func providerCases() []classifyCase {
 		{"ollama server down: ECONNREFUSED", postErr("http://127.0.0.1:11434/api/chat", &net.OpError{Op: "dial", Net: "tcp", Addr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 11434}, Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}),
 			taxonomy.Class{Kind: taxonomy.Transient, Rule: "connection refused"}},
 
-		// ---- googleai: research §5 googleai cases; ai.google.dev troubleshooting page ----
+		// ---- googleai: real messages; ai.google.dev troubleshooting page ----
 		{"googleai 01 429 check quota stays rate limited, Retry-After header", googleai(429, "Resource has been exhausted (e.g. check quota).", http.Header{"Retry-After": {"7"}}),
 			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: "status 429", Status: 429, RetryAfter: 7 * time.Second, WaitSource: taxonomy.WaitRetryAfter}},
 		{"googleai 01 flattened text", errors.New("googleapi: Error 429: Resource has been exhausted (e.g. check quota)."),
@@ -480,7 +481,7 @@ func providerCases() []classifyCase {
 		{"vertex gRPC PermissionDenied", errors.New("rpc error: code = PermissionDenied desc = Permission 'aiplatform.endpoints.predict' denied on resource '//aiplatform.googleapis.com/projects/p/locations/us-central1/publishers/google/models/gemini-1.5-pro' (or it may not exist)."),
 			taxonomy.Class{Kind: taxonomy.Permanent, Rule: "grpc code PermissionDenied"}},
 
-		// ---- mistral: research §5 mistral cases (mistral-go's "(HTTP Error %d) %s") ----
+		// ---- mistral: real messages (mistral-go's "(HTTP Error %d) %s") ----
 		{"mistral 01 retry bug: body already read", postErr("http://127.0.0.1:42429/v1/chat/completions", errors.New("http: ContentLength=166 with Body length 0")),
 			taxonomy.Class{Kind: taxonomy.Transient, Rule: "transport error"}},
 		{"mistral 429", mistral(429, `{"message":"Requests rate limit exceeded"}`),
@@ -502,7 +503,7 @@ func providerCases() []classifyCase {
 		{"mistral 09b client timeout flattened", errors.New("error reading stream response: context deadline exceeded (Client.Timeout or context cancellation while reading body)"),
 			taxonomy.Class{Kind: taxonomy.Transient, Rule: `marker "deadline exceeded"`}},
 
-		// ---- bedrock: research §5 bedrock cases (AWS SDK v2 error chain, HTTPStatusCode()) ----
+		// ---- bedrock: real messages (AWS SDK v2 error chain, HTTPStatusCode()) ----
 		{"bedrock 01 ThrottlingException 429", bedrock(429, 3, errors.New("ThrottlingException: Too many requests, please wait before trying again.")),
 			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: "status 429", Status: 429}},
 		{"bedrock 01 flattened text", errors.New("operation error Bedrock Runtime: InvokeModel, exceeded maximum number of attempts, 3, https response error StatusCode: 429, RequestID: , ThrottlingException: Too many requests, please wait before trying again."),
@@ -542,7 +543,7 @@ func providerCases() []classifyCase {
 		{"bedrock 11b refusal stop reason", errors.New("completed due to refusal. Maybe try increasing max tokens"),
 			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `marker "completed due to"`}},
 
-		// ---- cohere: research §5 cohere cases; docs.cohere.com errors ----
+		// ---- cohere: real messages; docs.cohere.com errors ----
 		{"cohere 01..06 any JSON error body", errors.New("empty response"),
 			taxonomy.Class{Kind: taxonomy.Transient, Rule: `marker "no response"`}},
 		{"cohere 03 empty body", fmt.Errorf("parse response: %w", io.EOF),
@@ -552,7 +553,7 @@ func providerCases() []classifyCase {
 		{"cohere ErrModelNotFound", errors.New("model not found"),
 			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `marker "model not found"`, ModelMissing: true}},
 
-		// ---- huggingface: research §5 huggingface cases ----
+		// ---- huggingface: real messages ----
 		{"huggingface 01 429", huggingface(429, `{"error":"Rate limit reached. You reached free usage limit (reset hourly)."}`),
 			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: "status 429", Status: 429}},
 		{"huggingface 02a 503 model loading", huggingface(503, `{"error":"Model gpt2 is currently loading","estimated_time":20.0}`),
@@ -572,18 +573,18 @@ func providerCases() []classifyCase {
 		{"huggingface 10a non-JSON 200", fmt.Errorf("failed to run inference: %w", jsonSyntaxError("<html>")),
 			taxonomy.Class{Kind: taxonomy.Unknown, Rule: "malformed response body"}},
 
-		// ---- seed 000: the retry pattern and the permanent markers ----
-		{"seed 000 fetch failed", errors.New("TypeError: fetch failed"),
+		// ---- the transient and permanent markers of agent runtimes in Python and Node ----
+		{"runtime fetch failed", errors.New("TypeError: fetch failed"),
 			taxonomy.Class{Kind: taxonomy.Transient, Rule: `marker "fetch failed"`}},
-		{"seed 000 other side closed", errors.New("SocketError: other side closed"),
+		{"runtime other side closed", errors.New("SocketError: other side closed"),
 			taxonomy.Class{Kind: taxonomy.Transient, Rule: `marker "other side closed"`}},
-		{"seed 000 envoy reset before headers", errors.New("upstream connect error or disconnect/reset before headers. reset reason: connection termination"),
+		{"runtime envoy reset before headers", errors.New("upstream connect error or disconnect/reset before headers. reset reason: connection termination"),
 			taxonomy.Class{Kind: taxonomy.Transient, Rule: `marker "reset before headers"`}},
-		{"seed 000 login expired", errors.New("openai-codex: login expired, please run `codex login` again"),
+		{"runtime login expired", errors.New("openai-codex: login expired, please run `codex login` again"),
 			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `marker "login expired"`}},
-		{"seed 000 invalid api key", errors.New("AuthenticationError: Invalid API key"),
+		{"runtime invalid api key", errors.New("AuthenticationError: Invalid API key"),
 			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `marker "invalid api key"`}},
-		{"seed 000 image data is not", errors.New("BadRequestError: image data is not a valid base64 string"),
+		{"runtime image data is not", errors.New("BadRequestError: image data is not a valid base64 string"),
 			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `marker "image data is not"`}},
 
 		// ---- status words in free text: gateways, proxies and the Python SDKs' "Error code: %d" ----

@@ -73,13 +73,15 @@
 // The vocabulary is small and stable; [Kind.String] returns the names below.
 //
 //	unknown           nothing matched: retried, but fewer times than transient
-//	transient         dropped connection, reset, EOF, 5xx, attempt timeout, empty message
-//	rate_limited      429, throttling, "rate limit" (not quota exhaustion)
+//	transient         dropped connection, reset, EOF, 5xx, attempt timeout, an HTTP client's own timeout, empty message
+//	rate_limited      429, throttling, "rate limit" (not an exhausted quota, credit or spending limit)
 //	overloaded        529, "overloaded", 503 unavailable
 //	context_overflow  the prompt is larger than the context window: compact, never retry blindly
-//	permanent         the same request fails the same way: auth, bad request, quota, policy
+//	permanent         the same request fails the same way: auth, bad request, billing and account
+//	                  states, TLS and certificates, a model too large for a local runner, policy
 //	canceled          the caller gave up
-//	programming       misuse: not implemented, nil model, invalid options
+//	programming       misuse: not implemented, nil model, invalid options, a request the client
+//	                  cannot build or decode
 //
 // # Extending
 //

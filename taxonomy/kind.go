@@ -11,7 +11,8 @@ const (
 	// Unknown means no rule matched. It is retried, but fewer times than Transient.
 	Unknown Kind = iota
 	// Transient failures are expected to go away: dropped connections, resets,
-	// EOF mid-body, 5xx, attempt timeouts, empty error messages.
+	// EOF mid-body, 5xx, attempt timeouts, an HTTP client's own timeout,
+	// empty error messages.
 	Transient
 	// RateLimited means the provider asked the caller to slow down (429,
 	// throttling). Quota or credit exhaustion is Permanent, not RateLimited.
@@ -27,11 +28,15 @@ const (
 	ContextOverflow
 	// Permanent failures repeat for the same request: authentication, invalid
 	// key, bad request, invalid image, model not found, quota or credit
-	// exhausted, content policy.
+	// exhausted, a spending limit reached, an inactive account, TLS and
+	// certificate failures, a model too large for a local runner's memory,
+	// content policy.
 	Permanent
 	// Canceled means the caller gave up. It is never retried.
 	Canceled
-	// Programming means misuse: not implemented, nil model, invalid options.
+	// Programming means misuse: not implemented, nil model, invalid options,
+	// a request the client cannot build or a response it cannot decode into
+	// its types.
 	Programming
 )
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -98,9 +99,10 @@ func TestAbandonedSuccessIsStored(t *testing.T) {
 	})
 }
 
-// A holder that outlives its lease: the key is taken over by a later
-// caller; the first holder's result then loses, and the loss is logged.
-func TestIdempotentLeaseLost(t *testing.T) {
+// A holder that outlives its lease keeps its key: the claim is renewed while
+// the tool runs, so a later caller cannot take it over, and the late result
+// is stored.
+func TestIdempotentClaimOutlivesItsLease(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var logs logtest.Buffer
 		store := tools.NewMemoryStore()
@@ -112,6 +114,46 @@ func TestIdempotentLeaseLost(t *testing.T) {
 		if got != "Error: charge failed internally (context.deadlineExceededError)" {
 			t.Errorf("the first holder at its lease's end: got %q", got)
 		}
+		time.Sleep(time.Second) // two leases after the start: the tool still runs
+		if rec, claimed, _ := store.Claim(t.Context(), key, "a later caller", time.Minute); claimed || rec.Owner == "a later caller" {
+			t.Fatalf("a later caller took over the key of a running tool: %+v", rec)
+		}
+		time.Sleep(2 * time.Second) // the first holder's charge returns
+		rec, _, _ := store.Get(t.Context(), key)
+		if !rec.Done || rec.Result != "charged order 4471: txn-1" || charge.calls() != 1 {
+			t.Errorf("record: got %+v after %d charges, want the late charge stored", rec, charge.calls())
+		}
+		if strings.Contains(logs.String(), "lease lost") {
+			t.Errorf("logs:\n%s", logs.String())
+		}
+	})
+}
+
+// forgetful is a store whose renewals fail, as when the holder's process is
+// cut off from a shared store: the lease then expires under a running tool.
+type forgetful struct {
+	*tools.MemoryStore
+	claims atomic.Int32
+}
+
+func (f *forgetful) Claim(ctx context.Context, key, owner string, lease time.Duration) (tools.Record, bool, error) {
+	if f.claims.Add(1) > 1 && owner != "a later caller" {
+		return tools.Record{}, false, errors.New("redis: connection refused")
+	}
+	return f.MemoryStore.Claim(ctx, key, owner, lease)
+}
+
+// When renewals fail for a whole lease, a later caller may take the key
+// over; the first holder's result then loses, and the loss is logged.
+func TestIdempotentLeaseLost(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var logs logtest.Buffer
+		store := &forgetful{MemoryStore: tools.NewMemoryStore()}
+		defer store.Close()
+		key := tools.DefaultKey("charge", "order 4471")
+		charge := stubborn(3*time.Second, nil)
+		w := mustWrap(t, charge, tools.Idempotent(store), tools.Lease(time.Second), tools.Timeout(0), tools.Logger(logs.Logger()))
+		_, _ = w.Call(t.Context(), "order 4471")
 		time.Sleep(time.Second)
 		if _, claimed, _ := store.Claim(t.Context(), key, "a later caller", time.Minute); !claimed {
 			t.Fatal("the expired lease could not be claimed")

@@ -98,3 +98,29 @@ func jsonOfSize(n int) string {
 	b.WriteString(`]}`)
 	return b.String()
 }
+
+// BenchmarkRunLimits measures a tool call under a run without limits
+// (run=plain, the baseline) and under a run with a token budget, a request
+// limit and a tool call limit, none of them reached (run=limits): the call
+// takes its place in the tool call limit before it starts. Compare with
+// benchrounds, base run=plain (see docs/performance.md).
+func BenchmarkRunLimits(b *testing.B) {
+	w := mustWrap(b, noop)
+	for _, run := range []struct {
+		name string
+		ctx  context.Context
+	}{
+		{"plain", middleware.NewRun(context.Background(), tools.RepeatLimit(math.MaxInt))},
+		{"limits", middleware.NewRun(context.Background(), tools.RepeatLimit(math.MaxInt), middleware.TokenBudget(math.MaxInt),
+			middleware.RequestLimit(math.MaxInt), middleware.ToolCallLimit(math.MaxInt))},
+	} {
+		b.Run("run="+run.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := w.Call(run.ctx, `{"order":4471}`); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -29,7 +29,7 @@ type Dispatcher struct {
 type DispatchOption func(*dispatchConfig)
 
 type dispatchConfig struct {
-	concurrent int      // Default: 1, one call after the other
+	concurrent int      // Default: one call after the other
 	toolOpts   []Option // Default: none, New's defaults
 	errs       []error
 }
@@ -37,7 +37,7 @@ type dispatchConfig struct {
 // Concurrent lets up to n calls of one response run at once; they are
 // started in call order. Use it when the calls of a response are
 // independent, as providers that emit parallel tool calls intend.
-// Default: 1, one call after the other.
+// Default: one call after the other.
 func Concurrent(n int) DispatchOption {
 	return func(c *dispatchConfig) {
 		if n < 1 {

@@ -65,17 +65,18 @@
 // tool can pass the key on to the service it calls ([KeyFrom]).
 //
 // A call that outlives its timeout (or whose caller gave up) while the tool
-// ignores its context keeps its claim until the tool really returns, within
-// its lease: the model reads "Error: <tool> failed internally
+// ignores its context keeps its claim until the tool really returns (the
+// claim is renewed every third of the lease while the tool runs): the model
+// reads "Error: <tool> failed internally
 // (context.deadlineExceededError)" at the timeout, like any timeout, and a
 // repeat of the call meanwhile, from this process or another sharing the
 // store, waits for it instead of running the tool a second time. When the
 // tool returns, the goroutine that ran it settles the claim: a success is
 // stored, and the waiting repeat returns it (a later repeat reads "already
 // done: <result>"); a failure releases the claim, and the waiting repeat
-// runs the tool itself. A tool still running when its lease ends can be
-// run again by another caller: choose the lease longer than the slowest
-// call.
+// runs the tool itself. Only when the holder's process dies, or cannot
+// reach the store for a whole lease, can another caller take the key over
+// while the tool may still run (see [Store]).
 //
 // A [MemoryStore] is the default: bounded (10 000 records, evicting the
 // oldest done record, never one in flight) and expiring records

@@ -43,8 +43,8 @@ func lookupOrders(_ context.Context, _ int, input string) (string, error) {
 	return "order 4471: shipped Tuesday", nil
 }
 
-// Seed 003: asked for order 9999, told "no order '9999'", asks for 4471,
-// answers.
+// The model asks for order 9999, is told "no order '9999'", asks for 4471
+// and answers.
 func TestExecutorToolErrorReachesTheModel(t *testing.T) {
 	lookup := newCounted("lookup", lookupOrders)
 	model := scripted.New(
@@ -64,7 +64,7 @@ func TestExecutorToolErrorReachesTheModel(t *testing.T) {
 	}
 }
 
-// Seed 003: a FatalToolError ends the run; the model is called once.
+// A FatalToolError ends the run; the model is called once.
 func TestExecutorFatalToolErrorAborts(t *testing.T) {
 	authErr := &taxonomy.FatalToolError{Cause: errors.New("payment authorization failed")}
 	charge := newCounted("charge", func(context.Context, int, string) (string, error) { return "", authErr })
@@ -79,8 +79,8 @@ func TestExecutorFatalToolErrorAborts(t *testing.T) {
 	}
 }
 
-// Seed 003: an internal error's text never reaches the model; the logs have
-// it, redacted.
+// An internal error's text never reaches the model; the logs have it,
+// redacted.
 func TestExecutorInternalErrorIsHidden(t *testing.T) {
 	var logs logtest.Buffer
 	lookup := newCounted("lookup", func(context.Context, int, string) (string, error) {

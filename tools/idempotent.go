@@ -63,6 +63,7 @@ func (t *Tool) callOnce(ctx context.Context, key, input string) result {
 // runClaimed runs the call whose key owner holds, bounded by the lease.
 func (t *Tool) runClaimed(ctx context.Context, key, owner, input string) result {
 	c := &claim{t: t, key: key, owner: owner, ctx: context.WithoutCancel(ctx), holders: 1}
+	c.renewal = time.AfterFunc(t.cfg.lease/3, c.renew)
 	leased, cancel := context.WithTimeout(context.WithValue(ctx, keyCtx{}, key), t.cfg.lease)
 	r := t.call(ctx, leased, input, c)
 	cancel()
@@ -80,15 +81,49 @@ func (t *Tool) runClaimed(ctx context.Context, key, owner, input string) result 
 // soon as the tool returns, and the claim is released when the last holder
 // leaves without a success (a failure, a ToolError, a panic), so that a
 // later call may run. Both happen on the goroutine that ran the tool when
-// it is the last to end.
+// it is the last to end. While holders remain, the claim renews its lease
+// every third of it, so a tool that runs longer than the lease (or than the
+// call that started it) keeps its key until it really ends.
 type claim struct {
 	t          *Tool
 	key, owner string
 	ctx        context.Context // the caller's, without its cancellation
+	renewal    *time.Timer
+
+	// storing orders the store's calls: a renewal never lands after the
+	// release or completion that ended the claim (it would claim the key
+	// anew).
+	storing sync.Mutex
 
 	mu      sync.Mutex
 	holders int
 	done    bool // a success was stored
+}
+
+// active reports whether the claim still has holders and no stored result.
+func (c *claim) active() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.holders > 0 && !c.done
+}
+
+// renew claims the key again, which renews the lease of the owner's own
+// in-flight record, and schedules the next renewal while the claim is
+// active. A renewal that finds another owner's record stops: the lease was
+// already lost (the completion will say so).
+func (c *claim) renew() {
+	c.storing.Lock()
+	defer c.storing.Unlock()
+	if !c.active() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(c.ctx, storeTimeout)
+	_, mine, err := c.t.cfg.store.Claim(ctx, c.key, c.owner, c.t.cfg.lease)
+	cancel()
+	if (err == nil && !mine) || !c.active() {
+		return
+	}
+	c.renewal.Reset(c.t.cfg.lease / 3) // a store error: try again at the next tick
 }
 
 // enter adds an attempt as a holder.
@@ -113,6 +148,9 @@ func (c *claim) leave(ok bool, out string) {
 	if !store && !release {
 		return
 	}
+	c.renewal.Stop()
+	c.storing.Lock()
+	defer c.storing.Unlock()
 	ctx, cancel := context.WithTimeout(c.ctx, storeTimeout)
 	defer cancel()
 	t := c.t

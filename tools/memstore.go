@@ -152,7 +152,14 @@ func (m *MemoryStore) Claim(_ context.Context, key, owner string, lease time.Dur
 	now := m.begin()
 	defer m.end()
 	if r := m.get(key); r != nil {
-		if now.Before(r.expires) {
+		switch {
+		case now.Before(r.expires) && r.Owner == owner && !r.Done:
+			// The owner claims its own record again: it renews its lease.
+			m.unqueue(r)
+			r.expires = now.Add(lease)
+			m.enqueue(r, now, queueKey{done: false, d: lease})
+			return r.Record, true, nil
+		case now.Before(r.expires):
 			return r.Record, false, nil
 		}
 		m.remove(r)

@@ -86,7 +86,8 @@ func Middleware(opts ...middleware.Option) Option {
 // and stays open for delay; while it is open, a call ends the run with a
 // [taxonomy.FatalToolError]. It is [middleware.CircuitBreaker]; use
 // Middleware(middleware.NoBreaker()) to disable the breaker.
-// Default: 5 failures, 30 s.
+// Default: 5 failures ([DefaultBreakerFailures]), 30 s
+// ([DefaultBreakerDelay]).
 func CircuitBreaker(failures int, delay time.Duration) Option {
 	return Middleware(middleware.CircuitBreaker(failures, delay))
 }
@@ -121,10 +122,10 @@ func KeyFunc(f func(name, input string) string) Option {
 	}
 }
 
-// Lease sets how long an idempotent call holds its key while in flight. The
-// call's context is bounded by the lease, so a tool that honours its context
-// stops before another caller may take the key over; a crashed holder blocks
-// the key for at most this long. Make it longer than the slowest call.
+// Lease sets how long an idempotent call's claim on its key lasts without
+// renewal: the wrapper renews it every third of the lease while the tool
+// runs, so a crashed holder blocks the key for at most this long, and a
+// running tool keeps it. The caller's context is bounded by the lease too.
 // It needs [Idempotent]. Default: 2 min ([DefaultLease]).
 func Lease(d time.Duration) Option {
 	return positive("Lease", d, func(c *config) { c.lease = d })

@@ -17,10 +17,14 @@ import (
 //
 //   - Claim creates an in-flight record for key, owned by owner and expiring
 //     after lease, when there is no live record for key, and returns it with
-//     true. When there is one (in flight with its lease running, or done
-//     with its time to live running), it changes nothing and returns that
-//     record with false. An expired record counts as absent: a holder that
-//     crashed blocks its key for at most its lease.
+//     true. When the live record is owner's own in-flight record, it renews
+//     its lease (to expire after lease from now) and returns it with true:
+//     a holder keeps its claim by claiming again, and a Claim retried after
+//     its reply was lost finds the caller's own record. When there is
+//     another live record (another owner's in flight, or any done one), it
+//     changes nothing and returns that record with false. An expired record
+//     counts as absent: a holder that crashed blocks its key for at most its
+//     lease.
 //   - Complete stores result as the done record of key, owned by owner and
 //     expiring after ttl, unless another owner's record is live, in which
 //     case it changes nothing and returns [ErrLeaseLost]. So a holder whose
@@ -30,12 +34,13 @@ import (
 //     expired or not, and does nothing otherwise.
 //   - Get returns key's live record, if any.
 //
-// When a lease expires while its holder is still running, another caller may
-// claim the key and run the tool a second time; the first holder's Complete
-// then fails with ErrLeaseLost (logged as "lease lost"). The wrapper bounds
-// the holder's context by the lease, so this happens only with a tool that
-// ignores its context or a lease shorter than the call: choose the lease
-// longer than the slowest call.
+// The wrapper renews its claim every third of the lease while the tool runs,
+// even after the call that started it was abandoned, so a slow or stuck tool
+// keeps its key until it really ends. A lease expires only when its holder's
+// process is gone (crashed, or cut off from the store for a whole lease):
+// then another caller may claim the key and run the tool a second time, and
+// a holder that comes back finds Complete failing with ErrLeaseLost (logged
+// as "lease lost").
 //
 // Errors other than ErrLeaseLost mean the store could not answer. A Claim
 // that fails is an internal failure of the call, and the tool is not run.

@@ -27,6 +27,9 @@ var (
 	ErrStuck = errors.New("tools: stuck")
 )
 
+// errZeroTool is the problem of a Tool that [New] did not build.
+var errZeroTool = errors.New("tools: zero Tool: build it with tools.New or resilient.Tool")
+
 // Tool is a langchaingo tool wrapped for an agent: it has the wrapped tool's
 // name and description, and Call maps every outcome at the dispatch
 // boundary (see the package documentation): a [taxonomy.ToolError] becomes
@@ -35,6 +38,8 @@ var (
 //
 // A Tool is safe for concurrent use when the wrapped tool is. Build it once
 // and share it: its circuit breaker is per Tool.
+//
+// The zero Tool is not usable: its calls end the run with an error saying so.
 type Tool struct {
 	inner       tools.Tool
 	name        string
@@ -159,8 +164,9 @@ func (t *Tool) Breaker() *middleware.Breaker {
 //     other failure, a panic and a timeout; the full error is logged,
 //     redacted;
 //   - a *[taxonomy.FatalToolError] naming the tool when the tool returned
-//     one, when its circuit is open ([ErrCircuitOpen]) and when the model is
-//     stuck repeating the call ([ErrStuck]): the run ends;
+//     one, when its circuit is open ([ErrCircuitOpen]), when the model is
+//     stuck repeating the call ([ErrStuck]) and when the run's tool call
+//     limit is reached (middleware.ErrUsageLimit): the run ends;
 //   - the context's error when the caller gave up: the run ends.
 //
 // For an [Idempotent] tool, a repeat of a completed call returns
@@ -198,8 +204,12 @@ type result struct {
 }
 
 func (t *Tool) run(ctx context.Context, input string) result {
-	if t.err != nil {
-		cause := taxonomy.WithClass(t.err, taxonomy.Class{Kind: taxonomy.Programming, Rule: "invalid tool"})
+	problem := t.err
+	if problem == nil && t.pipe == nil {
+		problem = errZeroTool
+	}
+	if problem != nil {
+		cause := taxonomy.WithClass(problem, taxonomy.Class{Kind: taxonomy.Programming, Rule: "invalid tool"})
 		err := &taxonomy.FatalToolError{Tool: t.name, Cause: cause}
 		return result{err: err, outcome: middleware.OutcomeFatal, logged: err}
 	}

@@ -27,6 +27,7 @@ import (
 	"github.com/tmc/langchaingo/llms/openai"
 
 	"github.com/resilientgo/resilient"
+	"github.com/resilientgo/resilient/examples/internal/tty"
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
@@ -35,7 +36,7 @@ import (
 func main() {
 	srv := newProvider(faultserver.New)
 	defer srv.Close()
-	if _, err := run(context.Background(), os.Stdout, srv); err != nil {
+	if _, err := run(context.Background(), os.Stdout, tty.IsTerminal(os.Stdout), srv); err != nil {
 		fmt.Fprintln(os.Stderr, "embeddings:", err)
 		os.Exit(1)
 	}
@@ -92,7 +93,10 @@ type report struct {
 	Splits      int           // batches split in halves
 }
 
-func run(ctx context.Context, out io.Writer, srv *faultserver.Server) (report, error) {
+// run indexes the corpus against srv and writes what happened to out; if
+// live (out is a terminal), a progress line redraws itself as batches
+// complete, else it is written once, at the end.
+func run(ctx context.Context, out io.Writer, live bool, srv *faultserver.Server) (report, error) {
 	// The evidence transport recovers the Retry-After the client drops.
 	llm, err := openai.New(openai.WithToken("sk-test"), openai.WithBaseURL(srv.OpenAIBaseURL()),
 		openai.WithEmbeddingModel("text-embedding-3-small"),
@@ -109,8 +113,9 @@ func run(ctx context.Context, out io.Writer, srv *faultserver.Server) (report, e
 		vectors, err := embedder.CreateEmbedding(ctx, batch)
 		if err == nil {
 			done += len(batch)
-			rep := t.report()
-			fmt.Fprintf(out, "\rindexed %4d/%d texts  (%d rate limited, %d split)", done, len(texts), rep.RateLimited, rep.Splits)
+			if live {
+				fmt.Fprint(out, "\r", progressLine(done, len(texts), t.report()))
+			}
 		}
 		return vectors, err
 	})
@@ -120,6 +125,9 @@ func run(ctx context.Context, out io.Writer, srv *faultserver.Server) (report, e
 	}
 	start := time.Now()
 	vectors, err := docs.EmbedDocuments(ctx, slices.Clone(texts))
+	if !live {
+		fmt.Fprint(out, progressLine(done, len(texts), t.report()))
+	}
 	fmt.Fprintln(out)
 	if err != nil {
 		return report{}, err
@@ -137,6 +145,10 @@ func run(ctx context.Context, out io.Writer, srv *faultserver.Server) (report, e
 		rep.RateLimited, rep.Waited.Round(time.Millisecond))
 	fmt.Fprintf(out, "  split:         %d batches over %d bytes, sent in halves\n", rep.Splits, maxBatchSize)
 	return rep, nil
+}
+
+func progressLine(done, total int, rep report) string {
+	return fmt.Sprintf("indexed %4d/%d texts  (%d rate limited, %d split)", done, total, rep.RateLimited, rep.Splits)
 }
 
 // corpusTexts returns the texts to index: short ones, and now and then a

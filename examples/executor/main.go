@@ -25,13 +25,14 @@ import (
 	"github.com/tmc/langchaingo/chains"
 	lctools "github.com/tmc/langchaingo/tools"
 
+	"github.com/resilientgo/resilient/examples/internal/tty"
 	"github.com/resilientgo/resilient/internal/scripted"
 	"github.com/resilientgo/resilient/taxonomy"
 	"github.com/resilientgo/resilient/tools"
 )
 
 func main() {
-	logger := slog.New(tint.NewTextHandler(os.Stderr, &tint.Options{Level: slog.LevelDebug, TimeFormat: time.TimeOnly}))
+	logger := slog.New(tint.NewTextHandler(os.Stderr, &tint.Options{Level: slog.LevelDebug, TimeFormat: time.TimeOnly, NoColor: !tty.Color(os.Stderr)}))
 	if err := run(logger); err != nil {
 		fmt.Fprintln(os.Stderr, "executor:", err)
 		os.Exit(1)

@@ -19,6 +19,7 @@ import (
 	"github.com/tmc/langchaingo/llms/openai"
 
 	"github.com/resilientgo/resilient"
+	"github.com/resilientgo/resilient/examples/internal/tty"
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/llms"
 )
@@ -31,7 +32,7 @@ func main() {
 }
 
 func run() error {
-	logger := slog.New(tint.NewTextHandler(os.Stderr, &tint.Options{TimeFormat: "15:04:05.000"}))
+	logger := slog.New(tint.NewTextHandler(os.Stderr, &tint.Options{TimeFormat: "15:04:05.000", NoColor: !tty.Color(os.Stderr)}))
 
 	primarySrv := faultserver.New(faultserver.Overloaded()) // 529, every time
 	defer primarySrv.Close()

@@ -31,6 +31,7 @@ import (
 	lctools "github.com/tmc/langchaingo/tools"
 
 	"github.com/resilientgo/resilient"
+	"github.com/resilientgo/resilient/examples/internal/tty"
 	"github.com/resilientgo/resilient/internal/scripted"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/resilientmcp"
@@ -44,7 +45,7 @@ func main() {
 		}
 		return
 	}
-	logger := slog.New(tint.NewTextHandler(os.Stderr, &tint.Options{TimeFormat: time.TimeOnly}))
+	logger := slog.New(tint.NewTextHandler(os.Stderr, &tint.Options{TimeFormat: time.TimeOnly, NoColor: !tty.Color(os.Stderr)}))
 	if err := run(logger); err != nil {
 		fmt.Fprintln(os.Stderr, "mcp:", err)
 		os.Exit(1)

@@ -21,12 +21,13 @@ import (
 	"github.com/tmc/langchaingo/llms"
 	lctools "github.com/tmc/langchaingo/tools"
 
+	"github.com/resilientgo/resilient/examples/internal/tty"
 	"github.com/resilientgo/resilient/internal/scripted"
 	"github.com/resilientgo/resilient/tools"
 )
 
 func main() {
-	logger := slog.New(tint.NewTextHandler(os.Stderr, &tint.Options{TimeFormat: time.TimeOnly}))
+	logger := slog.New(tint.NewTextHandler(os.Stderr, &tint.Options{TimeFormat: time.TimeOnly, NoColor: !tty.Color(os.Stderr)}))
 	if err := run(logger); err != nil {
 		fmt.Fprintln(os.Stderr, "payment:", err)
 		os.Exit(1)

@@ -13,6 +13,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"os"
@@ -25,21 +26,26 @@ import (
 	"github.com/tmc/langchaingo/llms/openai"
 
 	"github.com/resilientgo/resilient"
+	"github.com/resilientgo/resilient/examples/internal/tty"
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
 )
 
 func main() {
-	if err := run(); err != nil {
+	if err := run(os.Stdout, os.Stderr, tty.Color(os.Stderr)); err != nil {
 		fmt.Fprintln(os.Stderr, "quickstart:", err)
 		os.Exit(1)
 	}
 }
 
-func run() error {
+// run writes the demo to out and its log to log, coloured if color: both
+// usually go to one terminal, where the console keeps a log line from
+// cutting a line of the streamed answer.
+func run(out, log io.Writer, color bool) error {
+	con := newConsole(out, log)
 	stats := &waits{}
-	logger := slog.New(stats.tee(tint.NewTextHandler(os.Stderr, &tint.Options{TimeFormat: "15:04:05.000"})))
+	logger := slog.New(stats.tee(tint.NewTextHandler(con, &tint.Options{TimeFormat: "15:04:05.000", NoColor: !color})))
 
 	llm, requests, stop, err := connect()
 	if err != nil {
@@ -51,37 +57,37 @@ func run() error {
 		resilient.Logger(logger),
 		// A UI that streams must clear what it showed before a retry.
 		resilient.ModelOptions(llms.OnStreamRestart(func(_ context.Context, partial string) error {
-			fmt.Printf("\n  [stream dropped after %q: clearing it and asking again]\n  ", partial)
+			con.Line("  [stream dropped after %q: clearing it and asking again]", partial)
 			return nil
 		})),
 	)
 	ctx := resilient.NewRun(context.Background())
 
-	fmt.Println("1. A question, while the provider is rate limiting and then overloaded:")
+	con.Line("1. A question, while the provider is rate limiting and then overloaded:")
 	answer, err := model.Call(ctx, "In one sentence: why do agents need retries?")
 	if err != nil {
 		return err
 	}
-	fmt.Printf("  %s\n\n", answer)
+	con.Line("  %s\n", answer)
 
-	fmt.Println("2. A long conversation, streamed, that overflows the context window:")
-	fmt.Print("  ")
+	con.Line("2. A long conversation, streamed, that overflows the context window:")
 	resp, err := model.GenerateContent(ctx, longConversation(),
 		lcllms.WithStreamingFunc(func(_ context.Context, chunk []byte) error {
-			fmt.Print(string(chunk))
+			con.Stream(string(chunk))
 			return nil
 		}))
+	con.End()
 	if err != nil {
 		return err
 	}
-	fmt.Printf("\n  (final answer: %d characters)\n\n", len(resp.Choices[0].Content))
+	con.Line("  (final answer: %d characters)\n", len(resp.Choices[0].Content))
 
 	run := resilient.RunFrom(ctx)
-	fmt.Println("Summary")
-	fmt.Printf("  logical calls:   2, both answered\n")
-	fmt.Printf("  requests sent:   %s\n", requests())
-	fmt.Printf("  retries spent:   %d of the run's budget of %d\n", run.Retries(), middleware.DefaultRetryBudget)
-	fmt.Printf("  time waiting:    %v over %d waits (Retry-After honoured exactly, jitter elsewhere)\n", stats.total().Round(time.Millisecond), stats.count())
+	con.Line("Summary")
+	con.Line("  logical calls:   2, both answered")
+	con.Line("  requests sent:   %s", requests())
+	con.Line("  retries spent:   %d of the run's budget of %d", run.Retries(), middleware.DefaultRetryBudget)
+	con.Line("  time waiting:    %v over %d waits (Retry-After honoured exactly, jitter elsewhere)", stats.total().Round(time.Millisecond), stats.count())
 	return nil
 }
 

@@ -39,6 +39,7 @@ import (
 	"github.com/tmc/langchaingo/llms/openai"
 
 	"github.com/resilientgo/resilient"
+	"github.com/resilientgo/resilient/examples/internal/tty"
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
@@ -49,7 +50,7 @@ import (
 func main() {
 	addr := flag.String("redis", defaultAddr(), "the Redis address (also $RESILIENT_REDIS_ADDR)")
 	flag.Parse()
-	logger := slog.New(tint.NewTextHandler(os.Stderr, &tint.Options{TimeFormat: "15:04:05.000"}))
+	logger := slog.New(tint.NewTextHandler(os.Stderr, &tint.Options{TimeFormat: "15:04:05.000", NoColor: !tty.Color(os.Stderr)}))
 	redis.SetLogger(redisLog{logger})
 	if err := run(*addr, logger); err != nil {
 		fmt.Fprintln(os.Stderr, "replicas:", err)

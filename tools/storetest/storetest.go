@@ -88,6 +88,20 @@ func sequence(t *testing.T, s tools.Store, unit time.Duration) {
 		{"h's Complete over g's expired claim stands", func() any { return s.Complete(ctx, "k", "h", "done-h", 4*unit) }, nil},
 		{"g's late Complete loses to h's result", func() any { return s.Complete(ctx, "k", "g", "done-g", 4*unit) }, tools.ErrLeaseLost},
 		{"Get sees h's result", get, claimed{tools.Record{Owner: "h", Done: true, Result: "done-h"}, true, nil}},
+		{"h's result expires", func() any { expire(4); return get() }, none},
+		{"i claims", func() any { return claim("i", 2*unit) }, claimed{tools.Record{Owner: "i"}, true, nil}},
+		{"i claims again: its own record, renewed", func() any {
+			time.Sleep(unit)
+			return claim("i", 2*unit)
+		}, claimed{tools.Record{Owner: "i"}, true, nil}},
+		{"the renewed lease outlives the first", func() any { time.Sleep(unit + unit/2); return get() }, claimed{tools.Record{Owner: "i"}, true, nil}},
+		{"j cannot claim a renewed key", func() any { return claim("j", 2*unit) }, claimed{tools.Record{Owner: "i"}, false, nil}},
+		{"the renewed lease ends", func() any { expire(1); return get() }, none},
+		{"a done record is not its owner's to claim again", func() any {
+			claim("k", 2*unit)
+			_ = s.Complete(ctx, "k", "k", "done-k", 4*unit)
+			return claim("k", 2*unit)
+		}, claimed{tools.Record{Owner: "k", Done: true, Result: "done-k"}, false, nil}},
 	}
 	for _, st := range steps {
 		if got := st.do(); !same(got, st.want) {

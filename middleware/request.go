@@ -1,0 +1,42 @@
+package middleware
+
+import "context"
+
+// CallOption configures one call of a [Pipeline], given to [Pipeline.Do] or
+// [Pipeline.DoHedged]. The zero CallOption changes nothing.
+type CallOption struct {
+	estimate func(ctx context.Context, s State) int
+}
+
+// Request makes each attempt of the call a request to a model, counted by
+// the run in the call's context (see [Run.StartRequest]) before the attempt
+// takes a unit from the limiter or a permit from the breaker: a request the
+// run refuses costs neither, says nothing about the target's health, and
+// stops the call with [ReasonUsageLimit], never retried. An attempt that the
+// limiter or the breaker refuses after the run admitted it was never sent:
+// it gives its place back.
+//
+// estimate returns the request's input tokens, estimated, for the run's
+// token budget; it is called before each attempt, with the attempt's State
+// (whose End is nil), only when the run has a token budget.
+func Request(estimate func(ctx context.Context, s State) int) CallOption {
+	return CallOption{estimate: estimate}
+}
+
+// startRequest takes the place of the attempt described by s in the run's
+// limits. It reports whether a place was taken, and the concluded error of
+// an attempt the run refused.
+func (c *call[R]) startRequest(ctx context.Context, s State) (bool, error) {
+	if c.run == nil {
+		return false, nil
+	}
+	estimate := 0
+	if c.run.HasTokenBudget() {
+		estimate = c.estimate(ctx, s)
+	}
+	if refused := c.run.startRequest(estimate); refused != nil {
+		class := refused.Class()
+		return false, c.conclude(s.Attempt, 0, refused, class, c.decide(s.Attempt, class, refused))
+	}
+	return true, nil
+}

@@ -1,0 +1,356 @@
+package middleware_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/failsafe-go/failsafe-go/circuitbreaker"
+
+	"github.com/resilientgo/resilient/internal/observetest"
+	"github.com/resilientgo/resilient/middleware"
+)
+
+// request is the Request option of a call whose requests are estimated at
+// tokens each.
+func request(tokens int) middleware.CallOption {
+	return middleware.Request(func(context.Context, middleware.State) int { return tokens })
+}
+
+func TestEveryAttemptIsARequestFailedOnesIncluded(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := middleware.NewRun(t.Context())
+		s := newScript(fails(err529), fails(err500), succeeds("ok"))
+		if _, err := mustPipeline(t).Do(ctx, s.fn, request(1)); err != nil {
+			t.Fatal(err)
+		}
+		if got := middleware.RunFrom(ctx).Usage(); got.Requests != 3 || got.Retries != 2 || got.Waited <= 0 {
+			t.Errorf("usage %+v, want 3 requests, 2 retries and their waits", got)
+		}
+	})
+}
+
+func TestRequestLimitRefusesBeforeSendingAndNeverRetries(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := middleware.NewRun(t.Context(), middleware.RequestLimit(2))
+		rec := &observetest.Recorder{}
+		p := mustPipeline(t, middleware.Observe(rec))
+		s := newScript(fails(err500)) // retryable: only the limit stops it
+		_, err := p.Do(ctx, s.fn, request(1))
+		if s.count() != 2 {
+			t.Errorf("%d requests sent, want 2", s.count())
+		}
+		if e := asError(t, err); e.Reason != middleware.ReasonUsageLimit || !errors.Is(err, middleware.ErrUsageLimit) {
+			t.Fatalf("got %v, want a usage limit", err)
+		}
+		var refused *middleware.UsageLimitError
+		if !errors.As(err, &refused) || refused.Limit != "request limit" || refused.Max != 2 || refused.Usage.Requests != 2 {
+			t.Errorf("refusal %+v, want the request limit of 2 with 2 requests used", refused)
+		}
+		if !strings.Contains(err.Error(), "request limit of 2 reached (used 2 requests") {
+			t.Errorf("error %q does not name the limit and the usage", err)
+		}
+		_, err = p.Do(ctx, s.fn, request(1))
+		if !errors.Is(err, middleware.ErrUsageLimit) || s.count() != 2 {
+			t.Errorf("next call: %v after %d requests, want refused with none sent", err, s.count())
+		}
+		refusals := observetest.Of[middleware.Refusal](rec)
+		if len(refusals) != 2 || refusals[0].Reason != middleware.RefusedUsageLimit {
+			t.Errorf("refusal events %+v, want two usage-limit refusals", refusals)
+		}
+		if got := middleware.RunFrom(ctx).Usage().Requests; got != 2 {
+			t.Errorf("usage counts %d requests, want 2", got)
+		}
+	})
+}
+
+func TestTokenBudget(t *testing.T) {
+	tests := []struct {
+		name     string
+		used     int // tokens reported before the call
+		estimate int
+		refused  bool
+		need     int
+	}{
+		{"fits", 60, 40, false, 0},
+		{"estimate exceeds what remains", 61, 40, true, 40},
+		{"spent", 100, 0, true, 0},
+		{"passed", 130, 1, true, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := middleware.NewRun(t.Context(), middleware.TokenBudget(100))
+			run := middleware.RunFrom(ctx)
+			run.AddTokens(tt.used, 0)
+			s := newScript(succeeds("ok"))
+			_, err := mustPipeline(t).Do(ctx, s.fn, request(tt.estimate))
+			var refused *middleware.UsageLimitError
+			if got := errors.As(err, &refused); got != tt.refused {
+				t.Fatalf("refused: got %v (%v), want %v", got, err, tt.refused)
+			}
+			if tt.refused && (refused.Limit != "token budget" || refused.Need != tt.need || s.count() != 0) {
+				t.Errorf("refusal %+v after %d requests, want the token budget needing %d and none sent", refused, s.count(), tt.need)
+			}
+		})
+	}
+}
+
+// The estimate is asked for only when the run has a token budget: without
+// one, estimating would be wasted work.
+func TestEstimateOnlyUnderATokenBudget(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		opts []middleware.RunOption
+		want int32
+	}{
+		{"no limit", nil, 0},
+		{"request limit", []middleware.RunOption{middleware.RequestLimit(5)}, 0},
+		{"token budget", []middleware.RunOption{middleware.TokenBudget(5)}, 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var asked atomic.Int32
+			opt := middleware.Request(func(context.Context, middleware.State) int { asked.Add(1); return 1 })
+			ctx := middleware.NewRun(t.Context(), tt.opts...)
+			if _, err := mustPipeline(t).Do(ctx, newScript(succeeds("ok")).fn, opt); err != nil {
+				t.Fatal(err)
+			}
+			if asked.Load() != tt.want {
+				t.Errorf("estimated %d times, want %d", asked.Load(), tt.want)
+			}
+		})
+	}
+}
+
+// countingLimiter admits everything and counts its acquisitions.
+type countingLimiter struct{ n atomic.Int32 }
+
+func (l *countingLimiter) Acquire(context.Context, int) error { l.n.Add(1); return nil }
+
+func TestRefusalTakesNoLimiterUnit(t *testing.T) {
+	ctx := middleware.NewRun(t.Context(), middleware.RequestLimit(1))
+	lim := &countingLimiter{}
+	p := mustPipeline(t, middleware.RateLimit(lim))
+	s := newScript(succeeds("ok"))
+	for range 3 {
+		_, _ = p.Do(ctx, s.fn, request(1))
+	}
+	if lim.n.Load() != 1 || s.count() != 1 {
+		t.Errorf("%d limiter units and %d requests, want 1 and 1: refusals cost nothing", lim.n.Load(), s.count())
+	}
+}
+
+// A refusal says nothing about the target: a half-open breaker keeps its
+// probe for a call that is sent, and closes on its success.
+func TestRefusalLeavesTheBreakerAlone(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustPipeline(t, middleware.CircuitBreaker(1, time.Second))
+		s := newScript(fails(err500), succeeds("ok"))
+		_, _ = p.Do(t.Context(), s.fn) // opens the breaker
+		time.Sleep(time.Second)        // half-open: one probe allowed
+		spent := middleware.NewRun(t.Context(), middleware.RequestLimit(1))
+		_ = middleware.RunFrom(spent).StartRequest(0)
+		for range 3 {
+			if _, err := p.Do(spent, s.fn, request(1)); !errors.Is(err, middleware.ErrUsageLimit) {
+				t.Fatalf("got %v, want a usage limit", err)
+			}
+		}
+		if _, err := p.Do(t.Context(), s.fn, request(1)); err != nil {
+			t.Fatalf("the probe of another run: %v", err)
+		}
+		if st := p.Breaker().State(); st != circuitbreaker.ClosedState {
+			t.Errorf("after the probe the breaker is %v, want closed", st)
+		}
+	})
+}
+
+// An attempt the breaker refuses was never sent: it gives its place in the
+// request limit back.
+func TestAttemptRefusedByTheBreakerIsNotARequest(t *testing.T) {
+	ctx := middleware.NewRun(t.Context(), middleware.RequestLimit(1))
+	p := mustPipeline(t, middleware.CircuitBreaker(1, time.Hour))
+	p.Breaker().Open()
+	s := newScript(succeeds("ok"))
+	if _, err := p.Do(ctx, s.fn, request(1)); !errors.Is(err, middleware.ErrCircuitOpen) {
+		t.Fatalf("got %v, want circuit open", err)
+	}
+	if got := middleware.RunFrom(ctx).Usage().Requests; got != 0 {
+		t.Errorf("usage counts %d requests, want 0", got)
+	}
+	p.Breaker().Close()
+	if _, err := p.Do(ctx, s.fn, request(1)); err != nil || s.count() != 1 {
+		t.Errorf("got %v after %d requests, want the one request the limit allows", err, s.count())
+	}
+}
+
+// An attempt the rate limiter refuses was never sent either.
+func TestAttemptRefusedByTheLimiterIsNotARequest(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		lim, err := middleware.NewLocalLimiter(1, time.Minute, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := middleware.NewRun(t.Context())
+		p := mustPipeline(t, middleware.RateLimit(lim))
+		s := newScript(succeeds("ok"))
+		_, _ = p.Do(ctx, s.fn, request(1))
+		if _, err := p.Do(ctx, s.fn, request(1)); !errors.Is(err, middleware.ErrLimited) {
+			t.Fatalf("got %v, want refused by the limiter", err)
+		}
+		if got := middleware.RunFrom(ctx).Usage().Requests; got != 1 {
+			t.Errorf("usage counts %d requests, want the 1 sent", got)
+		}
+	})
+}
+
+func TestToolCallLimit(t *testing.T) {
+	ctx := middleware.NewRun(t.Context(), middleware.ToolCallLimit(2))
+	run := middleware.RunFrom(ctx)
+	for i := range 2 {
+		if err := run.StartToolCall(); err != nil {
+			t.Fatalf("tool call %d: %v", i+1, err)
+		}
+	}
+	err := run.StartToolCall()
+	if !errors.Is(err, middleware.ErrUsageLimit) || !strings.Contains(err.Error(), "tool call limit of 2 reached") {
+		t.Errorf("third tool call: got %v, want the tool call limit", err)
+	}
+	if got := run.Usage().ToolCalls; got != 2 {
+		t.Errorf("usage counts %d tool calls, want 2", got)
+	}
+}
+
+func TestNoRunNoLimits(t *testing.T) {
+	var run *middleware.Run
+	if err := run.StartRequest(1 << 30); err != nil {
+		t.Errorf("StartRequest on no run: %v", err)
+	}
+	if err := run.StartToolCall(); err != nil {
+		t.Errorf("StartToolCall on no run: %v", err)
+	}
+	run.AddTokens(5, 5)
+	if got := run.Usage(); got != (middleware.Usage{}) {
+		t.Errorf("usage of no run: %+v", got)
+	}
+	if _, err := mustPipeline(t).Do(t.Context(), newScript(succeeds("ok")).fn, request(1<<30)); err != nil {
+		t.Errorf("a call without a run: %v", err)
+	}
+}
+
+// Parallel calls never pass the request and tool call limits; the token
+// budget is passed by at most the usage of the requests in flight when it
+// was reached.
+func TestLimitsUnderConcurrency(t *testing.T) {
+	const (
+		workers  = 16
+		perCall  = 7 // tokens each request reports
+		budget   = 500
+		requests = 40
+		tools    = 30
+	)
+	t.Run("requests and tool calls", func(t *testing.T) {
+		ctx := middleware.NewRun(t.Context(), middleware.RequestLimit(requests), middleware.ToolCallLimit(tools))
+		run := middleware.RunFrom(ctx)
+		p := mustPipeline(t)
+		var sent, toolCalls atomic.Int32
+		fn := func(context.Context, middleware.State) (string, error) { sent.Add(1); return "ok", nil }
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Go(func() {
+				for range 20 {
+					_, _ = p.Do(ctx, fn, request(1))
+					if run.StartToolCall() == nil {
+						toolCalls.Add(1)
+					}
+				}
+			})
+		}
+		wg.Wait()
+		if u := run.Usage(); sent.Load() != requests || u.Requests != requests || toolCalls.Load() != tools || u.ToolCalls != tools {
+			t.Errorf("%d requests sent and %d tool calls made, usage %+v; want exactly %d and %d", sent.Load(), toolCalls.Load(), u, requests, tools)
+		}
+	})
+	t.Run("token budget", func(t *testing.T) {
+		ctx := middleware.NewRun(t.Context(), middleware.TokenBudget(budget))
+		run := middleware.RunFrom(ctx)
+		p := mustPipeline(t)
+		// In flight: from the request's admission (its estimate is asked for
+		// just before) to the report of its usage.
+		var inFlight, maxInFlight atomic.Int32
+		admit := middleware.Request(func(context.Context, middleware.State) int {
+			n := inFlight.Add(1)
+			for m := maxInFlight.Load(); n > m && !maxInFlight.CompareAndSwap(m, n); m = maxInFlight.Load() {
+			}
+			return 1
+		})
+		fn := func(ctx context.Context, _ middleware.State) (string, error) {
+			middleware.RunFrom(ctx).AddTokens(perCall-2, 2)
+			inFlight.Add(-1)
+			return "ok", nil
+		}
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Go(func() {
+				for {
+					if _, err := p.Do(ctx, fn, admit); err != nil {
+						inFlight.Add(-1) // refused
+						if !errors.Is(err, middleware.ErrUsageLimit) {
+							t.Error(err)
+						}
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		u := run.Usage()
+		over := u.Tokens() - budget
+		if over < 0 || over >= int(maxInFlight.Load())*perCall || maxInFlight.Load() > workers {
+			t.Errorf("%d tokens used of a budget of %d, with at most %d requests in flight of %d tokens each",
+				u.Tokens(), budget, maxInFlight.Load(), perCall)
+		}
+		if u.Tokens() != u.Requests*perCall {
+			t.Errorf("%d tokens for %d requests of %d", u.Tokens(), u.Requests, perCall)
+		}
+	})
+}
+
+// Settle charges the units used beyond the estimate: later callers wait
+// for them. An estimate above the truth is not given back.
+func TestLocalLimiterSettle(t *testing.T) {
+	tests := []struct {
+		name             string
+		estimate, actual int
+		wantWaitAtLeast  time.Duration
+		wantWaitLessThan time.Duration
+	}{
+		{"as estimated", 10, 10, 90 * time.Millisecond, 110 * time.Millisecond},
+		{"more than estimated", 10, 50, 490 * time.Millisecond, 510 * time.Millisecond},
+		{"less than estimated", 10, 2, 90 * time.Millisecond, 110 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				lim, err := middleware.NewLocalLimiter(100, time.Second, 0) // one unit per 10 ms
+				if err != nil {
+					t.Fatal(err)
+				}
+				start := time.Now()
+				if err := lim.Acquire(t.Context(), tt.estimate); err != nil {
+					t.Fatal(err)
+				}
+				lim.Settle(t.Context(), tt.estimate, tt.actual)
+				if err := lim.Acquire(t.Context(), 1); err != nil {
+					t.Fatal(err)
+				}
+				if waited := time.Since(start); waited < tt.wantWaitAtLeast || waited >= tt.wantWaitLessThan {
+					t.Errorf("the next unit came after %v, want [%v, %v)", waited, tt.wantWaitAtLeast, tt.wantWaitLessThan)
+				}
+			})
+		})
+	}
+}

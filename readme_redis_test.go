@@ -1,0 +1,73 @@
+package resilient_test
+
+import (
+	"context"
+	"crypto/rand"
+	"os"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/resilientgo/resilient"
+	"github.com/resilientgo/resilient/faultserver"
+	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/resilientredis"
+	"github.com/resilientgo/resilient/tools"
+)
+
+// The README's Redis example, against the Redis at RESILIENT_REDIS_ADDR
+// (skipped without one, as the resilientredis tests are): a charge sent
+// twice runs once, the model answers under the shared limit, and the
+// shared breaker is closed.
+func TestREADMERedis(t *testing.T) {
+	addr := os.Getenv("RESILIENT_REDIS_ADDR")
+	if addr == "" {
+		t.Skip("RESILIENT_REDIS_ADDR is not set: start Redis (redis-server --port 6399) and set RESILIENT_REDIS_ADDR=127.0.0.1:6399")
+	}
+	srv := faultserver.New(faultserver.Reply("Charged."))
+	defer srv.Close()
+	llm, err := srv.OpenAI()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var charges atomic.Int32
+	chargeTool := tools.Func("charge", "Charges an order.", func(context.Context, string) (string, error) {
+		charges.Add(1)
+		return "charged", nil
+	})
+	// A new order each run: the store keeps its records for a day (they
+	// expire then).
+	order := `{"order": "` + rand.Text() + `", "cents": 1999}`
+
+	ctx := t.Context()
+	// readme:begin redis
+	rdb := redis.NewClient(&redis.Options{Addr: addr}) // e.g. "127.0.0.1:6379"
+
+	store, _ := resilientredis.NewStore(rdb)
+	charge := resilient.Tool(chargeTool, resilient.Idempotent(store))
+
+	limiter, _ := resilientredis.NewLimiter(rdb, "openai", 500, time.Minute) // all replicas together
+	model := resilient.Model(llm, resilient.RateLimit(limiter))
+
+	shared, _ := resilientredis.ShareBreaker(ctx, rdb, model.Breaker(), "openai")
+	defer shared.Close()
+	// readme:end
+	t.Cleanup(func() { rdb.Close() }) // after the deferred shared.Close
+
+	for range 2 {
+		if _, err := charge.Call(ctx, order); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := charges.Load(); n != 1 {
+		t.Errorf("the charge ran %d times, want once", n)
+	}
+	if answer, err := model.Call(ctx, "Charge order 4471"); err != nil || answer != "Charged." {
+		t.Errorf("got %q, %v; want the model's answer", answer, err)
+	}
+	if s := model.Breaker().State(); s != middleware.BreakerClosed {
+		t.Errorf("got breaker %v, want closed", s)
+	}
+}
