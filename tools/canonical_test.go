@@ -121,6 +121,9 @@ func TestDefaultKeyFollowsItsSpecification(t *testing.T) {
 		{`{1:2}`, false},
 		{"", false},
 		{" ", false},
+		// Bytes hashed in 4 KiB chunks: one exactly, and a partial last one.
+		{strings.Repeat("x", 4096), false},
+		{strings.Repeat("not json ", 1000), false},
 	}
 	for _, tt := range tests {
 		got, want := tools.DefaultKey("t", tt.in), specKey("t", tt.in)

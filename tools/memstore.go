@@ -299,7 +299,10 @@ func (m *MemoryStore) queueFor(qk queueKey) *memoryQueue {
 			continue
 		}
 		kind++
-		if nearest == nil || absDuration(q.key.d-qk.d) < absDuration(nearest.key.d-qk.d) {
+		// On a tie the first queue is kept; the other is as near, and
+		// taking it would do as well (so "<=" here is an equivalent
+		// mutant).
+		if nearest == nil || distance(q.key.d, qk.d) < distance(nearest.key.d, qk.d) {
 			nearest = q
 		}
 	}
@@ -311,12 +314,8 @@ func (m *MemoryStore) queueFor(qk queueKey) *memoryQueue {
 	return q
 }
 
-func absDuration(d time.Duration) time.Duration {
-	if d < 0 {
-		return -d
-	}
-	return d
-}
+// distance returns how far apart a and b are.
+func distance(a, b time.Duration) time.Duration { return max(a-b, b-a) }
 
 // remove deletes r from its shard and its queue, and rebuilds the shard
 // when most of its records have gone, so that their memory is released.

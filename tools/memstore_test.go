@@ -269,3 +269,25 @@ func TestMemoryStoreShards(t *testing.T) {
 		}
 	}
 }
+
+// Past eight leases (or times to live) in use, a record joins the queue of
+// the nearest one: it is removed when it comes to the head of that queue,
+// late, and never served meanwhile.
+func TestMemoryStoreQueueOfTheNearestLease(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := tools.NewMemoryStore()
+		defer s.Close()
+		for i := 1; i <= 8; i++ { // queues of 10s, 20s, ... 80s
+			_, _, _ = s.Claim(t.Context(), fmt.Sprint("k", i), "o", time.Duration(i)*10*time.Second)
+		}
+		_, _, _ = s.Claim(t.Context(), "short", "o", time.Second) // behind k1, in the 10s queue
+		time.Sleep(2 * time.Second)
+		if _, held, _ := s.Get(t.Context(), "short"); held || s.Len() != 9 {
+			t.Errorf("after its lease: held %v, %d records; want it not served, not removed yet (9 records)", held, s.Len())
+		}
+		time.Sleep(9 * time.Second) // k1 expires at 10s, and the record behind it goes too
+		if got := s.Len(); got != 7 {
+			t.Errorf("after the 10s lease: %d records, want 7", got)
+		}
+	})
+}
