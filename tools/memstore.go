@@ -361,16 +361,14 @@ func (m *MemoryStore) unqueue(r *memoryRecord) {
 // call's work (records removed, or copied by a rebuilt shard) reaches
 // budget.
 func (m *MemoryStore) expire(now time.Time, budget int) {
-	for i := 0; i < len(m.queues); i++ {
+	// From the last queue to the first: remove drops a queue that it
+	// empties, which moves only the queues already visited. (The queues
+	// left once the budget is spent are visited and not touched: there are
+	// at most 2 * maxQueues of them.)
+	for i := len(m.queues) - 1; i >= 0; i-- {
 		q := m.queues[i]
 		for m.work < budget && q.head != nil && !now.Before(q.head.expires) {
 			m.remove(q.head)
-		}
-		if m.work >= budget {
-			return
-		}
-		if q.head == nil {
-			i-- // remove dropped the emptied queue
 		}
 	}
 }

@@ -291,3 +291,54 @@ func TestMemoryStoreQueueOfTheNearestLease(t *testing.T) {
 		}
 	})
 }
+
+// Each call removes at most 8 expired records, from every queue.
+func TestMemoryStoreExpiresAFewPerCall(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := tools.NewMemoryStore()
+		_ = s.Close() // no idle timer: only the calls remove records
+		for i := range 20 {
+			lease := time.Second // two queues, of 12 and 8 records
+			if i%5 < 2 {
+				lease = 2 * time.Second
+			}
+			_, _, _ = s.Claim(t.Context(), fmt.Sprint(i), "o", lease)
+		}
+		time.Sleep(3 * time.Second)
+		for _, want := range []int{12, 4, 0} {
+			_, _, _ = s.Get(t.Context(), "absent")
+			if got := s.Len(); got != want {
+				t.Fatalf("after a call: %d records, want %d", got, want)
+			}
+		}
+	})
+}
+
+// A shard of the index that held 16 records or more is rebuilt (its
+// records copied into a map of their size) when a quarter of its peak is
+// left; a smaller one is not. The call that rebuilds it does the work of
+// the record it removes and of those it copies.
+func TestMemoryStoreRebuildsAShardFromAQuarterOfItsPeak(t *testing.T) {
+	tests := []struct {
+		peak, rebuiltAt int // records held at the most; left when rebuilt, 0 for never
+	}{
+		{16, 4}, {40, 10}, {15, 0},
+	}
+	for _, tt := range tests {
+		s := tools.NewMemoryStore(tools.MaxRecords(1024)) // one shard
+		for i := range tt.peak {
+			_, _, _ = s.Claim(t.Context(), fmt.Sprint(i), "o", time.Minute)
+		}
+		for left := tt.peak - 1; left > 0; left-- {
+			_ = s.Release(t.Context(), fmt.Sprint(left), "o")
+			want := 1
+			if left <= tt.rebuiltAt {
+				want = 1 + tt.rebuiltAt
+			}
+			if got := tools.MostStoreWork(s); got != want {
+				t.Fatalf("peak %d, %d left: the most work of a call is %d, want %d", tt.peak, left, got, want)
+			}
+		}
+		_ = s.Close()
+	}
+}
