@@ -294,6 +294,31 @@ func TestRepeatWindow(t *testing.T) {
 		}
 	}
 }
+// When the window is full, the call least recently made is forgotten,
+// whatever order the calls came in: here the first call of the run, which
+// was passed by a call made again.
+func TestRepeatWindowForgetsTheLeastRecentCall(t *testing.T) {
+	w := mustWrap(t, returns("ok", nil))
+	ctx := middleware.NewRun(t.Context())
+	call := func(in string, stuck bool) {
+		t.Helper()
+		if _, err := w.Call(ctx, in); errors.Is(err, tools.ErrStuck) != stuck {
+			t.Fatalf("call %q: got %v, want stuck %v", in, err, stuck)
+		}
+	}
+	call("a", false)
+	call("b", false)
+	call("b", false) // b is now the more recent of the two
+	for i := range tools.RepeatWindow - 1 {
+		call(fmt.Sprint("other", i), false) // the window is full after the 1022nd, a goes at the last
+	}
+	call("b", false) // 3rd: remembered
+	call("b", true)  // 4th
+	for range 3 {
+		call("a", false) // forgotten: counted afresh
+	}
+}
+
 func TestRedact(t *testing.T) {
 	in := "dial postgres://app:pw@db:5432: auth failed; AWS_SECRET_ACCESS_KEY: wJalrXUtnFEMI/K7MDENG"
 	if got, want := tools.Redact(in), "dial postgres://app:[REDACTED]@db:5432: auth failed; AWS_SECRET_ACCESS_KEY: [REDACTED]"; got != want {
