@@ -356,7 +356,8 @@ func TestNewReportsEveryProblemAtEveryCall(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w, err := tools.New(tt.tool, tt.opts...)
+			var logs logtest.Buffer
+			w, err := tools.New(tt.tool, append(tt.opts, tools.Logger(logs.Logger()))...)
 			if fmt.Sprint(err) != tt.wantErr || w == nil || w.Err() != err || w.Name() != tt.wantName {
 				t.Fatalf("New: got (%v, %v), want a tool named %q and error %s", w, err, tt.wantName, tt.wantErr)
 			}
@@ -368,6 +369,11 @@ func TestNewReportsEveryProblemAtEveryCall(t *testing.T) {
 			}
 			if w.Breaker() != nil {
 				t.Errorf("an invalid tool has a breaker")
+			}
+			// The logger given is used, though the pipeline it was for was
+			// not built.
+			if !strings.Contains(logs.String(), `level=WARN msg="tool stopped the run"`) || !strings.Contains(logs.String(), tt.wantErr) {
+				t.Errorf("logs:\n%s\nwant the run stopped with %s", logs.String(), tt.wantErr)
 			}
 		})
 	}
