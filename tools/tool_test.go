@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/internal/logtest"
+	"github.com/resilientgo/resilient/internal/observetest"
 
 	lctools "github.com/tmc/langchaingo/tools"
 
@@ -168,6 +169,32 @@ func TestTimeout(t *testing.T) {
 	})
 }
 
+// An internal failure is shown as the latest attempt ended, not the first:
+// a retried tool whose first attempt was abandoned at its timeout and
+// whose last one failed by itself is a failure, not a timeout.
+func TestInternalFailureShowsTheLastAttempt(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var rec observetest.Recorder
+		tool := newCounted("t", func(_ context.Context, n int, _ string) (string, error) {
+			if n == 1 {
+				time.Sleep(time.Minute) // ignores its context: abandoned at the timeout
+			}
+			return "", io.ErrUnexpectedEOF
+		})
+		w := mustWrap(t, tool, tools.SafeToRetry(), tools.Timeout(time.Second), tools.Middleware(middleware.Observe(&rec)))
+		out, err := w.Call(t.Context(), "in")
+		if out != "Error: t failed internally (*errors.errorString)" || err != nil || tool.calls() < 2 {
+			t.Errorf("got (%q, %v) after %d calls, want the last attempt's failure", out, err, tool.calls())
+		}
+		for _, e := range rec.Events() {
+			if end, ok := e.(middleware.CallEnd); ok && end.Outcome != middleware.OutcomeInternal {
+				t.Errorf("outcome: got %v, want %v", end.Outcome, middleware.OutcomeInternal)
+			}
+		}
+		time.Sleep(time.Minute) // the abandoned attempt ends
+	})
+}
+
 func TestCallerGivesUp(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		tool := newCounted("t", blocksUntilDone)
@@ -294,6 +321,7 @@ func TestRepeatWindow(t *testing.T) {
 		}
 	}
 }
+
 // When the window is full, the call least recently made is forgotten,
 // whatever order the calls came in: here the first call of the run, which
 // was passed by a call made again.
