@@ -98,9 +98,13 @@ const (
 	// it.
 	perCall = 8
 	// perTick is the same for one tick of the idle timer, which holds the
-	// lock for tens of microseconds and re-arms at once while more records
-	// have expired.
+	// lock for tens of microseconds and re-arms tickGap later while more
+	// records have expired.
 	perTick = 256
+	// tickGap is the least time between two ticks: callers get the lock in
+	// between, and a tick that could not remove anything (which is a bug)
+	// would wake the timer a hundred times a second instead of spinning.
+	tickGap = 10 * time.Millisecond
 	// maxQueues bounds the queues of each kind (in flight, done): one per
 	// lease or time to live in use.
 	maxQueues = 8
@@ -418,7 +422,7 @@ func (m *MemoryStore) arm() {
 	if next.IsZero() {
 		return
 	}
-	d := max(time.Until(next), 0)
+	d := max(time.Until(next), tickGap)
 	if m.timer == nil {
 		m.timer = time.AfterFunc(d, m.tick)
 	} else {

@@ -342,3 +342,24 @@ func TestMemoryStoreRebuildsAShardFromAQuarterOfItsPeak(t *testing.T) {
 		_ = s.Close()
 	}
 }
+
+// While the store is idle, the timer removes a few hundred expired records
+// at a time, 10ms apart, until none is left: a tick does not run again at
+// once, so that callers get in between.
+func TestMemoryStoreTicksAreApart(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := tools.NewMemoryStore()
+		defer s.Close()
+		for i := range 600 {
+			_, _, _ = s.Claim(t.Context(), fmt.Sprint(i), "o", time.Second)
+		}
+		time.Sleep(time.Second + 5*time.Millisecond) // one tick
+		if got := s.Len(); got == 0 || got > 600-200 {
+			t.Errorf("after one tick: %d records, want some removed and some left", got)
+		}
+		time.Sleep(time.Second)
+		if got := s.Len(); got != 0 {
+			t.Errorf("after many ticks: %d records, want 0", got)
+		}
+	})
+}
