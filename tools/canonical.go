@@ -437,10 +437,14 @@ var canonicalizers = sync.Pool{New: func() any { return new(canonicalizer) }}
 // release returns c to the pool, unless it holds more than 1 MiB, which is
 // left to the garbage collector rather than kept.
 func (c *canonicalizer) release() {
-	if cap(c.out)+cap(c.scratch) > 1<<20 {
+	if !c.small() {
 		return
 	}
 	c.in = ""
 	clear(c.members[:cap(c.members)]) // their keys point into the input
 	canonicalizers.Put(c)
 }
+
+// small reports whether c's buffers take 1 MiB at most, so that c may go
+// back to the pool.
+func (c *canonicalizer) small() bool { return cap(c.out)+cap(c.scratch) <= 1<<20 }

@@ -135,3 +135,19 @@ func TestDefaultKeyFollowsItsSpecification(t *testing.T) {
 		}
 	}
 }
+
+// A canonicalizer goes back to the pool when its buffers take 1 MiB at
+// most; larger ones are left to the garbage collector.
+func TestCanonicalizerPoolKeepsSmallBuffers(t *testing.T) {
+	tests := []struct {
+		out, scratch int
+		want         bool
+	}{
+		{0, 0, true}, {1 << 20, 0, true}, {1 << 19, 1 << 19, true}, {1 << 20, 1, false}, {1<<20 + 1, 0, false},
+	}
+	for _, tt := range tests {
+		if got := tools.Pooled(tt.out, tt.scratch); got != tt.want {
+			t.Errorf("buffers of %d and %d bytes: pooled %v, want %v", tt.out, tt.scratch, got, tt.want)
+		}
+	}
+}

@@ -11,3 +11,9 @@ func MostStoreWork(m *MemoryStore) int {
 
 // StoreShards returns how many shards m's index has.
 func StoreShards(m *MemoryStore) int { return len(m.shards) }
+
+// Pooled reports whether a canonicalizer whose buffers have these
+// capacities goes back to the pool.
+func Pooled(out, scratch int) bool {
+	return (&canonicalizer{out: make([]byte, 0, out), scratch: make([]byte, 0, scratch)}).small()
+}
