@@ -38,6 +38,8 @@ var defaults = map[string]any{
 	"middleware.DefaultMaxHold":             middleware.DefaultMaxHold,
 	"middleware.DefaultRetryBudget":         middleware.DefaultRetryBudget,
 	"middleware.DefaultRetryThrottle":       middleware.DefaultRetryThrottle,
+	"middleware.DefaultWeight":              middleware.DefaultWeight,
+	"middleware.DefaultMaxStickyKeys":       middleware.DefaultMaxStickyKeys,
 	"llms.DefaultFirstChunkTimeout":         llms.DefaultFirstChunkTimeout,
 	"llms.DefaultStreamIdleTimeout":         llms.DefaultStreamIdleTimeout,
 	"tools.DefaultTimeout":                  tools.DefaultTimeout,
@@ -52,6 +54,8 @@ var defaults = map[string]any{
 	"resilientredis.DefaultStorePrefix":     resilientredis.DefaultStorePrefix,
 	"resilientredis.DefaultLimiterPrefix":   resilientredis.DefaultLimiterPrefix,
 	"resilientredis.DefaultBreakerPrefix":   resilientredis.DefaultBreakerPrefix,
+	"resilientredis.DefaultSemaphorePrefix": resilientredis.DefaultSemaphorePrefix,
+	"resilientredis.DefaultLease":           resilientredis.DefaultLease,
 	"resilientotel.DefaultMaxBreakers":      resilientotel.DefaultMaxBreakers,
 	"resilientmcp.DefaultServerLogLevel":    resilientmcp.DefaultServerLogLevel,
 }

@@ -43,6 +43,19 @@
 // and optional limits on it ([TokenBudget], [RequestLimit],
 // [ToolCallLimit]), which stop a looping agent with [ErrUsageLimit].
 //
+// # Many deployments
+//
+// [Pool] makes one model of several interchangeable deployments (regions,
+// API keys, servers), each with its own breaker and, with [Member], its
+// own weight and limits: each attempt goes to a healthy member, a retry at
+// once to another, so a sick deployment costs a call one request; a
+// member's Retry-After cools it down; the calls of a run or of a
+// [StickyKey] stay on one member while it is healthy; with every member
+// down the call fails fast, naming each member's state, or falls back.
+// [MaxConcurrent] bounds the attempts in flight of a model, a pool, a
+// member, a tool or an embedder (a bulkhead); its refusals
+// ([ErrConcurrency]) are local overload, never counted by a breaker.
+//
 // # Embeddings
 //
 // [Embedder] wraps an embeddings client below langchaingo's batching
@@ -58,10 +71,10 @@
 //   - taxonomy: what went wrong: Kind, Class, Classify; ToolError,
 //     FatalToolError.
 //   - middleware: what to do about it: the retry, breaker, timeout and hedge
-//     pipeline, the final error, runs and their limits, the Observer seam
-//     and its slog observer, Log.
+//     pipeline, pools and concurrency limits, the final error, runs and
+//     their limits, the Observer seam and its slog observer, Log.
 //   - llms: the llms.Model and embeddings adapters: wire evidence, checks,
-//     compaction, streams, fallbacks, batch splitting.
+//     compaction, streams, fallbacks, pools, batch splitting.
 //   - tools: the tools.Tool adapter: the boundary mapping, idempotency, the
 //     repeat limit, the dispatcher.
 //   - faultserver: a loopback provider that replays scripted faults, for
@@ -71,7 +84,7 @@
 // so that a program links their dependencies only when it uses them:
 //
 //   - resilientredis: state shared by replicas through Redis: idempotency
-//     store, rate limits, breakers.
+//     store, rate limits, breakers, concurrency limits.
 //   - resilientotel: OpenTelemetry traces and metrics of every decision.
 //   - resilientmcp: the tools of an MCP server as wrapped tools.
 //

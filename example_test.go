@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
+
+	lcllms "github.com/tmc/langchaingo/llms"
 
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/faultserver"
@@ -52,4 +55,33 @@ func ExampleTool() {
 	// 9999 -> "no order '9999'", <nil>
 	// 4471 -> "shipped Tuesday", <nil>
 	// boom -> "Error: lookup_order failed internally (*errors.errorString)", <nil>
+}
+
+// A pool spreads calls over deployments of one model and routes around the
+// sick: here one deployment answers 503 until its circuit opens, after
+// which every call costs one request to the other.
+func ExamplePool() {
+	east := faultserver.New(faultserver.Status(503, "Service Unavailable"))
+	west := faultserver.New(faultserver.Reply("Hello from the west"))
+	defer east.Close()
+	defer west.Close()
+	eastLLM, _ := east.OpenAI()
+	westLLM, _ := west.OpenAI()
+	model := resilient.Pool([]lcllms.Model{resilient.Named(eastLLM, "east"), resilient.Named(westLLM, "west")},
+		resilient.CircuitBreaker(2, time.Minute))
+
+	answered := 0
+	for range 6 {
+		if answer, err := model.Call(context.Background(), "Say hello"); err == nil && answer == "Hello from the west" {
+			answered++
+		}
+	}
+	fmt.Printf("%d calls answered; requests: east %d, west %d\n", answered, east.Count(), west.Count())
+	for _, m := range model.Pool().Members() {
+		fmt.Println(m.Name, m.Breaker.State())
+	}
+	// Output:
+	// 6 calls answered; requests: east 2, west 6
+	// east open
+	// west closed
 }

@@ -198,7 +198,7 @@ func TestBadInputGetsAClearError(t *testing.T) {
 		{"model-only option on a tool", func() error {
 			_, err := resilient.Tool(lookupOrder, resilient.Hedge(time.Second, 1)).Call(ctx, "4471")
 			return err
-		}, "Hedge applies to models and embedders only"},
+		}, "Hedge applies to models and embedders and pools only"},
 		{"nil tool", func() error { _, err := resilient.Tool(nil).Call(ctx, "x"); return err }, "tools: nil tool"},
 		{"typed nil tool", func() error { _, err := resilient.Tool((*nilTool)(nil)).Call(ctx, "x"); return err },
 			"tools: nil tool (*resilient_test.nilTool)"},
@@ -209,7 +209,7 @@ func TestBadInputGetsAClearError(t *testing.T) {
 		{"model-only option on an embedder", func() error {
 			_, err := resilient.Embedder(openaiModel(t), resilient.Fallbacks(openaiModel(t))).CreateEmbedding(ctx, []string{"x"})
 			return err
-		}, "resilient: Fallbacks applies to models only"},
+		}, "resilient: Fallbacks applies to models and pools only"},
 		{"tool-only option on an embedder", func() error {
 			_, err := resilient.Embedder(openaiModel(t), resilient.SafeToRetry()).CreateEmbedding(ctx, []string{"x"})
 			return err
@@ -218,6 +218,19 @@ func TestBadInputGetsAClearError(t *testing.T) {
 			_, err := resilient.Embedder(openaiModel(t), resilient.ModelOptions(llms.NoCompaction())).CreateEmbedding(ctx, []string{"x"})
 			return err
 		}, "llms: NoCompaction applies to models only, not to an embedder"},
+		{"a pool option on a member", func() error {
+			_, err := resilient.Pool([]lcllms.Model{resilient.Member(openaiModel(t), resilient.MaxAttempts(2))}).Call(ctx, "hi")
+			return err
+		}, "resilient: MaxAttempts applies to a pool as a whole, not to one of its members"},
+		{"a member option on a model", func() error {
+			_, err := resilient.Model(openaiModel(t), resilient.Weight(2)).Call(ctx, "hi")
+			return err
+		}, "resilient: Weight applies to pool members only"},
+		{"a pool option on a tool", func() error {
+			_, err := resilient.Tool(lookupOrder, resilient.Balance(middleware.RoundRobin)).Call(ctx, "4471")
+			return err
+		}, "resilient: Balance applies to pools only"},
+		{"no member", func() error { _, err := resilient.Pool(nil).Call(ctx, "hi"); return err }, "a pool needs at least one member"},
 		{"ShareLimits on a tool", func() error {
 			_, err := resilient.Tool(lookupOrder, resilient.ShareLimits(resilient.Model(openaiModel(t)))).Call(ctx, "4471")
 			return err

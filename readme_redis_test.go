@@ -19,8 +19,8 @@ import (
 
 // The README's Redis example, against the Redis at RESILIENT_REDIS_ADDR
 // (skipped without one, as the resilientredis tests are): a charge sent
-// twice runs once, the model answers under the shared limit, and the
-// shared breaker is closed.
+// twice runs once, the model answers under the shared limits (requests
+// per minute, in flight), and the shared breaker is closed.
 func TestREADMERedis(t *testing.T) {
 	addr := os.Getenv("RESILIENT_REDIS_ADDR")
 	if addr == "" {
@@ -49,7 +49,9 @@ func TestREADMERedis(t *testing.T) {
 	charge := resilient.Tool(chargeTool, resilient.Idempotent(store))
 
 	limiter, _ := resilientredis.NewLimiter(rdb, "openai", 500, time.Minute) // all replicas together
-	model := resilient.Model(llm, resilient.RateLimit(limiter))
+	sem, _ := resilientredis.NewSemaphore(rdb, "openai", 8)                  // 8 in flight, all replicas together
+	defer sem.Close()
+	model := resilient.Model(llm, resilient.RateLimit(limiter), resilient.ConcurrencyLimit(sem, 10*time.Second))
 
 	shared, _ := resilientredis.ShareBreaker(ctx, rdb, model.Breaker(), "openai")
 	defer shared.Close()

@@ -75,6 +75,10 @@ const (
 	forModel target = 1 << iota
 	forTool
 	forEmbedder
+	forPool
+	forMember // one member of a pool: the options that guard it alone
+
+	notMember = forModel | forTool | forEmbedder | forPool
 )
 
 type settings struct {
@@ -108,13 +112,25 @@ func (s *settings) only(t target, name string) bool {
 	for _, n := range []struct {
 		t    target
 		name string
-	}{{forModel, "models"}, {forTool, "tools"}, {forEmbedder, "embedders"}} {
+	}{{forModel, "models"}, {forTool, "tools"}, {forEmbedder, "embedders"}, {forPool, "pools"}, {forMember, "pool members"}} {
 		if t&n.t != 0 {
 			what = append(what, n.name)
 		}
 	}
+	if t == notMember {
+		s.errs = append(s.errs, errors.New("resilient: "+name+" applies to a pool as a whole, not to one of its members"))
+		return false
+	}
 	s.errs = append(s.errs, errors.New("resilient: "+name+" applies to "+strings.Join(what, " and ")+" only"))
 	return false
+}
+
+// mwNotMember adds o to the middleware options, unless they are collected for a
+// pool member, which takes only the options that guard it alone.
+func (s *settings) mwNotMember(name string, o middleware.Option) {
+	if s.only(notMember, name) {
+		s.mw = append(s.mw, o)
+	}
 }
 
 func (s *settings) modelOptions() []llms.Option {
@@ -131,26 +147,28 @@ func (s *settings) modelOptions() []llms.Option {
 // (MaxAttempts(1) turns retries off); set a kind's own limit with
 // middleware.KindAttempts through [Middleware].
 func MaxAttempts(n int) Option {
-	return func(s *settings) { s.mw = append(s.mw, middleware.MaxAttempts(n)) }
+	return func(s *settings) { s.mwNotMember("MaxAttempts", middleware.MaxAttempts(n)) }
 }
 
 // Backoff sets the full-jitter exponential backoff: the wait before retry n
 // is uniform in [0, min(base*2^(n-1), max)). Default: 0.5 s
 // ([middleware.DefaultBaseDelay]) to 8 s ([middleware.DefaultMaxDelay]).
 func Backoff(base, max time.Duration) Option {
-	return func(s *settings) { s.mw = append(s.mw, middleware.Backoff(base, max)) }
+	return func(s *settings) { s.mwNotMember("Backoff", middleware.Backoff(base, max)) }
 }
 
 // RetryAfterCap sets the longest Retry-After slept on; a longer one fails
 // the call at once and holds the circuit open. Default: 60 s
 // ([middleware.DefaultRetryAfterCap]).
 func RetryAfterCap(d time.Duration) Option {
-	return func(s *settings) { s.mw = append(s.mw, middleware.RetryAfterCap(d)) }
+	return func(s *settings) { s.mwNotMember("RetryAfterCap", middleware.RetryAfterCap(d)) }
 }
 
 // CircuitBreaker sets the circuit breaker: open after failures consecutive
-// failures that say something about the target, for delay. Default: models
-// 10 failures ([middleware.DefaultBreakerFailures]) and 10 s
+// failures that say something about the target, for delay. Given to a
+// pool, it sets each member's breaker (a pool has none of its own); given
+// to a [Member], that member's. Default: models 10 failures
+// ([middleware.DefaultBreakerFailures]) and 10 s
 // ([middleware.DefaultBreakerDelay]), tools 5 failures
 // ([tools.DefaultBreakerFailures]) and 30 s ([tools.DefaultBreakerDelay]).
 func CircuitBreaker(failures int, delay time.Duration) Option {
@@ -160,18 +178,24 @@ func CircuitBreaker(failures int, delay time.Duration) Option {
 // Classifier replaces the failure classifier; compose with taxonomy.Chain to
 // put rules of your own ahead of taxonomy.Default. Default: taxonomy.Default.
 func Classifier(c taxonomy.Classifier) Option {
-	return func(s *settings) { s.mw = append(s.mw, middleware.Classifier(c)) }
+	return func(s *settings) { s.mwNotMember("Classifier", middleware.Classifier(c)) }
 }
 
 // Logger sets the slog logger for every decision. Default: discard.
-func Logger(l *slog.Logger) Option { return func(s *settings) { s.logger = l } }
+func Logger(l *slog.Logger) Option {
+	return func(s *settings) {
+		if s.only(notMember, "Logger") {
+			s.logger = l
+		}
+	}
+}
 
 // Observe installs observers on models and tools: every decision reaches
 // them as a typed event (see middleware.Observer); package resilientotel
 // turns them into OpenTelemetry traces and metrics. Observers installed
 // with several Observe options are all called, in order. Default: none.
 func Observe(observers ...middleware.Observer) Option {
-	return func(s *settings) { s.mw = append(s.mw, middleware.Observe(observers...)) }
+	return func(s *settings) { s.mwNotMember("Observe", middleware.Observe(observers...)) }
 }
 
 // Named gives a model a name for errors, logs and events in place of the
@@ -179,7 +203,8 @@ func Observe(observers ...middleware.Observer) Option {
 // members that would otherwise look alike. The result is still the model.
 func Named(m lcllms.Model, name string) lcllms.Model { return llms.Named(m, name) }
 
-// Middleware passes options to the middleware pipeline directly.
+// Middleware passes options to the middleware pipeline directly; to a
+// [Member], only those that guard one member (see middleware.Member).
 func Middleware(opts ...middleware.Option) Option {
 	return func(s *settings) { s.mw = append(s.mw, opts...) }
 }
@@ -188,7 +213,7 @@ func Middleware(opts ...middleware.Option) Option {
 // another model can fix. Models only. Default: none.
 func Fallbacks(models ...lcllms.Model) Option {
 	return func(s *settings) {
-		if s.only(forModel, "Fallbacks") {
+		if s.only(forModel|forPool, "Fallbacks") {
 			s.model = append(s.model, llms.Fallbacks(models...))
 		}
 	}
@@ -200,7 +225,7 @@ func Fallbacks(models ...lcllms.Model) Option {
 // Default: off.
 func Hedge(delay time.Duration, maxHedges int) Option {
 	return func(s *settings) {
-		if s.only(forModel|forEmbedder, "Hedge") {
+		if s.only(forModel|forEmbedder|forPool, "Hedge") {
 			s.model = append(s.model, llms.Hedge(delay, maxHedges))
 		}
 	}
@@ -210,7 +235,7 @@ func Hedge(delay time.Duration, maxHedges int) Option {
 // only (an embedder refuses those about chat).
 func ModelOptions(opts ...llms.Option) Option {
 	return func(s *settings) {
-		if s.only(forModel|forEmbedder, "ModelOptions") {
+		if s.only(forModel|forEmbedder|forPool, "ModelOptions") {
 			s.model = append(s.model, opts...)
 		}
 	}
@@ -223,14 +248,17 @@ func ModelOptions(opts ...llms.Option) Option {
 // for models and embedders, 30 s ([tools.DefaultTimeout]) for tools.
 func Timeout(d time.Duration) Option {
 	return func(s *settings) {
-		s.model = append(s.model, llms.Timeout(d))
-		s.tool = append(s.tool, tools.Timeout(d))
+		if s.only(notMember, "Timeout") {
+			s.model = append(s.model, llms.Timeout(d))
+			s.tool = append(s.tool, tools.Timeout(d))
+		}
 	}
 }
 
 // RateLimit makes every attempt acquire a unit from l first, such as a
 // middleware.LocalLimiter or a limiter shared by replicas
-// (package resilientredis). Default: none.
+// (package resilientredis). Given to a pool, it limits the pool as a
+// whole; given to a [Member], that member. Default: none.
 func RateLimit(l middleware.Limiter) Option {
 	return func(s *settings) { s.mw = append(s.mw, middleware.RateLimit(l)) }
 }
@@ -277,8 +305,11 @@ var (
 	// ErrExhausted: a call made every attempt its failure's kind allows.
 	ErrExhausted = middleware.ErrExhausted
 	// ErrCircuitOpen: a model's or a tool's circuit breaker is open, so no
-	// request was sent (a tool's ends the run).
+	// request was sent (a tool's ends the run); for a pool, every member's.
 	ErrCircuitOpen = middleware.ErrCircuitOpen
+	// ErrConcurrency: the concurrency limit had no free slot within the
+	// wait allowed (see [MaxConcurrent]), so no request was sent.
+	ErrConcurrency = middleware.ErrConcurrency
 	// ErrUsageLimit: a limit of the run ([TokenBudget], [RequestLimit],
 	// [ToolCallLimit]) refused a call, so nothing was sent and the run
 	// stops; errors.As finds the *middleware.UsageLimitError that names the

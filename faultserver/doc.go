@@ -69,5 +69,6 @@
 //
 // [Server.Requests] returns every request received, with its body, headers,
 // format and arrival time; [Request.MessageCount] counts the messages it
-// carried.
+// carried. [Server.InFlight] and [Server.MaxInFlight] count the requests
+// being answered at once, for tests of concurrency limits.
 package faultserver

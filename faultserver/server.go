@@ -36,6 +36,8 @@ type Server struct {
 	script []Step
 	next   int // index into script of the next step; see take
 	reqs   []Request
+	active int // requests being answered
+	most   int // the most answered at once
 	conns  map[net.Conn]bool
 	wg     sync.WaitGroup // open connections and running handlers
 
@@ -232,7 +234,38 @@ func (s *Server) take(r *http.Request, format Format, embeddings bool, body []by
 		i = len(s.script) - 1
 	}
 	s.wg.Add(1) // this handler; Close waits for it
+	s.active++
+	s.most = max(s.most, s.active)
 	return req, s.script[i], true
+}
+
+// answered ends a request taken by take.
+func (s *Server) answered() {
+	s.mu.Lock()
+	s.active--
+	s.mu.Unlock()
+	s.wg.Done()
+}
+
+// InFlight returns how many requests the server is answering now. A
+// request is in flight from its arrival (its body read) until its handler
+// returns, which for a reply that is not streamed is before the client can
+// read the end of it: net/http sends a small buffered response when the
+// handler returns. A client that sends a request only after another
+// returned never sees the two overlap.
+func (s *Server) InFlight() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.active
+}
+
+// MaxInFlight returns the most requests the server answered at once since
+// it started (see [Server.InFlight]): what a concurrency limit in front of
+// it must keep under its bound.
+func (s *Server) MaxInFlight() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.most
 }
 
 // resolve plays Func steps until it reaches a concrete step.
@@ -325,7 +358,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		panic(http.ErrAbortHandler)
 	}
-	defer s.wg.Done()
+	defer s.answered()
 	st = s.resolve(st, req)
 	if !s.wait(r.Context(), st.delay) {
 		panic(http.ErrAbortHandler)

@@ -363,3 +363,29 @@ func TestModelForEachFormat(t *testing.T) {
 		t.Errorf("an unknown format built a client")
 	}
 }
+
+// TestInFlight: the server counts the requests it answers at once, and the
+// most it answered at once; a request ends when it is answered, and one
+// whose client gave up ends too.
+func TestInFlight(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := faultserver.NewInMemory(faultserver.Reply("ok").After(time.Second))
+		defer s.Close()
+		m := model(t, s, openaiProvider)
+		var wg sync.WaitGroup
+		for range 3 {
+			wg.Go(func() { generate(m, false, time.Minute) })
+		}
+		synctest.Wait()
+		if got := s.InFlight(); got != 3 {
+			t.Errorf("while answering: %d in flight, want 3", got)
+		}
+		wg.Wait()
+		generate(m, false, time.Minute) // alone
+		generate(m, false, time.Millisecond)
+		synctest.Wait()
+		if in, most := s.InFlight(), s.MaxInFlight(); in != 0 || most != 3 {
+			t.Errorf("after: %d in flight, %d at most; want 0, 3", in, most)
+		}
+	})
+}

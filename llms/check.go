@@ -76,8 +76,9 @@ func classed(kind taxonomy.Kind, rule string, err error) error {
 
 // check turns a response that succeeded but is unusable into a failure.
 // ev and seen are the transport's evidence; g is the stream guard of a
-// streamed call, nil otherwise.
-func (m *Model) check(resp *lcllms.ContentResponse, ev taxonomy.Evidence, seen bool, g *guard) error {
+// streamed call, nil otherwise; p is the family of the client that
+// answered (of a pool, the member's).
+func (m *Model) check(resp *lcllms.ContentResponse, ev taxonomy.Evidence, seen bool, g *guard, p provider) error {
 	chunks := 0
 	if g != nil {
 		chunks, _ = g.delivered()
@@ -103,9 +104,12 @@ func (m *Model) check(resp *lcllms.ContentResponse, ev taxonomy.Evidence, seen b
 		return classed(taxonomy.Transient, "no choices", ErrNoChoices)
 	}
 	first := resp.Choices[0]
+	if first == nil { // a model of the caller's may leave holes; isEmpty looks at every choice
+		first = &lcllms.ContentChoice{}
+	}
 	if g != nil && !seen {
 		truncated := false
-		switch m.provider {
+		switch p {
 		case emptyStopTruncates:
 			truncated = first.StopReason == ""
 		case unspecifiedTruncates:

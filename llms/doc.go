@@ -30,6 +30,18 @@
 //   - fallbacks are tried in order when the primary gives up for a reason
 //     another model can fix, never when the caller canceled.
 //
+// # Pools
+//
+// [NewPool] builds one Model over several clients of the same model (two
+// regions, several accounts, a fleet of servers). Each attempt goes to a
+// healthy member through its own client, checks and evidence, a retry to
+// another member at once; each member has its own breaker and, with
+// [Member], weight, rate limiter and concurrency limit. [StickyKey] keeps a
+// conversation on one member while it is healthy, and the key never
+// reaches the provider. Everything else (retries, timeouts, compaction,
+// the stream guard, usage, fallbacks) is the pool's, once. [Model.Pool]
+// reports on the members.
+//
 // # Usage and run limits
 //
 // Every attempt is a request of the run in the context (see

@@ -1,9 +1,13 @@
 package llms
 
 import (
+	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
+	"testing/synctest"
+	"time"
 	"unicode/utf8"
 )
 
@@ -45,5 +49,95 @@ func TestGuardKeepsABoundedTail(t *testing.T) {
 func TestGuardWithoutChunksHasNoPartial(t *testing.T) {
 	if perr := (&guard{}).partial(errors.New("dropped")); perr != nil {
 		t.Errorf("got %v, want nil", perr)
+	}
+}
+
+// A stalled stream is ended with the cause of the timeout that fired: the
+// first chunk's while none has come (when it is set), else the idle one.
+func TestGuardStallCause(t *testing.T) {
+	tests := []struct {
+		name        string
+		first, idle time.Duration
+		chunk       bool // one chunk arrives at once
+		want        error
+		after       time.Duration
+	}{
+		{"no first chunk", 10 * time.Second, time.Minute, false, ErrFirstChunkTimeout, 10 * time.Second},
+		{"idle after the first chunk", 10 * time.Second, time.Minute, true, ErrStreamIdle, time.Minute},
+		{"no first chunk, only an idle timeout", 0, time.Minute, false, ErrStreamIdle, time.Minute},
+		{"the first chunk only is bounded", 10 * time.Second, 0, true, nil, 0},
+		{"no timeouts", 0, 0, false, nil, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				var mu sync.Mutex
+				var stalls []error
+				ctx, g := newGuard(t.Context(), func(context.Context, []byte) error { return nil }, nil, tt.first, tt.idle,
+					func(_ *guard, cause error) { mu.Lock(); stalls = append(stalls, cause); mu.Unlock() })
+				start := time.Now()
+				if tt.chunk {
+					if err := g.onChunk(ctx, []byte("Hel")); err != nil {
+						t.Fatal(err)
+					}
+				}
+				select {
+				case <-ctx.Done():
+				case <-time.After(time.Hour):
+				}
+				synctest.Wait() // the timer's goroutine has told onStall
+				stall := g.stop()
+				mu.Lock()
+				defer mu.Unlock()
+				if tt.want == nil {
+					if stall != nil || len(stalls) != 0 || time.Since(start) != time.Hour {
+						t.Errorf("got %v (%v) after %v, want no stall", stall, stalls, time.Since(start))
+					}
+					return
+				}
+				if !errors.Is(stall, tt.want) || len(stalls) != 1 || !errors.Is(stalls[0], tt.want) || time.Since(start) != tt.after {
+					t.Errorf("got %v (told %v) after %v, want %v after %v", stall, stalls, time.Since(start), tt.want, tt.after)
+				}
+			})
+		})
+	}
+}
+
+// Once the attempt's context ends, whatever ended it, no chunk reaches the
+// caller, and the guard counts none.
+func TestGuardDropsChunksAfterTheAttempt(t *testing.T) {
+	parent, cancel := context.WithCancel(context.Background())
+	calls := 0
+	ctx, g := newGuard(parent, func(context.Context, []byte) error { calls++; return nil }, nil, 0, 0, nil)
+	cancel()
+	if err := g.onChunk(ctx, []byte("late")); !errors.Is(err, errAttemptOver) || calls != 0 {
+		t.Errorf("got %v after %d deliveries, want errAttemptOver and none", err, calls)
+	}
+	if chunks, bytes := g.delivered(); chunks != 0 || bytes != 0 {
+		t.Errorf("counted %d chunks, %d bytes, want none", chunks, bytes)
+	}
+	g.stop()
+}
+
+// The partial text starts at a rune when the tail cut one, and is the whole
+// text, as it came, when nothing was cut.
+func TestGuardPartialStartsAtARune(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want string
+	}{
+		{"cut inside a rune", strings.Repeat("é", maxPartial/2) + "a", strings.Repeat("é", maxPartial/2-1) + "a"},
+		{"cut inside invalid bytes", "a" + strings.Repeat("\x80", maxPartial), ""},
+		{"not cut: kept as it came", "\x80abc", "\x80abc"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := &guard{chunks: 1}
+			g.keep([]byte(tt.text))
+			if perr := g.partial(errors.New("dropped")); perr.Partial != tt.want || perr.Bytes != len(tt.text) {
+				t.Errorf("got %d bytes (%q...) of %d, want %d bytes of %d", len(perr.Partial), perr.Partial[:min(8, len(perr.Partial))], perr.Bytes, len(tt.want), len(tt.text))
+			}
+		})
 	}
 }

@@ -28,16 +28,24 @@ var errZeroModel = taxonomy.WithClass(errors.New("llms: zero Model: build it wit
 //
 // The zero Model is not usable: its calls return an error saying so.
 type Model struct {
-	inner      lcllms.Model
+	inner      lcllms.Model // nil for a pool
 	name       string
 	target     middleware.Target
 	cfg        config
 	obs        middleware.Observers
 	provider   provider
+	members    []client                                      // of a pool, indexed as middleware.State.Member
 	pipe       *middleware.Pipeline[*lcllms.ContentResponse] // non-streaming calls
 	streamPipe *middleware.Pipeline[*lcllms.ContentResponse] // streaming calls: same breaker, stream timeouts
 	fallbacks  []*Model
 	err        error // construction error, returned by every call
+}
+
+// client is a provider client that attempts are sent to: the wrapped
+// model, or a member of a pool.
+type client struct {
+	llm      lcllms.Model
+	provider provider
 }
 
 var (
@@ -85,6 +93,16 @@ func build(m lcllms.Model, cfg config) (*Model, error) {
 	}
 	w := &Model{inner: m, name: name, cfg: cfg, provider: providerOf(m),
 		target: middleware.Target{Name: name, Operation: middleware.OperationChat, Provider: provider, Model: model}}
+	if err := w.buildPipelines(cfg); err != nil {
+		return nil, err
+	}
+	return w, w.buildFallbacks(cfg, nil)
+}
+
+// buildPipelines builds the model's two pipelines, sharing one breaker,
+// one concurrency limit and, for a pool, one balancer; extra options go to
+// the first (a pool's members).
+func (w *Model) buildPipelines(cfg config, extra ...middleware.Option) error {
 	common := append([]middleware.Option{middleware.Logger(cfg.logger), middleware.Describe(w.target)}, cfg.mw...)
 	common = append(common, cfg.sharedLimits()...)
 	w.cfg.tokenLimiter = cfg.tokenLimit()
@@ -92,28 +110,37 @@ func build(m lcllms.Model, cfg config) (*Model, error) {
 		common = append(common, middleware.KindAttempts(taxonomy.ContextOverflow, 2))
 	}
 	var err error
-	w.pipe, err = middleware.New[*lcllms.ContentResponse](w.name,
-		append([]middleware.Option{middleware.Timeout(cfg.attemptTimeout)}, common...)...)
-	if err != nil {
-		return nil, fmt.Errorf("llms: %w", err)
+	first := append([]middleware.Option{middleware.Timeout(cfg.attemptTimeout)}, common...)
+	if w.pipe, err = middleware.New[*lcllms.ContentResponse](w.name, append(first, extra...)...); err != nil {
+		return fmt.Errorf("llms: %w", err)
 	}
 	streamOpts := append(common, middleware.Timeout(cfg.streamTimeout))
 	if b := w.pipe.Breaker(); b != nil {
 		streamOpts = append(streamOpts, middleware.UseBreaker(b))
 	}
+	if sem, wait := w.pipe.Concurrency(); sem != nil {
+		streamOpts = append(streamOpts, middleware.ConcurrencyLimit(sem, wait))
+	}
+	if bal := w.pipe.Balancer(); bal != nil {
+		streamOpts = append(streamOpts, middleware.UseBalancer(bal))
+	}
 	if w.streamPipe, err = middleware.New[*lcllms.ContentResponse](w.name, streamOpts...); err != nil {
-		return nil, fmt.Errorf("llms: %w", err)
+		return fmt.Errorf("llms: %w", err)
 	}
 	w.obs = w.pipe.Observers()
-	return w, w.buildFallbacks(cfg)
+	return nil
 }
 
 // buildFallbacks wraps the fallbacks with the primary's options, each under
-// a name no other model of the call has: a model already wrapped by New is
+// a name no other model of the call has (taken holds the names already
+// used, nil for the primary's alone): a model already wrapped by New is
 // used as it is, and models that would share a name are numbered
 // ("openai/gpt-4o#2") unless [Named] named them.
-func (w *Model) buildFallbacks(cfg config) error {
-	taken := map[string]bool{w.name: true}
+func (w *Model) buildFallbacks(cfg config, taken names) error {
+	if taken == nil {
+		taken = names{}
+	}
+	taken[w.name] = true
 	fcfg := cfg
 	fcfg.fallbacks, fcfg.shared = nil, nil
 	for i, fb := range cfg.fallbacks {
@@ -129,21 +156,10 @@ func (w *Model) buildFallbacks(cfg config) error {
 			continue
 		}
 		inner, given := unnamed(fb)
-		name, _, _ := describe(inner)
-		if given != "" {
-			name = given
+		name, err := taken.claim(inner, given)
+		if err != nil {
+			return fmt.Errorf("llms: Fallbacks: model %d %w", i, err)
 		}
-		if taken[name] {
-			if given != "" {
-				return fmt.Errorf("llms: Fallbacks: model %d is named %q like another model of the call", i, given)
-			}
-			n := 2
-			for taken[fmt.Sprintf("%s#%d", name, n)] {
-				n++
-			}
-			name = fmt.Sprintf("%s#%d", name, n)
-		}
-		taken[name] = true
 		fcfg.name = name
 		f, err := build(inner, fcfg)
 		if err != nil {
@@ -154,16 +170,43 @@ func (w *Model) buildFallbacks(cfg config) error {
 	return nil
 }
 
+// names are the names taken by the models of one call.
+type names map[string]bool
+
+// claim returns the name of model m, given by [Named] (given) or derived
+// from its client, numbered when another model of the call has it
+// ("openai/gpt-4o#2"), and takes it. A name given twice is an error.
+func (taken names) claim(m lcllms.Model, given string) (string, error) {
+	name, _, _ := describe(m)
+	if given != "" {
+		name = given
+	}
+	if taken[name] {
+		if given != "" {
+			return "", fmt.Errorf("is named %q like another model of the call", given)
+		}
+		n := 2
+		for taken[fmt.Sprintf("%s#%d", name, n)] {
+			n++
+		}
+		name = fmt.Sprintf("%s#%d", name, n)
+	}
+	taken[name] = true
+	return name, nil
+}
+
 // Name returns the name used in errors and logs.
 func (m *Model) Name() string { return m.name }
 
-// Unwrap returns the wrapped model.
+// Unwrap returns the wrapped model; nil for a pool, whose members are
+// many.
 func (m *Model) Unwrap() lcllms.Model { return m.inner }
 
 // Err returns the error [New] reported for this model, nil if none.
 func (m *Model) Err() error { return m.err }
 
-// Breaker returns the model's circuit breaker, nil when disabled.
+// Breaker returns the model's circuit breaker, nil when disabled and for a
+// pool, whose members have one each (see [Model.Pool]).
 func (m *Model) Breaker() *middleware.Breaker {
 	if m.pipe == nil {
 		return nil
@@ -173,18 +216,34 @@ func (m *Model) Breaker() *middleware.Breaker {
 
 // SupportsReasoning forwards [lcllms.ReasoningModel]: it reports the wrapped
 // model's answer, false when the wrapped model does not say (or panics, or
-// the model is invalid).
-func (m *Model) SupportsReasoning() (ok bool) {
+// the model is invalid). A pool supports reasoning when every member does.
+func (m *Model) SupportsReasoning() bool {
 	if m.err != nil {
 		return false
 	}
+	if m.members == nil {
+		return reasons(m.inner)
+	}
+	for _, c := range m.members {
+		if !reasons(c.llm) {
+			return false
+		}
+	}
+	return true
+}
+
+// reasons reports whether m says it supports reasoning, false when it does
+// not say or panics.
+func reasons(m lcllms.Model) (ok bool) {
 	defer func() {
 		if recover() != nil {
 			ok = false
 		}
 	}()
-	r, is := m.inner.(lcllms.ReasoningModel)
-	return is && r.SupportsReasoning()
+	if r, is := m.(lcllms.ReasoningModel); is {
+		return r.SupportsReasoning()
+	}
+	return false
 }
 
 // Call answers a single prompt through GenerateContent, as langchaingo's
@@ -207,6 +266,10 @@ func (m *Model) GenerateContent(ctx context.Context, messages []lcllms.MessageCo
 	c := &modelCall{messages: messages, options: options,
 		stream: opts.StreamingFunc, streamReasoning: opts.StreamingReasoningFunc,
 		streaming: opts.StreamingFunc != nil || opts.StreamingReasoningFunc != nil}
+	if key, ok := stickyKeyOf(opts); ok {
+		ctx = middleware.Sticky(ctx, key)
+		c.options = append(options[:len(options):len(options)], dropStickyKey)
+	}
 	if !m.obs.Active() {
 		optionsPool.Put(opts)
 		return m.generateWithFallbacks(ctx, c)
@@ -277,9 +340,9 @@ func (m *Model) shouldFallBack(ctx context.Context, err error) bool {
 	class := final.Class()
 	switch final.Reason {
 	case middleware.ReasonExhausted, middleware.ReasonCircuitOpen, middleware.ReasonRetryAfterOverCap,
-		middleware.ReasonThrottled, middleware.ReasonRejected:
-		// The target is failing, holding us off, or over our own rate limit:
-		// another model may be fine.
+		middleware.ReasonThrottled, middleware.ReasonRejected, middleware.ReasonConcurrency:
+		// The target is failing, holding us off, or over our own rate or
+		// concurrency limit: another model may be fine.
 		return true
 	case middleware.ReasonContextOverflow:
 		return m.cfg.fallbackOnOverflow
@@ -404,7 +467,11 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 		actx, g = newGuard(actx, c.stream, c.streamReasoning, m.cfg.firstChunk, m.cfg.idle, onStall)
 		options = append(options[:len(options):len(options)], g.options()...)
 	}
-	resp, err := m.inner.GenerateContent(actx, messages, options...)
+	cl := client{llm: m.inner, provider: m.provider}
+	if m.members != nil {
+		cl = m.members[s.Member]
+	}
+	resp, err := cl.llm.GenerateContent(actx, messages, options...)
 	var stall error
 	if g != nil {
 		stall = g.stop()
@@ -417,7 +484,7 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 		if s, ok := m.cfg.tokenLimiter.(middleware.Settler); ok && in+out > 0 {
 			s.Settle(ctx, estimate, in+out) // the estimate was taken before; the truth is known now
 		}
-		err = m.check(resp, ev, seen, g)
+		err = m.check(resp, ev, seen, g, cl.provider)
 	} else if seen {
 		err = taxonomy.WithEvidence(err, ev)
 	}

@@ -23,7 +23,7 @@ type named struct {
 
 // unnamed returns the model under Named's wrapper, and the name it gave.
 func unnamed(m lcllms.Model) (lcllms.Model, string) {
-	if n, ok := m.(*named); ok && n != nil {
+	if n, ok := m.(*named); ok { // never a nil *named: only Named makes one
 		return n.Model, n.name
 	}
 	return m, ""

@@ -69,6 +69,7 @@ type guard struct {
 	started       atomic.Bool // a chunk arrived, empty or not
 
 	mu      sync.Mutex
+	stall   error  // ErrFirstChunkTimeout or ErrStreamIdle once the timer ended the attempt
 	chunks  int    // non-empty chunks delivered
 	bytes   int    // bytes delivered
 	tail    []byte // the last bytes delivered: at least maxPartial of them when there are, at most 2*maxPartial
@@ -102,6 +103,9 @@ func (g *guard) stalled() {
 	if !g.started.Load() && g.first > 0 {
 		cause = ErrFirstChunkTimeout
 	}
+	g.mu.Lock()
+	g.stall = cause
+	g.mu.Unlock()
 	g.cancel(cause)
 	if g.onStall != nil {
 		g.onStall(g, cause)
@@ -163,11 +167,9 @@ func (g *guard) deliver(chunk []byte, send func() error) error {
 // over at least maxPartial bytes of stream.
 func (g *guard) keep(chunk []byte) {
 	g.bytes += len(chunk)
-	if len(chunk) >= maxPartial {
-		g.tail = append(g.tail[:0], chunk[len(chunk)-maxPartial:]...)
-		return
-	}
-	g.tail = append(g.tail, chunk...)
+	g.tail = append(g.tail, chunk[max(0, len(chunk)-maxPartial):]...) // no more of a chunk than is kept
+	// Trimming at exactly twice maxPartial (>= for >) would keep the same
+	// last maxPartial bytes: that mutant is equivalent.
 	if len(g.tail) > 2*maxPartial {
 		g.tail = g.tail[:copy(g.tail, g.tail[len(g.tail)-maxPartial:])]
 	}
@@ -183,13 +185,10 @@ func (g *guard) stop() error {
 	}
 	g.mu.Lock()
 	g.stopped = true
+	stall := g.stall
 	g.mu.Unlock()
-	cause := context.Cause(g.ctx)
 	g.cancel(nil)
-	if errors.Is(cause, ErrStreamIdle) || errors.Is(cause, ErrFirstChunkTimeout) {
-		return cause
-	}
-	return nil
+	return stall
 }
 
 // delivered returns how many non-empty chunks and bytes reached the caller.

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/resilientgo/resilient/faultserver"
+	"github.com/resilientgo/resilient/internal/benchcpu"
 )
 
 // The stream benchmarks read a 10,000-chunk stream the way langchaingo's
@@ -19,6 +20,9 @@ import (
 //
 //	body=raw      the base transport's body, unwatched
 //	body=watched  the same body through the evidence Transport
+//	body=lines    (wire=memory only) a body that finds each line's end
+//	              with bytes.IndexByte and does nothing else: the floor of
+//	              any watcher that looks at every line start in Go
 //
 // over three wires:
 //
@@ -30,7 +34,8 @@ import (
 //	               (faultserver.New)
 //
 // in the three stream formats (OpenAI and Anthropic SSE, Ollama NDJSON).
-// Compare with benchrounds, base body=raw (see docs/performance.md).
+// Compare with benchrounds, base body=raw (see docs/performance.md); each
+// reports its process CPU time per stream too (-metric cpu-ns/op).
 
 const benchChunks = 10_000
 
@@ -101,15 +106,22 @@ func BenchmarkStream(b *testing.B) {
 			{"loopback", loopback.Client().Transport, loopback.OpenAIBaseURL() + "/chat/completions"},
 		}
 		for _, wire := range wires {
-			for _, variant := range []string{"raw", "watched"} {
+			for _, variant := range []string{"raw", "watched", "lines"} {
+				if variant == "lines" && wire.name != "memory" {
+					continue
+				}
 				b.Run(fmt.Sprintf("format=%s/wire=%s/body=%s", format, wire.name, variant), func(b *testing.B) {
 					rt := wire.base
-					if variant == "watched" {
+					switch variant {
+					case "watched":
 						rt = NewTransport(wire.base)
+					case "lines":
+						rt = linesTransport{wire.base}
 					}
 					ctx, s := withSlot(context.Background())
 					b.SetBytes(int64(len(body)))
 					b.ReportAllocs()
+					stop := benchcpu.Start(b)
 					for b.Loop() {
 						req, _ := http.NewRequestWithContext(ctx, http.MethodPost, wire.url, strings.NewReader(`{"model":"m","stream":true}`))
 						resp, err := rt.RoundTrip(req)
@@ -122,6 +134,7 @@ func BenchmarkStream(b *testing.B) {
 							b.Fatalf("read %d lines (%v), want %d", n, err, wantLines)
 						}
 					}
+					stop()
 					if ev, _ := s.evidence(); variant == "watched" && !ev.EndMarker {
 						b.Fatalf("the end marker was not seen: %+v", ev)
 					}
@@ -131,4 +144,40 @@ func BenchmarkStream(b *testing.B) {
 		pipe.Close()
 		loopback.Close()
 	}
+}
+
+// linesTransport wraps each response body in a linesBody.
+type linesTransport struct{ base http.RoundTripper }
+
+func (l linesTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := l.base.RoundTrip(req)
+	if err == nil {
+		resp.Body = &linesBody{ReadCloser: resp.Body}
+	}
+	return resp, err
+}
+
+// linesBody finds the end of every line the client reads, one
+// bytes.IndexByte per line (skipping blank lines without one, as the
+// watcher does), and nothing else.
+type linesBody struct {
+	io.ReadCloser
+	lines int
+}
+
+func (l *linesBody) Read(p []byte) (int, error) {
+	n, err := l.ReadCloser.Read(p)
+	for b := p[:n]; len(b) > 0; {
+		if b[0] == '\n' {
+			b = b[1:]
+			continue
+		}
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			break
+		}
+		l.lines++
+		b = b[i+1:]
+	}
+	return n, err
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -64,7 +65,7 @@ func roundTrip(t *testing.T, resp *http.Response, watched bool) (*http.Response,
 	if s == nil {
 		return got, taxonomy.Evidence{}, false
 	}
-	body, _ := io.ReadAll(got.Body)
+	body, _ := readAll(t, got.Body)
 	got.Body = io.NopCloser(bytes.NewReader(body))
 	ev, seen := s.evidence()
 	return got, ev, seen
@@ -85,7 +86,7 @@ func TestTransportRecordsAndRestoresTheErrorBody(t *testing.T) {
 		ev.RequestID != "req_1" || ev.ShouldRetry != "false" {
 		t.Errorf("evidence: got %+v", ev)
 	}
-	if got, _ := io.ReadAll(resp.Body); string(got) != body {
+	if got, _ := readAll(t, resp.Body); string(got) != body {
 		t.Errorf("the client sees body %q, want it restored: %q", got, body)
 	}
 }
@@ -126,6 +127,12 @@ var streamCases = []streamCase{
 	{"ollama error line", "application/x-ndjson", "{\"error\":\"an error was encountered while running the model\"}\n", false, true, ""},
 	{"content mentioning an error is not one", "text/event-stream", "data: {\"choices\":[{\"delta\":{\"content\":\"the \\\"error\\\" field\"}}]}\n\n", false, false, ""},
 	{"an object of type error without an error shape is not one", "text/event-stream", "data: {\"type\":\"error\"}\n\n", false, false, ""},
+	{"anthropic error event with a type only", "text/event-stream", "data: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\"}}\n\n", false, true, "overloaded_error"},
+	{"a marker after a blank line, then more", "text/event-stream", "data: {\"type\":\"ping\"}\n\nevent: message_stop\ndata: {\"type\":\"ping\"}\n\n", true, false, ""},
+	{"an empty data line is nothing", "text/event-stream", "data:\n\ndata: \n\ndata: [DONE]\n\n", true, false, ""},
+	{"a cut object in an SSE stream is nothing", "text/event-stream", "data: {\"\n\ndata: {\n\ndata: {\"error\n\ndata: {\"error\" 1}\n\n", false, false, ""},
+	{"a cut object in an NDJSON stream is nothing", "application/x-ndjson", "{\"\n{\n{ \n{\"done\n{\"x\":1,\"done\"}\n", false, false, ""},
+	{"a line of exactly maxLine bytes is read", "text/event-stream", exactLine + "\n\n", false, true, "server_error"},
 	{"the line after a skipped one counts", "text/event-stream", "data: {\"x\":\"" + strings.Repeat("x", maxLine) + "\"}\n\ndata: [DONE]\n\n", true, false, ""},
 	// Read a byte at a time, the first maxLine+1 bytes overflow the bound
 	// and the line's tail is what looks like a marker (the line is cut, as a
@@ -143,6 +150,7 @@ func TestTransportWatchesStreams(t *testing.T) {
 		{"whole", func(r io.Reader) io.Reader { return r }},
 		{"one byte per read", iotest.OneByteReader},
 		{"seven bytes per read", func(r io.Reader) io.Reader { return &chunkReader{r: r, n: 7} }},
+		{"reads that start with a blank line", startAtBlankLines},
 	}
 	for _, rd := range readers {
 		for _, tt := range streamCases {
@@ -154,12 +162,71 @@ func TestTransportWatchesStreams(t *testing.T) {
 					t.Errorf("got stream %v, end %v, in-band %v, type %q; want end %v, in-band %v, type %q",
 						ev.Stream, ev.EndMarker, ev.InBand, ev.ErrorType, tt.wantEnd, tt.inBand, tt.wantType)
 				}
-				if body, _ := io.ReadAll(got.Body); string(body) != tt.body {
+				if body, _ := readAll(t, got.Body); string(body) != tt.body {
 					t.Errorf("the client read %d bytes, want the %d sent, unchanged", len(body), len(tt.body))
 				}
 			})
 		}
 	}
+}
+
+// exactLine is an in-band error line of exactly maxLine bytes: the longest
+// the watcher holds across reads.
+var exactLine = func() string {
+	head, tail := `data: {"error":{"type":"server_error","message":"`, `"}}`
+	return head + strings.Repeat("x", maxLine-len(head)-len(tail)) + tail
+}()
+
+// startAtBlankLines returns a reader whose reads are cut between the two
+// newlines that end each SSE event, so that reads start with a blank line.
+func startAtBlankLines(r io.Reader) io.Reader {
+	body, _ := io.ReadAll(r)
+	var pieces [][]byte
+	for {
+		i := bytes.Index(body, []byte("\n\n"))
+		if i < 0 {
+			break
+		}
+		pieces, body = append(pieces, body[:i+1]), body[i+1:]
+	}
+	return &piecesReader{pieces: append(pieces, body)}
+}
+
+// piecesReader returns one piece per read.
+type piecesReader struct{ pieces [][]byte }
+
+func (p *piecesReader) Read(b []byte) (int, error) {
+	if len(p.pieces) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(b, p.pieces[0])
+	if p.pieces[0] = p.pieces[0][n:]; len(p.pieces[0]) == 0 {
+		p.pieces = p.pieces[1:]
+	}
+	return n, nil
+}
+
+// readAll reads r to its end, failing the test at once when r keeps
+// returning no bytes and no error (a reader that would never end).
+func readAll(t *testing.T, r io.Reader) ([]byte, error) {
+	t.Helper()
+	var out []byte
+	buf := make([]byte, 32<<10)
+	for empty := 0; empty < 100; {
+		n, err := r.Read(buf)
+		out = append(out, buf[:n]...)
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+		if n == 0 {
+			empty++
+		}
+	}
+	t.Fatalf("the body returned nothing 100 times in a row without ending")
+	return nil, nil
 }
 
 // chunkReader reads at most n bytes at a time.
@@ -237,7 +304,7 @@ func TestTransportPassesLongErrorBodiesThrough(t *testing.T) {
 			if body.closed != tt.wantClosedEarly {
 				t.Errorf("closed before the client closed: %v, want %v", body.closed, tt.wantClosedEarly)
 			}
-			read, err := io.ReadAll(got.Body)
+			read, err := readAll(t, got.Body)
 			if err != nil || string(read) != tt.body {
 				t.Errorf("the client read %d bytes (%v), want all %d", len(read), err, len(tt.body))
 			}
@@ -262,7 +329,7 @@ func TestTransportReplaysAnErrorBodyReadError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if read, err := io.ReadAll(got.Body); string(read) != `{"error":` || !errors.Is(err, broken) {
+	if read, err := readAll(t, got.Body); string(read) != `{"error":` || !errors.Is(err, broken) {
 		t.Errorf("the client read %q, %v; want the bytes then the read error", read, err)
 	}
 }
@@ -278,5 +345,34 @@ func TestTransportBoundsTheMessage(t *testing.T) {
 	}
 	if ev.ErrorType != "server_error" {
 		t.Errorf("type: got %q, want server_error", ev.ErrorType)
+	}
+}
+
+// Every error status from 400 up has its body read; a success's body is
+// not, and is watched as a stream only when it is one (where the same
+// object is an in-band error).
+func TestTransportReadsErrorBodiesOnly(t *testing.T) {
+	body := `{"error":{"message":"bad request","type":"invalid_request_error","code":"bad"}}`
+	tests := []struct {
+		status      int
+		contentType string
+		wantType    string
+		wantStream  bool
+	}{
+		{400, "application/json", "invalid_request_error", false},
+		{200, "application/json", "", false},
+		{200, "text/event-stream", "invalid_request_error", true},
+		{200, "application/x-ndjson", "invalid_request_error", true},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.status, " ", tt.contentType), func(t *testing.T) {
+			resp, ev, seen := roundTrip(t, response(tt.status, tt.contentType, body), true)
+			if !seen || ev.ErrorType != tt.wantType || ev.Stream != tt.wantStream || ev.InBand != tt.wantStream {
+				t.Errorf("got type %q, stream %v, in-band %v; want %q, %v", ev.ErrorType, ev.Stream, ev.InBand, tt.wantType, tt.wantStream)
+			}
+			if got, _ := readAll(t, resp.Body); string(got) != body {
+				t.Errorf("the client sees %q, want %q", got, body)
+			}
+		})
 	}
 }

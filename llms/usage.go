@@ -30,7 +30,7 @@ func usageOf(resp *lcllms.ContentResponse) (input, output int) {
 		return 0, 0
 	}
 	for _, c := range resp.Choices {
-		if c == nil || len(c.GenerationInfo) == 0 {
+		if c == nil {
 			continue
 		}
 		in, key, inOK := firstCount(c.GenerationInfo, inputKeys[:])
@@ -76,10 +76,10 @@ func count(v any) (int, bool) {
 	case uint64:
 		n = int64(min(v, 1<<62))
 	case float64:
-		if v != v || v < 0 || v > 1<<62 { // NaN, negative, absurd
+		if !(v >= 0) { // negative or NaN
 			return 0, false
 		}
-		n = int64(v)
+		n = int64(min(v, 1<<62))
 	default:
 		return 0, false
 	}

@@ -108,6 +108,10 @@ func TestUsageNormalisedAcrossClients(t *testing.T) {
 		{"float counts", map[string]any{"PromptTokens": 7.0, "CompletionTokens": 2.0}, 7, 2},
 		{"mistral: none", map[string]any{"StopReason": "stop"}, 0, 0},
 		{"negative and NaN ignored", map[string]any{"PromptTokens": -5, "CompletionTokens": nan()}, 0, 0},
+		{"zero is a count", map[string]any{"PromptTokens": 0, "input_tokens": 9, "CompletionTokens": 0.0, "output_tokens": 4}, 0, 0},
+		{"output only", map[string]any{"CompletionTokens": 3}, 0, 3},
+		{"input only", map[string]any{"input_tokens": uint32(11)}, 11, 0},
+		{"absurd counts clamped", map[string]any{"PromptTokens": 1e300, "CompletionTokens": uint64(1) << 63}, 1 << 62, 1 << 62},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

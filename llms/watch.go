@@ -2,6 +2,7 @@ package llms
 
 import (
 	"bytes"
+	"encoding/binary"
 	"io"
 
 	"github.com/resilientgo/resilient/taxonomy"
@@ -45,9 +46,7 @@ const maxLine = 64 << 10
 
 func (w *streamWatcher) Read(p []byte) (int, error) {
 	n, err := w.body.Read(p)
-	if n > 0 {
-		w.scan(p[:n])
-	}
+	w.scan(p[:n])
 	switch {
 	case err == io.EOF:
 		w.flush() // a last line without its newline is still a line
@@ -60,8 +59,9 @@ func (w *streamWatcher) Read(p []byte) (int, error) {
 func (w *streamWatcher) Close() error { return w.body.Close() }
 
 // scan inspects the complete lines of b and holds an unfinished last one.
+// (The blank line that ends an SSE event is an empty line to inspect.)
 func (w *streamWatcher) scan(b []byte) {
-	if len(w.held) > 0 || w.skip {
+	if len(w.held) != 0 || w.skip {
 		i := bytes.IndexByte(b, '\n')
 		if i < 0 {
 			w.hold(b)
@@ -71,19 +71,66 @@ func (w *streamWatcher) scan(b []byte) {
 		w.flush()
 		b = b[i+1:]
 	}
-	for len(b) > 0 {
-		if b[0] == '\n' { // the blank line that ends an SSE event
-			b = b[1:]
-			continue
-		}
+	for len(b) != 0 {
 		i := bytes.IndexByte(b, '\n')
 		if i < 0 {
 			w.hold(b)
 			return
 		}
-		w.inspect(b[:i])
+		if line := b[:i]; !w.ordinary(line) {
+			w.inspect(line)
+		}
 		b = b[i+1:]
 	}
+}
+
+// The starts of ordinary lines, each read as one 8-byte word.
+var (
+	dataObject = binary.LittleEndian.Uint64([]byte(`data: {"`))
+	typeString = binary.LittleEndian.Uint64([]byte(`type":"` + "\x00"))
+	eventField = binary.LittleEndian.Uint64([]byte("event: \x00"))
+	falseEnd   = binary.LittleEndian.Uint64([]byte(`":false}`))
+	doneKey    = binary.LittleEndian.Uint64([]byte(`"done":f`))
+)
+
+// low7 keeps the first seven bytes of a little-endian word.
+const low7 = 1<<56 - 1
+
+// notDone reports that a line of at least 16 bytes ends in "done":false},
+// as Ollama's chunks before the last do.
+func notDone(line []byte) bool {
+	n := len(line)
+	return binary.LittleEndian.Uint64(line[n-8:]) == falseEnd && binary.LittleEndian.Uint64(line[n-13:]) == doneKey
+}
+
+// ordinary reports that inspect would find nothing in a complete line,
+// judging from a word or two of its start: the fast path for the content
+// chunks that make up nearly all of a stream. It answers false whenever it
+// cannot tell, and inspect decides.
+func (w *streamWatcher) ordinary(line []byte) bool {
+	if len(line) < 16 {
+		return false
+	}
+	switch head := binary.LittleEndian.Uint64(line); {
+	case head == dataObject && !w.ndjson: // data: {"k
+		switch k := line[8]; k {
+		case 'e', 'o':
+			return false
+		case 't': // data: {"type":"c, and not "m(essage_stop)" or "e(rror)"
+			c := line[15]
+			return binary.LittleEndian.Uint64(line[8:])&low7 == typeString && c != 'm' && c != 'e'
+		}
+		return true
+	case head&low7 == eventField: // event: n, and not "m(essage_stop)"
+		c := line[7]
+		return c != 'm' && !isSpace(c)
+	case line[0] == '{' && line[1] == '"': // {"k
+		if k := line[2]; k == 'e' || k == 't' || k == 'o' {
+			return false
+		}
+		return !w.ndjson || notDone(line)
+	}
+	return false
 }
 
 // hold keeps the start of a line that continues in the next read.
@@ -99,7 +146,7 @@ func (w *streamWatcher) hold(b []byte) {
 
 // flush inspects the held line, now complete, and empties the buffer.
 func (w *streamWatcher) flush() {
-	if !w.skip && len(w.held) > 0 {
+	if !w.skip {
 		w.inspect(w.held)
 	}
 	w.held, w.skip = w.held[:0], false
@@ -107,52 +154,49 @@ func (w *streamWatcher) flush() {
 
 // inspect reads one complete line of SSE or NDJSON.
 func (w *streamWatcher) inspect(line []byte) {
-	if n := len(line); n > 0 && (isSpace(line[0]) || isSpace(line[n-1])) {
-		line = trimSpace(line) // CRLF line ends, indented JSON
-	}
-	if len(line) < 2 {
-		return
-	}
-	switch line[0] {
-	case 'd': // SSE "data: <payload>"
-		if data, ok := bytes.CutPrefix(line, []byte("data:")); ok {
-			w.payload(trimLeft(data))
-		}
-	case 'e': // SSE "event: <name>"
-		if name, ok := bytes.CutPrefix(line, []byte("event:")); ok && string(trimLeft(name)) == "message_stop" {
+	// Trimmed for CRLF line ends and indented JSON.
+	line = trimSpace(line)
+	// SSE "data: <payload>", SSE "event: <name>", or an NDJSON line, which
+	// is the object itself.
+	if data, ok := bytes.CutPrefix(line, []byte("data:")); ok {
+		w.payload(trimSpace(data))
+	} else if name, ok := bytes.CutPrefix(line, []byte("event:")); ok {
+		if string(trimSpace(name)) == "message_stop" {
 			w.end()
 		}
-	case '{': // NDJSON: the line is the object
+	} else {
 		w.payload(line)
 	}
 }
 
 // payload reads one event's data: "[DONE]" or a JSON object.
 func (w *streamWatcher) payload(data []byte) {
-	if len(data) < 2 {
+	if string(data) == "[DONE]" {
+		w.end()
 		return
 	}
-	switch data[0] {
-	case '[':
-		if string(data) == "[DONE]" {
-			w.end()
-		}
-	case '{':
-		// Only an object whose first key is "error", "type" or "object" can
-		// be a marker or an error, and only a type that starts like
-		// "message_stop" or "error": a content chunk ("id", "model",
-		// "choices", type "content_block_delta") is rejected on a byte or two.
-		switch {
-		case data[1] == '"' && data[2] != 'e' && data[2] != 't' && data[2] != 'o':
-		case len(data) > len(typeKey) && bytes.HasPrefix(data, []byte(typeKey)) &&
-			data[len(typeKey)] != 'm' && data[len(typeKey)] != 'e':
-		default:
-			w.object(data)
-		}
-		if w.ndjson && !bytes.HasSuffix(data, []byte(`"done":false}`)) && doneTrue(data) {
-			w.end()
-		}
+	if !bytes.HasPrefix(data, []byte("{")) {
+		return
 	}
+	if mayBeMarker(data) {
+		w.object(data)
+	}
+	if w.ndjson && !bytes.HasSuffix(data, []byte(`"done":false}`)) && doneTrue(data) {
+		w.end()
+	}
+}
+
+// mayBeMarker rejects most content chunks on a byte or two: only an object
+// whose first key is "error", "type" or "object" can be a marker or an
+// error, and only a type that starts like "message_stop" or "error" (a
+// content chunk's "id", "model", "choices", type "content_block_delta" are
+// rejected). Objects it lets through are read by object.
+func mayBeMarker(data []byte) bool {
+	if typ, ok := bytes.CutPrefix(data, []byte(typeKey)); ok {
+		return bytes.HasPrefix(typ, []byte("m")) || bytes.HasPrefix(typ, []byte("e"))
+	}
+	key, ok := bytes.CutPrefix(data, []byte(`{"`))
+	return !ok || bytes.HasPrefix(key, []byte("e")) || bytes.HasPrefix(key, []byte("t")) || bytes.HasPrefix(key, []byte("o"))
 }
 
 // object reads the first member of a JSON object for a marker or an error.
@@ -200,43 +244,33 @@ func (w *streamWatcher) inBand(data []byte) {
 // colon, without decoding: `{"type": "x", ...}` gives `type` and `"x", ...`.
 // Both are nil when obj does not start that way.
 func firstMember(obj []byte) (key, value []byte) {
-	rest := trimSpace(obj[1:])
-	if len(rest) == 0 || rest[0] != '"' {
+	rest, ok := bytes.CutPrefix(trimSpace(obj[1:]), []byte(`"`))
+	if !ok {
 		return nil, nil
 	}
-	end := bytes.IndexByte(rest[1:], '"')
-	if end < 0 {
+	key, rest, ok = bytes.Cut(rest, []byte(`"`))
+	if !ok {
 		return nil, nil
 	}
-	key = rest[1 : 1+end]
-	rest = trimSpace(rest[2+end:])
-	if len(rest) == 0 || rest[0] != ':' {
+	if value, ok = bytes.CutPrefix(trimSpace(rest), []byte(":")); !ok {
 		return nil, nil
 	}
-	return key, trimSpace(rest[1:])
+	return key, trimSpace(value)
 }
 
 // doneTrue reports whether a JSON line holds "done": true, with or without
 // spaces around the colon.
 func doneTrue(data []byte) bool {
 	for {
-		i := bytes.Index(data, []byte(`"done"`))
-		if i < 0 {
+		_, after, found := bytes.Cut(data, []byte(`"done"`))
+		if !found {
 			return false
 		}
-		data = trimSpace(data[i+len(`"done"`):])
-		if len(data) > 0 && data[0] == ':' {
-			return bytes.HasPrefix(trimSpace(data[1:]), []byte("true"))
+		if value, ok := bytes.CutPrefix(trimSpace(after), []byte(":")); ok {
+			return bytes.HasPrefix(trimSpace(value), []byte("true"))
 		}
+		data = after
 	}
-}
-
-// trimLeft trims the spaces after an SSE field's colon.
-func trimLeft(b []byte) []byte {
-	for len(b) > 0 && isSpace(b[0]) {
-		b = b[1:]
-	}
-	return b
 }
 
 // trimSpace trims the ASCII spaces, tabs and carriage returns SSE and NDJSON

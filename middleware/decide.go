@@ -44,8 +44,10 @@ func isFinal(err error) bool {
 var errHedgeRefused = errors.New("middleware: hedge refused: the run's retry budget is spent")
 
 // decide turns the class of attempt number n into a decision. It always
-// terminates: every retry is bounded by a per-kind attempt limit.
-func (c *call[R]) decide(n int, class taxonomy.Class, err error) *decision {
+// terminates: every retry is bounded by a per-kind attempt limit. m is the
+// member of a pool the attempt went to, nil for a plain pipeline or an
+// attempt no member took.
+func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *member) *decision {
 	cfg := &c.p.cfg
 	var nr *unretryableError
 	var inner *Error
@@ -81,6 +83,9 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error) *decision {
 		}
 		return &decision{reason: ReasonExhausted}
 	}
+	if c.p.bal != nil {
+		return c.decideRoute(n, class, m)
+	}
 
 	var wait time.Duration
 	source := WaitBackoff
@@ -104,13 +109,27 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error) *decision {
 		wait = c.p.backoff(n)
 	}
 
-	if deadline, ok := c.bounded.Deadline(); ok && time.Now().Add(wait).After(deadline) {
-		return &decision{reason: ReasonDeadline,
-			detail: fmt.Sprintf("the next wait of %v would pass the deadline", wait.Round(time.Millisecond))}
+	if d := c.pastDeadline(wait); d != nil {
+		return d
 	}
 	if b := c.p.breaker; b != nil && !cfg.noThrottle && class.Kind != taxonomy.ContextOverflow && !b.throttle.allowsRetry() {
 		return &decision{reason: ReasonThrottled, detail: "most recent attempts of " + b.Name() + " failed", refusal: RefusedThrottle}
 	}
+	return c.retryAfter(wait, source)
+}
+
+// pastDeadline stops the call when a wait would pass its deadline (its
+// MaxDuration or the caller's); nil when it would not.
+func (c *call[R]) pastDeadline(wait time.Duration) *decision {
+	if deadline, ok := c.bounded.Deadline(); ok && time.Now().Add(wait).After(deadline) {
+		return &decision{reason: ReasonDeadline,
+			detail: fmt.Sprintf("the next wait of %v would pass the deadline", wait.Round(time.Millisecond))}
+	}
+	return nil
+}
+
+// retryAfter schedules a retry after wait, if the run's budget pays for it.
+func (c *call[R]) retryAfter(wait time.Duration, source WaitSource) *decision {
 	if !c.run.TryRetry() {
 		return &decision{reason: ReasonBudgetSpent, refusal: RefusedBudget}
 	}
@@ -151,13 +170,18 @@ func (c *call[R]) countKind(k taxonomy.Kind) int {
 // in time. A refusal while half-open (another caller holds the probe) waits
 // a backoff, never zero, so refused callers do not spin.
 func (c *call[R]) decideOpen(n int) *decision {
+	stop := &decision{reason: ReasonCircuitOpen, detail: c.p.breaker.Name(), refusal: RefusedCircuitOpen}
+	return c.waitForProbe(n, c.p.breaker.RemainingDelay(), stop)
+}
+
+// waitForProbe is decideOpen for a breaker, or the first of a pool's, whose
+// next probe is remaining away: stop, unless [WaitWhileOpen] says to wait.
+func (c *call[R]) waitForProbe(n int, remaining time.Duration, stop *decision) *decision {
 	p := c.p
-	stop := &decision{reason: ReasonCircuitOpen, detail: p.breaker.Name(), refusal: RefusedCircuitOpen}
 	if !p.cfg.waitWhileOpen {
 		return stop
 	}
 	limit := p.cfg.attemptsFor(taxonomy.Overloaded)
-	remaining := p.breaker.RemainingDelay()
 	if n >= limit || remaining > p.cfg.retryAfterCap {
 		return stop
 	}

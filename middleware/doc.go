@@ -8,14 +8,34 @@
 //
 // A pipeline expands, first element outermost, to
 //
-//	retry(hedge?(policies...(limiter?(breaker(timeout(fn))))))
+//	retry(hedge?(policies...(limiter?(concurrency?(breaker(timeout(fn)))))))
 //
 // so the retry decides on every outcome; a hedge ([Hedge], for
 // [Pipeline.DoHedged] only) starts attempts beside a slow one; raw
 // failsafe-go policies ([Policies]) run around each attempt; a rate limiter
-// ([RateLimit]) spaces attempts before they take a breaker permit; the
-// breaker sees every attempt and fails fast while open; and the timeout
-// ([Timeout]) bounds each attempt.
+// ([RateLimit]) spaces attempts before they take a breaker permit; a
+// concurrency limit ([MaxConcurrent], [ConcurrencyLimit]) holds a slot from
+// before the breaker until the function returns; the breaker sees every
+// attempt and fails fast while open; and the timeout ([Timeout]) bounds
+// each attempt.
+//
+// # Pools
+//
+// A pipeline built with [Members] is a pool: the breaker's place is taken
+// by the choice of a member, among interchangeable targets each with its
+// own concurrency limit, rate limiter, breaker and retry throttle. An
+// attempt goes to a member whose circuit is not open, that does not cool
+// down after a wait hint and whose limits have room, chosen by the
+// [Balance] strategy ([LeastInFlight], [RoundRobin], [LowestLatency]) with
+// the member a run or a [Sticky] key stuck to first; a retry goes at once
+// ([WaitNextMember]) to a member no attempt of the call went to. A member's
+// Retry-After cools it down ([Cooldown] event) rather than making the call
+// wait, unless no other member can take the call. When no member can, the
+// call stops with [ReasonCircuitOpen] (or the limit's reason) and a detail
+// stating each member's state. Each attempt names its member:
+// [Attempt.Target] in the final error, the Target of [Start],
+// [AttemptEnd], [RetryScheduled] and [Refusal]; [Pipeline.Balancer]
+// reports on the members.
 //
 // # Decisions
 //
@@ -56,6 +76,9 @@
 //     outage is met with one request per call, not three ([NoThrottle]
 //     turns it off). A provider failing one request in three keeps the
 //     bucket full;
+//   - a concurrency limit with no free slot within its wait stops the call
+//     with [ReasonConcurrency] ([ErrConcurrency]), never retried, never
+//     counted by the breaker, reported as a [Refusal];
 //   - a panic in the protected function is recovered and becomes a
 //     programming failure ([PanicError]), so no breaker permit leaks.
 //

@@ -52,6 +52,9 @@ const (
 	// ReasonUsageLimit: a usage limit of the run (tokens, requests, tool
 	// calls) refused the call; the error is a *[UsageLimitError].
 	ReasonUsageLimit
+	// ReasonConcurrency: the target's concurrency limit ([MaxConcurrent])
+	// had no free slot within the wait allowed; no request was sent.
+	ReasonConcurrency
 )
 
 var reasonText = [...]string{
@@ -67,6 +70,7 @@ var reasonText = [...]string{
 	ReasonRejected:          "rejected by a policy",
 	ReasonThrottled:         "retries throttled",
 	ReasonUsageLimit:        "usage limit",
+	ReasonConcurrency:       "concurrency limit",
 }
 
 // Sentinels for [errors.Is]: an *[Error] matches the sentinel of its Reason,
@@ -100,6 +104,7 @@ var reasonErr = [...]error{
 	ReasonRejected:          ErrRejected,
 	ReasonThrottled:         ErrThrottled,
 	ReasonUsageLimit:        ErrUsageLimit,
+	ReasonConcurrency:       ErrConcurrency,
 }
 
 // String returns the reason's short name, e.g. "circuit open".
@@ -117,6 +122,10 @@ func (r Reason) String() string {
 type Attempt struct {
 	// Number counts attempts from 1.
 	Number int
+	// Target names the member of a pool the attempt went to (see
+	// [Members]); empty for an attempt of a plain pipeline, or one that no
+	// member took.
+	Target string
 	// Wait is how long the pipeline waited before this attempt.
 	Wait time.Duration
 	// Duration is how long the attempt took.
@@ -130,10 +139,15 @@ type Attempt struct {
 // String renders the attempt the way a reader of an incident needs it:
 // "Type: text" (the Go type shows which layer failed), with its kind
 // and rule, e.g. `attempt 2 after 412ms: *errors.errorString: API returned
-// unexpected status code: 503 [overloaded, status 503]`.
+// unexpected status code: 503 [overloaded, status 503]`; the attempt of a
+// pool names its member: `attempt 2 to eu-west: ...`.
 func (a Attempt) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "attempt %d", a.Number)
+	if a.Target != "" {
+		b.WriteString(" to ")
+		b.WriteString(a.Target)
+	}
 	if a.Wait > 0 {
 		fmt.Fprintf(&b, " after %v", a.Wait.Round(time.Millisecond))
 	}

@@ -35,6 +35,18 @@ type Settler interface {
 	Settle(ctx context.Context, estimated, actual int)
 }
 
+// A TryLimiter is a [Limiter] that can also admit an attempt only if it
+// need not wait: a pool asks its members' limiters so before it chooses
+// one, so that it does not wait on one member while another has room. A
+// member's limiter that is not a TryLimiter is asked with Acquire, and may
+// make the pool wait on that member.
+type TryLimiter interface {
+	Limiter
+	// TryAcquire admits an attempt of the given cost at once, or reports
+	// false without waiting and without taking anything.
+	TryAcquire(ctx context.Context, cost int) bool
+}
+
 // ErrLimited is returned by a [Limiter] that will not admit an attempt in
 // time. A call refused by its limiter stops with [ReasonRejected].
 var ErrLimited = errors.New("middleware: rate limit would be exceeded")
@@ -43,6 +55,7 @@ var ErrLimited = errors.New("middleware: rate limit would be exceeded")
 // Default: no limiter.
 func RateLimit(l Limiter) Option {
 	return func(c *config) {
+		c.gate()
 		if l == nil {
 			c.errorf("RateLimit(nil)")
 			return
@@ -76,6 +89,11 @@ func (l *LocalLimiter) Settle(_ context.Context, estimated, actual int) {
 	if extra := actual - max(estimated, 1); extra > 0 {
 		l.rl.ReservePermits(uint(extra))
 	}
+}
+
+// TryAcquire implements [TryLimiter].
+func (l *LocalLimiter) TryAcquire(_ context.Context, cost int) bool {
+	return l.rl.TryAcquirePermits(uint(max(cost, 1)))
 }
 
 // Acquire implements [Limiter].

@@ -24,6 +24,7 @@ import (
 //	"circuit opened"           WARN  target, from, to
 //	"circuit half-opened"      INFO  target, from, to
 //	"circuit closed"           INFO  target, from, to
+//	"cooling down"             INFO  target, delay   a member of a pool, after a wait hint
 //	"falling back"             WARN  target, fallback, kind
 //	"compacted"                WARN  target, messages_before, messages_after
 //	"stream restarted"         INFO  target, chunks
@@ -139,6 +140,8 @@ func (o logObserver) observeError(ctx context.Context, e Event, err error) {
 	case BreakerChange:
 		l.LogAttrs(ctx, breakerLevel(e.To), breakerMessage(e.To),
 			slog.String(KeyTarget, e.Target), slog.String(KeyFrom, e.From.String()), slog.String(KeyTo, e.To.String()))
+	case Cooldown:
+		l.LogAttrs(ctx, slog.LevelInfo, "cooling down", slog.String(KeyTarget, e.Target), slog.Duration(KeyDelay, e.Wait))
 	case Fallback:
 		l.LogAttrs(ctx, slog.LevelWarn, "falling back",
 			slog.String(KeyTarget, e.Target), slog.String(KeyFallback, e.To), slog.String(KeyKind, e.Class.Kind.String()))

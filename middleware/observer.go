@@ -72,7 +72,7 @@ type Start struct {
 
 // Event is one of the event types of this package: [CallEnd], [AttemptEnd],
 // [LateResult], [RetryScheduled], [Recovered], [GaveUp], [BreakerChange],
-// [Refusal], [Fallback], [Hedged], [Compacted], [StreamRestarted],
+// [Refusal], [Cooldown], [Fallback], [Hedged], [Compacted], [StreamRestarted],
 // [BatchSplit], [IdempotentReplay], [LeaseLost], [StoreFailed], [ToolProgress],
 // [ServerLog]. More may be added.
 type Event interface{ event() }
@@ -118,6 +118,7 @@ const (
 	WaitRetryAfter = taxonomy.WaitRetryAfter // the provider's Retry-After (or retry-after-ms, or a hint in the text)
 	WaitReset      = taxonomy.WaitReset      // a rate-limit reset the provider announced
 	WaitProbe      = taxonomy.WaitProbe      // the breaker's next probe (WaitWhileOpen)
+	WaitNextMember = taxonomy.WaitNextMember // none: the retry goes to another member of a pool
 )
 
 // RefusalReason says why a call or attempt was refused before any request.
@@ -224,6 +225,14 @@ type Refusal struct {
 	Reason RefusalReason
 }
 
+// Cooldown reports that a member of a pool (see [Members]) answered with a
+// wait hint (a Retry-After, a rate-limit reset) and gets no attempt for
+// Wait: the pool sends its calls to the other members meanwhile.
+type Cooldown struct {
+	Target string // the member
+	Wait   time.Duration
+}
+
 // Fallback reports that a model call moves on to its next fallback.
 type Fallback struct {
 	Target string // the model that gave up
@@ -309,6 +318,7 @@ func (Recovered) event()        {}
 func (GaveUp) event()           {}
 func (BreakerChange) event()    {}
 func (Refusal) event()          {}
+func (Cooldown) event()         {}
 func (Fallback) event()         {}
 func (Hedged) event()           {}
 func (Compacted) event()        {}

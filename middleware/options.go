@@ -64,8 +64,17 @@ type config struct {
 	maxHedges      int
 	policies       []any // failsafe.Policy[R], checked by New
 	limiter        Limiter
+	concurrency    int       // MaxConcurrent: slots of a bulkhead of the pipeline's own
+	semaphore      Semaphore // ConcurrencyLimit: a semaphore of the caller's
+	semWait        time.Duration
 	waitWhileOpen  bool
 	noThrottle     bool
+	members        []Member  // Members: the pipeline is a pool
+	balancer       *Balancer // UseBalancer
+	strategy       Strategy
+	noStickyRuns   bool
+	weight         int // Weight: a member's; 0 until given
+	gates          int // options applied that a member of a pool takes
 	errs           []error
 }
 
@@ -214,6 +223,7 @@ func MaxDuration(d time.Duration) Option {
 // calls, and a recovery is noticed within seconds.
 func CircuitBreaker(failures int, delay time.Duration) Option {
 	return func(c *config) {
+		c.gate()
 		if failures < 1 || delay <= 0 {
 			c.errorf("CircuitBreaker(%d, %v): need failures >= 1 and a positive delay", failures, delay)
 			return
@@ -230,13 +240,14 @@ func CircuitBreaker(failures int, delay time.Duration) Option {
 // ([DefaultMaxHold] for [NewBreaker]) bounds them all. It must be positive.
 // Default: 5 min ([DefaultMaxHold]).
 func MaxHold(d time.Duration) Option {
-	return positive("MaxHold", d, func(c *config) *time.Duration { return &c.maxHold })
+	return gate(positive("MaxHold", d, func(c *config) *time.Duration { return &c.maxHold }))
 }
 
 // UseBreaker shares b among several pipelines, for instance one breaker per
 // provider account for several models. Default: each pipeline has its own.
 func UseBreaker(b *Breaker) Option {
 	return func(c *config) {
+		c.gate()
 		if b == nil {
 			c.errorf("UseBreaker(nil)")
 			return
@@ -257,11 +268,11 @@ func WaitWhileOpen() Option { return func(c *config) { c.waitWhileOpen = true } 
 
 // NoThrottle lets calls retry even while most recent attempts of the
 // target failed (see [Breaker]). Default: retries are throttled then.
-func NoThrottle() Option { return func(c *config) { c.noThrottle = true } }
+func NoThrottle() Option { return gate(func(c *config) { c.noThrottle = true }) }
 
 // NoBreaker disables the circuit breaker and the retry throttle.
 // Default: enabled.
-func NoBreaker() Option { return func(c *config) { c.breaker, c.breakerOff = nil, true } }
+func NoBreaker() Option { return gate(func(c *config) { c.breaker, c.breakerOff = nil, true }) }
 
 // Classifier replaces the classifier. Compose with taxonomy.Chain to add
 // rules ahead of the defaults. Default: taxonomy.Default.
@@ -313,6 +324,18 @@ func Policies[R any](policies ...failsafe.Policy[R]) Option {
 	}
 }
 
+// gate counts an option that guards one target, which a member of a pool
+// takes (see [Member]); every other option applies to a pool as a whole.
+func (c *config) gate() { c.gates++ }
+
+// gate returns o counted as an option that a member of a pool takes.
+func gate(o Option) Option {
+	return func(c *config) {
+		c.gate()
+		o(c)
+	}
+}
+
 // nonNegative sets the duration field picks, refusing a negative d.
 func nonNegative(name string, d time.Duration, field func(*config) *time.Duration) Option {
 	return func(c *config) {
@@ -333,4 +356,15 @@ func positive(name string, d time.Duration, field func(*config) *time.Duration) 
 		}
 		*field(c) = d
 	}
+}
+
+// Fail makes [New] report err, as if an option had been invalid: for
+// constructors that check options of their own and pass the rest on
+// (resilient.Member). It may appear in a pool member's options.
+func Fail(err error) Option {
+	return gate(func(c *config) {
+		if err != nil {
+			c.errs = append(c.errs, err)
+		}
+	})
 }

@@ -34,6 +34,9 @@ type State struct {
 	Previous Attempt
 	// Hedge is true for a hedged attempt running beside another.
 	Hedge bool
+	// Member is the index, among the [Members] of a pool, of the member
+	// the attempt goes to; 0 for a plain pipeline.
+	Member int
 	// End ends the attempt at once with err as its failure, whether or not
 	// the function has returned: for a function that sees for itself that
 	// its work is hung, such as a stream that stalled inside a provider
@@ -46,15 +49,19 @@ type State struct {
 // Pipeline runs calls to one protected target (a model, a tool) under the
 // configured policies, expanded as
 //
-//	retry(hedge(policies...(limiter(breaker(timeout(fn))))))
+//	retry(hedge(policies...(limiter(concurrency(breaker(timeout(fn)))))))
 //
 // where hedge is present for [Pipeline.DoHedged] only, policies are those
-// added with [Policies], and the limiter is the one set with [RateLimit]; a
-// call made with the [Request] option takes each attempt's place in the
-// run's usage limits before the limiter. The retry decides from
-// [taxonomy.Classify]'s answer: permanent, canceled and programming failures
-// stop at once; retryable kinds retry up to their limit with full-jitter
-// backoff, or wait exactly as long as the provider asked.
+// added with [Policies], the limiter is the one set with [RateLimit] and
+// the concurrency limit the one set with [MaxConcurrent]. A pool (see
+// [Members]) puts the choice of a member, with that member's own
+// concurrency limit, limiter and breaker, in place of the breaker. A call
+// made with the [Request] option takes each attempt's place in the run's
+// usage limits before the limiter (and, in a pool, before the member's
+// gates). The retry decides from [taxonomy.Classify]'s answer: permanent,
+// canceled and programming failures stop at once; retryable kinds retry up
+// to their limit with full-jitter backoff, or wait exactly as long as the
+// provider asked.
 //
 // Build a Pipeline once per target and share it: it is safe for concurrent
 // use, and its breaker's state is what makes it useful.
@@ -66,6 +73,8 @@ type Pipeline[R any] struct {
 	cfg     config
 	obs     Observers
 	breaker *Breaker
+	sem     Semaphore
+	bal     *Balancer // of a pool; nil for a plain pipeline
 	exec    failsafe.Executor[R]
 	hedged  failsafe.Executor[R]
 }
@@ -91,15 +100,31 @@ func New[R any](name string, opts ...Option) (*Pipeline[R], error) {
 		}
 		policies = append(policies, typed)
 	}
+	pool := cfg.members != nil || cfg.balancer != nil
+	switch {
+	case cfg.weight != 0:
+		cfg.errorf("Weight applies to a member of a pool (see Member), not to a pipeline")
+	case pool && cfg.breaker != nil:
+		cfg.errorf("UseBreaker applies to a member of a pool (see Member): a pool has no breaker of its own")
+	case !pool && (cfg.strategy != LeastInFlight || cfg.noStickyRuns):
+		cfg.errorf("Balance and NoStickyRuns apply to a pool (see Members)")
+	}
 	if err := errors.Join(cfg.errs...); err != nil {
 		return nil, err
 	}
-	p := &Pipeline[R]{name: name, target: cfg.target, cfg: cfg, obs: Observers(cfg.observers)}
+	p := &Pipeline[R]{name: name, target: cfg.target, cfg: cfg, obs: Observers(cfg.observers), sem: cfg.newSemaphore()}
 	p.target.Name = name
 	if cfg.logger != nil {
 		p.obs = append(p.obs[:len(p.obs):len(p.obs)], Log(cfg.logger))
 	}
 	switch {
+	case cfg.balancer != nil:
+		p.bal = cfg.balancer
+	case cfg.members != nil:
+		var err error
+		if p.bal, err = newBalancer(&cfg, p.obs); err != nil {
+			return nil, err
+		}
 	case cfg.breakerOff:
 	case cfg.breaker != nil:
 		p.breaker = cfg.breaker
@@ -140,7 +165,8 @@ func New[R any](name string, opts ...Option) (*Pipeline[R], error) {
 // Name returns the target's name.
 func (p *Pipeline[R]) Name() string { return p.name }
 
-// Breaker returns the pipeline's circuit breaker, nil when disabled.
+// Breaker returns the pipeline's circuit breaker, nil when disabled and
+// for a pool, whose members have one each (see [Balancer.Members]).
 func (p *Pipeline[R]) Breaker() *Breaker { return p.breaker }
 
 // Limiter returns the limiter set with [RateLimit], nil if none: an adapter
@@ -205,6 +231,9 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 			c.estimate = o.estimate
 		}
 	}
+	if p.bal != nil {
+		c.rt = &route{tried: make([]bool, len(p.bal.members)), pin: p.bal.pinFor(ctx)}
+	}
 	if p.obs.Active() && !callStarted(ctx) {
 		// No adapter started a logical call around this one: it is one.
 		c.own, c.start = true, time.Now()
@@ -267,6 +296,7 @@ type call[R any] struct {
 	bounded context.Context // caller's context bounded by MaxDuration
 	fn      Func[R]
 	run     *Run
+	rt      *route // of a pool's call
 	// estimate is set by the Request option: the attempts are requests,
 	// counted by the run.
 	estimate func(ctx context.Context, s State) int
@@ -294,8 +324,9 @@ func (c *call[R]) count() int {
 }
 
 // attempt runs one attempt: refusals (budget, the run's usage limits,
-// limiter, breaker), the attempt context and timeout, the function on its own goroutine, classification,
-// decision.
+// limiter, concurrency limit, breaker or the choice of a member), the
+// attempt context and timeout, the function on its own goroutine,
+// classification, decision.
 func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 	var zero R
 	p := c.p
@@ -321,38 +352,29 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 			p.obs.Observe(c.caller, Hedged{Target: p.name, Attempt: number})
 		}
 	}
+	parent := exec.Context()
 	counted := false // the attempt took a place in the run's request limit
 	if c.estimate != nil {
 		var refused error
-		if counted, refused = c.startRequest(exec.Context(), State{Attempt: number, Previous: prev, Hedge: hedge}); refused != nil {
+		if counted, refused = c.startRequest(parent, State{Attempt: number, Previous: prev, Hedge: hedge}); refused != nil {
 			return zero, refused
 		}
 	}
-	if p.cfg.limiter != nil {
-		if err := p.cfg.limiter.Acquire(exec.Context(), 1); err != nil {
-			if counted {
-				c.run.unstartRequest() // never sent
-			}
-			if exec.Context().Err() != nil {
-				class := c.classify(err, false, exec.Context())
-				return zero, c.conclude(number, 0, err, class, c.decide(number, class, err))
-			}
-			return zero, c.conclude(number, 0, err, taxonomy.Class{Kind: taxonomy.RateLimited, Rule: "client-side rate limit"},
-				&decision{reason: ReasonRejected, detail: "the rate limiter refused the attempt", refusal: RefusedRateLimit})
-		}
-	}
-	if p.breaker != nil && !p.breaker.tryAcquire() {
+	g, err := c.admit(parent, number)
+	if err != nil {
 		if counted {
 			c.run.unstartRequest() // never sent
 		}
-		return zero, c.conclude(number, 0, circuitbreaker.ErrOpen, taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "circuit open"},
-			c.decideOpen(number))
+		return zero, err
+	}
+	target, name, index := p.target, p.name, 0
+	if g.m != nil {
+		target, name, index = g.m.target, g.m.name, g.m.index
 	}
 
-	parent := exec.Context()
 	actx := parent
 	if p.obs.Active() {
-		actx = p.obs.Start(actx, Start{Target: p.target, Attempt: number, Hedge: hedge})
+		actx = p.obs.Start(actx, Start{Target: target, Attempt: number, Hedge: hedge})
 	}
 	actx, end := context.WithCancelCause(actx)
 	cancel := context.CancelFunc(func() {})
@@ -360,20 +382,21 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 		actx, cancel = context.WithTimeout(actx, p.cfg.attemptTimeout)
 	}
 	start := time.Now()
-	r, err, abandoned := c.runAttempt(actx, State{Attempt: number, Previous: prev, Hedge: hedge,
+	r, err, abandoned := c.runAttempt(actx, State{Attempt: number, Previous: prev, Hedge: hedge, Member: index,
 		End: func(err error) {
 			if err != nil {
 				end(err)
 			}
-		}})
+		}}, g.release)
 	elapsed := time.Since(start)
 	timedOut := err != nil && errors.Is(actx.Err(), context.DeadlineExceeded) && parent.Err() == nil
 	cancel()
 	end(nil)
 
 	if err == nil {
-		if p.breaker != nil {
-			p.breaker.record(healthy)
+		g.record(p.bal, healthy, elapsed)
+		if g.m != nil && c.rt.pin != nil {
+			c.rt.pin.m.Store(g.m) // the conversation stays where it was answered
 		}
 		c.mu.Lock()
 		c.attempts[number-1].Duration = elapsed
@@ -382,20 +405,102 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 		}
 		c.mu.Unlock()
 		if p.obs.Active() {
-			p.obs.Observe(actx, AttemptEnd{Target: p.name, Attempt: number, Hedge: hedge, Duration: elapsed})
+			p.obs.Observe(actx, AttemptEnd{Target: name, Attempt: number, Hedge: hedge, Duration: elapsed})
 		}
 		return r, nil
 	}
 	class := c.classify(err, timedOut, parent)
-	if p.breaker != nil {
-		p.breaker.record(healthOf(class, err))
+	g.record(p.bal, healthOf(class, err), elapsed)
+	if g.m != nil {
+		c.coolDown(g.m, class)
 	}
 	if p.obs.Active() {
-		p.obs.Report(actx, AttemptEnd{Target: p.name, Attempt: number, Hedge: hedge, Duration: elapsed,
+		p.obs.Report(actx, AttemptEnd{Target: name, Attempt: number, Hedge: hedge, Duration: elapsed,
 			Failed: true, Class: class, Abandoned: abandoned}, err)
 	}
-	d := c.decide(number, class, err)
+	d := c.decide(number, class, err, g.m)
 	return r, c.conclude(number, elapsed, err, class, d)
+}
+
+// pass is what an attempt passed on its way to its target: the member of a
+// pool it goes to (nil for a plain pipeline), the breaker it reports to,
+// and what gives back the slots it took, called when its function returns.
+type pass struct {
+	m       *member
+	breaker *Breaker
+	release func()
+}
+
+// record reports the attempt's outcome to its breaker and, in a pool, what
+// it took to the balancer.
+func (g *pass) record(b *Balancer, o outcome, elapsed time.Duration) {
+	if g.breaker != nil {
+		g.breaker.record(o)
+	}
+	if g.m != nil {
+		b.measure(g.m, elapsed, o)
+	}
+}
+
+// The classes of attempts refused by a limit of the caller's own.
+var (
+	rateLimitClass   = taxonomy.Class{Kind: taxonomy.RateLimited, Rule: "client-side rate limit"}
+	concurrencyClass = taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "concurrency limit"}
+)
+
+// admit passes attempt number through the gates before its target: the
+// rate limiter, the concurrency limit, then the breaker or, for a pool, the
+// choice of a member and that member's gates. A refusal is concluded here:
+// admit returns its error. The slots taken are given back by the pass's
+// release, which runAttempt calls when the function returns, or here on a
+// refusal.
+func (c *call[R]) admit(ctx context.Context, number int) (*pass, error) {
+	p := c.p
+	if l := p.cfg.limiter; l != nil {
+		if err := l.Acquire(ctx, 1); err != nil {
+			return nil, c.refuseGate(number, ctx, err, rateLimitClass,
+				&decision{reason: ReasonRejected, detail: "the rate limiter refused the attempt", refusal: RefusedRateLimit})
+		}
+	}
+	g := &pass{breaker: p.breaker, release: func() {}}
+	if p.sem != nil {
+		release, err := p.sem.Acquire(ctx, p.cfg.semWait)
+		if err != nil {
+			return nil, c.refuseGate(number, ctx, err, concurrencyClass, &decision{reason: ReasonConcurrency,
+				detail: fmt.Sprintf("no slot freed up within %v", p.cfg.semWait), refusal: RefusedConcurrency})
+		}
+		g.release = release
+	}
+	if p.bal != nil {
+		m, release, err := c.toMember(ctx, number)
+		if err != nil {
+			g.release()
+			return nil, err
+		}
+		c.setTarget(number, m.name)
+		outer := g.release
+		g.m, g.breaker, g.release = m, m.breaker, func() {
+			release()
+			outer()
+		}
+		return g, nil
+	}
+	if p.breaker != nil && !p.breaker.tryAcquire() {
+		g.release()
+		return nil, c.conclude(number, 0, circuitbreaker.ErrOpen, taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "circuit open"},
+			c.decideOpen(number))
+	}
+	return g, nil
+}
+
+// refuseGate concludes attempt number, which a gate refused with err: as
+// the caller giving up when ctx ended, else with class and d.
+func (c *call[R]) refuseGate(number int, ctx context.Context, err error, class taxonomy.Class, d *decision) error {
+	if ctx.Err() != nil {
+		class := c.classify(err, false, ctx)
+		return c.conclude(number, 0, err, class, c.decide(number, class, err, nil))
+	}
+	return c.conclude(number, 0, err, class, d)
 }
 
 // Attempt states, for runAttempt's handover between the waiting caller and
@@ -420,14 +525,19 @@ type worker[R any] struct {
 // attempt is abandoned: runAttempt returns at once with an *[AbandonedError]
 // and the function's result, whenever it comes, is discarded and reported
 // as a [LateResult]. A ctx that can never end runs the function inline.
-func (c *call[R]) runAttempt(ctx context.Context, s State) (R, error, bool) {
+// release is called once the function has returned (or panicked), before
+// its result is handed over, abandoned or not: the attempt's slots in
+// concurrency limits are held exactly as long as its work runs.
+func (c *call[R]) runAttempt(ctx context.Context, s State, release func()) (R, error, bool) {
 	if ctx.Done() == nil {
 		r, err := c.protect(ctx, s)
+		release()
 		return r, err, false
 	}
 	w := &worker[R]{done: make(chan struct{})}
 	go func() {
 		r, err := c.protect(ctx, s)
+		release() // the function returned: its slots are free, abandoned or not
 		w.r, w.err = r, err
 		if !w.state.CompareAndSwap(attemptRunning, attemptReturned) {
 			c.late(ctx, s.Attempt, time.Since(w.abandonedAt), err)
@@ -546,13 +656,17 @@ func (c *call[R]) conclude(number int, elapsed time.Duration, err error, class t
 	if d.retry {
 		c.nextWait = d.wait
 	}
+	target := c.p.name
+	if a.Target != "" {
+		target = a.Target // the member of a pool the attempt went to
+	}
 	c.mu.Unlock()
 	if obs := c.p.obs; obs.Active() {
 		switch {
 		case d.retry:
-			obs.Report(c.caller, RetryScheduled{Target: c.p.name, Attempt: number, Wait: d.wait, Source: d.source, Class: class}, err)
+			obs.Report(c.caller, RetryScheduled{Target: target, Attempt: number, Wait: d.wait, Source: d.source, Class: class}, err)
 		case d.refusal != 0:
-			obs.Observe(c.caller, Refusal{Target: c.p.name, Reason: d.refusal})
+			obs.Observe(c.caller, Refusal{Target: target, Reason: d.refusal})
 		}
 	}
 	d.err = err

@@ -36,7 +36,7 @@ func (c *call[R]) startRequest(ctx context.Context, s State) (bool, error) {
 	}
 	if refused := c.run.startRequest(estimate); refused != nil {
 		class := refused.Class()
-		return false, c.conclude(s.Attempt, 0, refused, class, c.decide(s.Attempt, class, refused))
+		return false, c.conclude(s.Attempt, 0, refused, class, c.decide(s.Attempt, class, refused, nil))
 	}
 	return true, nil
 }

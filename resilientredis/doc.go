@@ -1,13 +1,14 @@
 // Package resilientredis shares the state of the resilience middleware
 // among the replicas of a service, on Redis (github.com/redis/go-redis/v9):
-// idempotency records, rate limits and circuit breaker state. An agent
-// service behind a load balancer needs all three: a retried payment that
-// lands on another replica must not charge twice, N replicas each keeping
-// under a provider's limit exceed it together, and each replica should not
-// have to discover an outage on its own.
+// idempotency records, rate limits, circuit breaker state and concurrency
+// limits. An agent service behind a load balancer needs all four: a retried
+// payment that lands on another replica must not charge twice, N replicas
+// each keeping under a provider's limit exceed it together, each replica
+// should not have to discover an outage on its own, and N replicas each
+// sending 8 requests at once to a deployment sized for 8 overload it.
 //
 // The in-memory versions (tools.MemoryStore, middleware.LocalLimiter, a
-// middleware.Breaker of its own) stay the defaults; this package is
+// middleware.Breaker of its own, middleware.Bulkhead) stay the defaults; this package is
 // separate so that a program without Redis does not link go-redis.
 //
 //	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
@@ -20,6 +21,10 @@
 //
 //	shared, err := resilientredis.ShareBreaker(ctx, rdb, model.Breaker(), "openai")
 //	defer shared.Close()
+//
+//	sem, err := resilientredis.NewSemaphore(rdb, "vllm", 8)
+//	defer sem.Close()
+//	model := resilient.Model(llm, resilient.ConcurrencyLimit(sem, 10*time.Second))
 //
 // # Idempotency store
 //
@@ -68,6 +73,19 @@
 // milliseconds, and at worst within PollInterval (1 s by default) plus
 // three round trips (see [SharedBreaker]).
 //
+// # Shared concurrency limit
+//
+// [Semaphore] implements middleware.Semaphore: all the replicas together
+// hold at most n slots, so given to resilient.ConcurrencyLimit it bounds the
+// attempts in flight to a target across the fleet. A slot is a token in a
+// sorted set scored by the end of its lease on Redis's clock; its holder
+// renews the lease every [Lease]/3 (15 s by default), so a holder that
+// crashed frees its slot within one lease, and a release removes only the
+// caller's own token. Waiters line up in their process, and the first one
+// asks Redis when a release is announced (pub/sub), when the earliest
+// lease ends, or at the latest every [PollInterval]: a process costs Redis
+// a round trip per release and per poll, however many callers wait.
+//
 // # Timeouts
 //
 // Every round trip is bounded by [Timeout] (1 s) whatever the go-redis
@@ -78,7 +96,8 @@
 // (a stalled Redis runs what it received when it wakes), and each feature
 // makes that safe: a Store abandons a claim that failed, a late limiter
 // admission takes a slot nobody uses (the fleet admits one attempt fewer,
-// never one more), and breaker changes are versioned. A goroutine left
+// never one more), and so does a late semaphore acquire until its lease
+// ends, and breaker changes are versioned. A goroutine left
 // running holds a pooled connection until the client's own timeouts end
 // its command, so the client's pool size bounds them.
 //
@@ -88,8 +107,8 @@
 // panics. Each feature logs "redis unavailable" (at the first failure, then
 // at most once a minute, with the feature, the key, what it does meanwhile
 // and the error) and "redis reachable again" when it answers. Every round
-// trip is bounded by [Timeout] (1 s), and while Redis is down a Store or a
-// Limiter tries one round trip a second, the other calls taking the
+// trip is bounded by [Timeout] (1 s), and while Redis is down a Store, a
+// Limiter or a Semaphore tries one round trip a second, the other calls taking the
 // unavailable path at once: an outage costs the agent one timeout a second,
 // not one per call. Errors match [ErrUnavailable].
 //
@@ -108,16 +127,22 @@
 //	SharedBreaker   the local breaker works alone; local changes    the breaker's own evidence
 //	                are published, and the shared state applied,    still protects the replica
 //	                within PollInterval once Redis is back
+//	Semaphore       admits up to n at once in each process (fail    each replica stays as bounded
+//	                open); with FailClosed, refuses with an error   as with a limit of its own;
+//	                matching ErrUnavailable. A slot held is freed   an outage of Redis is not
+//	                by its lease when its release does not land     one of the agent
 //
 // # Keys
 //
 // Every key and channel starts with a prefix ([Prefix]): by default
-// "resilient:idempotency:", "resilient:limiter:" and "resilient:breaker:".
+// "resilient:idempotency:", "resilient:limiter:", "resilient:breaker:" and
+// "resilient:semaphore:". A semaphore is one key, which expires with its
+// last lease, and a channel of the same name.
 // A limiter's two keys share a hash tag, so every script touches one
 // Redis Cluster slot. The scripts need Redis 6.2 or later.
 //
 // # Concurrency
 //
-// Store, Limiter and SharedBreaker are safe for concurrent use; build one
-// per process (per key) and share it, with one go-redis client.
+// Store, Limiter, SharedBreaker and Semaphore are safe for concurrent use;
+// build one per process (per key) and share it, with one go-redis client.
 package resilientredis

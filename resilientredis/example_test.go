@@ -102,3 +102,26 @@ func ExampleShareBreaker() {
 	})
 	fmt.Println(err, breaker.State())
 }
+
+// At most 8 requests in flight to a self-hosted deployment from every
+// replica together: each attempt of the pipeline holds a slot until it
+// returns, and waits up to 10 s for one.
+func ExampleNewSemaphore() {
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
+	defer rdb.Close()
+
+	sem, err := resilientredis.NewSemaphore(rdb, "vllm:llama-3.1-70b", 8,
+		resilientredis.Logger(slog.Default()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer sem.Close()
+	pipeline, err := middleware.New[string]("vllm", middleware.ConcurrencyLimit(sem, 10*time.Second))
+	if err != nil {
+		log.Fatal(err)
+	}
+	out, err := pipeline.Do(context.Background(), func(context.Context, middleware.State) (string, error) {
+		return "called the deployment", nil
+	})
+	fmt.Println(out, err)
+}

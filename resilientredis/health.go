@@ -20,6 +20,7 @@ import (
 //	"circuit opened by a replica"  INFO  target, delay
 //	"circuit closed by a replica"  INFO  target
 //	"redis without persistence"    WARN  feature, redis_key, appendonly, save
+//	"semaphore lease lost"         WARN  feature, redis_key, slots
 //
 // "redis unavailable" is logged at the first failure and then at most once
 // a minute while Redis stays unavailable, with the number of failures not
@@ -27,14 +28,19 @@ import (
 // [NewStore] when the server keeps neither an append-only file nor
 // snapshots: a restart would forget every idempotency record (see "Exactly
 // once" in the package documentation for the settings that prevent it).
+// "semaphore lease lost" is logged by a [Semaphore] holder whose slot was
+// freed while it still held it (its renewals did not reach Redis for a
+// whole lease) and found no free slot to take again: until its call ends,
+// the fleet holds one more than slots.
 const (
-	KeyFeature    = "feature"    // "store", "limiter" or "breaker"
+	KeyFeature    = "feature"    // "store", "limiter", "breaker" or "semaphore"
 	KeyRedisKey   = "redis_key"  // the Redis key (or prefix*) concerned
 	KeyAction     = "action"     // what the feature does while Redis is unavailable
 	KeySuppressed = "suppressed" // failures not logged since the previous line
 	KeyDown       = "down"       // how long Redis was unavailable
 	KeyAppendOnly = "appendonly" // the server's appendonly setting
 	KeySave       = "save"       // the server's save setting ("" when off)
+	KeySlots      = "slots"      // a semaphore's number of slots
 	KeyError      = middleware.KeyError
 	KeyTarget     = middleware.KeyTarget
 	KeyDelay      = middleware.KeyDelay

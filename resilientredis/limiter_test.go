@@ -247,7 +247,7 @@ func TestNewLimiterInvalid(t *testing.T) {
 	want := `resilientredis: NewLimiter(nil client)
 resilientredis: NewLimiter: empty key
 resilientredis: NewLimiter("", 0, 0s): need requests >= 1 (or Tokens) and a period of 1 ms at least
-resilientredis: PollInterval applies to the breaker only`
+resilientredis: PollInterval applies to the breaker and semaphore only`
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v, want %q", err, want)
 	}

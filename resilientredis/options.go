@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 )
 
@@ -11,13 +12,16 @@ import (
 const (
 	DefaultTimeout      = time.Second
 	DefaultPollInterval = time.Second
+	DefaultLease        = 15 * time.Second
 
-	DefaultStorePrefix   = "resilient:idempotency:"
-	DefaultLimiterPrefix = "resilient:limiter:"
-	DefaultBreakerPrefix = "resilient:breaker:"
+	DefaultStorePrefix     = "resilient:idempotency:"
+	DefaultLimiterPrefix   = "resilient:limiter:"
+	DefaultBreakerPrefix   = "resilient:breaker:"
+	DefaultSemaphorePrefix = "resilient:semaphore:"
 )
 
-// An Option configures a [Store], a [Limiter] or a [SharedBreaker]. Options
+// An Option configures a [Store], a [Limiter], a [SharedBreaker] or a
+// [Semaphore]. Options
 // that make sense for only one of them say so; given to another, they make
 // its constructor return an error. Options are applied in order; a later
 // option overrides an earlier one.
@@ -30,6 +34,7 @@ const (
 	forStore feature = 1 << iota
 	forLimiter
 	forBreaker
+	forSemaphore
 )
 
 func (f feature) String() string {
@@ -38,19 +43,22 @@ func (f feature) String() string {
 		return "store"
 	case forLimiter:
 		return "limiter"
+	case forSemaphore:
+		return "semaphore"
 	}
 	return "breaker"
 }
 
 type config struct {
 	feature    feature
-	prefix     string        // Default: DefaultStorePrefix, DefaultLimiterPrefix, DefaultBreakerPrefix
+	prefix     string        // Default: DefaultStorePrefix, DefaultLimiterPrefix, DefaultBreakerPrefix, DefaultSemaphorePrefix
 	logger     *slog.Logger  // Default: discard (Logger)
 	timeout    time.Duration // Default: 1 s (DefaultTimeout)
 	tokens     int           // Default: 0, no token limit
 	maxWait    time.Duration // Default: the limiter's period (-1 until set)
 	failClosed bool          // Default: false, fail open
 	poll       time.Duration // Default: 1 s (DefaultPollInterval)
+	lease      time.Duration // Default: 15 s (DefaultLease)
 	errs       []error
 }
 
@@ -64,13 +72,19 @@ func (c *config) only(f feature, name string) bool {
 	if c.feature&f != 0 {
 		return true
 	}
-	c.errorf("%s applies to the %s only", name, f)
+	var names []string
+	for g := forStore; g <= forSemaphore; g <<= 1 {
+		if f&g != 0 {
+			names = append(names, g.String())
+		}
+	}
+	c.errorf("%s applies to the %s only", name, strings.Join(names, " and "))
 	return false
 }
 
 // build applies opts for feature f.
 func build(f feature, opts []Option) (config, error) {
-	c := config{feature: f, timeout: DefaultTimeout, maxWait: -1, poll: DefaultPollInterval}
+	c := config{feature: f, timeout: DefaultTimeout, maxWait: -1, poll: DefaultPollInterval, lease: DefaultLease}
 	switch f {
 	case forStore:
 		c.prefix = DefaultStorePrefix
@@ -78,6 +92,8 @@ func build(f feature, opts []Option) (config, error) {
 		c.prefix = DefaultLimiterPrefix
 	case forBreaker:
 		c.prefix = DefaultBreakerPrefix
+	case forSemaphore:
+		c.prefix = DefaultSemaphorePrefix
 	}
 	for _, o := range opts {
 		if o == nil {
@@ -93,9 +109,9 @@ func build(f feature, opts []Option) (config, error) {
 }
 
 // Prefix sets the prefix of every Redis key (and pub/sub channel) that the
-// Store, Limiter or SharedBreaker uses. Give each service, or each
-// environment sharing a Redis, its own. Default: [DefaultStorePrefix],
-// [DefaultLimiterPrefix], [DefaultBreakerPrefix].
+// Store, Limiter, SharedBreaker or Semaphore uses. Give each service, or
+// each environment sharing a Redis, its own. Default: [DefaultStorePrefix],
+// [DefaultLimiterPrefix], [DefaultBreakerPrefix], [DefaultSemaphorePrefix].
 func Prefix(p string) Option { return func(c *config) { c.prefix = p } }
 
 // Logger sets the logger for the events of this package (see
@@ -111,7 +127,7 @@ func Logger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 // "Timeouts" in the package documentation). Default: 1 s
 // ([DefaultTimeout]).
 func Timeout(d time.Duration) Option {
-	return duration("Timeout", forStore|forLimiter|forBreaker, d, true, func(c *config) *time.Duration { return &c.timeout })
+	return duration("Timeout", forStore|forLimiter|forBreaker|forSemaphore, d, true, func(c *config) *time.Duration { return &c.timeout })
 }
 
 // Tokens adds a second limit to a [Limiter]: at most n tokens per period,
@@ -141,12 +157,14 @@ func MaxWait(d time.Duration) Option {
 	return duration("MaxWait", forLimiter, d, false, func(c *config) *time.Duration { return &c.maxWait })
 }
 
-// FailClosed makes a [Limiter] refuse every attempt while Redis is
-// unavailable, with an error that matches [ErrUnavailable], instead of
-// admitting it. Limiter only. Default: fail open (admit, and log).
+// FailClosed makes a [Limiter] or a [Semaphore] refuse every attempt while
+// Redis is unavailable, with an error that matches [ErrUnavailable],
+// instead of admitting it (a Semaphore admits up to its n slots in each
+// process then). Limiter and Semaphore only. Default: fail open (admit,
+// and log).
 func FailClosed() Option {
 	return func(c *config) {
-		if c.only(forLimiter, "FailClosed") {
+		if c.only(forLimiter|forSemaphore, "FailClosed") {
 			c.failClosed = true
 		}
 	}
@@ -154,10 +172,26 @@ func FailClosed() Option {
 
 // PollInterval sets how often a [SharedBreaker] reads the shared state, the
 // safety net under pub/sub, and retries publishing a change that Redis did
-// not take. It bounds how late a replica may learn of another's change.
-// SharedBreaker only. Default: 1 s ([DefaultPollInterval]).
+// not take. It bounds how late a replica may learn of another's change. For
+// a [Semaphore], it is the longest a process's first waiter goes without
+// asking Redis for a slot when no release is announced (it waits half to
+// all of it, at random). SharedBreaker and Semaphore only. Default: 1 s
+// ([DefaultPollInterval]).
 func PollInterval(d time.Duration) Option {
-	return duration("PollInterval", forBreaker, d, true, func(c *config) *time.Duration { return &c.poll })
+	return duration("PollInterval", forBreaker|forSemaphore, d, true, func(c *config) *time.Duration { return &c.poll })
+}
+
+// Lease sets how long a [Semaphore]'s slot stays taken without news from
+// its holder: the holder renews it every third of the lease while it holds
+// it, so a holder that crashed, hung without its process running, or lost
+// Redis frees its slot at most one lease after its last renewal. A shorter
+// lease frees a dead holder's slot sooner and costs more renewals (one
+// round trip per slot held every lease/3). It must be between three times
+// [Timeout] (so that a renewal that runs out of time is followed by one
+// more before the lease ends) and [MaxLease]. Semaphore only. Default: 15 s
+// ([DefaultLease]).
+func Lease(d time.Duration) Option {
+	return duration("Lease", forSemaphore, d, true, func(c *config) *time.Duration { return &c.lease })
 }
 
 // duration is an option that sets the field picked by field to d, for the

@@ -39,6 +39,10 @@ func TestChild(t *testing.T) {
 		err = chargeChild()
 	case "breaker":
 		err = breakerChild()
+	case "semaphore-calls":
+		err = semaphoreCallsChild()
+	case "semaphore-hold":
+		err = semaphoreHoldChild()
 	default:
 		err = fmt.Errorf("unknown role %q", role)
 	}

@@ -56,7 +56,7 @@ func idempotent(t *testing.T, tool lctools.Tool, s tools.Store, opts ...tools.Op
 func TestStoreContract(t *testing.T) {
 	t.Parallel()
 	addr := redisAddr(t)
-	storetest.Run(t, func(t *testing.T) tools.Store { return newStore(t, addr, testPrefix(t, addr)) }, 250*time.Millisecond)
+	storetest.Run(t, func(t *testing.T) tools.Store { return newStore(t, addr, testPrefix(t, addr)) }, time.Second) // a unit long enough for a loaded machine
 }
 
 // charger is a mutating tool that counts its executions.

@@ -109,10 +109,13 @@ func reasonOf(err error) string {
 	return "gave up"
 }
 
-func (r *calls) record(err error, start time.Time) {
+func (r *calls) record(err error, start time.Time) { r.add(err, start, time.Since(start)) }
+
+// add records a call that started at start, took d and ended with err.
+func (r *calls) add(err error, start time.Time, d time.Duration) {
 	r.n++
 	r.starts = append(r.starts, start)
-	r.durations = append(r.durations, time.Since(start))
+	r.durations = append(r.durations, d)
 	r.oks = append(r.oks, err == nil)
 	if err == nil {
 		r.ok++

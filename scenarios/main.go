@@ -1,11 +1,13 @@
 // Command scenarios measures what resilient saves when things fail: it
 // drives langchaingo's real openai client against the loopback fault server
-// (package faultserver, over TCP) through eight fault scenarios, with time
+// (package faultserver, over TCP) through nine fault scenarios, with time
 // scaled down, and compares this library with the retries users run
 // otherwise: none, two stacked retry layers (as an agent runtime nests
 // them), the official OpenAI and Anthropic Go SDKs' retry loops (as their
-// source has them), and a plain failsafe-go retry. The last scenario is
-// whole agent runs of a real agents.Executor.
+// source has them), and a plain failsafe-go retry. Scenario 8 is whole
+// agent runs of a real agents.Executor; scenario 9, one model on three
+// deployments, compares resilient.Pool with ordered fallbacks and a round
+// robin.
 //
 // It writes scenarios.md (the tables and the targets, pass or fail),
 // herd.png and agent-runs.png to the -out directory, a new temporary one by
@@ -75,7 +77,7 @@ type report struct {
 	elapsed  time.Duration
 }
 
-// runAll runs the eight scenarios in order, reporting progress on stderr.
+// runAll runs the nine scenarios in order, reporting progress on stderr.
 func runAll(cfg config) (*report, error) {
 	rep := &report{cfg: cfg}
 	steps := []struct {
@@ -96,6 +98,7 @@ func runAll(cfg config) (*report, error) {
 			s, rep.agent, rep.free, err = agentScenario(cfg)
 			return s, err
 		}},
+		{"pool", func() (section, error) { return pooled(cfg) }},
 	}
 	for i, st := range steps {
 		t := time.Now()
@@ -136,7 +139,7 @@ func (rep *report) write(dir, readme string) error {
 func describedPolicies() []Policy {
 	var out []Policy
 	seen := map[string]bool{}
-	for _, ps := range [][]Policy{agentPolicies(), outagePolicies(), herdPolicies(), hedgePolicies()} {
+	for _, ps := range [][]Policy{agentPolicies(), outagePolicies(), herdPolicies(), hedgePolicies(), poolPolicies()} {
 		for _, p := range ps {
 			if !seen[p.Name] {
 				seen[p.Name] = true
@@ -157,8 +160,8 @@ func (rep *report) writeDoc(w io.Writer) {
 	if cfg.quick {
 		mode = " **with -quick: smaller workloads, one run each**;"
 	}
-	fmt.Fprintf(w, "Run on %s%s: %s, %s/%s, %d CPUs;%s %s of each timed measurement (%d for scenarios 1 "+
-		"and 4, which take seconds per run; phases instead of runs in scenario 3; one of scenario 8, whose "+
+	fmt.Fprintf(w, "Run on %s%s: %s, %s/%s, %d CPUs;%s %s of each timed measurement (%d for scenarios 1, "+
+		"4 and 9, which take seconds per run; phases instead of runs in scenario 3; one of scenario 8, whose "+
 		"runs are its samples); %v in all.\n\n",
 		time.Now().UTC().Format("2006-01-02 15:04 MST"), revision(), runtime.Version(), runtime.GOOS, runtime.GOARCH,
 		runtime.NumCPU(), mode, plural(cfg.runs, "run"), cfg.heavy().runs, rep.elapsed.Round(100*time.Millisecond))
@@ -202,16 +205,19 @@ func (rep *report) summary() string {
 			}
 		}
 	}
-	agent := rep.secs[len(rep.secs)-1]
+	agent, pool := rep.section(8), rep.section(9)
 	fmt.Fprintf(&b, "When things fail, the harness in `scenarios/` drives langchaingo's real openai client "+
 		"against the fault server, time scaled down %d-fold, and compares this library with no retry, two "+
-		"stacked retry layers (as an agent runtime nests them), the retry loops of openai-go and anthropic-sdk-go (as their source has them) and "+
-		"a plain failsafe-go retry ([docs/scenarios.md](docs/scenarios.md) has every table, how each policy is "+
+		"stacked retry layers (as an agent runtime nests them), the retry loops of openai-go and anthropic-sdk-go "+
+		"(as their source has them), a plain failsafe-go retry and, for one model on several deployments, ordered "+
+		"fallbacks and a round robin ([docs/scenarios.md](docs/scenarios.md) has every table, how each policy is "+
 		"configured, and the charts; regenerate with `%s`). Measured%s on %s%s.\n\n",
 		defaultScale, regenerate, quickNote(rep.cfg), time.Now().UTC().Format("2006-01-02"), revision())
 	fmt.Fprintf(&b, "%s: %s\n\n", agent.title, agent.brief)
 	agent.compact.write(&b)
 	fmt.Fprintf(&b, "![completed runs against requests per run](docs/agent-runs.png)\n\n")
+	fmt.Fprintf(&b, "%s: %s\n\n", pool.title, pool.brief)
+	pool.compact.write(&b)
 	fmt.Fprintf(&b, "%d of %d targets met.", passed, all)
 	if len(missed) > 0 {
 		b.WriteString(" Missed, as measured:\n\n")
@@ -224,6 +230,16 @@ func (rep *report) summary() string {
 		b.WriteString("\n\n")
 	}
 	return b.String()
+}
+
+// section returns the section of scenario number.
+func (rep *report) section(number int) section {
+	for _, s := range rep.secs {
+		if s.number == number {
+			return s
+		}
+	}
+	panic(fmt.Sprintf("scenarios: no scenario %d in the report", number))
 }
 
 // plural renders n things: "1 run", "5 runs".

@@ -12,6 +12,7 @@ import (
 
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/llms"
+	"github.com/resilientgo/resilient/middleware"
 )
 
 // A timeScale divides every duration on both sides, the policies' waits and
@@ -74,10 +75,17 @@ func (c modelCaller) Call(ctx context.Context) error { return generate(ctx, c.m)
 
 // A rig is what a policy is built on in one run: the run's server, an HTTP
 // transport of its own that reaches it, the time scale that divides the
-// policy's waits, and, for the policies that fall back, a second provider.
+// policy's waits, and, for the policies that fall back or pool, a second
+// provider or several deployments.
 type rig struct {
-	server    *faultserver.Server
-	fallback  *faultserver.Server // nil unless the scenario offers one
+	server   *faultserver.Server
+	fallback *faultserver.Server // nil unless the scenario offers one
+	// deployments are interchangeable deployments of one model, for the
+	// pools of scenario 9; nil elsewhere.
+	deployments []*faultserver.Server
+	// observer, when set, is given to the library's models with
+	// resilient.Observe, to count what they decided; it changes nothing.
+	observer  middleware.Observer
 	transport http.RoundTripper
 	ts        timeScale
 }

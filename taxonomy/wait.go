@@ -21,7 +21,7 @@ const MaxWaitHint = 6 * time.Hour
 // WaitSource says where the wait before a retry comes from. [Classify]
 // answers one of the first three in [Class.WaitSource]; package middleware
 // reports the wait it chose with the same values (its WaitSource is this
-// type), WaitProbe included.
+// type), WaitProbe and WaitNextMember included.
 type WaitSource uint8
 
 // The sources of a wait.
@@ -40,9 +40,13 @@ const (
 	// WaitProbe: the wait until the circuit breaker's next probe (package
 	// middleware's WaitWhileOpen). The classifier never answers it.
 	WaitProbe
+	// WaitNextMember: no wait, because the retry goes to another member of
+	// a pool (package middleware's Members), which the failure says nothing
+	// about. The classifier never answers it.
+	WaitNextMember
 )
 
-var waitSourceNames = [...]string{"backoff", "retry_after", "reset", "probe"}
+var waitSourceNames = [...]string{"backoff", "retry_after", "reset", "probe", "next_member"}
 
 // String returns the source's lowercase name, e.g. "retry_after".
 func (s WaitSource) String() string {

@@ -9,6 +9,7 @@ import (
 
 	lctools "github.com/tmc/langchaingo/tools"
 
+	"github.com/resilientgo/resilient/internal/benchcpu"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/tools"
 )
@@ -53,6 +54,8 @@ func BenchmarkTool(b *testing.B) {
 // run=yes with run=none:
 //
 //	go run ./internal/cmd/benchrounds -pkg ./tools -bench RepeatKey -base run=none -rounds 10
+//
+// It reports its process CPU time per call too (-metric cpu-ns/op).
 func BenchmarkRepeatKey(b *testing.B) {
 	for _, size := range []int{1 << 10, 100 << 10} {
 		input := jsonOfSize(size)
@@ -73,11 +76,13 @@ func BenchmarkRepeatKey(b *testing.B) {
 			} {
 				b.Run(fmt.Sprintf("tool=%s/size=%dKB/run=%s", tool.name, size>>10, run.name), func(b *testing.B) {
 					b.ReportAllocs()
+					stop := benchcpu.Start(b)
 					for b.Loop() {
 						if _, err := w.Call(run.ctx, input); err != nil {
 							b.Fatal(err)
 						}
 					}
+					stop()
 				})
 			}
 		}

@@ -149,10 +149,8 @@ func TestIdempotentLeaseBoundsTheCall(t *testing.T) {
 		if got != "Error: charge failed internally (context.deadlineExceededError)" || err != nil || time.Since(start) != 10*time.Second {
 			t.Errorf("got (%q, %v) after %v, want an internal failure at the lease's end", got, err, time.Since(start))
 		}
-		// The attempt running the tool may end just after the call (the
-		// pipeline stops waiting for it at the same deadline), and the
-		// claim is released by the last of them: wait for it. Without the
-		// release, the renewed lease would still hold the key.
+		// The tool, ended by the same deadline as the call, releases the
+		// claim from its own goroutine as it returns.
 		synctest.Wait()
 		if _, found, _ := store.Get(t.Context(), tools.DefaultKey("charge", "order 4471")); found {
 			t.Errorf("the key is still held after the call failed")

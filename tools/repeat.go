@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"hash/maphash"
 	"sync"
 	"sync/atomic"
 
@@ -114,30 +113,19 @@ func (c *repeats) push(i int32) {
 	c.head = i
 }
 
-// repeatSeed seeds the hashes of the repeat counter. They stay in the
-// process (a run lives in one), so a fast hash with a per-process seed is
-// enough; the idempotency key, which a shared store compares across
-// processes, is a SHA-256 of its own.
-var repeatSeed = maphash.MakeSeed()
-
 // repeatHash returns the hash that identifies a call for the repeat limit:
 // that of its idempotency key when it has one (computed anyway, so the
-// input is read once), that of the tool's name and exact input otherwise.
+// input is read once), that of its exact input otherwise. Exact bytes, not
+// canonical JSON: a model stuck in a loop re-sends the call it made, byte
+// for byte, and canonicalising would read and copy the input several times
+// on every call. Calls that differ in whitespace only count apart; to count
+// them as one, give the tool KeyFunc(DefaultKey) (a canonical key), or
+// bound the run with a ToolCallLimit. The tool's name seeds the hash, so
+// two tools given the same input count apart.
 func repeatHash(name, key, input string) uint64 {
-	var h maphash.Hash
-	h.SetSeed(repeatSeed)
-	h.WriteString(name)
-	h.WriteByte(0)
+	seed, s := inputSeed^'i', input
 	if key != "" {
-		h.WriteByte('k')
-		h.WriteString(key)
-		return h.Sum64()
+		seed, s = inputSeed^'k', key
 	}
-	h.WriteByte('i')
-	in := maphash.String(repeatSeed, input)
-	for range 8 {
-		h.WriteByte(byte(in))
-		in >>= 8
-	}
-	return h.Sum64()
+	return inputHash(inputHash(seed, name), s)
 }

@@ -15,6 +15,11 @@
 //
 //	go run ./internal/cmd/benchrounds -update README.md docs/performance.md
 //
+// With -metric cpu-ns/op it compares the process CPU time per operation
+// that benchmarks using internal/benchcpu report, instead of wall time: on
+// a machine loaded by other work, wall time grows with the load and CPU
+// time does not.
+//
 // Benchmark names are split at "/" into components; the baseline of a
 // benchmark is the benchmark whose name has -base in place of the component
 // with the same key (impl=resilient -> impl=failsafe); a -base without "="
@@ -58,6 +63,7 @@ func main() {
 // config is one measurement: the flags of a command line.
 type config struct {
 	pkg, bench, base, benchtime, cpu, raw string
+	metric                                string // compared per operation: ns/op, or one a benchmark reports
 	rounds                                int
 }
 
@@ -71,6 +77,7 @@ func options(fs *flag.FlagSet) *config {
 	fs.StringVar(&c.benchtime, "benchtime", "", "-test.benchtime for each round (default: go test's)")
 	fs.StringVar(&c.cpu, "cpu", "", "-test.cpu for each round")
 	fs.StringVar(&c.raw, "raw", "", "also write the raw benchmark output to this file")
+	fs.StringVar(&c.metric, "metric", "ns/op", "the time per operation to compare: ns/op, or a metric the benchmarks report (cpu-ns/op: see internal/benchcpu)")
 	return c
 }
 
@@ -114,7 +121,7 @@ func (c config) measure() (result, error) {
 			return result{}, fmt.Errorf("round %d: %v\n%s", r+1, err, out)
 		}
 		all.Write(out)
-		for name, s := range parse(out) {
+		for name, s := range parse(out, c.metric) {
 			samples[name] = append(samples[name], s)
 		}
 		fmt.Fprintf(os.Stderr, "round %d/%d done\n", r+1, c.rounds)
@@ -166,7 +173,7 @@ func (r result) rows() []row {
 // writeText writes the table for a terminal.
 func (r result) writeText(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "benchmark\tmedian ns/op\tB/op\tallocs/op\tratio to "+r.c.base+"\trange\trounds\t")
+	fmt.Fprintln(tw, "benchmark\tmedian "+r.c.metric+"\tB/op\tallocs/op\tratio to "+r.c.base+"\trange\trounds\t")
 	for _, rw := range r.rows() {
 		line := fmt.Sprintf("%s\t%s\t%.0f\t%.0f\t", rw.name, human(rw.ns), rw.bytes, rw.allocs)
 		if rw.ratio != 0 {
@@ -183,8 +190,15 @@ type sample struct{ ns, bytes, allocs float64 }
 
 var lineRE = regexp.MustCompile(`^(Benchmark\S+?)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op(?:.*?\s([\d.]+) B/op)?(?:.*?\s([\d.]+) allocs/op)?`)
 
-func parse(out []byte) map[string]sample {
+// parse reads the benchmarks' lines; a sample's ns is the value of metric
+// (ns/op, or a metric the benchmark reports). A benchmark whose line lacks
+// the metric is left out.
+func parse(out []byte, metric string) map[string]sample {
 	m := map[string]sample{}
+	var metricRE *regexp.Regexp
+	if metric != "ns/op" {
+		metricRE = regexp.MustCompile(`\s([\d.]+(?:e[+-]?\d+)?) ` + regexp.QuoteMeta(metric) + `(?:\s|$)`)
+	}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
 		g := lineRE.FindStringSubmatch(sc.Text())
@@ -192,7 +206,15 @@ func parse(out []byte) map[string]sample {
 			continue
 		}
 		f := func(s string) float64 { v, _ := strconv.ParseFloat(s, 64); return v }
-		m[g[1]] = sample{ns: f(g[2]), bytes: f(g[3]), allocs: f(g[4])}
+		ns := g[2]
+		if metricRE != nil {
+			mg := metricRE.FindStringSubmatch(sc.Text())
+			if mg == nil {
+				continue
+			}
+			ns = mg[1]
+		}
+		m[g[1]] = sample{ns: f(ns), bytes: f(g[3]), allocs: f(g[4])}
 	}
 	return m
 }

@@ -106,7 +106,11 @@ func rewrite(text string, table func(flags string) (string, error)) (string, err
 // writeMarkdown writes the table as markdown, then where and how it was
 // measured.
 func (r result) writeMarkdown(w io.Writer, flags string) {
-	fmt.Fprintf(w, "| benchmark | median time/op | B/op | allocs/op | ratio to %s (median) | range over rounds |\n", r.c.base)
+	unit := "time/op"
+	if r.c.metric != "ns/op" {
+		unit = r.c.metric
+	}
+	fmt.Fprintf(w, "| benchmark | median %s | B/op | allocs/op | ratio to %s (median) | range over rounds |\n", unit, r.c.base)
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|")
 	rounds := 0
 	for _, rw := range r.rows() {

@@ -1,0 +1,32 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/resilientgo/resilient/internal/logtest"
+)
+
+// The README promises that this example runs offline, that every call is
+// answered at little more than one request per call, and that the log names
+// the deployments; keep it honest.
+func TestRuns(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	var out, logs logtest.Buffer
+	r, err := run(&out, logs.Logger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.answered != r.calls || float64(r.requests)/float64(r.calls) > 1.5 || r.mostInFlight > maxConcurrent {
+		t.Errorf("%d of %d calls answered with %d requests, %d at most in flight at one deployment; want all, at most 1.5 per call, at most %d:\n%s",
+			r.answered, r.calls, r.requests, r.mostInFlight, maxConcurrent, out.String())
+	}
+	for _, want := range []string{`msg="cooling down" target=westus delay=20s`, `msg="retry scheduled" target=eastus`} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("the log lacks %q:\n%s", want, logs.String())
+		}
+	}
+	if r.byDeployment["westus"] != 1 {
+		t.Errorf("the rate-limited deployment was asked again during its cooldown:\n%s", out.String())
+	}
+}

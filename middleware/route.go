@@ -1,0 +1,482 @@
+package middleware
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/failsafe-go/failsafe-go/circuitbreaker"
+
+	"github.com/resilientgo/resilient/taxonomy"
+)
+
+// route is the pool state of one call: the members its attempts went to,
+// and the pin it follows.
+type route struct {
+	tried []bool // by member index; guarded by call.mu
+	pin   *pin   // nil: the call is not sticky
+}
+
+// availability says whether a member can take the next attempt, and if
+// not, why.
+type availability uint8
+
+const (
+	ready      availability = iota
+	open                    // its circuit is open
+	cooling                 // it cools down after a wait hint
+	throttled               // its retry throttle allows no retry
+	semFull                 // its concurrency limit has no free slot
+	rateFull                // its rate limiter has no room
+	probing                 // half-open, and another caller holds the probe
+	notChecked              // a member before it was chosen
+)
+
+// view is a member's availability at one moment.
+type view struct {
+	m     *member
+	avail availability
+	left  time.Duration // of an open circuit or a cooldown
+}
+
+func (v view) String() string {
+	switch v.avail {
+	case open:
+		return fmt.Sprintf("%s: circuit open (%v left)", v.m.name, v.left.Round(time.Millisecond))
+	case cooling:
+		return fmt.Sprintf("%s: cooling down (%v left)", v.m.name, v.left.Round(time.Millisecond))
+	case throttled:
+		return v.m.name + ": retries throttled"
+	case semFull:
+		return v.m.name + ": concurrency limit full"
+	case rateFull:
+		return v.m.name + ": rate limit full"
+	case probing:
+		return v.m.name + ": probe in flight"
+	}
+	return v.m.name + ": ready"
+}
+
+// describeViews renders every member's availability for an error's detail.
+func describeViews(vs []view) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = v.String()
+	}
+	return strings.Join(parts, "; ")
+}
+
+// look returns the availability of m for an attempt at now; retry is true
+// when the attempt would be a retry, which the member's throttle may
+// refuse.
+func look(m *member, retry bool, now time.Time) view {
+	if b := m.breaker; b != nil && b.State() == BreakerOpen {
+		if left := b.RemainingDelay(); left > 0 {
+			return view{m: m, avail: open, left: left}
+		}
+		// The delay is over: the next caller to ask gets the probe.
+	}
+	if left := m.cooldown(now); left > 0 {
+		return view{m: m, avail: cooling, left: left}
+	}
+	if retry && m.breaker != nil && !m.noThrottle && !m.breaker.throttle.allowsRetry() {
+		return view{m: m, avail: throttled}
+	}
+	return view{m: m, avail: ready}
+}
+
+// views returns the availability of every member.
+func (b *Balancer) views(retry bool) []view {
+	now := time.Now()
+	vs := make([]view, len(b.members))
+	for i, m := range b.members {
+		vs[i] = look(m, retry, now)
+	}
+	return vs
+}
+
+// order returns the ready members of vs in the order the call should try
+// them: its pinned member first unless an attempt of the call already went
+// there, then the members no attempt of the call went to, then the others,
+// each group in the strategy's order.
+func (b *Balancer) order(vs []view, rt *route, tried []bool) []*member {
+	var cands []*member
+	for _, v := range vs {
+		if v.avail == ready {
+			cands = append(cands, v.m)
+		}
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	var pinned *member
+	if rt.pin != nil {
+		pinned = rt.pin.m.Load()
+	}
+	now := time.Now()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n := len(b.members)
+	turn := func(m *member) int { return (m.index - int(b.rot%uint64(n)) + n) % n }
+	group := func(m *member) int {
+		switch {
+		case tried[m.index]:
+			return 2
+		case m == pinned:
+			return 0
+		}
+		return 1
+	}
+	slices.SortStableFunc(cands, func(x, y *member) int {
+		if gx, gy := group(x), group(y); gx != gy {
+			return gx - gy
+		}
+		switch b.strategy {
+		case RoundRobin:
+			// Each candidate gains its weight, then the highest goes first:
+			// smooth weighted round robin; a tie goes to the first listed.
+			if kx, ky := x.current+x.weight, y.current+y.weight; kx != ky {
+				return ky - kx
+			}
+			return x.index - y.index
+		case LowestLatency:
+			if cx, cy := x.cost(now), y.cost(now); cx != cy {
+				if cx < cy {
+					return -1
+				}
+				return 1
+			}
+		default: // LeastInFlight: x.inFlight/x.weight against y's, without division
+			if lx, ly := int(x.inFlight.Load())*y.weight, int(y.inFlight.Load())*x.weight; lx != ly {
+				return lx - ly
+			}
+		}
+		return turn(x) - turn(y)
+	})
+	return cands
+}
+
+// cost is m's cost under LowestLatency at now; b.mu is held. A member not
+// measured for its probe period costs nothing, so that it is measured.
+func (m *member) cost(now time.Time) float64 {
+	if m.measured.IsZero() || now.Sub(m.measured) > m.probeEvery {
+		return 0
+	}
+	return float64(m.latency) * float64(m.inFlight.Load()+1) / float64(m.weight)
+}
+
+// chosen records that an attempt goes to m, chosen among cands: the turn of
+// the round robin, and a new measurement claimed under LowestLatency. It
+// returns the function that ends m's attempt in flight.
+func (b *Balancer) chosen(m *member, cands []*member) func() {
+	m.inFlight.Add(1)
+	now := time.Now()
+	b.mu.Lock()
+	b.rot++
+	switch b.strategy {
+	case RoundRobin:
+		total := 0
+		for _, c := range cands {
+			c.current += c.weight
+			total += c.weight
+		}
+		m.current -= total
+	case LowestLatency:
+		if m.cost(now) == 0 {
+			m.measured = now // the one attempt that measures it again
+		}
+	}
+	b.mu.Unlock()
+	return func() { m.inFlight.Add(-1) }
+}
+
+// latencyWeight is the weight of a new sample in a member's moving
+// average of latency: the last few attempts dominate.
+const latencyWeight = 4 // 1/4
+
+// measure adds an attempt of m that took d and ended with o to its
+// latency. A failure that says the member is unwell counts as at least
+// twice the member's average, so that a member failing fast does not look
+// fast; one that says nothing of it (a rate limit, a cancellation) is not
+// counted.
+func (b *Balancer) measure(m *member, d time.Duration, o outcome) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch o {
+	case unknown:
+		return
+	case unhealthy:
+		d = max(d, 2*m.latency)
+	}
+	if m.latency == 0 {
+		m.latency = d
+	} else {
+		m.latency += (d - m.latency) / latencyWeight
+	}
+	m.measured = time.Now()
+}
+
+// gates passes m's gates for one attempt: its concurrency limit, its rate
+// limiter, its breaker, in that order, so that a refusal takes nothing that
+// cannot be given back (a breaker's permit must be followed by a result).
+// With wait false, it takes only what is free at once. It returns the
+// release of the slot taken, or why m refused (and the error, for a wait
+// that ran out or a context that ended).
+func (m *member) gates(ctx context.Context, wait bool) (func(), availability, error) {
+	release := func() {}
+	if m.sem != nil {
+		maxWait := time.Duration(0)
+		if wait {
+			maxWait = m.semWait
+		}
+		r, err := m.sem.Acquire(ctx, maxWait)
+		if err != nil {
+			return nil, semFull, err
+		}
+		release = r
+	}
+	if m.limiter != nil {
+		var err error
+		if tl, ok := m.limiter.(TryLimiter); ok && !wait {
+			if !tl.TryAcquire(ctx, 1) {
+				err = ErrLimited
+			}
+		} else {
+			err = m.limiter.Acquire(ctx, 1)
+		}
+		if err != nil {
+			release()
+			return nil, rateFull, err
+		}
+	}
+	if m.breaker != nil && !m.breaker.tryAcquire() {
+		release()
+		return nil, probing, circuitbreaker.ErrOpen
+	}
+	return release, ready, nil
+}
+
+// toMember chooses the member that attempt number of c goes to, and passes
+// its gates: a ready member whose gates are free at once, in the order of
+// [Balancer.order]; else the first one whose limits had no room, waiting
+// for them as they allow; else, when members only cool down, the end of the
+// first cooldown. It returns the member and the release of its slots, or
+// the error that concludes an attempt no member took.
+func (c *call[R]) toMember(ctx context.Context, number int) (*member, func(), error) {
+	b := c.p.bal
+	retry := number > 1
+	for slept := false; ; slept = true {
+		vs := b.views(retry)
+		c.mu.Lock()
+		tried := slices.Clone(c.rt.tried)
+		c.mu.Unlock()
+		cands := b.order(vs, c.rt, tried)
+		var waitOn *member
+		for _, m := range cands {
+			release, why, err := m.gates(ctx, false)
+			if err == nil {
+				return m, c.admitted(b, m, cands, release), nil
+			}
+			if ctx.Err() != nil {
+				return nil, nil, c.refuseGate(number, ctx, err, taxonomy.Class{}, nil)
+			}
+			vs[m.index].avail = why
+			// Wait where the queue is shortest for the member's weight (the
+			// first in order on a tie): waiters spread over the members.
+			if why != probing && (waitOn == nil ||
+				int(m.waiting.Load())*waitOn.weight < int(waitOn.waiting.Load())*m.weight) {
+				waitOn = m
+			}
+		}
+		if waitOn != nil {
+			waitOn.waiting.Add(1)
+			release, why, err := waitOn.gates(ctx, true)
+			waitOn.waiting.Add(-1)
+			if err == nil {
+				return waitOn, c.admitted(b, waitOn, cands, release), nil
+			}
+			vs[waitOn.index].avail = why
+			c.setTarget(number, waitOn.name)
+			return nil, nil, c.refuseGate(number, ctx, err, gateClass(why), c.gateRefusal(number, why, vs))
+		}
+		if soonest := soonestCooldown(vs); !slept && soonest > 0 {
+			// Every member that is not down cools down: wait for the first,
+			// as a plain pipeline waits out a Retry-After.
+			if err := sleep(ctx, soonest); err != nil {
+				return nil, nil, c.refuseGate(number, ctx, err, taxonomy.Class{}, nil)
+			}
+			c.waited(number, soonest)
+			continue
+		}
+		return nil, nil, c.conclude(number, 0, circuitbreaker.ErrOpen,
+			taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "no member available"}, c.noMember(number, vs))
+	}
+}
+
+// admitted records that attempt of c goes to m, which it passed the gates
+// of, and returns the release of everything the attempt holds there.
+func (c *call[R]) admitted(b *Balancer, m *member, cands []*member, release func()) func() {
+	done := b.chosen(m, cands)
+	c.mu.Lock()
+	c.rt.tried[m.index] = true
+	c.mu.Unlock()
+	return func() {
+		done()
+		release()
+	}
+}
+
+// waited records that attempt number waited d more before it started, in
+// the attempt and in the run's usage.
+func (c *call[R]) waited(number int, d time.Duration) {
+	c.mu.Lock()
+	c.attempts[number-1].Wait += d
+	c.mu.Unlock()
+	c.run.addWaited(d)
+}
+
+// setTarget records the member that attempt number went to (or was
+// refused by).
+func (c *call[R]) setTarget(number int, name string) {
+	c.mu.Lock()
+	c.attempts[number-1].Target = name
+	c.mu.Unlock()
+}
+
+// gateClass is the class of an attempt that a member's gate refused.
+func gateClass(why availability) taxonomy.Class {
+	switch why {
+	case semFull:
+		return concurrencyClass
+	case rateFull:
+		return rateLimitClass
+	}
+	return taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "circuit open"}
+}
+
+// gateRefusal decides about attempt n, which a member's gate refused for
+// why after its wait; vs is every member's availability.
+func (c *call[R]) gateRefusal(n int, why availability, vs []view) *decision {
+	detail := "no member available: " + describeViews(vs)
+	switch why {
+	case semFull:
+		return &decision{reason: ReasonConcurrency, detail: detail, refusal: RefusedConcurrency}
+	case rateFull:
+		return &decision{reason: ReasonRejected, detail: detail, refusal: RefusedRateLimit}
+	}
+	return c.noMember(n, vs)
+}
+
+// soonestCooldown returns the shortest cooldown among vs, 0 if none cools
+// down.
+func soonestCooldown(vs []view) time.Duration {
+	var soonest time.Duration
+	for _, v := range vs {
+		if v.avail == cooling && (soonest == 0 || v.left < soonest) {
+			soonest = v.left
+		}
+	}
+	return soonest
+}
+
+// noMember decides about attempt n of a call when no member can take it:
+// retries throttled on every member that is up, or every circuit open. The
+// latter fails fast for the caller's fallbacks, or with [WaitWhileOpen]
+// waits for the first probe.
+func (c *call[R]) noMember(n int, vs []view) *decision {
+	detail := "no member available: " + describeViews(vs)
+	var remaining time.Duration
+	for _, v := range vs {
+		switch v.avail {
+		case throttled:
+			return &decision{reason: ReasonThrottled, detail: detail, refusal: RefusedThrottle}
+		case open:
+			if remaining == 0 || v.left < remaining {
+				remaining = v.left
+			}
+		}
+	}
+	return c.waitForProbe(n, remaining, &decision{reason: ReasonCircuitOpen, detail: detail, refusal: RefusedCircuitOpen})
+}
+
+// decideRoute decides where and when the retry of attempt n goes, after
+// failed, a member of the pool, failed with class (a retryable kind, with
+// attempts left; a wait hint has cooled failed down already, see
+// coolDown). Then: another member ready now takes the retry
+// at once; else failed itself, after its backoff; else the first member to
+// end its cooldown, when it does; else the call stops (every member
+// throttled or down).
+func (c *call[R]) decideRoute(n int, class taxonomy.Class, failed *member) *decision {
+	cfg := &c.p.cfg
+	overCap := class.RetryAfter > cfg.retryAfterCap
+	vs := c.p.bal.views(true)
+	other, self := false, false
+	for _, v := range vs {
+		switch {
+		case v.avail != ready:
+		case v.m == failed:
+			self = true
+		default:
+			other = true
+		}
+	}
+	var wait time.Duration
+	source := WaitNextMember
+	switch {
+	case class.Kind == taxonomy.ContextOverflow:
+		source = WaitBackoff // the function repairs the request; any member will do
+	case other:
+	case self:
+		wait, source = c.p.backoff(n), WaitBackoff
+	case overCap && failed != nil && soonestCooldown(vs) == 0:
+		return &decision{reason: ReasonRetryAfterOverCap,
+			detail: fmt.Sprintf("%s asked for %v, cap is %v; no other member available", failed.name, class.RetryAfter, cfg.retryAfterCap)}
+	default:
+		if wait = soonestCooldown(vs); wait == 0 {
+			return c.noMember(n, vs)
+		}
+		source = WaitRetryAfter
+		if failed != nil && class.WaitSource != WaitBackoff {
+			if v := vs[failed.index]; v.avail == cooling && v.left == wait {
+				source = class.WaitSource // the member that asked is the first back
+			}
+		}
+	}
+	if d := c.pastDeadline(wait); d != nil {
+		return d
+	}
+	return c.retryAfter(wait, source)
+}
+
+// coolDown makes m, whose attempt failed with class, cool down for the
+// wait its answer asked for, whether or not the call retries, so that no
+// call asks it again before; a hint over the cap holds its circuit open
+// instead (bounded by its MaxHold), as a plain pipeline does.
+func (c *call[R]) coolDown(m *member, class taxonomy.Class) {
+	if class.Kind == taxonomy.ContextOverflow || class.Kind == taxonomy.Canceled || class.RetryAfter <= 0 {
+		return
+	}
+	d, overCap := class.RetryAfter, class.RetryAfter > c.p.cfg.retryAfterCap
+	if overCap && m.breaker != nil {
+		m.breaker.HoldOpen(min(d, c.p.cfg.maxHold))
+		return
+	}
+	d = min(d, c.p.cfg.maxHold)
+	if m.coolFor(d) && c.p.obs.Active() {
+		c.p.obs.Observe(c.caller, Cooldown{Target: m.name, Wait: d})
+	}
+}
+
+// sleep waits d or until ctx ends, and returns ctx's error then.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

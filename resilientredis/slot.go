@@ -1,0 +1,77 @@
+package resilientredis
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// slot is a slot of a Semaphore held in Redis by token: its lease is
+// renewed every lease/3 until it is released.
+type slot struct {
+	s     *Semaphore
+	token string
+
+	mu    sync.Mutex // orders the renewals and the release: none lands after it
+	done  bool       // released
+	lost  bool       // the last renewal found the slot gone and none free
+	timer *time.Timer
+}
+
+// hold starts renewing the slot that token took, and returns its release.
+func (s *Semaphore) hold(token string) func() {
+	h := &slot{s: s, token: token}
+	h.mu.Lock()
+	h.timer = time.AfterFunc(s.lease/3, h.renew)
+	h.mu.Unlock()
+	return h.release
+}
+
+// renew extends the slot's lease, or takes a slot again when the lease was
+// lost and one is free, then schedules the next renewal. A renewal that
+// Redis does not answer changes nothing: the next one, a third of a lease
+// later, may still land before the lease ends (Lease is at least three
+// Timeouts).
+func (h *slot) renew() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.done {
+		return
+	}
+	s := h.s
+	ctx := context.Background()
+	res, _, err := attempt(ctx, s.health, s.timeout, func(ctx context.Context) (int64, error) {
+		return renewScript.Run(ctx, s.client, []string{s.key}, s.n, s.lease.Milliseconds(), h.token).Int64()
+	})
+	switch {
+	case err != nil: // logged by health
+	case res == 0:
+		if !h.lost {
+			s.logger.LogAttrs(ctx, slog.LevelWarn, "semaphore lease lost",
+				slog.String(KeyFeature, forSemaphore.String()), slog.String(KeyRedisKey, s.key), slog.Int(KeySlots, s.n))
+		}
+		h.lost = true
+	default:
+		h.lost = false
+	}
+	h.timer.Reset(s.lease / 3)
+}
+
+// release gives the slot back, once: it stops the renewals and removes the
+// token, and nothing else, from Redis. A release Redis does not take frees
+// the slot when its lease ends.
+func (h *slot) release() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.done {
+		return
+	}
+	h.done = true
+	h.timer.Stop()
+	s := h.s
+	_, _, _ = attempt(context.Background(), s.health, s.timeout, func(ctx context.Context) (any, error) {
+		return nil, giveBackScript.Run(ctx, s.client, []string{s.key}, h.token).Err()
+	})
+	s.notify() // this process's first waiter need not wait for the announcement
+}
