@@ -245,8 +245,15 @@ func (m *MemoryStore) Close() error {
 func (m *MemoryStore) begin() time.Time {
 	now := time.Now()
 	m.mu.Lock()
+	expired := false
+	defer func() {
+		if !expired {
+			m.mu.Unlock() // expire panicked: a store left locked hangs every caller
+		}
+	}()
 	m.work = 0
 	m.expire(now, perCall)
+	expired = true
 	return now
 }
 
