@@ -363,3 +363,19 @@ func TestMemoryStoreTicksAreApart(t *testing.T) {
 		}
 	})
 }
+
+// The idle timer is brought forward when a record that expires sooner
+// arrives: it removes that record at its expiry, not at the later one the
+// timer was set for.
+func TestMemoryStoreTimerComesForward(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := tools.NewMemoryStore()
+		defer s.Close()
+		_, _, _ = s.Claim(t.Context(), "long", "o", time.Hour)
+		_, _, _ = s.Claim(t.Context(), "short", "o", time.Second)
+		time.Sleep(2 * time.Second)
+		if got := s.Len(); got != 1 {
+			t.Errorf("after the short lease, idle: %d records, want 1", got)
+		}
+	})
+}
