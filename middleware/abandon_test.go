@@ -15,10 +15,10 @@ import (
 // deaf is a protected function that ignores its context, like langchaingo's
 // mistral client: it answers after d, whatever happens meanwhile.
 func deaf(d time.Duration, answer string, err error) middleware.Func[string] {
-	return func(context.Context, middleware.State) (string, error) {
+	return bounded(func(context.Context, middleware.State) (string, error) {
 		time.Sleep(d)
 		return answer, err
-	}
+	})
 }
 
 func TestTimeoutBoundsAFunctionThatIgnoresItsContext(t *testing.T) {
@@ -55,12 +55,12 @@ func TestTimeoutBoundsAFunctionThatIgnoresItsContext(t *testing.T) {
 
 func TestAbandonedAttemptsAreRetried(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		fn := func(ctx context.Context, s middleware.State) (string, error) {
+		fn := bounded(func(ctx context.Context, s middleware.State) (string, error) {
 			if s.Attempt == 1 {
 				time.Sleep(time.Hour) // hung, deaf to ctx
 			}
 			return "second", nil
-		}
+		})
 		p := mustPipeline(t, middleware.Timeout(time.Second), middleware.NoJitter())
 		start := time.Now()
 		got, err := p.Do(t.Context(), fn)
@@ -91,14 +91,14 @@ func TestCallerDeadlineBoundsAFunctionThatIgnoresItsContext(t *testing.T) {
 func TestEndEndsTheAttemptAtOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		stalled := taxonomy.WithClass(errors.New("stream stalled"), taxonomy.Class{Kind: taxonomy.Transient, Rule: "stalled"})
-		fn := func(ctx context.Context, s middleware.State) (string, error) {
+		fn := bounded(func(ctx context.Context, s middleware.State) (string, error) {
 			if s.Attempt == 1 {
 				time.AfterFunc(time.Second, func() { s.End(stalled) })
 				time.Sleep(time.Minute) // deaf to ctx
 				return "late", nil
 			}
 			return "fresh", nil
-		}
+		})
 		p := mustPipeline(t, middleware.Timeout(0), middleware.NoJitter())
 		start := time.Now()
 		got, err := p.Do(t.Context(), fn)
@@ -112,12 +112,12 @@ func TestEndEndsTheAttemptAtOnce(t *testing.T) {
 func TestEndWithAClassifiedCause(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		fatal := taxonomy.WithClass(errors.New("bad"), taxonomy.Class{Kind: taxonomy.Permanent, Rule: "told so"})
-		fn := func(ctx context.Context, s middleware.State) (string, error) {
+		fn := bounded(func(ctx context.Context, s middleware.State) (string, error) {
 			s.End(fatal)
 			<-ctx.Done()
 			time.Sleep(time.Second) // returns late on purpose
 			return "", ctx.Err()
-		}
+		})
 		_, err := mustPipeline(t).Do(t.Context(), fn)
 		e := asError(t, err)
 		if e.Reason != middleware.ReasonPermanent || len(e.Attempts) != 1 || !errors.Is(err, fatal) {
@@ -147,14 +147,14 @@ func TestObserverSeesTheCallAndEveryAttempt(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		rec := &observetest.Recorder{}
 		var seen []middleware.Start
-		fn := func(ctx context.Context, s middleware.State) (string, error) {
+		fn := bounded(func(ctx context.Context, s middleware.State) (string, error) {
 			st, _ := observetest.StartFrom(ctx)
 			seen = append(seen, st)
 			if s.Attempt == 1 {
 				return "", retryAfter(err429, 7*time.Second)
 			}
 			return "ok", nil
-		}
+		})
 		p := mustPipeline(t, middleware.Observe(rec), middleware.Describe(middleware.Target{Operation: "chat", Provider: "openai", Model: "gpt-4o"}))
 		if _, err := p.Do(t.Context(), fn); err != nil {
 			t.Fatal(err)

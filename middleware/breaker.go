@@ -114,9 +114,10 @@ func (b *Breaker) HoldOpen(d time.Duration) {
 	wasOpen, extends := b.cb.IsOpen() || b.held(), d > b.RemainingDelay()
 	until := time.Now().Add(d).UnixNano()
 	for {
+		// The later of the two ends wins. (Written with max, the loop has no
+		// condition that could be inverted into one spinning forever.)
 		old := b.holdUntil.Load()
-		// (An equal hold needs no store: > instead of >= behaves the same.)
-		if old >= until || b.holdUntil.CompareAndSwap(old, until) {
+		if b.holdUntil.CompareAndSwap(old, max(old, until)) {
 			break
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/middleware"
 )
 
@@ -163,5 +164,64 @@ func TestMaxHoldMustBePositive(t *testing.T) {
 	p := mustPipeline(t, middleware.MaxHold(time.Minute))
 	if got := p.Breaker().MaxHold(); got != time.Minute {
 		t.Errorf("Breaker().MaxHold(): got %v, want 1m0s", got)
+	}
+}
+
+// TestHoldOpenOfABreakerOpenedByFailures: a breaker opened by failures,
+// not by a hold, is already open: a longer hold is news for the listeners,
+// not a change of state.
+func TestHoldOpenOfABreakerOpenedByFailures(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rec := &observetest.Recorder{}
+		b := middleware.NewBreaker("b", 1, 10*time.Second, nil, rec)
+		seen := listen(b)
+		p := mustPipeline(t, middleware.UseBreaker(b), middleware.SingleAttempt())
+		_, _ = p.Do(t.Context(), newScript(fails(err500)).fn)
+		b.HoldOpen(20 * time.Second)
+		if got := fmt.Sprint(seen()); got != "[open open]" {
+			t.Errorf("listeners told %s, want [open open]", got)
+		}
+		if got := b.RemainingDelay(); got != 20*time.Second {
+			t.Errorf("remaining delay %v, want 20s", got)
+		}
+		// Observers hear of changes of state only; nil observers are skipped.
+		changes := observetest.Of[middleware.BreakerChange](rec)
+		if want := (middleware.BreakerChange{Target: "b", From: middleware.BreakerClosed, To: middleware.BreakerOpen}); len(changes) != 1 || changes[0] != want {
+			t.Errorf("breaker changes %+v, want %+v", changes, want)
+		}
+	})
+}
+
+// TestRetryThrottleBounds: the bucket holds at most its size however long a
+// target was healthy, and no less than empty however long it was down: an
+// outage after a long healthy period is throttled as soon as one that
+// follows a short one, and recovery after a long outage takes as many
+// successes as after a short one.
+func TestRetryThrottleBounds(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustPipeline(t, middleware.CircuitBreaker(1000, time.Second))
+		for range 50 {
+			_, _ = p.Do(t.Context(), newScript(succeeds("ok")).fn)
+		}
+		if attempts := attemptsPerCall(t, p, newScript(fails(err529)), 5); attempts != "[3 3 3 1 1]" {
+			t.Errorf("attempts per call after a long healthy period: got %v, want [3 3 3 1 1]", attempts)
+		}
+	})
+	// A retry needs more than half of the 20 tokens after the failure that
+	// asks for it: from empty, 12 successes.
+	for successes, retried := range map[int]bool{11: false, 12: true} {
+		synctest.Test(t, func(t *testing.T) {
+			p := mustPipeline(t, middleware.CircuitBreaker(1000, time.Second))
+			for range 60 {
+				_, _ = p.Do(t.Context(), newScript(fails(err529)).fn)
+			}
+			for range successes {
+				_, _ = p.Do(t.Context(), newScript(succeeds("ok")).fn)
+			}
+			_, err := p.Do(t.Context(), newScript(fails(err500), succeeds("ok")).fn)
+			if retried && err != nil || !retried && !errors.Is(err, middleware.ErrThrottled) {
+				t.Errorf("after a long outage and %d successes: got %v, want retried: %v", successes, err, retried)
+			}
+		})
 	}
 }

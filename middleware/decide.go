@@ -3,6 +3,7 @@ package middleware
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"time"
 
@@ -25,6 +26,15 @@ type decision struct {
 
 func (d *decision) Error() string { return d.err.Error() }
 func (d *decision) Unwrap() error { return d.err }
+
+// retries reports whether d says to retry. No decision at all (the error
+// of a policy added with Policies) is no retry.
+func (d *decision) retries() bool {
+	if d == nil {
+		return false
+	}
+	return d.retry
+}
 
 func decisionOf(err error) *decision {
 	var d *decision
@@ -52,33 +62,38 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *member) *dec
 	var nr *unretryableError
 	var inner *Error
 	var refused *UsageLimitError
-	switch {
-	case errors.As(err, &refused):
+	if errors.As(err, &refused) {
 		return &decision{reason: ReasonUsageLimit, detail: refused.Limit, refusal: RefusedUsageLimit}
-	case class.Kind == taxonomy.Canceled:
+	}
+	if class.Kind == taxonomy.Canceled {
 		return &decision{reason: ReasonCanceled}
-	case errors.As(err, &inner):
+	}
+	if errors.As(err, &inner) {
 		// No multiplication across layers: an inner layer of this library
 		// already retried this to exhaustion or judged it final.
 		return &decision{reason: inner.Reason, detail: inner.Detail, inner: inner}
-	case errors.As(err, &nr):
+	}
+	if errors.As(err, &nr) {
 		return &decision{reason: ReasonUnretryable, detail: nr.detail}
-	case c.bounded.Err() != nil:
+	}
+	if c.bounded.Err() != nil {
 		// The call's MaxDuration passed (the caller's own context is not done:
 		// that would be Canceled, above).
 		return &decision{reason: ReasonDeadline, detail: fmt.Sprintf("max duration %v", cfg.maxDuration)}
-	case class.Kind == taxonomy.Permanent, class.Kind == taxonomy.Programming:
+	}
+	if class.Kind == taxonomy.Permanent || class.Kind == taxonomy.Programming {
 		return &decision{reason: ReasonPermanent}
 	}
 
 	limit := cfg.attemptsFor(class.Kind)
-	if class.Kind == taxonomy.ContextOverflow {
+	overflow := class.Kind == taxonomy.ContextOverflow
+	if overflow {
 		// Overflows are repaired, not retried: count only them, so that an
 		// overflow after a transient failure still gets its compaction.
 		n = c.countKind(taxonomy.ContextOverflow) + 1 // this attempt is not recorded yet
 	}
 	if n >= limit {
-		if class.Kind == taxonomy.ContextOverflow {
+		if overflow {
 			return &decision{reason: ReasonContextOverflow}
 		}
 		return &decision{reason: ReasonExhausted}
@@ -86,33 +101,19 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *member) *dec
 	if c.p.bal != nil {
 		return c.decideRoute(n, class, m)
 	}
-
-	var wait time.Duration
-	source := WaitBackoff
-	switch {
-	case class.Kind == taxonomy.ContextOverflow:
-		wait = 0 // the function repairs the request; waiting would not help
-	case class.RetryAfter > cfg.retryAfterCap:
+	if !overflow && class.RetryAfter > cfg.retryAfterCap {
 		if c.p.breaker != nil {
 			c.p.breaker.HoldOpen(min(class.RetryAfter, cfg.maxHold))
 		}
 		return &decision{reason: ReasonRetryAfterOverCap,
 			detail: fmt.Sprintf("provider asked for %v, cap is %v", class.RetryAfter, cfg.retryAfterCap)}
-	case class.RetryAfter > 0 || class.WaitSource != WaitBackoff:
-		// Exactly, 0 included ("Retry-After: 0" means now): retrying early is
-		// how accounts get throttled harder.
-		wait, source = class.RetryAfter, class.WaitSource
-		if source == WaitBackoff {
-			source = WaitRetryAfter // a classifier of the caller's that names no source
-		}
-	default:
-		wait = c.p.backoff(n)
 	}
+	wait, source := c.wait(n, class)
 
 	if d := c.pastDeadline(wait); d != nil {
 		return d
 	}
-	if b := c.p.breaker; b != nil && !cfg.noThrottle && class.Kind != taxonomy.ContextOverflow && !b.throttle.allowsRetry() {
+	if b := c.p.breaker; b != nil && !cfg.noThrottle && !overflow && !b.throttle.allowsRetry() {
 		return &decision{reason: ReasonThrottled, detail: "most recent attempts of " + b.Name() + " failed", refusal: RefusedThrottle}
 	}
 	return c.retryAfter(wait, source)
@@ -136,14 +137,34 @@ func (c *call[R]) retryAfter(wait time.Duration, source WaitSource) *decision {
 	return &decision{retry: true, wait: wait, source: source}
 }
 
+// wait returns how long to wait before retrying after attempt n failed with
+// class, and where that wait comes from.
+func (c *call[R]) wait(n int, class taxonomy.Class) (time.Duration, WaitSource) {
+	if class.Kind == taxonomy.ContextOverflow {
+		return 0, WaitBackoff // the function repairs the request; waiting would not help
+	}
+	if class.RetryAfter > 0 || class.WaitSource != WaitBackoff {
+		// Exactly, 0 included ("Retry-After: 0" means now): retrying early is
+		// how accounts get throttled harder. A negative wait, which only a
+		// caller's classifier can give, is no wait.
+		wait := max(class.RetryAfter, 0)
+		if class.WaitSource == WaitBackoff {
+			return wait, WaitRetryAfter // a classifier of the caller's that names no source
+		}
+		return wait, class.WaitSource
+	}
+	return c.p.backoff(n), WaitBackoff
+}
+
 // backoff returns the wait before retry n (after attempt n failed): full
 // jitter, uniform in [0, min(base*2^(n-1), max)).
 func (p *Pipeline[R]) backoff(n int) time.Duration {
-	ceiling := p.cfg.maxDelay
-	if shift := n - 1; shift < 32 {
-		ceiling = min(p.cfg.baseDelay<<shift, p.cfg.maxDelay)
-	}
-	if p.cfg.noJitter || ceiling <= 0 {
+	// The shift stops below the base's highest bit, so that base<<shift
+	// cannot overflow however many attempts are allowed: a ceiling that high
+	// (at least 2^62 ns, 146 years) is past any sensible max.
+	shift := min(n-1, bits.LeadingZeros64(uint64(p.cfg.baseDelay))-1)
+	ceiling := min(p.cfg.baseDelay<<shift, p.cfg.maxDelay) // positive: Backoff wants 0 < base <= max
+	if p.cfg.noJitter {
 		return ceiling
 	}
 	return rand.N(ceiling)

@@ -173,13 +173,9 @@ func describe(err error) string {
 	if err == nil {
 		return "<nil>"
 	}
-	shown := err
-	for {
-		inner := unwrapTransparent(shown)
-		if inner == nil {
-			break
-		}
-		shown = inner
+	var shown error
+	for e := err; e != nil; e = unwrapTransparent(e) {
+		shown = e
 	}
 	if text := err.Error(); text != "" {
 		return fmt.Sprintf("%T: %s", shown, redact.String(text))

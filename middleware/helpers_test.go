@@ -3,7 +3,9 @@ package middleware_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -36,8 +38,32 @@ func fails(err error) step            { return step{err: err} }
 func succeeds(r string) step          { return step{result: r} }
 func newScript(steps ...step) *script { return &script{steps: steps} }
 
+// runaway is more calls than any test makes: a pipeline that makes them is
+// retrying without end, and will not stop by itself.
+const runaway = 200
+
+// bounded makes fn crash the test binary at its runaway-th call, so that a
+// pipeline broken into retrying without end fails at once instead of
+// hanging until the test timeout. (A t.Fatal would not stop the pipeline:
+// the panic is on a goroutine of its own, out of reach of the pipeline's
+// recover.)
+func bounded[R any](fn middleware.Func[R]) middleware.Func[R] {
+	var calls atomic.Int64
+	return func(ctx context.Context, s middleware.State) (R, error) {
+		crashAtRunaway(calls.Add(1))
+		return fn(ctx, s)
+	}
+}
+
+func crashAtRunaway(call int64) {
+	if call == runaway {
+		go panic(fmt.Sprintf("runaway: the pipeline called its function %d times", runaway))
+	}
+}
+
 func (s *script) fn(ctx context.Context, st middleware.State) (string, error) {
 	s.mu.Lock()
+	crashAtRunaway(int64(len(s.calls)) + 1)
 	i := min(len(s.calls), len(s.steps)-1)
 	s.calls = append(s.calls, time.Now())
 	s.seen = append(s.seen, st)
@@ -61,6 +87,19 @@ func (s *script) fn(ctx context.Context, st middleware.State) (string, error) {
 		return "", errors.New("request timeout: API call exceeded deadline")
 	}
 	return cur.result, cur.err
+}
+
+// attemptsPerCall calls p with s calls times and returns how many attempts
+// each call made, as "[3 3 1]".
+func attemptsPerCall(t *testing.T, p *middleware.Pipeline[string], s *script, calls int) string {
+	t.Helper()
+	var attempts []int
+	for range calls {
+		before := s.count()
+		_, _ = p.Do(t.Context(), s.fn)
+		attempts = append(attempts, s.count()-before)
+	}
+	return fmt.Sprint(attempts)
 }
 
 func (s *script) count() int {

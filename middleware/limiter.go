@@ -86,9 +86,8 @@ func NewLocalLimiter(n int, period, maxWait time.Duration) (*LocalLimiter, error
 // at once (later callers wait for them); an estimate above the truth is not
 // given back, as the smooth limiter cannot return permits.
 func (l *LocalLimiter) Settle(_ context.Context, estimated, actual int) {
-	if extra := actual - max(estimated, 1); extra > 0 {
-		l.rl.ReservePermits(uint(extra))
-	}
+	// Reserving no permits changes nothing, so no test of the sign is needed.
+	l.rl.ReservePermits(uint(max(actual-max(estimated, 1), 0)))
 }
 
 // TryAcquire implements [TryLimiter].

@@ -79,10 +79,10 @@ const (
 // so handlers that colour them still do. A logger that already redacts
 // (package tools wraps its own, with the tool's Redactor) is used as it is.
 func Log(l *slog.Logger) Observer {
-	switch {
-	case l == nil:
-		l = discard
-	case !redact.Redacting(l.Handler()):
+	if l == nil {
+		return logObserver{discard}
+	}
+	if !redact.Redacting(l.Handler()) {
 		l = redact.Logger(l, nil)
 	}
 	return logObserver{l}

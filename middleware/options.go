@@ -40,6 +40,13 @@ const (
 // option overrides an earlier one.
 type Option func(*config)
 
+// hedging is what [Hedge] set: a pointer in config, so that "no hedging" is
+// nil rather than a zero delay to compare.
+type hedging struct {
+	delay time.Duration
+	max   int
+}
+
 type config struct {
 	maxAttempts    int
 	noRetries      bool
@@ -60,9 +67,8 @@ type config struct {
 	logger         *slog.Logger
 	observers      []Observer
 	target         Target
-	hedgeDelay     time.Duration
-	maxHedges      int
-	policies       []any // failsafe.Policy[R], checked by New
+	hedge          *hedging // nil: DoHedged is Do
+	policies       []any    // failsafe.Policy[R], checked by New
 	limiter        Limiter
 	concurrency    int       // MaxConcurrent: slots of a bulkhead of the pipeline's own
 	semaphore      Semaphore // ConcurrencyLimit: a semaphore of the caller's
@@ -138,11 +144,11 @@ func SingleAttempt() Option { return func(c *config) { c.noRetries = true } }
 // attemptsFor returns how many attempts in all a call may make when its
 // latest failure is of kind k.
 func (c *config) attemptsFor(k taxonomy.Kind) int {
-	switch {
-	case c.noRetries:
+	if c.noRetries {
 		return 1
-	case c.kindAttempts[k] != 0:
-		return c.kindAttempts[k]
+	}
+	if n := c.kindAttempts[k]; n != 0 {
+		return n
 	}
 	return c.maxAttempts
 }
@@ -158,12 +164,11 @@ func (c *config) attemptsFor(k taxonomy.Kind) int {
 // are never retried, whatever this says.
 func KindAttempts(k taxonomy.Kind, n int) Option {
 	return func(c *config) {
-		switch {
-		case int(k) >= len(c.kindAttempts):
+		if int(k) >= len(c.kindAttempts) {
 			c.errorf("KindAttempts(%v): no such kind", k)
-		case n < 1:
+		} else if n < 1 {
 			c.errorf("KindAttempts(%v, %d): must be at least 1", k, n)
-		default:
+		} else {
 			c.kindAttempts[k], c.kindExplicit[k] = n, true
 		}
 	}
@@ -308,7 +313,7 @@ func Hedge(delay time.Duration, maxHedges int) Option {
 			c.errorf("Hedge(%v, %d): need a positive delay and at least one hedge", delay, maxHedges)
 			return
 		}
-		c.hedgeDelay, c.maxHedges = delay, maxHedges
+		c.hedge = &hedging{delay: delay, max: maxHedges}
 	}
 }
 

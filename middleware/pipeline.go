@@ -117,27 +117,23 @@ func New[R any](name string, opts ...Option) (*Pipeline[R], error) {
 	if cfg.logger != nil {
 		p.obs = append(p.obs[:len(p.obs):len(p.obs)], Log(cfg.logger))
 	}
-	switch {
-	case cfg.balancer != nil:
+	if cfg.balancer != nil {
 		p.bal = cfg.balancer
-	case cfg.members != nil:
+	} else if cfg.members != nil {
 		var err error
 		if p.bal, err = newBalancer(&cfg, p.obs); err != nil {
 			return nil, err
 		}
-	case cfg.breakerOff:
-	case cfg.breaker != nil:
-		p.breaker = cfg.breaker
-	default:
-		p.breaker = newBreaker(name, cfg.breakerThresh, cfg.breakerDelay, cfg.maxHold, p.obs...)
+	} else {
+		p.breaker = cfg.breaker // one shared with UseBreaker, or none
+		if p.breaker == nil && !cfg.breakerOff {
+			p.breaker = newBreaker(name, cfg.breakerThresh, cfg.breakerDelay, cfg.maxHold, p.obs...)
+		}
 	}
 
 	retry := retrypolicy.NewBuilder[R]().
 		HandleIf(func(_ R, err error) bool { return err != nil }).
-		AbortIf(func(_ R, err error) bool {
-			d := decisionOf(err)
-			return d == nil || !d.retry
-		}).
+		AbortIf(func(_ R, err error) bool { return !decisionOf(err).retries() }).
 		WithMaxRetries(-1). // every stop is decided by decide, which always ends
 		WithDelayFunc(func(exec failsafe.ExecutionAttempt[R]) time.Duration {
 			if d := decisionOf(exec.LastError()); d != nil {
@@ -147,14 +143,14 @@ func New[R any](name string, opts ...Option) (*Pipeline[R], error) {
 		}).
 		Build()
 	p.exec = failsafe.With(append([]failsafe.Policy[R]{retry}, policies...)...)
-	if cfg.hedgeDelay > 0 {
+	if h := cfg.hedge; h != nil {
 		hedge := hedgepolicy.NewBuilderWithDelayFunc[R](func(exec failsafe.ExecutionAttempt[R]) time.Duration {
 			if run := RunFrom(exec.Context()); run != nil && run.Remaining() == 0 {
 				return -1 // the run cannot pay for another hedge
 			}
-			return cfg.hedgeDelay
+			return h.delay
 		}).
-			WithMaxHedges(cfg.maxHedges).
+			WithMaxHedges(h.max).
 			CancelIf(func(_ R, err error) bool { return err == nil || isFinal(err) }).
 			Build()
 		p.hedged = failsafe.With(append([]failsafe.Policy[R]{retry, hedge}, policies...)...)
@@ -599,17 +595,19 @@ func (c *call[R]) protect(ctx context.Context, s State) (r R, err error) {
 // as success). Then the call's own deadline, then the attempt timeout, then
 // the classifier.
 func (c *call[R]) classify(err error, timedOut bool, attemptParent context.Context) taxonomy.Class {
-	switch {
-	case c.caller.Err() != nil:
+	if c.caller.Err() != nil {
 		if errors.Is(c.caller.Err(), context.DeadlineExceeded) {
 			return taxonomy.Class{Kind: taxonomy.Canceled, Rule: "caller deadline exceeded"}
 		}
 		return taxonomy.Class{Kind: taxonomy.Canceled, Rule: "caller canceled"}
-	case c.bounded.Err() != nil:
+	}
+	if c.bounded.Err() != nil {
 		return taxonomy.Class{Kind: taxonomy.Transient, Rule: "max duration exceeded"}
-	case timedOut:
+	}
+	if timedOut {
 		return taxonomy.Class{Kind: taxonomy.Transient, Rule: "attempt timeout"}
-	case attemptParent.Err() != nil:
+	}
+	if attemptParent.Err() != nil {
 		// A hedge won and canceled this attempt: it says nothing about the target.
 		return taxonomy.Class{Kind: taxonomy.Canceled, Rule: "superseded by a hedge"}
 	}
@@ -662,10 +660,9 @@ func (c *call[R]) conclude(number int, elapsed time.Duration, err error, class t
 	}
 	c.mu.Unlock()
 	if obs := c.p.obs; obs.Active() {
-		switch {
-		case d.retry:
+		if d.retry {
 			obs.Report(c.caller, RetryScheduled{Target: target, Attempt: number, Wait: d.wait, Source: d.source, Class: class}, err)
-		case d.refusal != 0:
+		} else if d.refusal != 0 {
 			obs.Observe(c.caller, Refusal{Target: target, Reason: d.refusal})
 		}
 	}
@@ -687,16 +684,15 @@ func (c *call[R]) finish(err error) error {
 
 	final := &Error{Target: p.name, Attempts: attempts}
 	d := decisionOf(err)
-	switch {
-	case c.caller.Err() != nil:
+	if c.caller.Err() != nil {
 		final.Reason = ReasonCanceled
 		if errors.Is(c.caller.Err(), context.DeadlineExceeded) {
 			final.Detail = "caller deadline exceeded"
 		}
 		final.cause = canceledCause(c.caller)
-	case c.bounded.Err() != nil && (d == nil || d.retry):
+	} else if c.bounded.Err() != nil && (d == nil || d.retry) {
 		final.Reason, final.Detail = ReasonDeadline, fmt.Sprintf("max duration %v", p.cfg.maxDuration)
-	case d != nil:
+	} else if d != nil {
 		if inner := d.inner; inner != nil && len(attempts) == 1 {
 			// An inner layer of this library already decided: pass its
 			// diagnosis through rather than wrapping it again.
@@ -707,7 +703,7 @@ func (c *call[R]) finish(err error) error {
 			return inner
 		}
 		final.Reason, final.Detail = d.reason, d.detail
-	default:
+	} else {
 		// A failsafe policy added with Policies rejected the attempt.
 		final.Reason = ReasonRejected
 		final.Attempts = append(final.Attempts, Attempt{Number: len(attempts) + 1, Err: err,

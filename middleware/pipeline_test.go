@@ -349,11 +349,11 @@ func TestNestedLayersDoNotMultiply(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				s := newScript(fails(tt.err))
 				inner, middle, outer := mustPipeline(t), mustPipeline(t), mustPipeline(t)
-				_, err := outer.Do(t.Context(), func(ctx context.Context, _ middleware.State) (string, error) {
+				_, err := outer.Do(t.Context(), bounded(func(ctx context.Context, _ middleware.State) (string, error) {
 					return middle.Do(ctx, func(ctx context.Context, _ middleware.State) (string, error) {
 						return inner.Do(ctx, s.fn)
 					})
-				})
+				}))
 				if got := s.count(); got != tt.wantCalls {
 					t.Errorf("calls through three layers: got %d, want %d", got, tt.wantCalls)
 				}
@@ -498,7 +498,7 @@ func TestHedgeWinsAndCancelsTheLoser(t *testing.T) {
 		var mu sync.Mutex
 		var loserErr error
 		start := time.Now()
-		got, err := p.DoHedged(ctx, func(ctx context.Context, s middleware.State) (string, error) {
+		got, err := p.DoHedged(ctx, bounded(func(ctx context.Context, s middleware.State) (string, error) {
 			if s.Hedge {
 				return "hedge", nil
 			}
@@ -507,7 +507,7 @@ func TestHedgeWinsAndCancelsTheLoser(t *testing.T) {
 			loserErr = ctx.Err()
 			mu.Unlock()
 			return "", ctx.Err()
-		})
+		}))
 		if err != nil || got != "hedge" || time.Since(start) != time.Second {
 			t.Fatalf("got (%q, %v) after %v, want the hedge's answer after 1s", got, err, time.Since(start))
 		}
@@ -695,15 +695,9 @@ func TestRetryThrottleDuringAnOutage(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p := mustPipeline(t, middleware.CircuitBreaker(1000, time.Second))
 		down := newScript(fails(err529))
-		var attempts []int
-		for range 5 {
-			before := down.count()
-			_, _ = p.Do(t.Context(), down.fn)
-			attempts = append(attempts, down.count()-before)
-		}
 		// 20 tokens: three calls spend 3 each; the fourth fails at 10, half the
 		// bucket, and may not retry; every later call makes one attempt.
-		if fmt.Sprint(attempts) != "[3 3 3 1 1]" {
+		if attempts := attemptsPerCall(t, p, down, 5); attempts != "[3 3 3 1 1]" {
 			t.Errorf("attempts per call during the outage: got %v, want [3 3 3 1 1]", attempts)
 		}
 		_, err := p.Do(t.Context(), down.fn)
@@ -758,10 +752,10 @@ func TestRawFailsafePolicies(t *testing.T) {
 		release := make(chan struct{})
 		done := make(chan error)
 		go func() {
-			_, err := p.Do(t.Context(), func(context.Context, middleware.State) (string, error) {
+			_, err := p.Do(t.Context(), bounded(func(context.Context, middleware.State) (string, error) {
 				<-release
 				return "ok", nil
-			})
+			}))
 			done <- err
 		}()
 		synctest.Wait()

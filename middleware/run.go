@@ -207,12 +207,13 @@ func (r *Run) startRequest(estimate int) *UsageLimitError {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	l, u := r.limits, r.usage
-	switch {
-	case l.requests > 0 && u.Requests >= l.requests:
+	if l.requests > 0 && u.Requests >= l.requests {
 		return &UsageLimitError{Limit: "request limit", Max: l.requests, Usage: u}
-	case l.tokens > 0 && u.Tokens() >= l.tokens:
+	}
+	if l.tokens > 0 && u.Tokens() >= l.tokens {
 		return &UsageLimitError{Limit: "token budget", Max: l.tokens, Usage: u}
-	case l.tokens > 0 && estimate > l.tokens-u.Tokens():
+	}
+	if l.tokens > 0 && estimate > l.tokens-u.Tokens() {
 		return &UsageLimitError{Limit: "token budget", Max: l.tokens, Need: estimate, Usage: u}
 	}
 	r.usage.Requests++
@@ -237,9 +238,10 @@ func (r *Run) HasTokenBudget() bool {
 	return r.limits.tokens > 0
 }
 
-// AddTokens adds the tokens a provider reported for a response.
+// AddTokens adds the tokens a provider reported for a response; a
+// negative count adds nothing.
 func (r *Run) AddTokens(input, output int) {
-	if r == nil || input <= 0 && output <= 0 {
+	if r == nil {
 		return
 	}
 	r.mu.Lock()
@@ -264,9 +266,11 @@ func (r *Run) StartToolCall() error {
 	return nil
 }
 
-// addWaited adds a wait before a retry to the run's usage.
+// addWaited adds a wait before a retry to the run's usage. A first attempt,
+// which waited nothing, takes no lock. Waits are never negative (decide
+// clamps them), so d == 0 is the one case to skip.
 func (r *Run) addWaited(d time.Duration) {
-	if r == nil || d <= 0 {
+	if r == nil || d == 0 {
 		return
 	}
 	r.mu.Lock()

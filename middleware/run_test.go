@@ -331,6 +331,8 @@ func TestLocalLimiterSettle(t *testing.T) {
 		{"as estimated", 10, 10, 90 * time.Millisecond, 110 * time.Millisecond},
 		{"more than estimated", 10, 50, 490 * time.Millisecond, 510 * time.Millisecond},
 		{"less than estimated", 10, 2, 90 * time.Millisecond, 110 * time.Millisecond},
+		{"one unit more than estimated", 10, 11, 105 * time.Millisecond, 115 * time.Millisecond},
+		{"an estimate of 0 is one unit", 0, 1, 5 * time.Millisecond, 15 * time.Millisecond},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -15,6 +15,9 @@ const DefaultRetryThrottle = 20
 // more failures than successes is needed to empty half of it), while one
 // failing most requests, whose consecutive-failure breaker may never trip,
 // stops having its load tripled by retries.
+//
+// The bucket's bounds are kept with min and max inside the compare-and-swap
+// loops, not with conditions that could skip the swap and spin.
 type throttle struct {
 	capacity int32
 	tokens   atomic.Int32
@@ -29,7 +32,7 @@ func newThrottle(capacity int) *throttle {
 func (t *throttle) success() {
 	for {
 		n := t.tokens.Load()
-		if n >= t.capacity || t.tokens.CompareAndSwap(n, n+1) {
+		if t.tokens.CompareAndSwap(n, min(n+1, t.capacity)) {
 			return
 		}
 	}
@@ -38,7 +41,7 @@ func (t *throttle) success() {
 func (t *throttle) failure() {
 	for {
 		n := t.tokens.Load()
-		if n <= 0 || t.tokens.CompareAndSwap(n, n-1) {
+		if t.tokens.CompareAndSwap(n, max(n-1, 0)) {
 			return
 		}
 	}

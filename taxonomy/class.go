@@ -31,12 +31,13 @@ type Class struct {
 	// Code is the provider's machine-readable error type or code when known,
 	// such as "insufficient_quota" or "overloaded_error", else "".
 	Code string
-	// ModelMissing reports that the rule that decided says the requested
-	// model does not exist or is not available to the caller: a status 404,
-	// the codes model_not_found, not_found_error and
-	// ResourceNotFoundException, or those words in the text. The request
-	// fails the same way every time, but another model can serve it, so
-	// package llms falls back on it.
+	// ModelMissing reports that the evidence says the requested model does
+	// not exist, was retired or is not available to the caller: a status
+	// 404, codes such as model_not_found, model_decommissioned, not_found_error
+	// and ResourceNotFoundException, or those words in the text of a
+	// permanent failure whatever decided it ("The model x has been
+	// decommissioned" sent as a 400). The request fails the same way every
+	// time, but another model can serve it, so package llms falls back on it.
 	ModelMissing bool
 }
 

@@ -9,7 +9,9 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -51,12 +53,18 @@ func Classify(err error) (c Class) {
 	if ev.Status == 0 {
 		ev.Status = textStatus(lower)
 	}
-	if msg := BoundMessage(ev.ErrorMessage); msg != "" && !strings.Contains(text, msg) {
+	// An empty message is contained in every text: nothing to join.
+	if msg := BoundMessage(ev.ErrorMessage); !strings.Contains(text, msg) {
 		// ToLower maps rune by rune, so this equals lowering the joined text.
 		lower += ": " + strings.ToLower(msg)
 	}
 
-	c = decide(err, &ev, lower)
+	var t lowered
+	t.set(lower)
+	c = decide(err, &ev, &t)
+	if c.Kind == Permanent && !c.ModelMissing {
+		_, c.ModelMissing = missingModelRules.first(&t)
+	}
 	c.Status = ev.Status
 	c.Code = ev.ErrorCode
 	if c.Code == "" {
@@ -68,21 +76,28 @@ func Classify(err error) (c Class) {
 }
 
 // decide applies the rules in order of the strength of their evidence.
-func decide(err error, ev *Evidence, lower string) Class {
+func decide(err error, ev *Evidence, t *lowered) Class {
+	lower := t.s
 	if strings.TrimSpace(lower) == "" && ev.Status == 0 {
 		// A stream that dropped before any error body arrived: nothing to
 		// read, and a retry is the one thing that can help.
 		return Class{Kind: Transient, Rule: "empty message"}
 	}
+	// A request larger than a limit of the account is an overflow whatever
+	// carries it (a 413 or 429, code rate_limit_exceeded): no wait lets it
+	// through, a smaller request can pass.
+	if r, ok := sizeLimitRules.first(t); ok {
+		return r.class()
+	}
 	// Wording more specific than any status or code: an overflow sent as a
 	// 500 or a ValidationException, a model too large for a local runner
 	// sent as a 500. A 429 is a rate limit whatever it says.
 	if ev.Status != 429 {
-		if r, ok := overflowRules.first(lower); ok {
+		if r, ok := overflowRules.first(t); ok {
 			return r.class()
 		}
 	}
-	if r, ok := unloadableRules.first(lower); ok {
+	if r, ok := unloadableRules.first(t); ok {
 		return r.class()
 	}
 	if r, ok := lookupCode(ev.ErrorCode); ok {
@@ -91,14 +106,14 @@ func decide(err error, ev *Evidence, lower string) Class {
 	// An exhausted balance is permanent whatever 4xx carries it (429, 402,
 	// 403, 400); a 5xx says the provider failed, whatever its text.
 	if ev.Status < 500 {
-		if r, ok := billingRules.first(lower); ok {
-			if _, hinted := retryHint(lower); hinted && r.hinted != Unknown {
-				return Class{Kind: r.hinted, Rule: r.name + " with a retry hint"}
+		if r, ok := billingRules.first(t); ok {
+			if r.hinted != Unknown && liftsByItself(lower) {
+				return Class{Kind: r.hinted, Rule: r.name + " that lifts by itself"}
 			}
 			return r.class()
 		}
 	}
-	if isFailureStatus(ev.Status) {
+	if isFailureStatus(ev.Status) && definedStatus(ev.Status) {
 		return statusClass(ev.Status)
 	}
 	// The error type is broader than the status ("server_error" comes with a
@@ -116,11 +131,40 @@ func decide(err error, ev *Evidence, lower string) Class {
 	if c, ok := transportClass(err); ok {
 		return c
 	}
-	if r, ok := firstMatch(textRules, lower); ok {
+	if r, ok := firstMatch(textRules, t); ok {
 		return r.class()
+	}
+	if isFailureStatus(ev.Status) {
+		// A status of the provider's own making, and no words that say
+		// more: read it as HTTP's class of it (4xx, 5xx).
+		return statusClass(ev.Status)
 	}
 	return Class{Kind: Unknown, Rule: "no rule matched"}
 }
+
+// definedStatus reports whether a failure status means what HTTP says it
+// means: every 5xx (the server failed, whoever made the number up:
+// Cloudflare's 52x, Anthropic's 529) and the 4xx that HTTP defines. A 4xx
+// of a provider's own making carries its meaning, not HTTP's: Groq's 498 is
+// its flex tier at capacity, Cohere's 498 a blocked request and 499 a
+// request its user canceled. For them the provider's words decide first,
+// and the status only when nothing else does.
+func definedStatus(status int) bool {
+	return status/100 == 5 || http.StatusText(status) != ""
+}
+
+// liftsByItself reports whether a quota the text says is exhausted lifts
+// by itself soon: the text carries a retry hint ("Please retry in 12.3s"),
+// or the quota it names counts per minute (Gemini's QuotaFailure
+// "GenerateRequestsPerMinutePerProjectPerModel-FreeTier", Google Cloud's
+// "..._requests_per_minute"). A quota per day or per month is left
+// exhausted: no retry of this call outlives it.
+func liftsByItself(lower string) bool {
+	_, hinted := retryHint(lower)
+	return hinted || perMinuteRE.MatchString(lower)
+}
+
+var perMinuteRE = regexp.MustCompile(`per[ _]?minute`)
 
 // transportClass classifies typed transport, request-building and decoding
 // errors.
@@ -135,6 +179,11 @@ func transportClass(err error) (Class, bool) {
 		return Class{Kind: Transient, Rule: "connection refused"}, true
 	case errors.Is(err, syscall.EPIPE):
 		return Class{Kind: Transient, Rule: "broken pipe"}, true
+	case errors.Is(err, syscall.ENETUNREACH), errors.Is(err, syscall.EHOSTUNREACH):
+		// A route that is down now may be back for the next attempt.
+		return Class{Kind: Transient, Rule: "network unreachable"}, true
+	case errors.Is(err, syscall.ECONNABORTED):
+		return Class{Kind: Transient, Rule: "connection aborted"}, true
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return Class{Kind: Transient, Rule: "unexpected EOF"}, true
 	case errors.Is(err, io.EOF):

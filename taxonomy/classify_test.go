@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -210,7 +211,7 @@ type classifyCase struct {
 
 // classifyCases is the table of TestClassify; FuzzClassify seeds from it.
 func classifyCases() []classifyCase {
-	return append(providerCases(), familyCases()...)
+	return slices.Concat(providerCases(), familyCases(), moreFamilyCases(), fourthFamilyCases())
 }
 
 func providerCases() []classifyCase {
@@ -241,7 +242,7 @@ func providerCases() []classifyCase {
 		{"openai 429 insufficient_quota is permanent", openai(429, openaiQuota),
 			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `marker "exceeded your current quota"`, Status: 429}},
 		{"openai insufficient_quota code in a proxy text", errors.New(`429 Too Many Requests: {"error":{"message":"You exceeded your current quota","type":"insufficient_quota","code":"insufficient_quota"}}`),
-			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `marker "insufficient_quota"`}},
+			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `marker "insufficient_quota"`, Status: 429}},
 		{"openai 02a 503", openai(503, "The server is overloaded or not ready yet."),
 			taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "status 503", Status: 503}},
 		{"openai 02b 529", openai(529, "The server is overloaded or not ready yet."),
@@ -266,8 +267,8 @@ func providerCases() []classifyCase {
 			taxonomy.Class{Kind: taxonomy.Permanent, Rule: "status 403", Status: 403}},
 		{"openai 400 content policy", openai(400, "Your request was rejected as a result of our safety system. Your prompt may contain text that is not allowed by our safety system."),
 			taxonomy.Class{Kind: taxonomy.Permanent, Rule: "status 400", Status: 400}},
-		{"openai 400 max_tokens too large: 5000 is not a 500", errors.New("max_tokens is too large: 5000. This model supports at most 4096 completion tokens, whereas you provided 5000."),
-			taxonomy.Class{Kind: taxonomy.Unknown, Rule: "no rule matched"}},
+		{"openai 400 max_tokens over the output limit: 5000 is not a 500", errors.New("max_tokens is too large: 5000. This model supports at most 4096 completion tokens, whereas you provided 5000."),
+			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `pattern "max_tokens over the output limit"`}},
 		{"openai 400 max 4290 is not a 429", errors.New("Invalid 'max_tokens': integer above maximum value. Expected a value <= 4096, but got 4290 instead."),
 			taxonomy.Class{Kind: taxonomy.Unknown, Rule: "no rule matched"}},
 		{"openai 07 transport sanitized", errors.New("network error: failed to reach API server"),
@@ -310,8 +311,10 @@ func providerCases() []classifyCase {
 		{"openai embeddings 400 input too long", openai(400, "Invalid 'input': maximum context length is 8192 tokens."),
 			taxonomy.Class{Kind: taxonomy.ContextOverflow, Rule: `marker "maximum context length"`, Status: 400}},
 		// A request over the per-minute token limit arrives as a 429 and stays a rate limit.
+		// A request larger than the per-minute limit itself is an overflow, even
+		// as a 429: no reset lets it through, a smaller batch passes.
 		{"openai 429 request too large for the TPM limit", openai(429, "Request too large for text-embedding-3-small in organization org-abc123 on tokens per min (TPM): Limit 150000, Requested 300000. The input or output tokens must be reduced in order to run successfully. Visit https://platform.openai.com/account/rate-limits to learn more."),
-			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: "status 429", Status: 429}},
+			taxonomy.Class{Kind: taxonomy.ContextOverflow, Rule: `pattern "request larger than the rate limit"`, Status: 429}},
 		{"groq 400 context_length_exceeded", openai(400, "Please reduce the length of the messages or completion."),
 			taxonomy.Class{Kind: taxonomy.ContextOverflow, Rule: `marker "reduce the length of the messages"`, Status: 400}},
 		{"azure 429 retry after 6 seconds", openai(429, "Requests to the ChatCompletions_Create Operation under Azure OpenAI API version 2024-02-01 have exceeded token rate limit of your current OpenAI S0 pricing tier. Please retry after 6 seconds. Please go here: https://aka.ms/oai/quotaincrease if you would like to further increase the default rate limit."),
@@ -409,7 +412,7 @@ func providerCases() []classifyCase {
 		{"ollama 06 bad image", errors.New("illegal base64 data at input byte 4"),
 			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `marker "illegal base64 data"`}},
 		{"ollama model not found", errors.New(`model "llama3" not found, try pulling it first`),
-			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `marker "model not found"`, ModelMissing: true}},
+			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `pattern "model not found"`, ModelMissing: true}},
 		{"ollama 07 EOF", postErr("http://127.0.0.1:11434/api/chat", io.EOF),
 			taxonomy.Class{Kind: taxonomy.Transient, Rule: "EOF"}},
 		{"ollama 08c in-band error", errors.New("an error was encountered while running the model: unexpected EOF"),
@@ -431,7 +434,7 @@ func providerCases() []classifyCase {
 		{"googleapi.Error alone: Code field, Header Retry-After", &fakeGoogleAPIError{Code: 429, Message: "Resource has been exhausted (e.g. check quota).", Header: http.Header{"Retry-After": {"30"}}},
 			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: "status 429", Status: 429, RetryAfter: 30 * time.Second, WaitSource: taxonomy.WaitRetryAfter}},
 		{"gemini free tier 429 with please retry in 12.3s", googleai(429, geminiFreeTier, nil),
-			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: `marker "exceeded your current quota" with a retry hint`, Status: 429, RetryAfter: 12300 * time.Millisecond, WaitSource: taxonomy.WaitRetryAfter}},
+			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: `marker "exceeded your current quota" that lifts by itself`, Status: 429, RetryAfter: 12300 * time.Millisecond, WaitSource: taxonomy.WaitRetryAfter}},
 		{"gemini 429 RetryInfo retryDelay in the details", errors.New("googleapi: Error 429: Resource has been exhausted (e.g. check quota).\nDetails:\n[\n  {\n    \"@type\": \"type.googleapis.com/google.rpc.RetryInfo\",\n    \"retryDelay\": \"12s\"\n  }\n]"),
 			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: "status 429", Status: 429, RetryAfter: 12 * time.Second, WaitSource: taxonomy.WaitRetryAfter}},
 		{"gemini 429 per-minute quota wording", googleai(429, "Quota exceeded for quota metric 'Generate Content API requests per minute' and limit 'GenerateContent request limit per minute for a region' of service 'generativelanguage.googleapis.com' for consumer 'project_number:391029737820'.", nil),
@@ -551,7 +554,7 @@ func providerCases() []classifyCase {
 		{"cohere too many tokens", errors.New("too many tokens: total number of tokens in the prompt cannot exceed 4081 - received 4500. Try using a shorter prompt, or enabling prompt truncating."),
 			taxonomy.Class{Kind: taxonomy.ContextOverflow, Rule: `marker "too many tokens:"`}},
 		{"cohere ErrModelNotFound", errors.New("model not found"),
-			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `marker "model not found"`, ModelMissing: true}},
+			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `pattern "model not found"`, ModelMissing: true}},
 
 		// ---- huggingface: real messages ----
 		{"huggingface 01 429", huggingface(429, `{"error":"Rate limit reached. You reached free usage limit (reset hourly)."}`),
@@ -578,8 +581,12 @@ func providerCases() []classifyCase {
 			taxonomy.Class{Kind: taxonomy.Transient, Rule: `marker "fetch failed"`}},
 		{"runtime other side closed", errors.New("SocketError: other side closed"),
 			taxonomy.Class{Kind: taxonomy.Transient, Rule: `marker "other side closed"`}},
+		// Envoy answers these with its own 503: retried, and counted as the
+		// provider being short of capacity.
 		{"runtime envoy reset before headers", errors.New("upstream connect error or disconnect/reset before headers. reset reason: connection termination"),
-			taxonomy.Class{Kind: taxonomy.Transient, Rule: `marker "reset before headers"`}},
+			taxonomy.Class{Kind: taxonomy.Overloaded, Rule: `marker "upstream connect error"`}},
+		{"envoy reset before headers alone", errors.New("stream closed: reset before headers"),
+			taxonomy.Class{Kind: taxonomy.Overloaded, Rule: `marker "reset before headers"`}},
 		{"runtime login expired", errors.New("openai-codex: login expired, please run `codex login` again"),
 			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `marker "login expired"`}},
 		{"runtime invalid api key", errors.New("AuthenticationError: Invalid API key"),
@@ -589,16 +596,25 @@ func providerCases() []classifyCase {
 
 		// ---- status words in free text: gateways, proxies and the Python SDKs' "Error code: %d" ----
 		{"python SDK text: Error code: 429", errors.New("Error code: 429"),
-			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: `marker "429"`}},
+			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: "status 429", Status: 429}},
 		{"python SDK text: Error code: 529", errors.New("Error code: 529"),
-			taxonomy.Class{Kind: taxonomy.Overloaded, Rule: `marker "529"`}},
+			taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "status 529", Status: 529}},
 		{"python SDK text: Error code: 502", errors.New("Error code: 502"),
-			taxonomy.Class{Kind: taxonomy.Transient, Rule: `marker "5xx"`}},
+			taxonomy.Class{Kind: taxonomy.Transient, Rule: "status 502", Status: 502}},
 		{"cloudflare 524 body through langchaingo's cloudflare client", errors.New("error: error code: 524"),
-			taxonomy.Class{Kind: taxonomy.Transient, Rule: `marker "5xx"`}},
+			taxonomy.Class{Kind: taxonomy.Transient, Rule: "status 524", Status: 524}},
 		{"ollama StatusError flattened: 502 Bad Gateway", errors.New("502 Bad Gateway"),
-			taxonomy.Class{Kind: taxonomy.Transient, Rule: `marker "5xx"`}},
+			taxonomy.Class{Kind: taxonomy.Transient, Rule: "status 502", Status: 502}},
 		{"nginx 504 page as a body", errors.New("<html><head><title>504 Gateway Time-out</title></head><body><center><h1>504 Gateway Time-out</h1></center></body></html>"),
+			taxonomy.Class{Kind: taxonomy.Transient, Rule: "status 504", Status: 504}},
+		// A status standing in a sentence without a status word: the markers.
+		{"claude code: request rejected (429)", errors.New("API Error: Request rejected (429)"),
+			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: `marker "429"`}},
+		{"upstream returned 529", errors.New("upstream returned 529, giving up"),
+			taxonomy.Class{Kind: taxonomy.Overloaded, Rule: `marker "529"`}},
+		{"gateway code=502", errors.New("proxy: upstream failed, code=502"),
+			taxonomy.Class{Kind: taxonomy.Transient, Rule: `marker "5xx"`}},
+		{"gateway timeout words without a status", errors.New("the proxy gave up: gateway timeout"),
 			taxonomy.Class{Kind: taxonomy.Transient, Rule: `marker "gateway timeout"`}},
 		{"connection reset flattened", errors.New("read tcp 10.0.0.2:52514->104.18.6.192:443: read: connection reset by peer"),
 			taxonomy.Class{Kind: taxonomy.Transient, Rule: `marker "connection reset"`}},

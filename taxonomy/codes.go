@@ -21,7 +21,13 @@ var codeKinds = map[string]Kind{
 	"account_deactivated":                  Permanent,
 	"unsupported_country_region_territory": Permanent,
 	"model_not_found":                      Permanent,
+	"model_decommissioned":                 Permanent, // Groq
+	"deploymentnotfound":                   Permanent, // Azure OpenAI
 	"not_found_error":                      Permanent,
+	"notfounderror":                        Permanent, // vLLM's type
+	"not_found":                            Permanent, // Google's status
+	"invalid_argument":                     Permanent, // Google's status
+	"failed_precondition":                  Permanent, // Google's status: "User location is not supported"
 	"content_policy_violation":             Permanent,
 	"content_filter":                       Permanent,
 	"image_parse_error":                    Permanent,
@@ -33,8 +39,12 @@ var codeKinds = map[string]Kind{
 	"rate_limit_exceeded":                  RateLimited,
 	"rate_limit_error":                     RateLimited,
 	"rate_limited":                         RateLimited, // Mistral type
+	"throttling_error":                     RateLimited, // LiteLLM's type
 	"resource_exhausted":                   RateLimited,
 	"overloaded_error":                     Overloaded,
+	"server_is_overloaded":                 Overloaded, // OpenAI's Responses API, an error event on a 200 stream
+	"service_unavailable_error":            Overloaded, // its type
+	"unavailable_error":                    Overloaded, // llama.cpp server's 503 "Loading model"
 	"engine_overloaded":                    Overloaded,
 	"unavailable":                          Overloaded,
 	"server_error":                         Transient,
@@ -69,7 +79,11 @@ var codeKinds = map[string]Kind{
 // is not available to the caller (Class.ModelMissing).
 var missingCodes = map[string]bool{
 	"model_not_found":           true,
+	"model_decommissioned":      true,
+	"deploymentnotfound":        true,
 	"not_found_error":           true,
+	"notfounderror":             true,
+	"not_found":                 true,
 	"resourcenotfoundexception": true,
 }
 

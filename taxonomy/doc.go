@@ -20,12 +20,15 @@
 // provider's error code, type and message); typed errors
 // of SDKs this package does not import, read by their method sets
 // (HTTPCode() int, HTTPStatusCode() int, the AWS SDK's ErrorCode() string)
-// and exported fields (an integer StatusCode or HTTPStatusCode, string Code,
-// Type and Message, a Header or a Response carrying Retry-After); and, when
-// no typed status was found, the status written in the text ("API returned
-// unexpected status code: 429: ...", "(HTTP Error 503) ...", "googleapi:
-// Error 400: ..."). Only 100 to 599 count as a typed status and 400 to 599
-// as a status read from text. It then decides, first rule first:
+// and exported fields (an integer StatusCode or HTTPStatusCode, or else an
+// integer Code as genai's APIError has; string Code, Type and Message; a
+// Status string that names a Google status, "RESOURCE_EXHAUSTED"; a Header
+// or a Response carrying Retry-After); and, when no typed status was found,
+// the status written in the text ("API returned unexpected status code:
+// 429: ...", "(HTTP Error 503) ...", "googleapi: Error 400: ...",
+// "HTTPError: 400 Client Error: ...", "Forbidden (403)", a JSON body's
+// "code": 429). Only 100 to 599 count as a typed status and 400 to 599 as a
+// status read from text. It then decides, first rule first:
 //
 //  1. an empty message is [Transient]: a stream that dropped before any error
 //     body arrived;
@@ -37,13 +40,17 @@
 //  4. an exhausted balance, quota or spending limit, or an inactive account,
 //     with any status below 500 ([Permanent], even as a 429; an exhausted
 //     quota that carries a retry hint is a rate limit);
-//  5. the status, 400 to 599;
+//  5. the status, 400 to 599, when HTTP defines it (every 5xx, and the 4xx
+//     of RFC 9110 and its kin); a 4xx of a provider's own making (Groq's
+//     498, Cohere's 499) decides last, after the text rules, since its
+//     meaning is the provider's;
 //  6. the provider's error type, which is broader than the status
 //     ("server_error" comes with a 500 and a 529 alike);
 //  7. the code of a flattened gRPC status ("rpc error: code =
 //     ResourceExhausted desc = ...");
 //  8. typed transport and request errors: TLS certificate errors, ECONNRESET,
-//     ECONNREFUSED, EPIPE, io.EOF, io.ErrUnexpectedEOF, encoding/json's type
+//     ECONNREFUSED, EPIPE, ECONNABORTED, ENETUNREACH, EHOSTUNREACH, io.EOF,
+//     io.ErrUnexpectedEOF, encoding/json's type
 //     errors ([Programming]) and syntax errors, *net.DNSError, net.Error
 //     timeouts, *url.Error (a URL that does not parse is [Programming]);
 //  9. named, anchored text rules, last, because for several providers the text

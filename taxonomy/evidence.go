@@ -176,27 +176,28 @@ func rateLimitReset(h http.Header, now time.Time) time.Duration {
 		if len(values) == 0 {
 			continue
 		}
+		// The parsers answer 0 for a value they cannot read and never a
+		// negative wait, so 0 is all that says nothing about the wait.
 		var d time.Duration
-		var ok bool
 		var remaining string
 		switch {
 		case strings.HasPrefix(key, openaiResetPrefix):
-			d, ok = parseResetDuration(values[0])
+			d, _ = parseResetDuration(values[0])
 			remaining = h.Get(openaiRemainingPrefix + key[len(openaiResetPrefix):])
 		case strings.HasPrefix(key, anthropicPrefix) && strings.HasSuffix(key, anthropicReset):
-			d, ok = parseResetTime(values[0], now)
+			d, _ = parseResetTime(values[0], now)
 			remaining = h.Get(strings.TrimSuffix(key, anthropicReset) + anthropicRemaining)
 		default:
 			continue
 		}
-		if !ok || d <= 0 {
-			continue // unreadable, or already past: says nothing about the wait
+		if d == 0 {
+			continue // unreadable, or already past
 		}
-		if soonest == 0 || d < soonest {
-			soonest = d
-		}
-		if strings.TrimSpace(remaining) == "0" && (soonestExhausted == 0 || d < soonestExhausted) {
-			soonestExhausted = d
+		// The smaller of the two, the first one found standing for a
+		// missing one.
+		soonest = min(cmp.Or(soonest, d), d)
+		if strings.TrimSpace(remaining) == "0" {
+			soonestExhausted = min(cmp.Or(soonestExhausted, d), d)
 		}
 	}
 	if soonestExhausted > 0 {

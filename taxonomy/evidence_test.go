@@ -246,6 +246,7 @@ func TestWaitSourceString(t *testing.T) {
 		{taxonomy.WaitRetryAfter, "retry_after"},
 		{taxonomy.WaitReset, "reset"},
 		{taxonomy.WaitProbe, "probe"},
+		{taxonomy.WaitSource(5), "wait_source(5)"}, // the first past the names
 		{taxonomy.WaitSource(9), "wait_source(9)"},
 	}
 	for _, tt := range tests {
@@ -327,6 +328,7 @@ func TestBoundMessage(t *testing.T) {
 		{"short", "Overloaded", "Overloaded"},
 		{"exactly the bound", strings.Repeat("a", 8<<10), strings.Repeat("a", 8<<10)},
 		{"cut at a rune boundary", long, strings.Repeat("a", 8<<10-1)},
+		{"no rune starts before the bound", strings.Repeat("\x80", 9000), ""},
 	}
 	for _, tt := range tests {
 		if got := taxonomy.BoundMessage(tt.in); got != tt.want {
@@ -352,6 +354,29 @@ func TestClassifyReadsAtMost8KiBOfTheAttachedMessage(t *testing.T) {
 		err := &taxonomy.WireError{Evidence: taxonomy.Evidence{ErrorMessage: tt.message}, Err: errors.New("provider error")}
 		if got := taxonomy.Classify(err).Kind; got != tt.want {
 			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// The wire evidence's own wait hints win as a whole over those of a typed
+// error deeper in the tree, whichever of them it holds: an explicit
+// "retry now", or only a rate-limit reset.
+func TestWireHintsWinOverDeeperHeaders(t *testing.T) {
+	deeper := headerOnlyError{Header: http.Header{"Retry-After": {"7"}}}
+	tests := []struct {
+		name   string
+		ev     taxonomy.Evidence
+		wait   time.Duration
+		source taxonomy.WaitSource
+	}{
+		{"retry now", taxonomy.Evidence{Status: 429, RetryNow: true}, 0, taxonomy.WaitRetryAfter},
+		{"a reset alone", taxonomy.Evidence{Status: 429, RateLimitReset: 3 * time.Second}, 3 * time.Second, taxonomy.WaitReset},
+		{"nothing: the deeper header", taxonomy.Evidence{Status: 429}, 7 * time.Second, taxonomy.WaitRetryAfter},
+	}
+	for _, tt := range tests {
+		c := taxonomy.Classify(taxonomy.WithEvidence(deeper, tt.ev))
+		if c.RetryAfter != tt.wait || c.WaitSource != tt.source {
+			t.Errorf("%s: got %v from %v, want %v from %v", tt.name, c.RetryAfter, c.WaitSource, tt.wait, tt.source)
 		}
 	}
 }

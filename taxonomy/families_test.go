@@ -14,15 +14,26 @@ import (
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
+// class, missing and hinted are the answers the family tables expect: a
+// kind decided by a rule, a model missing, a wait the text asked for.
+func class(kind taxonomy.Kind, rule string, status int) taxonomy.Class {
+	return taxonomy.Class{Kind: kind, Rule: rule, Status: status}
+}
+
+func missing(rule string, status int) taxonomy.Class {
+	return taxonomy.Class{Kind: taxonomy.Permanent, Rule: rule, Status: status, ModelMissing: true}
+}
+
+func hinted(kind taxonomy.Kind, rule string, status int, wait time.Duration) taxonomy.Class {
+	return taxonomy.Class{Kind: kind, Rule: rule, Status: status, RetryAfter: wait, WaitSource: taxonomy.WaitRetryAfter}
+}
+
 // familyCases are the rows of the failure families that were misclassified
 // before their rules existed, each from a real provider, runner, SDK or
 // standard library text (the source is in the row's name), next to the rows
 // of texts they must not match.
 func familyCases() []classifyCase {
 	P, R, O, T, C, U := taxonomy.Permanent, taxonomy.RateLimited, taxonomy.Overloaded, taxonomy.Transient, taxonomy.ContextOverflow, taxonomy.Unknown
-	class := func(kind taxonomy.Kind, rule string, status int) taxonomy.Class {
-		return taxonomy.Class{Kind: kind, Rule: rule, Status: status}
-	}
 	return []classifyCase{
 		// ---- the HTTP client's own timeout (net/http client.go) ----
 		{"net/http Client.Timeout text says canceled", errors.New(`Post "https://api.openai.com/v1/chat/completions": net/http: request canceled (Client.Timeout exceeded while awaiting headers)`),
@@ -38,9 +49,9 @@ func familyCases() []classifyCase {
 		{"openai 429 billing_not_active (Chanzhaoyu/chatgpt-web#1273)", openai(429, "Your account is not active, please check your billing details on our website."),
 			class(P, `pattern "account is not active"`, 429)},
 		{"openai 429 billing_not_active in a proxy's JSON text", errors.New(`ChatGPT error 429: {"error": {"message": "Your account is not active, please check your billing details on our website.", "type": "billing_not_active", "param": null, "code": null}}`),
-			class(P, `marker "billing_not_active"`, 0)},
+			class(P, `marker "billing_not_active"`, 429)},
 		{"xAI 429 credits or monthly spending limit (continuedev/continue#10373)", errors.New(`429 "Your team 16f2151a-40f4-4a80-8ad0-cae00c27e8dd has either used all available credits or reached its monthly spending limit. To continue making API requests, please purchase more credits or raise your spending limit."`),
-			class(P, `pattern "credits used up"`, 0)},
+			class(P, `pattern "credits used up"`, 429)},
 		{"xAI 403 credits through a CLI proxy (Anantys-oss/koan#2412)", errors.New(`API error (status 403 Forbidden): permission-denied: Your team deadb-a58d-46ca-80a1-beefbeef has either used all available credits or reached its monthly spending limit. To continue making API requests, please purchase more credits or raise your spending limit.`),
 			class(P, `pattern "credits used up"`, 403)},
 		{"xAI spending limit alone", openai(429, "Your team has reached its monthly spending limit. Raise your spending limit to continue."),
@@ -50,7 +61,7 @@ func familyCases() []classifyCase {
 		{"deepseek 402 Insufficient Balance (continuedev/continue#9942)", openai(402, "Insufficient Balance"),
 			class(P, `pattern "insufficient balance"`, 402)},
 		{"openrouter insufficient credits text", errors.New(`{"error":{"message":"Insufficient credits. Add more using https://openrouter.ai/credits","code":402}}`),
-			class(P, `pattern "insufficient balance"`, 0)},
+			class(P, `pattern "insufficient balance"`, 402)},
 		{"grok run out of credits (Wei-Shaw/sub2api#4069)", errors.New(`Grok Responses API returned 403: {"code":"***","error":"You have run out of credits or need a Grok subscription."}`),
 			class(P, `pattern "credits used up"`, 0)},
 		{"go-openai 429 insufficient_quota: HTTPStatusCode field, Type field", &goOpenAIError{Code: "insufficient_quota", Message: "You exceeded your current quota, please check your plan and billing details.", Type: "insufficient_quota", HTTPStatus: "429 Too Many Requests", HTTPStatusCode: 429},
@@ -63,7 +74,7 @@ func familyCases() []classifyCase {
 		{"cohere 429 trial key (docs.cohere.com rate limits)", errors.New(`status_code: 429, body: {'message': "You are using a Trial key, which is limited to 10 API calls / minute. You can continue to use the Trial key for free or upgrade to a Production key with higher rate limits at 'https://dashboard.cohere.com/api-keys'."}`),
 			class(R, "status 429", 429)},
 		{"openrouter free-model daily limit that mentions credits", errors.New(`{"error":{"message":"Rate limit exceeded: free-models-per-day. Add 10 credits to unlock 1000 free model requests per day","code":429}}`),
-			class(R, `marker "rate limit"`, 0)},
+			class(R, "status 429", 429)},
 		{"a 5xx whose body mentions a quota is the provider failing", openai(503, "You exceeded your current quota, please check your plan and billing details."),
 			class(O, "status 503", 503)},
 
@@ -163,7 +174,7 @@ func familyCases() []classifyCase {
 		{"bedrock ValidationException", bedrockException(400, "ValidationException", "Malformed input request: #: extraneous key [foo] is not permitted, please reformat your input and try again."),
 			taxonomy.Class{Kind: P, Rule: `code "ValidationException"`, Status: 400, Code: "ValidationException"}},
 		{"bedrock AccessDeniedException", bedrockException(403, "AccessDeniedException", "You don't have access to the model with the specified model ID."),
-			taxonomy.Class{Kind: P, Rule: `code "AccessDeniedException"`, Status: 403, Code: "AccessDeniedException"}},
+			taxonomy.Class{Kind: P, Rule: `code "AccessDeniedException"`, Status: 403, Code: "AccessDeniedException", ModelMissing: true}},
 		{"bedrock ResourceNotFoundException: the model is missing", bedrockException(404, "ResourceNotFoundException", "Could not resolve the foundation model from the provided model identifier."),
 			taxonomy.Class{Kind: P, Rule: `code "ResourceNotFoundException"`, Status: 404, Code: "ResourceNotFoundException", ModelMissing: true}},
 		{"bedrock ServiceQuotaExceededException: resubmit later", bedrockException(400, "ServiceQuotaExceededException", "Your request exceeds the service quota for your account. You can resubmit your request later."),
@@ -194,10 +205,10 @@ func familyCases() []classifyCase {
 		// ---- a provider code written in the text ----
 		{"anthropic-sdk-go body without its status", errors.New(`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`),
 			class(O, `type "overloaded_error"`, 0)},
-		{"python SDK dict body", errors.New(`Error code: 529 - {'type': 'error', 'error': {'type': 'overloaded_error', 'message': 'Overloaded'}}`),
+		{"python SDK dict body", errors.New(`anthropic.InternalServerError: {'type': 'error', 'error': {'type': 'overloaded_error', 'message': 'Overloaded'}}`),
 			class(O, `type "overloaded_error"`, 0)},
 		{"gemini JSON status member", errors.New(`{"error": {"code": 429, "message": "Quota exceeded for quota metric", "status": "RESOURCE_EXHAUSTED"}}`),
-			class(R, `type "resource_exhausted"`, 0)},
+			class(R, "status 429", 429)},
 		{"boto3 exception name", errors.New("An error occurred (AccessDeniedException) when calling the Converse operation: User is not authorized to perform: bedrock:InvokeModel"),
 			class(P, `exception "accessdeniedexception"`, 0)},
 		{"smithy GenericAPIError text", errors.New("api error ModelNotReadyException: Model is not ready for inference."),

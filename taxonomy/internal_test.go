@@ -2,6 +2,7 @@ package taxonomy
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -40,8 +41,14 @@ func TestMustContainRejectsABadPrefilter(t *testing.T) {
 // texts its expression matches in the table: a prefilter that is not a
 // literal of every match would hide the rule.
 func TestRulePrefilters(t *testing.T) {
-	for _, rules := range [][]textRule{overflowRules.rules, unloadableRules.rules, billingRules.rules, textRules} {
+	for _, rules := range [][]textRule{sizeLimitRules.rules, overflowRules.rules, unloadableRules.rules, billingRules.rules, textRules} {
 		for _, r := range rules {
+			if r.test != nil {
+				if r.need == "" || r.re != nil || r.lit != "" {
+					t.Errorf("rule %s: a test needs a prefilter and nothing else", r.name)
+				}
+				continue
+			}
 			if r.re == nil {
 				if r.lit == "" || r.lit != strings.ToLower(r.lit) {
 					t.Errorf("rule %s: literal %q must be lowercase and not empty", r.name, r.lit)
@@ -100,8 +107,217 @@ func TestNewFamilyRejectsARuleWithoutItsWords(t *testing.T) {
 		text string
 		want bool
 	}{{"insufficient_quota", true}, {"all credits used up", true}, {"credit", false}, {"nothing here", false}} {
-		if _, got := f.first(tt.text); got != tt.want {
+		var text lowered
+		text.set(tt.text)
+		if _, got := f.first(&text); got != tt.want {
 			t.Errorf("first(%q): got %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestPairsNeverHideALiteral checks the byte-pair prefilter against every
+// rule and family word: a text that holds the literal, anywhere, must hold
+// its pairs, or the rule would be passed over for a text it matches.
+func TestPairsNeverHideALiteral(t *testing.T) {
+	var literals []string
+	for _, f := range []*family{&sizeLimitRules, &overflowRules, &unloadableRules, &billingRules, &missingModelRules} {
+		literals = append(literals, f.words...)
+		for _, r := range f.rules {
+			literals = append(literals, r.lit+r.need)
+		}
+	}
+	for _, r := range textRules {
+		literals = append(literals, r.lit+r.need)
+	}
+	for _, lit := range literals {
+		var text lowered
+		text.set(strings.Repeat(" ", minPairedLen) + lit + " after")
+		if !text.paired || !text.mayHold(pairsOf(lit)) {
+			t.Errorf("a text holding %q does not hold its pairs", lit)
+		}
+	}
+}
+
+// TestPairsOf checks which pairs are kept of a literal: all of a short one,
+// once each, and of a long one maxLiteralPairs spread from its first byte
+// to its last.
+func TestPairsOf(t *testing.T) {
+	tests := []struct {
+		lit  string
+		want []uint16
+	}{
+		{"", nil},
+		{"a", nil},
+		{"ab", []uint16{pairOf('a', 'b')}},
+		{"abab", []uint16{pairOf('a', 'b'), pairOf('b', 'a')}}, // "ab" once
+		{"abcdefg", []uint16{pairOf('a', 'b'), pairOf('b', 'c'), pairOf('c', 'd'), pairOf('d', 'e'), pairOf('e', 'f'), pairOf('f', 'g')}},
+		// 10 pairs: those at 0, 1, 3, 5, 7 and 9 (k*9/5 for k = 0..5).
+		{"abcdefghijk", []uint16{pairOf('a', 'b'), pairOf('b', 'c'), pairOf('d', 'e'), pairOf('f', 'g'), pairOf('h', 'i'), pairOf('j', 'k')}},
+	}
+	for _, tt := range tests {
+		if got := pairsOf(tt.lit); !slices.Equal(got, tt.want) {
+			t.Errorf("pairsOf(%q): got %v, want %v", tt.lit, got, tt.want)
+		}
+	}
+	var text lowered
+	long := "xy" + strings.Repeat(" ", minPairedLen-2)
+	text.set(long)
+	if !text.paired || !text.mayHold(pairsOf("xy")) || text.mayHold(pairsOf("yx")) || text.mayHold(pairsOf("xyz")) {
+		t.Errorf("the pairs of a text of %d bytes: a pair it holds looks absent, or one it lacks present", len(long))
+	}
+	// A shorter text gets no set: every literal may be in it, and the pairs
+	// of the text before are gone.
+	text.set(long[:minPairedLen-1])
+	if text.paired || !text.mayHold(pairsOf("yx")) {
+		t.Errorf("a text of %d bytes: paired %v, or a literal is ruled out", minPairedLen-1, text.paired)
+	}
+	text.set("ab" + long)
+	text.set("z" + long)
+	if text.mayHold(pairsOf("ab")) || text.mayHold(pairsOf("xyz")) || !text.mayHold(pairsOf("zxy")) {
+		t.Errorf("set kept the pairs of the text before, or lost its own")
+	}
+}
+
+// TestNumberAfter checks how the numbers of a rate-limit message are read.
+func TestNumberAfter(t *testing.T) {
+	tests := []struct {
+		text, word string
+		want       int64
+		ok         bool
+	}{
+		{"limit 6000, used 5034", "limit", 6000, true},
+		{"limit: 30,000, requested: 342,389", "requested", 342389, true},
+		{"requested ~4251.", "requested", 4251, true},
+		{"limit:6000", "limit", 6000, true},
+		{"rate limit reached ... limit 500", "limit", 500, true}, // the first "limit" has no number
+		{"ratelimit 5", "limit", 0, false},                       // not a word of its own
+		{"the_limit 5", "limit", 0, false},
+		{"limit ,5", "limit", 0, false}, // a comma does not start a number
+		{"limit", "limit", 0, false},
+		{"no such word", "limit", 0, false},
+		{"limit 1234567890123456789999", "limit", 123456789012345678, true}, // 18 digits at most
+		{"limit 12a3", "limit", 12, true},
+	}
+	for _, tt := range tests {
+		got, ok := numberAfter(tt.text, tt.word)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("numberAfter(%q, %q): got %d, %v, want %d, %v", tt.text, tt.word, got, ok, tt.want, tt.ok)
+		}
+	}
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{
+		{"limit 6000, requested 6294", true},
+		{"limit 6000, requested 6000", false},
+		{"limit 6000, used 5000, requested 1000", false},
+		{"requested 6294", false},
+		{"limit 0, requested 5", false},
+		{"limit 10, requested none", false},
+	} {
+		if got := requestedOverLimit(tt.text); got != tt.want {
+			t.Errorf("requestedOverLimit(%q): got %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestLeadingStatus checks the status read at the start of a text, where the
+// TypeScript SDKs write it, and what keeps a number there from being one.
+func TestLeadingStatus(t *testing.T) {
+	tests := []struct {
+		text string
+		want int
+	}{
+		{"429 you exceeded your current quota", 429},
+		{"error: 400 {\"type\":\"error\"}", 400},
+		{"api error: 529 overloaded", 529},
+		{"api error (503 upstream connect error", 503},
+		{"error: [500 internal server error] an internal error", 500},
+		{"openai api 402: {\"error\":{}}", 402},
+		{"openai api streaming error: 402 this request", 402},
+		{"[500 internal]", 500},
+		{"503", 503},
+		{"413\ttoo large", 413},
+		{"404-not found", 404},
+		{"error:503 unavailable", 503},
+		{"my api 503 busy", 503},
+		{"my_api 503 busy", 0},                          // "api" not a word of its own
+		{"500 tokens were dropped", 0},                  // a count
+		{"error: 429 requests queued", 0},               // a count after a name
+		{"4290 is above the maximum", 0},                // a longer number
+		{"500ms later it failed", 0},                    // a duration
+		{"503.5 seconds", 0},                            // a decimal
+		{"399 is not a failure", 0},                     // not 4xx or 5xx
+		{"600 is not a status", 0},                      // idem
+		{"apierror 429", 429},                           // an exception's name: APIError
+		{"httperror: 400 client error", 400},            // Python requests' HTTPError
+		{"valueerror: error 422: {", 422},               // an exception's name, then "Error"
+		{"okapi 503 herd", 0},                           // "api" not a word of its own
+		{"fizz error 503 busy", 503},                    // a name with the last letter
+		{"api error", 0},                                // no digit at all
+		{"error: 500 characters dropped", 0},            // a unit with an "a" in it
+		{"error: 503 tokensz", 503},                     // a word longer than a unit
+		{strings.Repeat("a", 42) + " error 503 x", 503}, // the longest name before a status
+		{"done. 503 herd", 0},                           // a name that ends in neither
+		{"server said 429", 0},                          // a name that does not end in error or api
+		{"gemini error in batch 1: 500", 0},             // a digit in the name
+		{"error, 503", 0},                               // a comma in the name
+		{"rate-limit error 429", 0},                     // a dash in the name
+		{"42", 0},                                       // too short
+		{strings.Repeat("a", 50) + " error 503", 0},     // a name too long
+		{"error: " + "4x9", 0},                          // not a number
+	}
+	for _, tt := range tests {
+		if got := leadingStatus(tt.text); got != tt.want {
+			t.Errorf("leadingStatus(%q): got %d, want %d", tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestReasonStatus checks the status read before a reason phrase anywhere
+// in the text.
+func TestReasonStatus(t *testing.T) {
+	tests := []struct {
+		text string
+		want int
+	}{
+		{"error with client #1: 503 unavailable. {}", 503},
+		{"clienterror: 400 invalid_argument.", 400},
+		{"upstream replied 502 bad gateway", 502},
+		{"429 too many requests", 429},
+		{"v2503 unavailable", 0},      // glued to a word
+		{"a503 unavailable", 0},       // glued to the first letter
+		{"z503 unavailable", 0},       // glued to the last letter
+		{"port 4040 not found", 0},    // a longer number
+		{"x1503 unavailable", 0},      // glued to a number
+		{"503 tokens unavailable", 0}, // no reason phrase after it
+		{"503unavailable", 0},         // no space
+		{"303 not found", 0},          // not 4xx or 5xx
+		{"650 unavailable", 0},        // idem
+		{"ab 5x3 unavailable", 0},     // not digits
+		{"45", 0},
+		{"", 0},
+		{"500 internal server error", 500},
+	}
+	for _, tt := range tests {
+		if got := reasonStatus(tt.text); got != tt.want {
+			t.Errorf("reasonStatus(%q): got %d, want %d", tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestHasFailureNumber checks the scan that spares the status forms a text
+// without a number that could be a status.
+func TestHasFailureNumber(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{
+		{"429", true}, {"x599", true}, {"400x", true}, {"a 5x9 4-0", false},
+		{"399 600 42", false}, {"", false}, {"45", false}, {"3999", false}, {"3499", true},
+	} {
+		if got := hasFailureNumber(tt.text); got != tt.want {
+			t.Errorf("hasFailureNumber(%q): got %v, want %v", tt.text, got, tt.want)
 		}
 	}
 }

@@ -22,15 +22,19 @@ const (
 	// fall back to another model.
 	Overloaded
 	// ContextOverflow means the request is too large for the model: a
-	// prompt larger than its context window, or a batch of embedding inputs
-	// over the per-request limit. Retrying the same request cannot help;
-	// shrinking it can (compacting a prompt, splitting a batch).
+	// prompt larger than its context window, a batch of embedding inputs or
+	// tokens over the per-request limit, a payload over the provider's size
+	// limit, a request larger than a per-minute limit of the account.
+	// Retrying the same request cannot help; shrinking it can (compacting a
+	// prompt, splitting a batch).
 	ContextOverflow
 	// Permanent failures repeat for the same request: authentication, invalid
-	// key, bad request, invalid image, model not found, quota or credit
-	// exhausted, a spending limit reached, an inactive account, TLS and
-	// certificate failures, a model too large for a local runner's memory,
-	// content policy.
+	// or missing key, permission denied, bad request (a parameter or feature
+	// the API refuses), invalid image, model not found or not served, quota
+	// or credit exhausted, a spending limit reached, an inactive, suspended
+	// or unverified account or organization, no way to pay on file, TLS and
+	// certificate failures and alerts, a model too large for a local
+	// runner's memory or GPU, content policy.
 	Permanent
 	// Canceled means the caller gave up. It is never retried.
 	Canceled

@@ -16,26 +16,36 @@ import (
 // match.
 type textRule struct {
 	kind Kind
-	name string         // Class.Rule when it matches
-	lit  string         // a literal phrase, matched with strings.Contains
-	re   *regexp.Regexp // or an anchored pattern
-	need string         // a literal every match of re contains: the pattern runs only when it is present
-	// hinted, when not Unknown, is the kind when the text also carries a
-	// retry hint ("Please retry in 12.3s"): the provider says the limit
-	// lifts by itself.
+	name string                  // Class.Rule when it matches
+	lit  string                  // a literal phrase, matched with strings.Contains
+	re   *regexp.Regexp          // or an anchored pattern
+	test func(lower string) bool // or a test that reads numbers out of the text
+	need string                  // a literal every match of re or test contains: they run only when it is present
+	// hinted, when not Unknown, is the kind when the text says the limit
+	// lifts by itself: a retry hint ("Please retry in 12.3s") or a quota
+	// counted per minute.
 	hinted Kind
 	// missing marks the rules that say the requested model does not exist
 	// or is not available to the caller (Class.ModelMissing).
 	missing bool
+	// pairs are byte pairs of lit or need: a text without one of them is
+	// passed over without a scan.
+	pairs []uint16
 }
 
-func (r textRule) match(lower string) bool {
-	if r.re != nil {
+func (r *textRule) match(t *lowered) bool {
+	if !t.mayHold(r.pairs) {
+		return false
+	}
+	switch {
+	case r.re != nil:
 		// The literal check first: it is much faster than the pattern, which
 		// Go cannot skip ahead through when it starts with \b.
-		return strings.Contains(lower, r.need) && r.re.MatchString(lower)
+		return strings.Contains(t.s, r.need) && r.re.MatchString(t.s)
+	case r.test != nil:
+		return strings.Contains(t.s, r.need) && r.test(t.s)
 	}
-	return strings.Contains(lower, r.lit)
+	return strings.Contains(t.s, r.lit)
 }
 
 // class is the answer of a rule that matched.
@@ -45,14 +55,27 @@ func (r textRule) class() Class {
 
 // marker is a literal phrase rule named `marker "<phrase>"`.
 func marker(kind Kind, phrase string) textRule {
-	return textRule{kind: kind, name: `marker "` + phrase + `"`, lit: phrase}
+	return textRule{kind: kind, name: `marker "` + phrase + `"`, lit: phrase, pairs: pairsOf(phrase)}
 }
 
 // pattern is an anchored regular expression rule with a readable name. need
 // is a literal that every match contains; the expression runs only when the
 // text holds it.
 func pattern(kind Kind, name, need, expr string) textRule {
-	return textRule{kind: kind, name: name, re: mustContain(need, expr), need: need}
+	return textRule{kind: kind, name: name, re: mustContain(need, expr), need: need, pairs: pairsOf(need)}
+}
+
+// numbers is a rule that reads numbers out of the text with test, which runs
+// only when the text holds need.
+func numbers(kind Kind, name, need string, test func(lower string) bool) textRule {
+	return textRule{kind: kind, name: name, test: test, need: need, pairs: pairsOf(need)}
+}
+
+// withHint makes r answer kind instead when the text says the limit lifts
+// by itself (see liftsByItself).
+func withHint(r textRule, kind Kind) textRule {
+	r.hinted = kind
+	return r
 }
 
 // missingModel marks a rule as one that says the model is missing.
@@ -75,8 +98,9 @@ func mustContain(need, expr string) *regexp.Regexp {
 // over in a few scans instead of one per rule. newFamily checks the words
 // against the rules once, at start-up.
 type family struct {
-	words []string
-	rules []textRule
+	words     []string
+	wordPairs [][]uint16
+	rules     []textRule
 }
 
 func newFamily(words []string, rules ...textRule) family {
@@ -85,32 +109,106 @@ func newFamily(words []string, rules ...textRule) family {
 			panic("taxonomy: rule " + r.name + " holds none of the words of its family " + strings.Join(words, ", "))
 		}
 	}
-	return family{words: words, rules: rules}
+	f := family{words: words, rules: rules}
+	for _, w := range words {
+		f.wordPairs = append(f.wordPairs, pairsOf(w))
+	}
+	return f
 }
 
 // first returns the first rule of the family that matches.
-func (f family) first(lower string) (textRule, bool) {
-	if !slices.ContainsFunc(f.words, func(w string) bool { return strings.Contains(lower, w) }) {
-		return textRule{}, false
-	}
-	return firstMatch(f.rules, lower)
-}
-
-func firstMatch(rules []textRule, lower string) (textRule, bool) {
-	for _, r := range rules {
-		if r.match(lower) {
-			return r, true
+func (f *family) first(t *lowered) (*textRule, bool) {
+	for i, w := range f.words {
+		// The pair test only saves the scan: a word it lets through is
+		// still looked for.
+		if t.mayHold(f.wordPairs[i]) {
+			if strings.Contains(t.s, w) {
+				return firstMatch(f.rules, t)
+			}
 		}
 	}
-	return textRule{}, false
+	return nil, false
 }
+
+func firstMatch(rules []textRule, t *lowered) (*textRule, bool) {
+	for i := range rules {
+		if rules[i].match(t) {
+			return &rules[i], true
+		}
+	}
+	return nil, false
+}
+
+// sizeLimitRules say that the request is larger than a limit of the
+// account, whatever the status or code that carries it: Groq's 413 and
+// OpenAI's 429 "Request too large for model ... on tokens per minute (TPM):
+// Limit 6000, Requested 6294" (code rate_limit_exceeded), Anthropic's 429
+// rate_limit_error "Extra usage is required for long context requests."
+// Waiting cannot help, since the same request exceeds the same limit when
+// the window resets; a smaller request can pass. So they are
+// ContextOverflow, which the pipeline answers by compacting the prompt or
+// splitting a batch of embedding inputs, never by waiting.
+var sizeLimitRules = newFamily([]string{"requested", "context"},
+	numbers(ContextOverflow, `pattern "request larger than the rate limit"`, "requested", requestedOverLimit),
+	pattern(ContextOverflow, `pattern "long context needs extra usage"`, " context", `\brequired for (?:long|1m|extended) context\b`),
+)
+
+// requestedOverLimit reports whether the text asks for more than its limit
+// in one request, as rate-limit messages write it: "Limit 6000, Used 5034,
+// Requested 1443" is a request that waits for the window, "Limit 6000,
+// Requested 6294" one that no window lets through.
+func requestedOverLimit(lower string) bool {
+	requested, ok := numberAfter(lower, "requested")
+	if !ok {
+		return false
+	}
+	limit, ok := numberAfter(lower, "limit")
+	return ok && limit > 0 && requested > limit
+}
+
+// numberAfter reads the number after the first word w that a number
+// follows: "limit 6000", "limit: 30,000", "requested ~4251". w must start a
+// word: the "limit" of "ratelimit 5" is not one.
+func numberAfter(lower, w string) (int64, bool) {
+	for from := 0; ; {
+		i := strings.Index(lower[from:], w)
+		if i < 0 {
+			return 0, false
+		}
+		start := from + i
+		from = start + len(w)
+		if start > 0 && isWordByte(lower[start-1]) {
+			continue
+		}
+		rest := strings.TrimPrefix(lower[from:], ":")
+		rest = strings.TrimPrefix(rest, " ")
+		rest = strings.TrimPrefix(rest, "~")
+		n, digits := int64(0), 0
+	number:
+		for j := 0; j < len(rest) && digits < 18; j++ {
+			switch c := rest[j]; {
+			case isDigit(c):
+				n = n*10 + int64(c-'0')
+				digits++
+			case c == ',' && digits > 0: // "30,000"
+			default:
+				break number
+			}
+		}
+		if digits > 0 {
+			return n, true
+		}
+	}
+}
+
+func isWordByte(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'z' || c == '_' }
 
 // overflowRules say that the prompt does not fit the model's context window.
 // Their wording is more specific than any status or provider code: local
 // servers send it with a 500 (llama.cpp's "Context size has been exceeded."),
 // and AWS with a generic ValidationException. Only a 429 keeps its own
 // meaning: a per-minute token limit says "reduce the prompt length" too.
-var overflowRules = newFamily([]string{"context", "token", "too long", "length", "too_large", "too many inputs"},
+var overflowRules = newFamily([]string{"context", "token", "too long", "too large", "length", "too_large", "too many inputs", "must have less than", "payload"},
 	marker(ContextOverflow, "maximum context length"),               // OpenAI, vLLM, DeepSeek, Groq, Mistral, Fireworks "model maximum context length"
 	marker(ContextOverflow, "context_length_exceeded"),              // OpenAI code
 	marker(ContextOverflow, "exceeds the maximum number of tokens"), // Gemini
@@ -123,13 +221,31 @@ var overflowRules = newFamily([]string{"context", "token", "too long", "length",
 	// exceed ...". The colon keeps Bedrock's ThrottlingException "Too many
 	// tokens, please wait before trying again." (a rate limit) out.
 	marker(ContextOverflow, "too many tokens:"),
+	// Mistral 400 "Too many tokens in batch. Max is 16384 got 17555" (an
+	// embedding batch), "too many tokens in the request": the request as a
+	// whole is too large, which a smaller one fixes. Bedrock's rate limit
+	// says "Too many tokens, please wait" or "Too many tokens per day".
+	pattern(ContextOverflow, `pattern "too many tokens in the request"`, "too many tokens ",
+		`\btoo many tokens (?:in|for) (?:the |this |a |your )?(?:batch|request|prompt|input|messages?|context)\b`),
 	marker(ContextOverflow, "request_too_large"), // Anthropic 413 type
 	// Anthropic "prompt is too long: 210000 tokens > 200000 maximum", Bedrock
 	// "Input is too long for requested model.", vLLM "Input prompt (9000
-	// tokens) is too long". "The prompt length" or "a too long tool name" do
-	// not match: the subject must be the prompt or the input itself.
+	// tokens) is too long", llama.cpp "Input is too large to process".
+	// "The prompt length" or "a too long tool name" do not match: the
+	// subject must be the prompt or the input itself.
 	pattern(ContextOverflow, `pattern "prompt or input is too long"`, "too long",
 		`\b(?:prompt|input)(?: \([^)]{0,40}\))? (?:is )?too long\b`),
+	pattern(ContextOverflow, `pattern "prompt or input is too large"`, "too large",
+		`\b(?:prompt|input)(?: \([^)]{0,40}\))? (?:is )?too large\b`),
+	// Hugging Face TGI "Input validation error: `inputs` must have less than
+	// 2048 tokens. Given: 2222".
+	pattern(ContextOverflow, `pattern "inputs must have less than n tokens"`, "must have less than ",
+		`\binputs\W{0,2} must have less than \d+ tokens\b`),
+	// LM Studio "Reached context length of 32000 tokens with model ... that
+	// does not currently support mid-generation context overflow".
+	pattern(ContextOverflow, `pattern "reached the context length"`, "context ",
+		`\b(?:reached|hit) (?:the |its )?(?:maximum |max )?context (?:length|size|window|limit)\b`),
+	marker(ContextOverflow, "context overflow"),
 	// Ollama "input length exceeds the context length", llama.cpp "exceeds the
 	// available context size", "Prompt tokens (9000) exceeds context size (8192)".
 	pattern(ContextOverflow, `pattern "exceeds the context length"`, "context ",
@@ -155,13 +271,18 @@ var overflowRules = newFamily([]string{"context", "token", "too long", "length",
 	// The max number of inputs is 16. ...".
 	pattern(ContextOverflow, `pattern "max tokens per request"`, "tokens per request", `\bmax(?:imum)? \d+ tokens per request\b`),
 	marker(ContextOverflow, "too many inputs"),
+	// A request too large in bytes, which a smaller one fixes: Gemini 400
+	// "Request payload size exceeds the limit: 20971520 bytes.", a proxy's
+	// 413 "Request Entity Too Large".
+	pattern(ContextOverflow, `pattern "payload too large"`, "payload", `\bpayload (?:size )?(?:exceeds|is too large|too large)\b`),
+	marker(ContextOverflow, "request entity too large"),
 )
 
 // unloadableRules say that a local runner cannot load the model: it does not
 // fit the machine's memory. Ollama sends it with a 500, which would
 // otherwise be retried; the same request fails the same way until someone
 // frees memory or picks a smaller model.
-var unloadableRules = newFamily([]string{"memory", "resources", "model"},
+var unloadableRules = newFamily([]string{"memory", "resources", "load"},
 	// Ollama "model requires more system memory (5.3 GiB) than is available (4.4 GiB)".
 	pattern(Permanent, `pattern "requires more memory than is available"`, "memory",
 		`\brequires more (?:system |gpu |video )?memory\b`),
@@ -171,8 +292,18 @@ var unloadableRules = newFamily([]string{"memory", "resources", "model"},
 		`\b(?:insufficient (?:system )?resources|not enough (?:system )?resources to (?:load|run))\b`),
 	// llama.cpp through Ollama: "error loading model: unable to allocate
 	// CUDA_Host buffer", "failed to allocate buffer", a CUDA out of memory.
-	pattern(Permanent, `pattern "error loading model: out of memory"`, "model",
+	// The GPU has no room for the model: Ollama "llama runner process has
+	// terminated: CUDA error: out of memory", "CUDA out of memory", "GPU out
+	// of memory".
+	pattern(Permanent, `pattern "gpu out of memory"`, "memory",
+		`\b(?:cuda|gpu|vram|rocm|hip|metal)\b[^.\n]{0,20}\bout of memory\b`),
+	pattern(Permanent, `pattern "error loading model: out of memory"`, "load",
 		`\b(?:error loading|failed to load|unable to load) (?:the )?model\b.{0,80}(?:(?:unable|failed) to allocate|out of memory)`),
+	// LocalAI "could not load model: rpc error: code = Unavailable desc =
+	// error reading from server: EOF", after it tried every backend; "failed
+	// loading model". The gRPC code inside is the backend's, not the call's.
+	pattern(Permanent, `pattern "could not load the model"`, "load",
+		`\b(?:could not|couldn't|failed to|unable to) load (?:the )?model\b|\bfailed loading model\b`),
 )
 
 // billingRules say that the account cannot pay for the request: quota or
@@ -181,12 +312,13 @@ var unloadableRules = newFamily([]string{"memory", "resources", "model"},
 // mentions billing ("Upgrade to Dev Tier today at .../settings/billing"),
 // a pricing tier or a trial key are not matched: every rule names the
 // exhausted balance or the inactive account.
-var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "insufficient", "limit"},
+var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "insufficient", "limit", "payment", "organi", "been "},
 	marker(Permanent, "insufficient_quota"), // OpenAI code, in some proxies' texts
 	// OpenAI's 429 insufficient_quota message. Gemini words its free-tier
-	// per-minute limits the same way but adds "Please retry in 12.3s":
-	// with that hint it is a rate limit, not an exhausted quota.
-	textRule{kind: Permanent, name: `marker "exceeded your current quota"`, lit: "exceeded your current quota", hinted: RateLimited},
+	// per-minute limits the same way but adds "Please retry in 12.3s", or
+	// names the per-minute quota it counts: with either it is a rate limit,
+	// not an exhausted quota.
+	withHint(marker(Permanent, "exceeded your current quota"), RateLimited),
 	marker(Permanent, "credit balance is too low"),  // Anthropic 400 billing message
 	marker(Permanent, "billing_hard_limit_reached"), // OpenAI code
 	marker(Permanent, "billing hard limit"),         // OpenAI message
@@ -195,12 +327,27 @@ var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "
 	// details", an account deactivated or suspended.
 	pattern(Permanent, `pattern "account is not active"`, "account ",
 		`\baccount (?:is |has been |was )?(?:not active|inactive|deactivated|disabled|suspended)\b`),
+	// An organization, project or key shut off or not yet allowed: OpenAI
+	// "This organization has been disabled.", "Your organization must be
+	// verified to stream this model.", Gemini 403 "Permission denied:
+	// Consumer 'api_key:...' has been suspended.".
+	// The pattern starts with its literal, so the matcher skips to it.
+	pattern(Permanent, `pattern "disabled or suspended"`, "has been ", `has been (?:disabled|restricted|deactivated|suspended|banned|blocked)\b`),
+	marker(Permanent, "organization must be verified"),
 	// xAI 429 "has either used all available credits or reached its monthly
 	// spending limit", Grok "You have run out of credits", OpenRouter 402
 	// "This request requires more credits", DeepSeek 402 "Insufficient
 	// Balance", OpenRouter "Insufficient credits".
 	pattern(Permanent, `pattern "credits used up"`, "credit",
-		`\b(?:used (?:up )?(?:all )?(?:(?:of )?(?:your|the|available) )*credits?|(?:run|ran) out of credits?|out of credits?|requires more credits?|no credits? (?:left|remaining)|credits? (?:have been |has been |are |is )?(?:exhausted|depleted|used up))\b`),
+		`\b(?:exceeded (?:your |the )?(?:monthly |daily )?(?:included |free )?credits?|used (?:up )?(?:all )?(?:(?:of )?(?:your|the|available) )*credits?|(?:run|ran) out of credits?|out of credits?|requires more credits?|no credits? (?:left|remaining)|credits? (?:have been |has been |are |is )?(?:exhausted|depleted|used up))\b`),
+	// No way to pay on file: Together "Your Together AI account needs a
+	// credit card on file to use this app", "a payment method is required".
+	// OpenAI's rate limits of unpaid accounts say "Please add a payment
+	// method to your account to increase your rate limit": not matched.
+	pattern(Permanent, `pattern "needs a payment method"`, "credit card",
+		`\b(?:needs?|requires?) a (?:valid )?credit card\b|\bno credit card on file\b`),
+	pattern(Permanent, `pattern "payment method required"`, "payment method",
+		`\b(?:needs?|requires?) a (?:valid )?payment method\b|\bpayment method (?:is )?required\b|\bno payment method\b`),
 	pattern(Permanent, `pattern "insufficient balance"`, "insufficient ",
 		`\binsufficient (?:account )?(?:balance|credits?|funds)\b`),
 	// xAI "reached its monthly spending limit", Anthropic "You have reached
@@ -208,6 +355,17 @@ var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "
 	pattern(Permanent, `pattern "spending limit reached"`, " limit",
 		`\b(?:monthly spending limit|spending limit (?:reached|exceeded)|reached (?:its|your|the) (?:monthly )?spend(?:ing)? limit|specified api usage limits?)\b`),
 )
+
+// modelNamed is the start of the model-missing patterns: "model" or
+// "models/", then at most one name, quoted or not, then a space.
+const modelNamed = "\\bmodels?(?:/| )?(?:[\x60'\"][^\x60'\"]{1,100}[\x60'\"]|[\\w.:/-]{1,100})? "
+
+// missingModelRules are the text rules that say the model is missing or
+// retired. They also mark a Permanent decided by a status or code as
+// [Class.ModelMissing]: a 400 "The model x has been decommissioned" is fixed
+// by another model, as a 404 is.
+var missingModelRules = newFamily([]string{"model", "deployment", "does not exist", "no endpoints", "not found", "decommissioned", "supported", "have access to "},
+	slices.DeleteFunc(slices.Clone(textRules), func(r textRule) bool { return !r.missing })...)
 
 // textRules are tried in order when neither a status nor a typed error
 // decided. The client's own timeout comes first (its text also says
@@ -223,10 +381,21 @@ var textRules = []textRule{
 	pattern(Canceled, `marker "request cancelled"`, "request cancel", `\brequest cancell?ed\b`),
 	marker(Canceled, "context canceled"),       // flattened context.Canceled
 	marker(Canceled, "operation was canceled"), // net: dial canceled by the context
+	// The caller aborted: fetch's "AbortError: The user aborted a request.",
+	// the TypeScript SDKs' APIUserAbortError "Request was aborted.", "This
+	// operation was aborted". "Connection aborted" is the network's, below.
+	pattern(Canceled, `pattern "request aborted"`, "abort",
+		`\b(?:request|operation) (?:was |has been )?aborted\b|\buser aborted\b|\babort ?error\b`),
+	pattern(Canceled, `pattern "cancelled error"`, "cancel", `\bcancell?ed ?error\b`), // Python asyncio.CancelledError, axios CanceledError
 
 	// Programming errors: retrying cannot fix the code.
 	marker(Programming, "not implemented"),
-	marker(Programming, "unsupported protocol scheme"),        // a base URL without http(s)://
+	marker(Programming, "unsupported protocol scheme"), // a base URL without http(s)://
+	// The same in other clients: httpx "Request URL is missing an 'http://'
+	// or 'https://' protocol", "has an unsupported protocol 'ttp://'", Node's
+	// "Only HTTP(S) protocols are supported".
+	pattern(Programming, `pattern "url without a usable protocol"`, "protocol",
+		`\b(?:missing an? (?:'https?://'(?: or 'https?://')? )?|unsupported )protocol\b|\bonly https?\(s\) protocols are supported\b`),
 	marker(Programming, "unsupported message type"),           // anthropic, bedrock, googleai: a role the client cannot send
 	marker(Programming, "unsupported content type"),           // anthropic, mistral: a content part the client cannot send
 	marker(Programming, "only one of content / multicontent"), // openai ErrContentExclusive
@@ -240,6 +409,10 @@ var textRules = []textRule{
 		`(?:^|: )parse "[^"]*": (?:missing protocol scheme|first path segment|invalid |net/url: )`),
 	marker(Programming, "no host in request url"),
 	marker(Programming, "net/http: invalid header field"), // an API key with a newline in it
+	// A request body that does not match its length, such as one read by
+	// an earlier attempt: net/http's "http: ContentLength=812 with Body
+	// length 0".
+	pattern(Programming, `pattern "body shorter than its length"`, "contentlength=", `\bhttp: contentlength=\d+ with body length \d+`),
 
 	// TLS and certificates: the same handshake fails the same way.
 	marker(Permanent, "x509: "),                                    // unknown authority, expired, hostname mismatch
@@ -247,6 +420,13 @@ var textRules = []textRule{
 	marker(Permanent, "certificate verify failed"),                 // OpenSSL, Python ssl
 	marker(Permanent, "first record does not look like a tls"),     // https:// to a plain HTTP port
 	marker(Permanent, "server gave http response to https client"), // idem, net/http
+	// The TLS alerts a handshake ends with when the two sides cannot agree
+	// (crypto/tls's alert texts, "remote error: tls: handshake failure"): the
+	// next handshake disagrees the same way. A handshake that timed out or
+	// was cut ("tls handshake timeout", "tls handshake eof") is transient,
+	// below.
+	pattern(Permanent, `pattern "tls alert"`, "tls: ",
+		`\btls: (?:handshake failure|bad certificate|unknown certificate authority|protocol version not supported|unrecognized name|certificate required|no application protocol|unsupported certificate|certificate (?:revoked|expired|unknown))\b`),
 
 	// Permanent: the markers of the original retry design, then
 	// model-not-found and content policy.
@@ -257,27 +437,113 @@ var textRules = []textRule{
 	marker(Permanent, "image is not valid"), // Gemini "Provided image is not valid."
 	pattern(Permanent, `marker "does not appear to be a valid image"`, "does not appear to be a valid ", `does not appear to be a valid (?:\w+ )?image`), // Anthropic
 	marker(Permanent, "illegal base64 data"), // Ollama
-	marker(Permanent, "invalid base64"),      // Bedrock
+	pattern(Permanent, `pattern "image too large"`, "image ", `\bimage (?:exceeds|is too large|too large)\b`), // Anthropic "image exceeds 5 MB maximum"
+	marker(Permanent, "invalid base64"), // Bedrock
 	marker(Permanent, "login expired"),
 	marker(Permanent, "login failed"),
 	marker(Permanent, "re-auth"),
 	marker(Permanent, "unauthorized"),
+	// Refused whoever asks again: Azure 401 "Access denied due to invalid
+	// subscription key or wrong API endpoint", "User x is not authorized to
+	// access model y", Bedrock "Your account is not authorized to invoke
+	// this API operation.".
+	marker(Permanent, "access denied"),
+	pattern(Permanent, `pattern "not authorized"`, "not authori", `\bnot authori[sz]ed\b`),
 	marker(Permanent, "invalid api key"),
+	// No key sent at all: OpenAI 401 "You didn't provide an API key. You need
+	// to provide your API key in an Authorization header using Bearer auth".
+	pattern(Permanent, `pattern "no api key"`, "provide an api key", `\b(?:didn't|did not) provide an api key\b`),
+	// Google's PERMISSION_DENIED "The caller does not have permission",
+	// "Permission denied: ...", "insufficient permissions".
+	pattern(Permanent, `pattern "permission denied"`, "permission",
+		`\bpermission denied\b|\b(?:does not|doesn't|do not|don't) have (?:the )?permissions?\b|\binsufficient permissions?\b`),
+	// Requests the API refuses as written: OpenAI "Unsupported parameter:
+	// 'max_tokens' is not supported with this model.", "Unrecognized request
+	// argument supplied", "Unknown parameter", Mistral "Extra inputs are
+	// not permitted", Bedrock "Malformed input request", "Invocation of
+	// model ID x with on-demand throughput isn't supported", a model that
+	// "does not support tools".
+	pattern(Permanent, `pattern "unsupported parameter"`, "unsupported ", `\bunsupported (?:parameter|value|argument)s?\b`),
+	marker(Permanent, "unknown parameter"),
+	marker(Permanent, "unrecognized request argument"),
+	marker(Permanent, "extra inputs are not permitted"),
+	marker(Permanent, "malformed input request"),
 	marker(Permanent, "invalid_api_key"),
-	marker(Permanent, "incorrect api key"),                      // OpenAI "Incorrect API key provided"
-	marker(Permanent, "invalid x-api-key"),                      // Anthropic
-	marker(Permanent, "api key not valid"),                      // Gemini
-	marker(Permanent, "authentication_error"),                   // Anthropic type
-	marker(Permanent, "permission_error"),                       // Anthropic type
-	marker(Permanent, "security token included in the request"), // Bedrock UnrecognizedClientException
-	missingModel(marker(Permanent, "model_not_found")),          // OpenAI code
-	missingModel(pattern(Permanent, `marker "model not found"`, "not found", `\bmodel (?:\S+ )?not found\b`)), // Ollama `model "llama3" not found, try pulling it first`, Cohere
-	missingModel(marker(Permanent, "does not exist or you do not have access")),                               // OpenAI model_not_found message
-	marker(Permanent, "content_policy_violation"),                                                             // OpenAI images code
-	marker(Permanent, "content management policy"),                                                            // Azure OpenAI content filter
+	marker(Permanent, "incorrect api key"),                                      // OpenAI "Incorrect API key provided"
+	marker(Permanent, "invalid x-api-key"),                                      // Anthropic
+	marker(Permanent, "api key not valid"),                                      // Gemini
+	marker(Permanent, "authentication_error"),                                   // Anthropic type
+	marker(Permanent, "permission_error"),                                       // Anthropic type
+	marker(Permanent, "security token included in the request"),                 // Bedrock UnrecognizedClientException
+	missingModel(marker(Permanent, "model_not_found")),                          // OpenAI code
+	missingModel(marker(Permanent, "does not exist or you do not have access")), // OpenAI model_not_found message
+	// The caller may not use the model: OpenAI 403 "Project `proj_x` does
+	// not have access to model `gpt-4o`", Bedrock AccessDeniedException
+	// "You don't have access to the model with the specified model ID.".
+	missingModel(pattern(Permanent, `pattern "no access to the model"`, "have access to ",
+		`\b(?:do not|don't|does not|doesn't) have access to (?:the )?models?\b`)),
+	// The model, named or not, is missing or retired: Ollama `model "llama3"
+	// not found, try pulling it first`, Cohere "model 'xlarge' not found",
+	// Gemini "models/gemini-pro is not found for API version v1beta", vLLM
+	// "The model `x` does not exist.", Ollama `The model "llama3.1:8b" was not
+	// found`, Groq "The model `x` has been decommissioned and is no longer
+	// supported". The name is one token (quoted or not) between "model" and
+	// the verb, so "model ... tool x was not found" does not match.
+	missingModel(pattern(Permanent, `pattern "model not found"`, "not found", modelNamed+`(?:(?:is|was) )?not found\b`)),
+	missingModel(pattern(Permanent, `pattern "model does not exist"`, "does not exist", modelNamed+`does not exist\b`)),
+	missingModel(pattern(Permanent, `pattern "model decommissioned"`, "decommissioned", modelNamed+`(?:has been |was )?decommissioned\b`)),
+	// A model name the provider does not take: Bedrock ValidationException
+	// "The provided model identifier is invalid.", "Model x is not
+	// supported", "invalid model".
+	missingModel(pattern(Permanent, `pattern "invalid model"`, "model ", `model (?:id |identifier |name )?is (?:invalid|not valid|unknown)\b`)),
+	missingModel(marker(Permanent, "invalid model")),
+	missingModel(marker(Permanent, "unknown model")),
+	missingModel(pattern(Permanent, `pattern "model not supported"`, "supported", modelNamed+`(?:is |are )?not supported\b`)),
+	// Azure OpenAI DeploymentNotFound "The API deployment for this resource
+	// does not exist", OpenRouter "No endpoints found for x" (and "that
+	// support tool use", "matching your guardrail restrictions").
+	missingModel(pattern(Permanent, `pattern "deployment does not exist"`, "deployment", `\bdeployment\b[\w ]{0,40} (?:does not exist|(?:was )?not found)\b`)),
+	missingModel(pattern(Permanent, `pattern "no endpoints found"`, "no endpoints ", `\bno endpoints (?:found|available)\b`)),
+	// A local server with nothing to serve: LM Studio 400 "No models
+	// loaded. Please load a model in the developer page or use the 'lms
+	// load' command.".
+	missingModel(pattern(Permanent, `pattern "no model loaded"`, "no model", `no models? (?:is |are )?(?:currently )?loaded\b`)),
+	// The requested output exceeds what the model can write, whatever the
+	// prompt: Anthropic "max_tokens: 64000 > 32000, which is the maximum
+	// allowed number of output tokens", OpenAI "max_tokens is too large: 5000.
+	// This model supports at most 4096 completion tokens", Bedrock "The
+	// maximum tokens you requested exceeds the model limit". Compacting the
+	// prompt cannot help; the option must change. (An overflow of prompt plus
+	// max_tokens says "context length" and is matched before.)
+	// Each wording has a rule of its own: a literal the text holds or not
+	// costs one scan, an alternation of them a run of the matcher.
+	pattern(Permanent, `pattern "max_tokens over the output limit"`, "maximum allowed number of output tokens", `maximum allowed number of output tokens\b`),
+	pattern(Permanent, `pattern "max_tokens over the output limit"`, "max_tokens is too large", `max_tokens is too large\b`),
+	pattern(Permanent, `pattern "max_tokens over the output limit"`, "maximum tokens you requested exceeds", `maximum tokens you requested exceeds\b`),
+	// The caller's country or region is not served: OpenAI "Country, region,
+	// or territory not supported", Gemini "User location is not supported for
+	// the API use".
+	pattern(Permanent, `pattern "location not supported"`, "not supported",
+		`\b(?:country|region|territory|location)\b[^.]{0,30}?\bnot supported\b`),
+	// A feature the model or the API does not offer, after the rules that
+	// say which one.
+	pattern(Permanent, `pattern "not supported"`, " supported", `\b(?:is|are) not supported\b|\b(?:isn't|aren't) supported\b`),
+	pattern(Permanent, `pattern "model does not support"`, "support",
+		`\bdoes(?: not|n't) support (?:tools?|tool (?:use|calling|choice)|function calling|images?|vision|streaming|system (?:messages?|prompts?)|audio|json mode|structured outputs?)\b`),
+	marker(Permanent, "no such host"),              // a flattened *net.DNSError for a name that does not exist
+	marker(Permanent, "content_policy_violation"),  // OpenAI images code
+	marker(Permanent, "content management policy"), // Azure OpenAI content filter
 	marker(Permanent, "content_filter"),
-	marker(Permanent, "safety system"),                                                                                      // OpenAI "rejected as a result of our safety system"
-	pattern(Permanent, `marker "blocked:"`, "blocked: ", `(?:^|: )blocked: `),                                               // googleai *genai.BlockedError
+	marker(Permanent, "safety system"),                                        // OpenAI "rejected as a result of our safety system"
+	pattern(Permanent, `marker "blocked:"`, "blocked: ", `(?:^|: )blocked: `), // googleai *genai.BlockedError
+	// Gemini's safety blocks as clients word them: "Candidate was blocked due
+	// to SAFETY", "Message is being blocked for reason: SAFETY", "Blocked by
+	// safety settings", "Check the `response.prompt_feedback` to see if the
+	// prompt was blocked", "finish_reason: SAFETY" (or RECITATION,
+	// PROHIBITED_CONTENT, BLOCKLIST, SPII).
+	pattern(Permanent, `pattern "blocked for safety"`, "blocked",
+		`\bblocked\b[^.]{0,40}?\b(?:safety|prohibited_content|recitation|blocklist|spii)\b|\bprompt was blocked\b`),
+	pattern(Permanent, `pattern "finish reason safety"`, "finish", `\bfinish_?reason\W{0,4}(?:safety|prohibited_content|recitation|blocklist|spii)\b`),
 	pattern(Permanent, `marker "completed due to"`, "completed due to ", `\bcompleted due to (?:max_tokens|refusal|\w+)\b`), // Bedrock stop reasons as errors
 
 	// Rate limited.
@@ -289,6 +555,20 @@ var textRules = []textRule{
 	marker(RateLimited, "throttl"),                     // Bedrock ThrottlingException, "throttled"
 	marker(RateLimited, "resource has been exhausted"), // Gemini 429 RESOURCE_EXHAUSTED
 	marker(RateLimited, "resource_exhausted"),
+	// Google Cloud's per-metric quotas: "Quota exceeded for quota metric
+	// 'Generate Content API requests per minute'", "Quota exceeded for
+	// aiplatform.googleapis.com/generate_content_requests_per_minute...". An
+	// exhausted balance ("You exceeded your current quota") is matched before.
+	marker(RateLimited, "quota exceeded for"),
+	// A window's limit: Cerebras "Tokens per minute limit exceeded".
+	pattern(RateLimited, `pattern "per minute limit exceeded"`, " per ", `\b(?:tokens?|requests?) per (?:minute|min|hour|day|second)\b[^.]{0,20}?\b(?:limit|exceeded|reached)\b`),
+	marker(RateLimited, "too many tokens"),          // Bedrock "Too many tokens, please wait before trying again." (an overflow says "too many tokens:")
+	marker(RateLimited, "no deployments available"), // LiteLLM's router: every deployment cooling down after 429s
+	// AWS ThrottlingException "Your request rate is too high. Reduce the
+	// frequency of requests.", "Request too frequent".
+	marker(RateLimited, "request rate is too high"),
+	marker(RateLimited, "reduce the frequency of"),
+	pattern(RateLimited, `pattern "requests too frequent"`, "too frequent", `\brequests? (?:is |are )?too frequent`),
 	// A bare 429 counts only where it stands alone: not in a port (":35429"),
 	// not in a longer number ("4290").
 	pattern(RateLimited, `marker "429"`, "429", `(?:^|[\s(\[=])429(?:$|[\s).,:;\]])`),
@@ -297,11 +577,29 @@ var textRules = []textRule{
 	marker(Overloaded, "overloaded"), // Anthropic overloaded_error, OpenAI "The server is overloaded"
 	pattern(Overloaded, `marker "529"`, "529", `(?:^|[\s(\[=])529(?:$|[\s).,:;\]])`),
 	marker(Overloaded, "service unavailable"),
-	marker(Overloaded, "serviceunavailable"),                                       // Bedrock ServiceUnavailableException
-	pattern(Overloaded, `marker "server busy"`, "busy", `\bserver (?:is )?busy\b`), // Ollama "server busy, please try again."
+	marker(Overloaded, "serviceunavailable"), // Bedrock ServiceUnavailableException
+	// Ollama "server busy, please try again.", Hugging Face "Model too busy,
+	// unable to get response in less than 60 second(s)".
+	pattern(Overloaded, `marker "server busy"`, "busy", `\b(?:server|model|service|system) (?:is )?(?:too |currently )?busy\b`),
+	// Google's UNAVAILABLE "The service is currently unavailable."
+	pattern(Overloaded, `pattern "service is unavailable"`, "service is ", `\bservice is (?:currently |temporarily )?unavailable\b`),
 	marker(Overloaded, "over capacity"),
 	marker(Overloaded, "high demand"),
 	marker(Overloaded, "currently loading"), // Hugging Face "Model gpt2 is currently loading"
+	// A model not ready yet: warming up, being pulled (Hugging Face
+	// chat-ui "Currently pulling model from Ollama, please try again later").
+	marker(Overloaded, "warming up"),
+	pattern(Overloaded, `pattern "currently pulling the model"`, "currently ", `\bcurrently (?:pulling|downloading) (?:the )?model\b`),
+	// Short of capacity: Mistral "Service tier capacity exceeded", "out of
+	// capacity", Cloudflare Workers AI "Capacity temporarily exceeded".
+	pattern(Overloaded, `pattern "out of capacity"`, "capacity", `\b(?:out of|at|no|insufficient) capacity\b|\bcapacity (?:temporarily )?(?:exceeded|exhausted)\b`),
+	marker(Overloaded, "too many connections"),           // Bedrock 503 "Too many connections, please wait before trying again."
+	marker(Overloaded, "unable to process your request"), // Bedrock ServiceUnavailableException "Bedrock is unable to process your request."
+	// Envoy's own 503s, in front of Azure, Vertex and self-hosted servers: no
+	// backend answered, so another model is the better bet.
+	marker(Overloaded, "no healthy upstream"),
+	marker(Overloaded, "upstream connect error"),
+	marker(Overloaded, "reset before headers"),
 
 	// Transient: the original retry pattern, transport texts, and
 	// langchaingo's stream read failures.
@@ -312,21 +610,40 @@ var textRules = []textRule{
 	marker(Transient, "connection error"),
 	marker(Transient, "connection refused"),
 	marker(Transient, "connection reset"),
+	marker(Transient, "connection aborted"),                                                   // Python "('Connection aborted.', ConnectionResetError(...))"
+	marker(Transient, "forcibly closed by the remote host"),                                   // Windows WSAECONNRESET
+	marker(Transient, "socket hang up"),                                                       // Node
+	pattern(Transient, `pattern "econnreset"`, "econn", `\beconn(?:reset|refused|aborted)\b`), // Node's errno names: "read ECONNRESET", "(ECONNRESET)"
+	marker(Transient, "etimedout"),
+	// Routes that come and go: ENETUNREACH, EHOSTUNREACH as net's texts.
+	marker(Transient, "network is unreachable"),
+	marker(Transient, "no route to host"),
+	marker(Transient, "eai_again"), // a DNS lookup that may succeed next time
+	// HTTP/2 connections that died under the request: "http2: client
+	// connection lost", "http2: client conn not usable", "http2: server sent
+	// GOAWAY and closed the connection".
+	pattern(Transient, `pattern "http2 connection lost"`, "http2: ",
+		`\bhttp2: (?:client connection lost|client conn(?:ection)? (?:not usable|force closed)|timeout awaiting response headers)`),
+	marker(Transient, "unexpected end of json input"), // a body cut off mid-JSON
+	// Gemini "An internal error has occurred. Please retry or report in ...",
+	// "Internal error encountered."
+	pattern(Transient, `pattern "an internal error occurred"`, "internal error", `\ban internal error (?:has )?occurred\b|\binternal error encountered\b`),
 	marker(Transient, "connection closed"),
 	marker(Transient, "other side closed"),
 	marker(Transient, "fetch failed"),
-	marker(Transient, "reset before headers"),
-	marker(Transient, "upstream connect error"),
 	marker(Transient, "terminated"),
 	marker(Transient, "network error"),     // OpenAI "network error: failed to reach API server"
 	marker(Transient, "failed to reach"),   // idem
 	marker(Transient, "request timeout"),   // OpenAI "request timeout: API call exceeded deadline"
 	marker(Transient, "deadline exceeded"), // a flattened context.DeadlineExceeded
+	marker(Transient, "deadline expired"),  // Google's DEADLINE_EXCEEDED "Deadline expired before operation could complete."
 	marker(Transient, "timed out"),
 	marker(Transient, "timeout"),
 	marker(Transient, "broken pipe"),
 	marker(Transient, "unexpected eof"),
-	pattern(Transient, `marker "EOF"`, "eof", `(?:^|: )eof$`),
+	// A bare EOF ends a clause: at the end of the text, or before the quote
+	// or bracket of a body that wrapped it (`{"error":"...": EOF"}`).
+	pattern(Transient, `marker "EOF"`, "eof", `(?:^|: )eof\b`),
 	pattern(Transient, `marker "no response"`, " response", `(?:^|: )(?:no|empty) response$`), // anthropic.ErrEmptyResponse, openai's empty choices
 	marker(Transient, "error reading streaming response"),                                     // openai stream read failure
 	marker(Transient, "error reading stream response"),                                        // mistral
@@ -338,9 +655,16 @@ var textRules = []textRule{
 	marker(Transient, "stream error"),                                                         // HTTP/2 RST_STREAM
 	marker(Transient, "goaway"),                                                               // HTTP/2 GOAWAY
 	marker(Transient, "server closed idle connection"),
+	marker(Transient, "transport connection broken"), // net/http: "HTTP/1.x transport connection broken: malformed HTTP response"
 	marker(Transient, "use of closed network connection"),
 	marker(Transient, "tls handshake"),
-	marker(Transient, "retry your request"), // OpenAI 500 "You can retry your request"
+	marker(Transient, "retry your request"),     // OpenAI 500 "You can retry your request"
+	marker(Transient, "try your request again"), // Bedrock InternalServerException "Try your request again."
+	// A server that could not be reached this time: Ollama's CLI "could not
+	// connect to ollama app, is it running?", "Unable to connect to API".
+	pattern(Transient, `pattern "could not connect"`, "connect", `\b(?:could not|couldn't|unable to|failed to) connect\b`),
+	marker(Transient, "server misbehaving"),                   // Go's resolver: "lookup x on 127.0.0.53:53: server misbehaving"
+	marker(Transient, "temporary failure in name resolution"), // EAI_AGAIN as glibc words it
 	marker(Transient, "try again later"),
 	marker(Transient, "temporarily unavailable"),
 }

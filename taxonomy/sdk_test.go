@@ -155,3 +155,44 @@ func deepChain(err error, depth int) error {
 	}
 	return err
 }
+
+// genaiAPIError is google.golang.org/genai's APIError (a value, not a
+// pointer): the status in an integer Code field, Google's status name in a
+// Status string field, and an Error that prints both.
+type genaiAPIError struct {
+	Code    int              `json:"code,omitempty"`
+	Message string           `json:"message,omitempty"`
+	Status  string           `json:"status,omitempty"`
+	Details []map[string]any `json:"details,omitempty"`
+}
+
+func (e genaiAPIError) Error() string {
+	return fmt.Sprintf("Error %d, Message: %s, Status: %s, Details: %v", e.Code, e.Message, e.Status, e.Details)
+}
+
+// awsMaxAttemptsError is the AWS SDK v2's *retry.MaxAttemptsError: the
+// SDK's own retries gave up, the last attempt's error inside.
+type awsMaxAttemptsError struct {
+	Attempt int
+	Err     error
+}
+
+func (e *awsMaxAttemptsError) Error() string {
+	return fmt.Sprintf("exceeded maximum number of attempts, %d, %v", e.Attempt, e.Err)
+}
+func (e *awsMaxAttemptsError) Unwrap() error { return e.Err }
+
+// awsQuotaExceededError is the AWS SDK v2's ratelimit.QuotaExceededError,
+// wrapped by its standard retryer as "failed to get rate limit token, %w":
+// the client's own retry budget is spent after a run of failures.
+type awsQuotaExceededError struct{ Available, Requested uint }
+
+func (e awsQuotaExceededError) Error() string {
+	return fmt.Sprintf("retry quota exceeded, %d available, %d requested", e.Available, e.Requested)
+}
+
+// awsRequestCanceledError is the AWS SDK v2's *aws.RequestCanceledError.
+type awsRequestCanceledError struct{ Err error }
+
+func (e *awsRequestCanceledError) Error() string { return fmt.Sprintf("request canceled, %v", e.Err) }
+func (e *awsRequestCanceledError) Unwrap() error { return e.Err }

@@ -36,12 +36,27 @@ var statusTexts = []statusText{
 	// generic gateways and SDKs: "status 503", "status code 500", "status: 429",
 	// "status=502"; go-openai: "error, status code: 429, status: 429 Too Many Requests"
 	status("status", `\bstatus(?:[ _]code)?[:=]? ?(\d{3})\b`),
-	// "HTTP 429", "HTTP/1.1 503"
-	status("http", `\bhttp(?:/\d(?:\.\d)?)? (\d{3})\b`),
+	// "HTTP 429", "HTTP/1.1 503", "(HTTP/2 429)", openai-python 0.x "HTTP code 502 from API"
+	status("http", `\bhttp(?:/\d(?:\.\d)?)?(?: code:?)? (\d{3})\b`),
+	// The Python SDKs: "Error code: 429 - {'error': ...}"; Cloudflare's
+	// bodies: "error code: 522".
+	status("error code", `\berror code:? (\d{3})\b`),
+	// A reason phrase with the status after it in brackets: "Forbidden
+	// (403)", .NET's "Too Many Requests (429)".
+	status("(", `\b(?:`+strings.Join(reasonPhrases, "|")+`) \((\d{3})\)`),
+	// The status a JSON body writes in its code member, as a number or a
+	// string of three digits: Gemini's {"error":{"code":429,...}},
+	// llama.cpp's {"error":{"code":503,"message":"Loading model"}},
+	// OpenRouter's {'code': 402}, Azure's {"code":"429"}. Mistral's
+	// "code":"3505" is no status.
+	status("code", `["']code["']\s*:\s*["']?(\d{3})\b`),
 }
 
 // textStatus reads the status from a lowercased text, 0 when it holds none.
 func textStatus(lower string) int {
+	if !hasFailureNumber(lower) {
+		return 0 // most texts without a status: one scan instead of one per form
+	}
 	for _, st := range statusTexts {
 		if !strings.Contains(lower, st.need) {
 			continue
@@ -54,7 +69,131 @@ func textStatus(lower string) int {
 			return s
 		}
 	}
+	if s := leadingStatus(lower); s != 0 {
+		return s
+	}
+	return reasonStatus(lower)
+}
+
+// leadingStatus reads the status that opens the message of the TypeScript
+// SDKs (openai-node, anthropic-sdk-typescript) and of the tools built on
+// them: "429 You exceeded your current quota", "Error: 400 {...}", "API
+// Error: 529 Overloaded", "API Error (503 upstream connect error ...)",
+// "Error: [500 Internal Server Error] ...", "OpenAI API 402: {...}". It
+// stands at the start of the text, after at most a short name ending in the
+// word "error" or "api", and not before a unit: "500 tokens" is a count.
+func leadingStatus(lower string) int {
+	i := 0
+	for i < len(lower) && i <= maxStatusPrefix && !isDigit(lower[i]) {
+		i++
+	}
+	if i+3 > len(lower) || !statusPrefix(lower[:i]) {
+		return 0
+	}
+	s, err := strconv.Atoi(lower[i : i+3])
+	if err != nil || !isFailureStatus(s) {
+		return 0
+	}
+	rest := lower[i+3:]
+	sep := len(rest) - len(strings.TrimLeft(rest, " :])-\t\n"))
+	if rest != "" && sep == 0 {
+		return 0 // "4290", "500ms", "503.5": not a status of its own
+	}
+	word := rest[sep:]
+	word = word[:len(word)-len(strings.TrimLeft(word, lowerLetters))] // the word right after it
+	if countUnits[word] {
+		return 0
+	}
+	return s
+}
+
+const lowerLetters = "abcdefghijklmnopqrstuvwxyz"
+
+// maxStatusPrefix bounds the name before a leading status: "openai api
+// streaming error: " and the like.
+const maxStatusPrefix = 48
+
+// statusPrefix reports whether p may stand before a leading status: nothing,
+// or a name ending in "error" (a word of its own or an exception's name,
+// "HTTPError: ", "ValueError: Error ") or whose last word is "api", then an
+// optional colon, space, and opening bracket: "error: ", "api error (",
+// "openai api ".
+func statusPrefix(p string) bool {
+	p = strings.TrimSuffix(strings.TrimSuffix(p, "("), "[")
+	p = strings.TrimSuffix(strings.TrimSuffix(p, " "), ":")
+	if p == "" {
+		return true
+	}
+	name, ok := strings.CutSuffix(p, "error")
+	if !ok {
+		name, ok = strings.CutSuffix(p, "api")
+		ok = ok && (name == "" || !isWordByte(name[len(name)-1])) // "okapi" is no API
+	}
+	if !ok {
+		return false
+	}
+	for j := 0; j < len(name); j++ {
+		if c := name[j]; !isWordByte(c) && c != ' ' && c != '.' && c != ':' {
+			return false
+		}
+	}
+	return true
+}
+
+// countUnits are the words that make the number before them a count.
+var countUnits = map[string]bool{
+	"tokens": true, "token": true, "requests": true, "request": true, "ms": true, "s": true,
+	"seconds": true, "second": true, "minutes": true, "bytes": true, "characters": true,
+	"chars": true, "words": true, "items": true, "messages": true, "inputs": true,
+}
+
+// reasonPhrases follow a status in texts that print "503 Service
+// Unavailable" or gRPC-style "503 UNAVAILABLE" anywhere: gateways, proxies,
+// google-genai's "ServerError: 503 UNAVAILABLE.", a CLI's "Error with
+// Client #1: 503 UNAVAILABLE".
+var reasonPhrases = []string{
+	"client error", "server error", // Python requests: "400 Client Error: Bad Request for url: ..."
+	"bad request", "unauthorized", "payment required", "forbidden", "not found",
+	"request timeout", "payload too large", "request entity too large", "too many requests",
+	"internal server error", "bad gateway", "service unavailable", "gateway time",
+	"invalid_argument", "failed_precondition", "permission_denied", "unauthenticated",
+	"not_found", "resource_exhausted", "unavailable", "deadline_exceeded",
+}
+
+// reasonStatus finds a 4xx or 5xx standing alone before a reason phrase.
+// It scans bytes rather than running a pattern: most texts hold no such
+// number, and a page of HTML holds many digits.
+func reasonStatus(lower string) int {
+	for i := range max(len(lower)-4, 0) { // a number, a space and a letter at least
+		c := lower[i]
+		if c != '4' && c != '5' || !isDigit(lower[i+1]) || !isDigit(lower[i+2]) || lower[i+3] != ' ' {
+			continue
+		}
+		if i > 0 && isWordByte(lower[i-1]) {
+			continue // part of a longer number or a word
+		}
+		rest := lower[i+4:]
+		for _, phrase := range reasonPhrases {
+			if strings.HasPrefix(rest, phrase) {
+				s, _ := strconv.Atoi(lower[i : i+3])
+				return s
+			}
+		}
+	}
 	return 0
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// hasFailureNumber reports whether the text holds three digits from 400 to
+// 599 in a row, which every status written in a text does.
+func hasFailureNumber(lower string) bool {
+	for i := 0; i+2 < len(lower); i++ {
+		if c := lower[i]; (c == '4' || c == '5') && isDigit(lower[i+1]) && isDigit(lower[i+2]) {
+			return true
+		}
+	}
+	return false
 }
 
 // isFailureStatus reports whether s is a 4xx or 5xx status: the statuses

@@ -1,6 +1,7 @@
 package taxonomy
 
 import (
+	"cmp"
 	"net/http"
 	"reflect"
 	"sync"
@@ -17,9 +18,12 @@ import (
 //     *types.ThrottlingException;
 //   - a StatusCode or HTTPStatusCode integer field: ollama's StatusError,
 //     go-openai's *APIError and *RequestError, openai-go's and
-//     anthropic-sdk-go's *Error;
+//     anthropic-sdk-go's *Error; without either, an integer Code field
+//     (google.golang.org/genai's APIError, *googleapi.Error);
 //   - a Code or Type string field: the provider's error code and type in
 //     go-openai's and openai-go's errors, whose text may not show them;
+//   - a Status string field that names a Google status (genai's
+//     "RESOURCE_EXHAUSTED"), read as the error type;
 //   - a Message string field: openai-go's message, which its text hides;
 //   - a Header http.Header field (googleapi.Error) or a Response
 //     *http.Response field (openai-go, anthropic-sdk-go): Retry-After and
@@ -34,7 +38,7 @@ type (
 // evidence, nil where the type has no such field. It is found by reflection
 // once per type and cached.
 type typeFields struct {
-	status, code, errType, message, header, response []int
+	status, code, errType, statusName, message, header, response []int
 	// statusUnsigned tells which of reflect.Value's Int and Uint reads the
 	// status field.
 	statusUnsigned bool
@@ -89,15 +93,23 @@ func lookupFields(t reflect.Type) *typeFields {
 	}
 	isString := func(t reflect.Type) bool { return t.Kind() == reflect.String }
 	fields := &typeFields{
-		status:   index("StatusCode", isInteger),
-		code:     index("Code", isString),
-		errType:  index("Type", isString),
-		message:  index("Message", isString),
-		header:   index("Header", func(t reflect.Type) bool { return t == headerType }),
-		response: index("Response", func(t reflect.Type) bool { return t == responseType }),
+		status:  index("StatusCode", isInteger),
+		code:    index("Code", isString),
+		errType: index("Type", isString),
+		// Google's status name beside the number: genai's APIError
+		// Status, "RESOURCE_EXHAUSTED".
+		statusName: index("Status", isString),
+		message:    index("Message", isString),
+		header:     index("Header", func(t reflect.Type) bool { return t == headerType }),
+		response:   index("Response", func(t reflect.Type) bool { return t == responseType }),
 	}
 	if fields.status == nil {
 		fields.status = index("HTTPStatusCode", isInteger)
+	}
+	if fields.status == nil {
+		// google.golang.org/genai's APIError and *googleapi.Error keep the
+		// status in an integer Code.
+		fields.status = index("Code", isInteger)
 	}
 	if fields.status != nil {
 		fields.statusUnsigned = t.FieldByIndex(fields.status).Type.Kind() >= reflect.Uint
@@ -165,6 +177,13 @@ func readTyped(e error) typedEvidence {
 	}
 	if f, ok := field(fields.errType); ok {
 		ev.errType = f.String()
+	}
+	// A Status string is a type only when it is a name codeKinds knows:
+	// ollama's StatusError keeps "429 Too Many Requests" there.
+	if f, ok := field(fields.statusName); ok {
+		if _, known := lookupCode(f.String()); known {
+			ev.errType = cmp.Or(ev.errType, f.String())
+		}
 	}
 	if f, ok := field(fields.message); ok {
 		ev.message = f.String()

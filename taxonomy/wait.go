@@ -136,10 +136,12 @@ func parseDecimal(s string) float64 {
 // clampWait turns nanoseconds into a wait within [0, MaxWaitHint], rounded
 // to the nanosecond ("1.8" seconds is 1.8s, not 1.799999999s).
 func clampWait(ns float64) time.Duration {
-	if !(ns < float64(MaxWaitHint)) { // NaN and +Inf included
+	if math.IsNaN(ns) {
 		return MaxWaitHint
 	}
-	return max(0, time.Duration(math.Round(ns)))
+	// min and max bound +Inf and negative values without a comparison of
+	// our own that could be off by one.
+	return time.Duration(math.Round(max(0, min(ns, float64(MaxWaitHint)))))
 }
 
 // parseGoDuration reads Go's duration syntax without a sign ("6m0s", "1.5s",

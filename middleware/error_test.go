@@ -1,0 +1,171 @@
+package middleware_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/failsafe-go/failsafe-go/circuitbreaker"
+	"github.com/failsafe-go/failsafe-go/retrypolicy"
+
+	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/taxonomy"
+)
+
+func TestReasonString(t *testing.T) {
+	for r, want := range map[middleware.Reason]string{
+		0:                                  "reason(0)",
+		middleware.ReasonPermanent:         "failed permanently",
+		middleware.ReasonExhausted:         "exhausted",
+		middleware.ReasonCircuitOpen:       "circuit open",
+		middleware.ReasonCanceled:          "canceled",
+		middleware.ReasonRetryAfterOverCap: "retry-after over the cap",
+		middleware.ReasonBudgetSpent:       "retry budget spent",
+		middleware.ReasonDeadline:          "deadline exceeded",
+		middleware.ReasonContextOverflow:   "context overflow",
+		middleware.ReasonUnretryable:       "not retryable",
+		middleware.ReasonRejected:          "rejected by a policy",
+		middleware.ReasonThrottled:         "retries throttled",
+		middleware.ReasonUsageLimit:        "usage limit",
+		middleware.ReasonConcurrency:       "concurrency limit",
+		middleware.ReasonConcurrency + 1:   "reason(14)",
+		200:                                "reason(200)",
+	} {
+		if got := r.String(); got != want {
+			t.Errorf("Reason(%d).String() = %q, want %q", r, got, want)
+		}
+	}
+}
+
+// classifiedNoUnwrap is a classified error that wraps nothing.
+type classifiedNoUnwrap struct{}
+
+func (classifiedNoUnwrap) Error() string         { return "classified" }
+func (classifiedNoUnwrap) Class() taxonomy.Class { return taxonomy.Class{Kind: taxonomy.Permanent} }
+
+// TestAttemptString: the type shown is the provider's, under this library's
+// transparent wrappers (evidence, forced classes, no-retry marks) but not
+// under wrappers that change the text.
+func TestAttemptString(t *testing.T) {
+	base := errors.New("boom")
+	for _, c := range []struct {
+		a    middleware.Attempt
+		want string
+	}{
+		{middleware.Attempt{Number: 1, Err: base}, "attempt 1: *errors.errorString: boom [unknown]"},
+		{middleware.Attempt{Number: 2, Wait: 1500 * time.Microsecond, Err: base, Class: taxonomy.Class{Kind: taxonomy.Transient, Rule: "r"}},
+			"attempt 2 after 2ms: *errors.errorString: boom [transient, r]"},
+		{middleware.Attempt{Number: 3, Wait: 1}, "attempt 3 after 0s: <nil> [unknown]"},
+		{middleware.Attempt{Number: 1, Err: errors.New("")}, "attempt 1: *errors.errorString [unknown]"},
+		{middleware.Attempt{Number: 1, Err: taxonomy.WithEvidence(base, taxonomy.Evidence{Status: 503})}, "attempt 1: *errors.errorString: boom [unknown]"},
+		{middleware.Attempt{Number: 1, Err: taxonomy.WithClass(taxonomy.WithEvidence(base, taxonomy.Evidence{Status: 503}), taxonomy.Class{})},
+			"attempt 1: *errors.errorString: boom [unknown]"},
+		{middleware.Attempt{Number: 1, Err: middleware.Unretryable(base, "streamed")}, "attempt 1: *errors.errorString: boom [unknown]"},
+		{middleware.Attempt{Number: 1, Err: fmt.Errorf("%w", base)}, "attempt 1: *fmt.wrapError: boom [unknown]"},
+		{middleware.Attempt{Number: 1, Err: fmt.Errorf("call: %w", base)}, "attempt 1: *fmt.wrapError: call: boom [unknown]"},
+		{middleware.Attempt{Number: 1, Err: &middleware.PanicError{Value: base}}, "attempt 1: *middleware.PanicError: panic: boom [unknown]"},
+		{middleware.Attempt{Number: 1, Err: &middleware.PanicError{Value: 7}}, "attempt 1: *middleware.PanicError: panic: 7 [unknown]"},
+		{middleware.Attempt{Number: 1, Err: classifiedNoUnwrap{}}, "attempt 1: middleware_test.classifiedNoUnwrap: classified [unknown]"},
+	} {
+		if got := c.a.String(); got != c.want {
+			t.Errorf("got  %s\nwant %s", got, c.want)
+		}
+	}
+}
+
+// TestErrorText: the final error reads as one sentence, whatever it holds.
+func TestErrorText(t *testing.T) {
+	a1 := middleware.Attempt{Number: 1, Err: errors.New("one")}
+	a2 := middleware.Attempt{Number: 2, Wait: time.Second, Err: errors.New("two")}
+	for _, c := range []struct {
+		e    middleware.Error
+		want string
+	}{
+		{middleware.Error{Reason: middleware.ReasonPermanent}, "middleware: failed permanently"},
+		{middleware.Error{Target: "m", Reason: middleware.ReasonExhausted, Attempts: []middleware.Attempt{a1}},
+			"middleware: m failed after 1 attempt: attempt 1: *errors.errorString: one [unknown]"},
+		{middleware.Error{Target: "m", Reason: middleware.ReasonExhausted, Attempts: []middleware.Attempt{a1, a2}},
+			"middleware: m failed after 2 attempts: attempt 1: *errors.errorString: one [unknown]; attempt 2 after 1s: *errors.errorString: two [unknown]"},
+		{middleware.Error{Target: "m", Reason: middleware.ReasonUnretryable, Detail: "streamed", Attempts: []middleware.Attempt{a1}},
+			"middleware: m stopped: not retryable (streamed): attempt 1: *errors.errorString: one [unknown]"},
+	} {
+		if got := c.e.Error(); got != c.want {
+			t.Errorf("got  %s\nwant %s", got, c.want)
+		}
+	}
+}
+
+// TestErrorUnwrapsEveryAttemptAndTheCause: errors.Is and errors.As reach
+// every attempt's error and, for a canceled call, the context's error and
+// its cause; attempts without an error (refused before any request) add
+// nothing.
+func TestErrorUnwrapsEveryAttemptAndTheCause(t *testing.T) {
+	e := &middleware.Error{Reason: middleware.ReasonExhausted, Attempts: []middleware.Attempt{{Number: 1}, {Number: 2, Err: err500}}}
+	if got := e.Unwrap(); len(got) != 1 || got[0] != err500 {
+		t.Errorf("Unwrap() = %v, want [err500]", got)
+	}
+
+	stop := errors.New("the user closed the tab")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	s := newScript(step{err: err500, cancel: func() { cancel(stop) }})
+	_, err := mustPipeline(t).Do(ctx, s.fn)
+	if !errors.Is(err, context.Canceled) || !errors.Is(err, stop) || !errors.Is(err, err500) {
+		t.Errorf("%v does not reach context.Canceled, its cause and the attempt's error", err)
+	}
+}
+
+// TestErrorIs: an Error matches its reason's sentinel (and failsafe-go's
+// for exhausted and circuit open) and nothing else: not a nil target, not
+// out of range.
+func TestErrorIs(t *testing.T) {
+	for _, c := range []struct {
+		reason middleware.Reason
+		target error
+		want   bool
+	}{
+		{middleware.ReasonExhausted, retrypolicy.ErrExceeded, true},
+		{middleware.ReasonCircuitOpen, retrypolicy.ErrExceeded, false},
+		{middleware.ReasonCircuitOpen, circuitbreaker.ErrOpen, true},
+		{middleware.ReasonExhausted, circuitbreaker.ErrOpen, false},
+		{middleware.ReasonCanceled, nil, false},
+		{0, nil, false},
+		{middleware.ReasonUsageLimit + 1, middleware.ErrExhausted, false},
+		{middleware.ReasonUsageLimit + 1, nil, false},
+	} {
+		if got := (&middleware.Error{Reason: c.reason}).Is(c.target); got != c.want {
+			t.Errorf("Error{%v}.Is(%v) = %v, want %v", c.reason, c.target, got, c.want)
+		}
+	}
+}
+
+func TestErrorClassAndLast(t *testing.T) {
+	last := middleware.Attempt{Number: 2, Err: err500, Class: taxonomy.Class{Kind: taxonomy.Transient, Rule: "status 500"}}
+	for _, c := range []struct {
+		e     *middleware.Error
+		class taxonomy.Class
+		last  error
+	}{
+		{&middleware.Error{Reason: middleware.ReasonExhausted, Attempts: []middleware.Attempt{{Number: 1, Err: err529}, last}}, last.Class, err500},
+		{&middleware.Error{Reason: middleware.ReasonCanceled, Attempts: []middleware.Attempt{last}},
+			taxonomy.Class{Kind: taxonomy.Canceled, Rule: "caller gave up"}, err500},
+		{&middleware.Error{Reason: middleware.ReasonBudgetSpent}, taxonomy.Class{Kind: taxonomy.Unknown, Rule: "retry budget spent"}, nil},
+	} {
+		if got := c.e.Class(); got != c.class {
+			t.Errorf("%v: Class() = %+v, want %+v", c.e.Reason, got, c.class)
+		}
+		if got := c.e.Last(); got != c.last {
+			t.Errorf("%v: Last() = %v, want %v", c.e.Reason, got, c.last)
+		}
+	}
+}
+
+func TestUnretryableNilIsNil(t *testing.T) {
+	if err := middleware.Unretryable(nil, "x"); err != nil {
+		t.Errorf("Unretryable(nil) = %v, want nil", err)
+	}
+	if err := middleware.Unretryable(err500, "x"); err.Error() != err500.Error() || !errors.Is(err, err500) {
+		t.Errorf("Unretryable(err500) = %v, want err500's text, unwrapping to it", err)
+	}
+}

@@ -1,0 +1,111 @@
+package middleware_test
+
+import (
+	"context"
+	"testing"
+	"testing/synctest"
+
+	"github.com/resilientgo/resilient/internal/observetest"
+	"github.com/resilientgo/resilient/middleware"
+)
+
+func TestOutcomeAndRefusalNames(t *testing.T) {
+	outcomes := map[middleware.Outcome]string{
+		middleware.OutcomeOK: "ok", middleware.OutcomeFailed: "failed", middleware.OutcomeToolError: "tool_error",
+		middleware.OutcomeFatal: "fatal", middleware.OutcomeInternal: "internal", middleware.OutcomeTimeout: "timeout",
+		middleware.OutcomeCircuitOpen: "circuit_open", middleware.OutcomeStuck: "stuck", middleware.OutcomeReplayed: "replayed",
+		middleware.OutcomeRefused: "refused", middleware.OutcomeRefused + 1: "outcome(10)", 200: "outcome(200)",
+	}
+	for o, want := range outcomes {
+		if got := o.String(); got != want {
+			t.Errorf("Outcome(%d).String() = %q, want %q", o, got, want)
+		}
+	}
+	refusals := map[middleware.RefusalReason]string{
+		0: "refusal(0)", middleware.RefusedBudget: "budget", middleware.RefusedThrottle: "throttle",
+		middleware.RefusedRateLimit: "rate_limit", middleware.RefusedUsageLimit: "usage_limit",
+		middleware.RefusedCircuitOpen: "circuit_open", middleware.RefusedConcurrency: "concurrency",
+		middleware.RefusedConcurrency + 1: "refusal(7)", 200: "refusal(200)",
+	}
+	for r, want := range refusals {
+		if got := r.String(); got != want {
+			t.Errorf("RefusalReason(%d).String() = %q, want %q", r, got, want)
+		}
+	}
+}
+
+// TestNoObserversCostNothing: without observers a pipeline has none, not
+// even a discarding logger, and StartCall hands the context back as it is.
+func TestNoObserversCostNothing(t *testing.T) {
+	var none middleware.Observers
+	ctx := context.Background()
+	if none.Active() || none.StartCall(ctx, middleware.Target{Name: "m"}) != ctx {
+		t.Error("no observers: want inactive, and the context unchanged")
+	}
+	if obs := mustPipeline(t).Observers(); obs.Active() {
+		t.Errorf("a pipeline without Observe or Logger has observers %v", obs)
+	}
+	if obs := mustPipeline(t, middleware.Logger(nil)).Observers(); obs.Active() {
+		t.Errorf("a pipeline with Logger(nil) has observers %v", obs)
+	}
+	one := middleware.Observers{&observetest.Recorder{}}
+	if !one.Active() || one.StartCall(ctx, middleware.Target{Name: "m"}) == ctx {
+		t.Error("one observer: want active, and a call's context")
+	}
+}
+
+// nilStarter is an observer whose Start breaks its contract and returns nil.
+type nilStarter struct{}
+
+func (nilStarter) Start(context.Context, middleware.Start) context.Context { return nil }
+func (nilStarter) Observe(context.Context, middleware.Event)               {}
+
+// TestObserverReturningNilContext: a Start that returns nil leaves the
+// context as it was, for the function and for the observers after it.
+func TestObserverReturningNilContext(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rec := &observetest.Recorder{}
+		p := mustPipeline(t, middleware.Observe(nilStarter{}, rec))
+		got, err := p.Do(t.Context(), bounded(func(ctx context.Context, _ middleware.State) (string, error) {
+			if s, ok := observetest.StartFrom(ctx); !ok || s.Attempt != 1 {
+				t.Errorf("the function's context carries %+v, %v; want attempt 1's", s, ok)
+			}
+			return "ok", ctx.Err()
+		}))
+		if err != nil || got != "ok" || len(rec.Starts()) != 2 {
+			t.Errorf("got (%q, %v) with starts %+v", got, err, rec.Starts())
+		}
+	})
+}
+
+// TestPipelineUnderAnAdaptersCall: a pipeline called within a logical call
+// that an adapter started reports its attempts only; one called alone
+// starts and ends the call itself. A call that succeeds at once has not
+// recovered from anything.
+func TestPipelineUnderAnAdaptersCall(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rec := &observetest.Recorder{}
+		p := mustPipeline(t, middleware.Observe(rec))
+		ctx := p.Observers().StartCall(t.Context(), middleware.Target{Name: "adapter"})
+		if _, err := p.Do(ctx, newScript(succeeds("ok")).fn); err != nil {
+			t.Fatal(err)
+		}
+		starts := rec.Starts()
+		if len(starts) != 2 || starts[0].Target.Name != "adapter" || starts[1].Attempt != 1 {
+			t.Errorf("starts %+v, want the adapter's call and one attempt", starts)
+		}
+		if n := len(observetest.Of[middleware.CallEnd](rec)); n != 0 {
+			t.Errorf("the pipeline ended the adapter's call (%d call ends)", n)
+		}
+		if n := len(observetest.Of[middleware.Recovered](rec)); n != 0 {
+			t.Errorf("%d recoveries reported for a first-attempt success", n)
+		}
+
+		if _, err := p.Do(t.Context(), newScript(succeeds("ok")).fn); err != nil {
+			t.Fatal(err)
+		}
+		if ends := observetest.Of[middleware.CallEnd](rec); len(ends) != 1 || ends[0].Target.Name != "test-target" || ends[0].Attempts != 1 {
+			t.Errorf("call ends %+v, want the pipeline's own call, one attempt", ends)
+		}
+	})
+}
