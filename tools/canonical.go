@@ -260,18 +260,16 @@ func (c *canonicalizer) str(wantText bool) (string, bool) {
 	var text []byte // the decoded text, once an escape is met
 	escaped := false
 	c.out = append(c.out, '"')
-	for c.pos < len(c.in) {
+	for {
 		// Copy the run of bytes that are written as they are.
 		run := c.pos
-		for c.pos < len(c.in) && !special[c.in[c.pos]] {
-			c.pos++
-		}
+		c.pos += plainRun(c.in[c.pos:])
 		c.out = append(c.out, c.in[run:c.pos]...)
 		if escaped && wantText {
 			text = append(text, c.in[run:c.pos]...)
 		}
 		if c.pos >= len(c.in) {
-			break
+			return "", false // no closing quote
 		}
 		switch b := c.in[c.pos]; {
 		case b == '"':
@@ -307,7 +305,17 @@ func (c *canonicalizer) str(wantText bool) (string, bool) {
 			c.pos += size
 		}
 	}
-	return "", false // no closing quote
+}
+
+// plainRun returns the length of the run of bytes at the start of s that
+// are not special.
+func plainRun(s string) int {
+	for i := range len(s) {
+		if special[s[i]] {
+			return i
+		}
+	}
+	return len(s)
 }
 
 // special marks the bytes of a JSON string that str cannot copy as they
@@ -368,11 +376,12 @@ func (c *canonicalizer) escape() (rune, bool) {
 }
 
 func (c *canonicalizer) hex4() (rune, bool) {
-	if c.pos+4 > len(c.in) {
+	digits := c.in[c.pos:min(c.pos+4, len(c.in))]
+	if len(digits) != 4 {
 		return 0, false
 	}
 	var r rune
-	for _, b := range []byte(c.in[c.pos : c.pos+4]) {
+	for _, b := range []byte(digits) {
 		var d byte
 		switch {
 		case '0' <= b && b <= '9':
@@ -428,10 +437,14 @@ var canonicalizers = sync.Pool{New: func() any { return new(canonicalizer) }}
 // release returns c to the pool, unless it holds more than 1 MiB, which is
 // left to the garbage collector rather than kept.
 func (c *canonicalizer) release() {
-	if cap(c.out)+cap(c.scratch) > 1<<20 {
+	if !c.small() {
 		return
 	}
 	c.in = ""
 	clear(c.members[:cap(c.members)]) // their keys point into the input
 	canonicalizers.Put(c)
 }
+
+// small reports whether c's buffers take 1 MiB at most, so that c may go
+// back to the pool.
+func (c *canonicalizer) small() bool { return cap(c.out)+cap(c.scratch) <= 1<<20 }

@@ -92,6 +92,7 @@ func TestDispatchConcurrency(t *testing.T) {
 		wantMax     int
 	}{
 		{"default: one after the other", nil, 4 * time.Second, 1},
+		{"Concurrent(1): the same", []tools.DispatchOption{tools.Concurrent(1)}, 4 * time.Second, 1},
 		{"Concurrent(2)", []tools.DispatchOption{tools.Concurrent(2)}, 2 * time.Second, 2},
 		{"Concurrent(8)", []tools.DispatchOption{tools.Concurrent(8)}, time.Second, 4},
 	}

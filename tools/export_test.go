@@ -8,3 +8,12 @@ func MostStoreWork(m *MemoryStore) int {
 	defer m.mu.Unlock()
 	return m.most
 }
+
+// StoreShards returns how many shards m's index has.
+func StoreShards(m *MemoryStore) int { return len(m.shards) }
+
+// Pooled reports whether a canonicalizer whose buffers have these
+// capacities goes back to the pool.
+func Pooled(out, scratch int) bool {
+	return (&canonicalizer{out: make([]byte, 0, out), scratch: make([]byte, 0, scratch)}).small()
+}

@@ -97,14 +97,17 @@ type claim struct {
 
 	mu      sync.Mutex
 	holders int
-	done    bool // a success was stored
+	// ended is set when the claim is settled: a success stored, or the
+	// claim released by its last holder. No holder is left once it is
+	// released, so it also stands for "no holders" whenever that matters.
+	ended bool
 }
 
-// active reports whether the claim still has holders and no stored result.
+// active reports whether the claim is still held and unsettled.
 func (c *claim) active() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.holders > 0 && !c.done
+	return !c.ended
 }
 
 // renew claims the key again, which renews the lease of the owner's own
@@ -137,12 +140,15 @@ func (c *claim) enter() {
 // with its output) or the caller (ok false).
 func (c *claim) leave(ok bool, out string) {
 	c.mu.Lock()
-	store := ok && !c.done
+	store := ok && !c.ended
 	if store {
-		c.done = true
+		c.ended = true
 	}
 	c.holders--
-	release := c.holders == 0 && !c.done
+	release := c.holders == 0 && !c.ended
+	if release {
+		c.ended = true
+	}
 	c.mu.Unlock()
 
 	if !store && !release {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/internal/logtest"
+	"github.com/resilientgo/resilient/internal/observetest"
+	"github.com/resilientgo/resilient/middleware"
 
 	"github.com/resilientgo/resilient/taxonomy"
 	"github.com/resilientgo/resilient/tools"
@@ -179,5 +182,78 @@ func TestIdempotentStoreFailureDoesNotRunTheTool(t *testing.T) {
 	got, err := mustWrap(t, charge, tools.Idempotent(brokenStore{})).Call(t.Context(), "order 4471")
 	if got != "Error: charge failed internally (*errors.errorString)" || err != nil || charge.calls() != 0 {
 		t.Errorf("got (%q, %v) after %d executions, want an internal failure and none", got, err, charge.calls())
+	}
+}
+
+// faultyStore is a MemoryStore whose Complete or Release fails with an
+// error of its own.
+type faultyStore struct {
+	*tools.MemoryStore
+	complete, release error
+}
+
+func (s faultyStore) Complete(ctx context.Context, key, owner, result string, ttl time.Duration) error {
+	if s.complete != nil {
+		return s.complete
+	}
+	return s.MemoryStore.Complete(ctx, key, owner, result, ttl)
+}
+
+func (s faultyStore) Release(ctx context.Context, key, owner string) error {
+	if s.release != nil {
+		return s.release
+	}
+	return s.MemoryStore.Release(ctx, key, owner)
+}
+
+// An idempotent call reports what happened to its record: a replay, a
+// store that failed to record the end of a call (Complete or Release), a
+// lease lost to another caller; and nothing else when all went well.
+func TestIdempotentEvents(t *testing.T) {
+	down := errors.New("redis: connection reset")
+	failing := func(context.Context, int, string) (string, error) { return "", errors.New("gateway down") }
+	key := tools.DefaultKey("charge", "order 4471")
+	tests := []struct {
+		name  string
+		store faultyStore
+		fn    func(context.Context, int, string) (string, error)
+		want  []middleware.Event
+	}{
+		{"success, then a replay", faultyStore{}, charges,
+			[]middleware.Event{middleware.IdempotentReplay{Tool: "charge", Key: key}}},
+		{"a failure releases its claim", faultyStore{}, failing, nil},
+		{"the release fails", faultyStore{release: down}, failing,
+			[]middleware.Event{middleware.StoreFailed{Tool: "charge", Key: key}, middleware.StoreFailed{Tool: "charge", Key: key}}},
+		{"the result cannot be stored", faultyStore{complete: down}, charges,
+			[]middleware.Event{middleware.StoreFailed{Tool: "charge", Key: key}}},
+		{"the lease was lost", faultyStore{complete: tools.ErrLeaseLost}, charges,
+			[]middleware.Event{middleware.LeaseLost{Tool: "charge", Key: key}}},
+	}
+	for _, tt := range tests {
+		// In a bubble: when the release fails, the second call waits out
+		// the first one's lease (2 minutes) before it claims the key.
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				var rec observetest.Recorder
+				store := tt.store
+				store.MemoryStore = tools.NewMemoryStore()
+				defer store.Close()
+				w := mustWrap(t, newCounted("charge", tt.fn), tools.Idempotent(store), tools.Middleware(middleware.Observe(&rec)))
+				_, _ = w.Call(t.Context(), "order 4471")
+				if tt.store.complete == nil {
+					_, _ = w.Call(t.Context(), "order 4471")
+				}
+				var got []middleware.Event
+				for _, e := range rec.Events() {
+					switch e.(type) {
+					case middleware.IdempotentReplay, middleware.StoreFailed, middleware.LeaseLost:
+						got = append(got, e)
+					}
+				}
+				if !reflect.DeepEqual(got, tt.want) {
+					t.Errorf("events: got %+v, want %+v", got, tt.want)
+				}
+			})
+		})
 	}
 }

@@ -34,7 +34,7 @@ func inputDigest(input string) [sha256.Size]byte {
 	// of it to the heap.
 	h := sha256.New()
 	var buf [4096]byte
-	for len(input) > 0 {
+	for range (len(input) + len(buf) - 1) / len(buf) { // one round per chunk, the last one partial
 		n := copy(buf[:], input)
 		h.Write(buf[:n])
 		input = input[n:]

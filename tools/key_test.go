@@ -132,8 +132,8 @@ func sameCall(a, b string) bool {
 
 // decodeLossless decodes in with encoding/json (numbers as written) when
 // the decoded value says all that in says: valid UTF-8, one JSON value, no
-// object with the same key twice, no escaped lone surrogate, at most 512
-// levels deep.
+// object with the same key twice, no escaped lone surrogate, no value
+// inside more than 512 containers (an empty container may be the 513th).
 func decodeLossless(in string) (any, bool) {
 	if !utf8.ValidString(in) || !json.Valid([]byte(in)) || loneSurrogate(in) {
 		return nil, false
@@ -169,15 +169,21 @@ func decodeLossless(in string) (any, bool) {
 			continue
 		}
 		if len(stack) == 0 || !stack[len(stack)-1].object {
+			if len(stack) > 512 {
+				return nil, false // a value inside more than 512 containers
+			}
 			continue
 		}
 		top := &stack[len(stack)-1]
-		if top.key {
+		switch {
+		case top.key:
 			k := tok.(string)
 			if top.keys[k] {
 				return nil, false
 			}
 			top.keys[k] = true
+		case len(stack) > 512:
+			return nil, false
 		}
 		top.key = !top.key
 	}

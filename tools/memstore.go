@@ -98,9 +98,13 @@ const (
 	// it.
 	perCall = 8
 	// perTick is the same for one tick of the idle timer, which holds the
-	// lock for tens of microseconds and re-arms at once while more records
-	// have expired.
+	// lock for tens of microseconds and re-arms tickGap later while more
+	// records have expired.
 	perTick = 256
+	// tickGap is the least time between two ticks: callers get the lock in
+	// between, and a tick that could not remove anything (which is a bug)
+	// would wake the timer a hundred times a second instead of spinning.
+	tickGap = 10 * time.Millisecond
 	// maxQueues bounds the queues of each kind (in flight, done): one per
 	// lease or time to live in use.
 	maxQueues = 8
@@ -241,14 +245,21 @@ func (m *MemoryStore) Close() error {
 func (m *MemoryStore) begin() time.Time {
 	now := time.Now()
 	m.mu.Lock()
+	expired := false
+	defer func() {
+		if !expired {
+			m.mu.Unlock() // expire panicked: a store left locked hangs every caller
+		}
+	}()
 	m.work = 0
 	m.expire(now, perCall)
+	expired = true
 	return now
 }
 
 func (m *MemoryStore) end() {
+	defer m.mu.Unlock() // even if arm panics: a store left locked hangs every caller
 	m.arm()
-	m.mu.Unlock()
 }
 
 // The methods below are called with mu held.
@@ -299,7 +310,10 @@ func (m *MemoryStore) queueFor(qk queueKey) *memoryQueue {
 			continue
 		}
 		kind++
-		if nearest == nil || absDuration(q.key.d-qk.d) < absDuration(nearest.key.d-qk.d) {
+		// On a tie the first queue is kept; the other is as near, and
+		// taking it would do as well (so "<=" here is an equivalent
+		// mutant).
+		if nearest == nil || distance(q.key.d, qk.d) < distance(nearest.key.d, qk.d) {
 			nearest = q
 		}
 	}
@@ -311,12 +325,8 @@ func (m *MemoryStore) queueFor(qk queueKey) *memoryQueue {
 	return q
 }
 
-func absDuration(d time.Duration) time.Duration {
-	if d < 0 {
-		return -d
-	}
-	return d
-}
+// distance returns how far apart a and b are.
+func distance(a, b time.Duration) time.Duration { return max(a-b, b-a) }
 
 // remove deletes r from its shard and its queue, and rebuilds the shard
 // when most of its records have gone, so that their memory is released.
@@ -362,16 +372,14 @@ func (m *MemoryStore) unqueue(r *memoryRecord) {
 // call's work (records removed, or copied by a rebuilt shard) reaches
 // budget.
 func (m *MemoryStore) expire(now time.Time, budget int) {
-	for i := 0; i < len(m.queues); i++ {
+	// From the last queue to the first: remove drops a queue that it
+	// empties, which moves only the queues already visited. (The queues
+	// left once the budget is spent are visited and not touched: there are
+	// at most 2 * maxQueues of them.)
+	for i := len(m.queues) - 1; i >= 0; i-- {
 		q := m.queues[i]
 		for m.work < budget && q.head != nil && !now.Before(q.head.expires) {
 			m.remove(q.head)
-		}
-		if m.work >= budget {
-			return
-		}
-		if q.head == nil {
-			i-- // remove dropped the emptied queue
 		}
 	}
 }
@@ -421,7 +429,7 @@ func (m *MemoryStore) arm() {
 	if next.IsZero() {
 		return
 	}
-	d := max(time.Until(next), 0)
+	d := max(time.Until(next), tickGap)
 	if m.timer == nil {
 		m.timer = time.AfterFunc(d, m.tick)
 	} else {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/tools"
+	"github.com/resilientgo/resilient/tools/storetest"
 )
 
 // found lists which of keys have a live record.
@@ -231,4 +232,150 @@ func TestMemoryStoreWorkPerCallIsBounded(t *testing.T) {
 			_ = s.Close()
 		})
 	}
+}
+
+func TestMemoryStoreKeepsTheStoreContract(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		storetest.Run(t, func(*testing.T) tools.Store { return tools.NewMemoryStore() }, time.Second)
+	})
+}
+
+// MaxRecords below 1 keeps the default of 10 000 records.
+func TestMaxRecordsBelowOneKeepsTheDefault(t *testing.T) {
+	for _, n := range []int{0, -1} {
+		s := tools.NewMemoryStore(tools.MaxRecords(n))
+		for i := range tools.DefaultMaxRecords {
+			if _, ok, err := s.Claim(t.Context(), fmt.Sprint(i), "o", time.Minute); !ok || err != nil {
+				t.Fatalf("MaxRecords(%d): claim %d: got (%v, %v), want it claimed", n, i, ok, err)
+			}
+		}
+		if _, _, err := s.Claim(t.Context(), "one more", "o", time.Minute); !errors.Is(err, tools.ErrStoreFull) {
+			t.Errorf("MaxRecords(%d): claim %d: got %v, want ErrStoreFull", n, tools.DefaultMaxRecords+1, err)
+		}
+		_ = s.Close()
+	}
+}
+
+// The index has a shard per thousand records or so (a power of two), and
+// at most 4096 shards however large the store.
+func TestMemoryStoreShards(t *testing.T) {
+	tests := []struct{ max, shards int }{
+		{1, 1}, {1024, 1}, {1025, 2}, {2048, 2}, {2049, 4}, {tools.DefaultMaxRecords, 16},
+		{4096 * 1024, 4096}, {4096*1024 + 1, 4096}, {1 << 40, 4096},
+	}
+	for _, tt := range tests {
+		if got := tools.StoreShards(tools.NewMemoryStore(tools.MaxRecords(tt.max))); got != tt.shards {
+			t.Errorf("MaxRecords(%d): %d shards, want %d", tt.max, got, tt.shards)
+		}
+	}
+}
+
+// Past eight leases (or times to live) in use, a record joins the queue of
+// the nearest one: it is removed when it comes to the head of that queue,
+// late, and never served meanwhile.
+func TestMemoryStoreQueueOfTheNearestLease(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := tools.NewMemoryStore()
+		defer s.Close()
+		for i := 1; i <= 8; i++ { // queues of 10s, 20s, ... 80s
+			_, _, _ = s.Claim(t.Context(), fmt.Sprint("k", i), "o", time.Duration(i)*10*time.Second)
+		}
+		_, _, _ = s.Claim(t.Context(), "short", "o", time.Second) // behind k1, in the 10s queue
+		time.Sleep(2 * time.Second)
+		if _, held, _ := s.Get(t.Context(), "short"); held || s.Len() != 9 {
+			t.Errorf("after its lease: held %v, %d records; want it not served, not removed yet (9 records)", held, s.Len())
+		}
+		time.Sleep(9 * time.Second) // k1 expires at 10s, and the record behind it goes too
+		if got := s.Len(); got != 7 {
+			t.Errorf("after the 10s lease: %d records, want 7", got)
+		}
+	})
+}
+
+// Each call removes at most 8 expired records, from every queue.
+func TestMemoryStoreExpiresAFewPerCall(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := tools.NewMemoryStore()
+		_ = s.Close() // no idle timer: only the calls remove records
+		for i := range 20 {
+			lease := time.Second // two queues, of 12 and 8 records
+			if i%5 < 2 {
+				lease = 2 * time.Second
+			}
+			_, _, _ = s.Claim(t.Context(), fmt.Sprint(i), "o", lease)
+		}
+		time.Sleep(3 * time.Second)
+		for _, want := range []int{12, 4, 0} {
+			_, _, _ = s.Get(t.Context(), "absent")
+			if got := s.Len(); got != want {
+				t.Fatalf("after a call: %d records, want %d", got, want)
+			}
+		}
+	})
+}
+
+// A shard of the index that held 16 records or more is rebuilt (its
+// records copied into a map of their size) when a quarter of its peak is
+// left; a smaller one is not. The call that rebuilds it does the work of
+// the record it removes and of those it copies.
+func TestMemoryStoreRebuildsAShardFromAQuarterOfItsPeak(t *testing.T) {
+	tests := []struct {
+		peak, rebuiltAt int // records held at the most; left when rebuilt, 0 for never
+	}{
+		{16, 4}, {40, 10}, {15, 0},
+	}
+	for _, tt := range tests {
+		s := tools.NewMemoryStore(tools.MaxRecords(1024)) // one shard
+		for i := range tt.peak {
+			_, _, _ = s.Claim(t.Context(), fmt.Sprint(i), "o", time.Minute)
+		}
+		for left := tt.peak - 1; left > 0; left-- {
+			_ = s.Release(t.Context(), fmt.Sprint(left), "o")
+			want := 1
+			if left <= tt.rebuiltAt {
+				want = 1 + tt.rebuiltAt
+			}
+			if got := tools.MostStoreWork(s); got != want {
+				t.Fatalf("peak %d, %d left: the most work of a call is %d, want %d", tt.peak, left, got, want)
+			}
+		}
+		_ = s.Close()
+	}
+}
+
+// While the store is idle, the timer removes a few hundred expired records
+// at a time, 10ms apart, until none is left: a tick does not run again at
+// once, so that callers get in between.
+func TestMemoryStoreTicksAreApart(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := tools.NewMemoryStore()
+		defer s.Close()
+		for i := range 600 {
+			_, _, _ = s.Claim(t.Context(), fmt.Sprint(i), "o", time.Second)
+		}
+		time.Sleep(time.Second + 5*time.Millisecond) // one tick
+		if got := s.Len(); got == 0 || got > 600-200 {
+			t.Errorf("after one tick: %d records, want some removed and some left", got)
+		}
+		time.Sleep(time.Second)
+		if got := s.Len(); got != 0 {
+			t.Errorf("after many ticks: %d records, want 0", got)
+		}
+	})
+}
+
+// The idle timer is brought forward when a record that expires sooner
+// arrives: it removes that record at its expiry, not at the later one the
+// timer was set for.
+func TestMemoryStoreTimerComesForward(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := tools.NewMemoryStore()
+		defer s.Close()
+		_, _, _ = s.Claim(t.Context(), "long", "o", time.Hour)
+		_, _, _ = s.Claim(t.Context(), "short", "o", time.Second)
+		time.Sleep(2 * time.Second)
+		if got := s.Len(); got != 1 {
+			t.Errorf("after the short lease, idle: %d records, want 1", got)
+		}
+	})
 }

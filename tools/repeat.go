@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"math"
 	"sync"
 	"sync/atomic"
 
@@ -55,7 +54,7 @@ type repeats struct {
 
 type repeatSlot struct {
 	hash       uint64
-	count      int32
+	count      int64 // in the padding an int32 would leave
 	prev, next int32 // towards head and towards tail; -1 at the ends
 }
 
@@ -66,9 +65,7 @@ func (c *repeats) add(h uint64) int {
 	defer c.mu.Unlock()
 	if i, ok := c.index[h]; ok {
 		s := &c.slots[i]
-		if s.count < math.MaxInt32 {
-			s.count++
-		}
+		s.count++ // 64 bits: no run makes enough calls to overflow it
 		c.unlink(i)
 		c.push(i)
 		return int(s.count)

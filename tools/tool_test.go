@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/internal/logtest"
+	"github.com/resilientgo/resilient/internal/observetest"
 
 	lctools "github.com/tmc/langchaingo/tools"
 
@@ -168,6 +169,32 @@ func TestTimeout(t *testing.T) {
 	})
 }
 
+// An internal failure is shown as the latest attempt ended, not the first:
+// a retried tool whose first attempt was abandoned at its timeout and
+// whose last one failed by itself is a failure, not a timeout.
+func TestInternalFailureShowsTheLastAttempt(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var rec observetest.Recorder
+		tool := newCounted("t", func(_ context.Context, n int, _ string) (string, error) {
+			if n == 1 {
+				time.Sleep(time.Minute) // ignores its context: abandoned at the timeout
+			}
+			return "", io.ErrUnexpectedEOF
+		})
+		w := mustWrap(t, tool, tools.SafeToRetry(), tools.Timeout(time.Second), tools.Middleware(middleware.Observe(&rec)))
+		out, err := w.Call(t.Context(), "in")
+		if out != "Error: t failed internally (*errors.errorString)" || err != nil || tool.calls() < 2 {
+			t.Errorf("got (%q, %v) after %d calls, want the last attempt's failure", out, err, tool.calls())
+		}
+		for _, e := range rec.Events() {
+			if end, ok := e.(middleware.CallEnd); ok && end.Outcome != middleware.OutcomeInternal {
+				t.Errorf("outcome: got %v, want %v", end.Outcome, middleware.OutcomeInternal)
+			}
+		}
+		time.Sleep(time.Minute) // the abandoned attempt ends
+	})
+}
+
 func TestCallerGivesUp(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		tool := newCounted("t", blocksUntilDone)
@@ -294,6 +321,32 @@ func TestRepeatWindow(t *testing.T) {
 		}
 	}
 }
+
+// When the window is full, the call least recently made is forgotten,
+// whatever order the calls came in: here the first call of the run, which
+// was passed by a call made again.
+func TestRepeatWindowForgetsTheLeastRecentCall(t *testing.T) {
+	w := mustWrap(t, returns("ok", nil))
+	ctx := middleware.NewRun(t.Context())
+	call := func(in string, stuck bool) {
+		t.Helper()
+		if _, err := w.Call(ctx, in); errors.Is(err, tools.ErrStuck) != stuck {
+			t.Fatalf("call %q: got %v, want stuck %v", in, err, stuck)
+		}
+	}
+	call("a", false)
+	call("b", false)
+	call("b", false) // b is now the more recent of the two
+	for i := range tools.RepeatWindow - 1 {
+		call(fmt.Sprint("other", i), false) // the window is full after the 1022nd, a goes at the last
+	}
+	call("b", false) // 3rd: remembered
+	call("b", true)  // 4th
+	for range 3 {
+		call("a", false) // forgotten: counted afresh
+	}
+}
+
 func TestRedact(t *testing.T) {
 	in := "dial postgres://app:pw@db:5432: auth failed; AWS_SECRET_ACCESS_KEY: wJalrXUtnFEMI/K7MDENG"
 	if got, want := tools.Redact(in), "dial postgres://app:[REDACTED]@db:5432: auth failed; AWS_SECRET_ACCESS_KEY: [REDACTED]"; got != want {
@@ -331,7 +384,8 @@ func TestNewReportsEveryProblemAtEveryCall(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w, err := tools.New(tt.tool, tt.opts...)
+			var logs logtest.Buffer
+			w, err := tools.New(tt.tool, append(tt.opts, tools.Logger(logs.Logger()))...)
 			if fmt.Sprint(err) != tt.wantErr || w == nil || w.Err() != err || w.Name() != tt.wantName {
 				t.Fatalf("New: got (%v, %v), want a tool named %q and error %s", w, err, tt.wantName, tt.wantErr)
 			}
@@ -343,6 +397,11 @@ func TestNewReportsEveryProblemAtEveryCall(t *testing.T) {
 			}
 			if w.Breaker() != nil {
 				t.Errorf("an invalid tool has a breaker")
+			}
+			// The logger given is used, though the pipeline it was for was
+			// not built.
+			if !strings.Contains(logs.String(), `level=WARN msg="tool stopped the run"`) || !strings.Contains(logs.String(), tt.wantErr) {
+				t.Errorf("logs:\n%s\nwant the run stopped with %s", logs.String(), tt.wantErr)
 			}
 		})
 	}
