@@ -87,10 +87,32 @@ var missingCodes = map[string]bool{
 	"resourcenotfoundexception": true,
 }
 
+// accountCodes are the codes that say the caller's account or deployment
+// cannot serve the request (Class.AccountFailure): a key refused, a
+// permission missing, a balance used up, an account shut off, a country
+// not served. The missingCodes are account failures as well.
+var accountCodes = map[string]bool{
+	"insufficient_quota":                   true,
+	"billing_hard_limit_reached":           true,
+	"billing_not_active":                   true,
+	"invalid_api_key":                      true,
+	"authentication_error":                 true,
+	"permission_error":                     true,
+	"permission_denied":                    true,
+	"unauthenticated":                      true,
+	"account_deactivated":                  true,
+	"unsupported_country_region_territory": true,
+	"accessdeniedexception":                true,
+	"unrecognizedclientexception":          true,
+	"expiredtokenexception":                true,
+	"invalidsignatureexception":            true,
+}
+
 // A codeRule is an entry of codeKinds with its rule names built once.
 type codeRule struct {
 	kind          Kind
 	missing       bool
+	account       bool
 	code, typ     string // `code "x"` and `type "x"` for the lowercase name x
 	lowercaseName string
 }
@@ -98,7 +120,7 @@ type codeRule struct {
 var codeRules = func() map[string]codeRule {
 	rules := make(map[string]codeRule, len(codeKinds))
 	for name, kind := range codeKinds {
-		rules[name] = codeRule{kind: kind, missing: missingCodes[name], code: `code "` + name + `"`, typ: `type "` + name + `"`, lowercaseName: name}
+		rules[name] = codeRule{kind: kind, missing: missingCodes[name], account: accountCodes[name], code: `code "` + name + `"`, typ: `type "` + name + `"`, lowercaseName: name}
 	}
 	return rules
 }()
@@ -123,7 +145,7 @@ func (r codeRule) named(name, lowercaseRule, prefix string) Class {
 	if name != r.lowercaseName {
 		rule = prefix + name + `"`
 	}
-	return Class{Kind: r.kind, Rule: rule, ModelMissing: r.missing}
+	return Class{Kind: r.kind, Rule: rule, ModelMissing: r.missing, AccountFailure: r.account}
 }
 
 // grpcCodeRE finds the status code in a gRPC error's text, "rpc error: code =
@@ -201,7 +223,7 @@ func textCode(lower string) (Class, bool) {
 			start--
 		}
 		if r, ok := lookupCode(rest[start : i+len("exception")]); ok {
-			return Class{Kind: r.kind, Rule: `exception "` + rest[start:i+len("exception")] + `"`, ModelMissing: r.missing}, true
+			return Class{Kind: r.kind, Rule: `exception "` + rest[start:i+len("exception")] + `"`, ModelMissing: r.missing, AccountFailure: r.account}, true
 		}
 		rest = rest[i+len("exception"):]
 	}
