@@ -182,10 +182,12 @@ type member struct {
 	sem        Semaphore
 	semWait    time.Duration
 	probeEvery time.Duration // LowestLatency measures a member again after this long
+	maxHold    time.Duration // how long an account failure takes it out of rotation
 
-	inFlight  atomic.Int32 // attempts whose function has not returned
-	waiting   atomic.Int32 // attempts waiting for its limits
-	coolUntil atomic.Int64 // UnixNano; 0 = not cooling down
+	inFlight  atomic.Int32           // attempts whose function has not returned
+	waiting   atomic.Int32           // attempts waiting for its limits
+	coolUntil atomic.Int64           // UnixNano; 0 = not cooling down
+	out       atomic.Pointer[outage] // its last account failure; nil = none
 
 	// Guarded by Balancer.mu.
 	latency  time.Duration // moving average of recent attempts; 0 = none yet
@@ -247,7 +249,7 @@ func newMember(index int, spec Member, pool *config, obs Observers) (*member, er
 	}
 	m := &member{index: index, name: spec.Name, target: spec.Target, weight: cmp.Or(c.weight, DefaultWeight),
 		noThrottle: c.noThrottle, limiter: c.limiter, sem: c.newSemaphore(), semWait: c.semWait,
-		probeEvery: c.breakerDelay, health: 1}
+		probeEvery: c.breakerDelay, maxHold: c.maxHold, health: 1}
 	m.target.Name = spec.Name
 	switch {
 	case c.breakerOff:
