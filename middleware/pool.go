@@ -88,6 +88,22 @@ func (s Strategy) String() string {
 // open, the call fails fast with [ReasonCircuitOpen] and a detail stating
 // each member's state, for the caller's fallbacks.
 //
+// A permanent failure of a member's account or deployment
+// (taxonomy.Class.AccountFailure: a key refused, a permission missing, a
+// quota or credits used up, a model or deployment not there) is no fault of
+// the request: every call would fail there the same way until someone fixes
+// the account, and another member may serve it. The member is taken out of
+// rotation for its [MaxHold] (its circuit held open, a [Suspended] event;
+// then one probe), and the call goes at once to a member it has not tried:
+// such a switch counts as an attempt, but neither the attempt limits nor
+// the run's retry budget stop it, and a call makes fewer of them than the
+// pool has members. When no other member is ready, the call fails with
+// [ReasonPermanent] and a detail stating each member's state ("eastus: out
+// of rotation (5m0s left) after an account failure: status 401"). A failure
+// of the request itself (a bad request, content refused, an overflow that
+// compaction cannot fix) stops the call at once, as for a plain pipeline,
+// and so does any failure under [SingleAttempt].
+//
 // A pool has no circuit breaker of its own ([Pipeline.Breaker] is nil): one
 // member down must not stop the others. [CircuitBreaker], [NoBreaker],
 // [NoThrottle] and [MaxHold] given to the pool set its members' defaults;
