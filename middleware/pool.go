@@ -295,6 +295,12 @@ type MemberState struct {
 	// Cooldown is how long it still cools down after a wait hint, 0 when
 	// it is not cooling down.
 	Cooldown time.Duration
+	// Suspended is how long an account failure still keeps it out of
+	// rotation (see [Members]), 0 when none does; AccountFailure is that
+	// failure's rule and status, such as `code "invalid_api_key", status
+	// 401`.
+	Suspended      time.Duration
+	AccountFailure string
 	// Latency is the moving average of its recent attempts, 0 before the
 	// first.
 	Latency time.Duration
@@ -314,6 +320,9 @@ func (b *Balancer) Members() []MemberState {
 	for i, m := range b.members {
 		out[i] = MemberState{Name: m.name, Weight: m.weight, Breaker: m.breaker, InFlight: int(m.inFlight.Load()),
 			Cooldown: m.cooldown(now), Latency: m.latency, Health: m.health}
+		if v := look(m, false, now); v.why != "" {
+			out[i].Suspended, out[i].AccountFailure = v.left, v.why
+		}
 	}
 	return out
 }

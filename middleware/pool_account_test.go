@@ -66,8 +66,12 @@ func TestPoolAccountFailure(t *testing.T) {
 		if len(retries) != 1 || retries[0].Target != "m0" || retries[0].Source != middleware.WaitNextMember || retries[0].Wait != 0 {
 			t.Errorf("retries %+v, want one of m0 at once to the next member", retries)
 		}
-		if b := p.Balancer().Members()[0].Breaker; b.State() != middleware.BreakerOpen || b.RemainingDelay() != middleware.DefaultMaxHold {
+		m0 := p.Balancer().Members()[0]
+		if b := m0.Breaker; b.State() != middleware.BreakerOpen || b.RemainingDelay() != middleware.DefaultMaxHold {
 			t.Errorf("m0's circuit is %v for %v, want held open for %v", b.State(), b.RemainingDelay(), middleware.DefaultMaxHold)
+		}
+		if m0.Suspended != middleware.DefaultMaxHold || m0.AccountFailure != `code "invalid_api_key", status 401` {
+			t.Errorf("m0 is suspended for %v after %q, want %v after the refused key", m0.Suspended, m0.AccountFailure, middleware.DefaultMaxHold)
 		}
 
 		time.Sleep(middleware.DefaultMaxHold - time.Second)
@@ -122,7 +126,13 @@ func TestPoolAccountFailureWithoutBreaker(t *testing.T) {
 		if went := f.went(); strings.Count(fmt.Sprint(went), "0") != 1 {
 			t.Errorf("attempts went to %v, want m0 once", went)
 		}
+		if m0 := p.Balancer().Members()[0]; m0.Suspended != time.Minute || m0.AccountFailure == "" {
+			t.Errorf("m0 is suspended for %v after %q, want a minute after the refused key", m0.Suspended, m0.AccountFailure)
+		}
 		time.Sleep(time.Minute)
+		if m0 := p.Balancer().Members()[0]; m0.Suspended != 0 || m0.AccountFailure != "" {
+			t.Errorf("after MaxHold m0 is suspended for %v after %q, want back in rotation", m0.Suspended, m0.AccountFailure)
+		}
 		for range 4 {
 			if _, err := p.Do(t.Context(), f.fn); err != nil {
 				t.Fatal(err)
@@ -185,6 +195,27 @@ func TestPoolAccountSwitchesPastLimits(t *testing.T) {
 		_, err := mustPool(t, members(2), middleware.SingleAttempt()).Do(t.Context(), one.fn)
 		if e := asError(t, err); e.Reason != middleware.ReasonPermanent || len(one.went()) != 1 {
 			t.Errorf("SingleAttempt: got %v, want failed permanently after one attempt", err)
+		}
+	})
+}
+
+// TestPoolAccountFailureRetriesATriedMember: when every member the call
+// has not tried is out, an account failure is retried, within the limits,
+// on a member that failed the call before for a reason of its own.
+func TestPoolAccountFailureRetriesATriedMember(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFleet(newScript(fails(unavailable), succeeds("ok")), newScript(fails(keyRefused)))
+		p := mustPool(t, members(2))
+		if got, err := p.Do(t.Context(), f.fn); err != nil || got != "ok" {
+			t.Fatalf("got (%q, %v), want ok from m0's second attempt", got, err)
+		}
+		if went := f.went(); fmt.Sprint(went) != "[0 1 0]" {
+			t.Errorf("attempts went to %v, want m0, m1, m0", went)
+		}
+		f = newFleet(newScript(fails(unavailable), succeeds("ok")), newScript(fails(keyRefused)))
+		_, err := mustPool(t, members(2), middleware.MaxAttempts(2)).Do(t.Context(), f.fn)
+		if e := asError(t, err); e.Reason != middleware.ReasonPermanent || len(f.went()) != 2 {
+			t.Errorf("with 2 attempts: got %v, want failed permanently after 2", err)
 		}
 	})
 }
