@@ -19,7 +19,7 @@ var (
 	keyRefused = taxonomy.WithClass(errors.New("API returned unexpected status code: 401: Incorrect API key provided"),
 		taxonomy.Class{Kind: taxonomy.Permanent, Rule: `code "invalid_api_key"`, Status: 401, AccountFailure: true})
 	// invalidRequest is the request's own failure: every member refuses it.
-	invalidRequest = taxonomy.WithClass(errors.New("API returned unexpected status code: 400: Invalid value: 'tool'."),
+	invalidRequest = taxonomy.WithClass(errors.New("API returned unexpected status code: 400: Invalid value: 'tool'"),
 		taxonomy.Class{Kind: taxonomy.Permanent, Rule: "status 400", Status: 400})
 )
 
