@@ -129,5 +129,11 @@ func TestPoolEveryAccountFails(t *testing.T) {
 		if got := counts(servers); fmt.Sprint(got) != "[2 2 1]" {
 			t.Errorf("requests %v, want one more to each deployment, one to the fallback", got)
 		}
+		if resp, err := fallback.GenerateContent(t.Context(), hello()); err != nil || text(resp) != "from the fallback" {
+			t.Errorf("the next call: got %v, want the fallback's answer", err)
+		}
+		if got := counts(servers); fmt.Sprint(got) != "[2 2 2]" {
+			t.Errorf("requests %v, want none more to the deployments (out of rotation), one to the fallback", got)
+		}
 	})
 }

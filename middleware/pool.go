@@ -99,7 +99,10 @@ func (s Strategy) String() string {
 // the run's retry budget stop it, and a call makes fewer of them than the
 // pool has members. When no other member is ready, the call fails with
 // [ReasonPermanent] and a detail stating each member's state ("eastus: out
-// of rotation (5m0s left) after an account failure: status 401"). A failure
+// of rotation (5m0s left) after an account failure: status 401"), and so do
+// the calls that find every member out of rotation so, without a request;
+// the final error's class is an account failure, for the caller's
+// fallbacks. A failure
 // of the request itself (a bad request, content refused, an overflow that
 // compaction cannot fix) stops the call at once, as for a plain pipeline,
 // and so does any failure under [SingleAttempt].

@@ -169,8 +169,9 @@ func TestPoolEveryAccountFails(t *testing.T) {
 			t.Errorf("the error's class %v is no account failure: a caller's fallback would not take the call", e.Class())
 		}
 		_, err = p.Do(t.Context(), f.fn)
-		if !errors.Is(err, middleware.ErrCircuitOpen) || !strings.Contains(err.Error(), "after an account failure") || len(f.went()) != 0 {
-			t.Errorf("the next call: got %v, want circuit open without a request, saying why", err)
+		if !errors.Is(err, middleware.ErrPermanent) || !asError(t, err).Class().AccountFailure ||
+			!strings.Contains(err.Error(), "m1: out of rotation (5m0s left) after an account failure") || len(f.went()) != 0 {
+			t.Errorf("the next call: got %v, want failed permanently without a request, saying why", err)
 		}
 	})
 }

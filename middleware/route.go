@@ -3,6 +3,7 @@ package middleware
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -349,6 +350,10 @@ func (c *call[R]) toMember(ctx context.Context, number int) (*member, func(), er
 			c.waited(number, soonest)
 			continue
 		}
+		if accountsOut(vs) {
+			return nil, nil, c.conclude(number, 0, errAccountsOut, accountsOutClass,
+				&decision{reason: ReasonPermanent, detail: "no member available: " + describeViews(vs)})
+		}
 		return nil, nil, c.conclude(number, 0, circuitbreaker.ErrOpen,
 			taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "no member available"}, c.noMember(number, vs))
 	}
@@ -511,6 +516,27 @@ func (c *call[R]) coolDown(m *member, class taxonomy.Class) {
 	if m.coolFor(d) && c.p.obs.Active() {
 		c.p.obs.Observe(c.caller, Cooldown{Target: m.name, Wait: d})
 	}
+}
+
+// errAccountsOut concludes an attempt that no member took because every
+// member is out of rotation after an account failure.
+var errAccountsOut = errors.New("middleware: every member is out of rotation after an account failure")
+
+// accountsOutClass is the class of that attempt: an account failure, so
+// that the caller's fallbacks take the call as they took the one that
+// found the last member's account failing.
+var accountsOutClass = taxonomy.Class{Kind: taxonomy.Permanent, Rule: "every member out after an account failure", AccountFailure: true}
+
+// accountsOut reports whether every member of vs is out of rotation after
+// an account failure: no wait brings one back soon, and the call fails
+// permanently, as the call that took the last one out did.
+func accountsOut(vs []view) bool {
+	for _, v := range vs {
+		if v.why == "" {
+			return false
+		}
+	}
+	return len(vs) > 0
 }
 
 // accountFailure reports whether class is a permanent failure of the
