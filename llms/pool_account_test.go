@@ -20,12 +20,17 @@ var accountFormats = []faultserver.Format{faultserver.OpenAI, faultserver.Anthro
 // TestPoolAccountFailure: behind real clients, one deployment's key is
 // refused (OpenAI's 401 invalid_api_key, Anthropic's authentication_error)
 // or its account has no quota left (OpenAI's 429 insufficient_quota,
-// Anthropic's "credit balance is too low"). Every call succeeds at once on
+// Anthropic's "credit balance is too low", OpenRouter's 402). Every call succeeds at once on
 // the other deployment; the refusing one gets one request for the whole
 // MaxHold, events name it, and after MaxHold one probe. A plain model with
 // the refusing deployment as primary falls back on the failure.
 func TestPoolAccountFailure(t *testing.T) {
-	for name, step := range map[string]faultserver.Step{"key refused": faultserver.InvalidAPIKey(), "quota used up": faultserver.QuotaExceeded()} {
+	for name, step := range map[string]faultserver.Step{
+		"key refused":   faultserver.InvalidAPIKey(),
+		"quota used up": faultserver.QuotaExceeded(),
+		// OpenRouter's 402 (openrouter.ai/docs/errors).
+		"credits used up": faultserver.Status(402, "This request requires more credits, or fewer max_tokens. You requested up to 4096 tokens, but can only afford 1000."),
+	} {
 		t.Run(name, func(t *testing.T) {
 			forEach(t, accountFormats, func(t *testing.T, f faultserver.Format) {
 				servers, members := deployments(t, f, []faultserver.Step{step}, []faultserver.Step{faultserver.Reply("ok")})
