@@ -482,7 +482,7 @@ func providerCases() []classifyCase {
 		{"vertex gRPC InvalidArgument overflow", errors.New("rpc error: code = InvalidArgument desc = The input token count (2500000) exceeds the maximum number of tokens allowed (2097152)."),
 			taxonomy.Class{Kind: taxonomy.ContextOverflow, Rule: `marker "exceeds the maximum number of tokens"`}},
 		{"vertex gRPC PermissionDenied", errors.New("rpc error: code = PermissionDenied desc = Permission 'aiplatform.endpoints.predict' denied on resource '//aiplatform.googleapis.com/projects/p/locations/us-central1/publishers/google/models/gemini-1.5-pro' (or it may not exist)."),
-			taxonomy.Class{Kind: taxonomy.Permanent, Rule: "grpc code PermissionDenied"}},
+			taxonomy.Class{Kind: taxonomy.Permanent, Rule: "grpc code PermissionDenied", AccountFailure: true}},
 
 		// ---- mistral: real messages (mistral-go's "(HTTP Error %d) %s") ----
 		{"mistral 01 retry bug: body already read", postErr("http://127.0.0.1:42429/v1/chat/completions", errors.New("http: ContentLength=166 with Body length 0")),

@@ -154,26 +154,27 @@ func (r codeRule) named(name, lowercaseRule, prefix string) Class {
 var grpcCodeRE = regexp.MustCompile(`rpc error: code = ([a-z]+)`)
 
 type grpcClass struct {
-	kind Kind
-	rule string
+	kind    Kind
+	rule    string
+	account bool // the caller's credentials or permissions (Class.AccountFailure)
 }
 
 // grpcCodes maps the lowercased gRPC code names that decide a kind. Unknown and
 // OK are absent on purpose.
 var grpcCodes = map[string]grpcClass{
-	"canceled":           {Canceled, "grpc code Canceled"},
-	"deadlineexceeded":   {Transient, "grpc code DeadlineExceeded"},
-	"aborted":            {Transient, "grpc code Aborted"},
-	"internal":           {Transient, "grpc code Internal"},
-	"resourceexhausted":  {RateLimited, "grpc code ResourceExhausted"},
-	"unavailable":        {Overloaded, "grpc code Unavailable"},
-	"invalidargument":    {Permanent, "grpc code InvalidArgument"},
-	"failedprecondition": {Permanent, "grpc code FailedPrecondition"},
-	"outofrange":         {Permanent, "grpc code OutOfRange"},
-	"notfound":           {Permanent, "grpc code NotFound"},
-	"permissiondenied":   {Permanent, "grpc code PermissionDenied"},
-	"unauthenticated":    {Permanent, "grpc code Unauthenticated"},
-	"unimplemented":      {Programming, "grpc code Unimplemented"},
+	"canceled":           {Canceled, "grpc code Canceled", false},
+	"deadlineexceeded":   {Transient, "grpc code DeadlineExceeded", false},
+	"aborted":            {Transient, "grpc code Aborted", false},
+	"internal":           {Transient, "grpc code Internal", false},
+	"resourceexhausted":  {RateLimited, "grpc code ResourceExhausted", false},
+	"unavailable":        {Overloaded, "grpc code Unavailable", false},
+	"invalidargument":    {Permanent, "grpc code InvalidArgument", false},
+	"failedprecondition": {Permanent, "grpc code FailedPrecondition", false},
+	"outofrange":         {Permanent, "grpc code OutOfRange", false},
+	"notfound":           {Permanent, "grpc code NotFound", false},
+	"permissiondenied":   {Permanent, "grpc code PermissionDenied", true},
+	"unauthenticated":    {Permanent, "grpc code Unauthenticated", true},
+	"unimplemented":      {Programming, "grpc code Unimplemented", false},
 }
 
 // grpcKind classifies the gRPC code in the text, if there is one.
@@ -186,7 +187,7 @@ func grpcKind(lower string) (Class, bool) {
 		return Class{}, false
 	}
 	g, ok := grpcCodes[lower[m[2]:m[3]]]
-	return Class{Kind: g.kind, Rule: g.rule}, ok
+	return Class{Kind: g.kind, Rule: g.rule, AccountFailure: g.account}, ok
 }
 
 // textCode finds a provider code written in the text: a "type", "code" or
