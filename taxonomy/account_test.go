@@ -27,6 +27,8 @@ func accountCases() []classifyCase {
 		{"openai 429 insufficient_quota through the openai client", taxonomy.WithEvidence(openai(429, "You exceeded your current quota, please check your plan and billing details."),
 			taxonomy.Evidence{Status: 429, ErrorCode: "insufficient_quota", ErrorType: "insufficient_quota"}),
 			taxonomy.Class{Kind: P, Rule: `code "insufficient_quota"`, Status: 429, Code: "insufficient_quota", AccountFailure: true}},
+		{"google gRPC Unauthenticated", errors.New("rpc error: code = Unauthenticated desc = Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential."),
+			account("grpc code Unauthenticated", 0)},
 		{"openrouter 402 without words (openrouter.ai/docs/errors: insufficient credits)", openai(402, ""),
 			account("status 402", 402)},
 		{"azure 404 DeploymentNotFound", taxonomy.WithEvidence(openai(404, "The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again."),
