@@ -104,7 +104,8 @@ func (s Strategy) String() string {
 // then one probe), and the call goes at once to a member it has not tried:
 // such a switch counts as an attempt, but neither the attempt limits nor
 // the run's retry budget stop it, and a call makes fewer of them than the
-// pool has members. When no other member is ready, the call fails with
+// pool has members. With every member tried, another ready one takes a
+// retry within the limits and the budget. When no other member is ready, the call fails with
 // [ReasonPermanent] and a detail stating each member's state ("eastus: out
 // of rotation (5m0s left) after an account failure: status 401"), and so do
 // the calls that find every member out of rotation so, without a request;

@@ -53,7 +53,7 @@ type Class struct {
 	// rotation and sends the request to another, and package llms falls
 	// back on it. A text that says the request itself was refused for its
 	// content (a content filter, a moderation flag) is no account failure,
-	// whatever its status. Only a Permanent class has it.
+	// whatever its status. [Classify] sets it on Permanent classes only.
 	AccountFailure bool
 }
 
