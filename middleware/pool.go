@@ -332,8 +332,8 @@ func (b *Balancer) Members() []MemberState {
 	for i, m := range b.members {
 		out[i] = MemberState{Name: m.name, Weight: m.weight, Breaker: m.breaker, InFlight: int(m.inFlight.Load()),
 			Cooldown: m.cooldown(now), Latency: m.latency, Health: m.health}
-		if v := look(m, false, now); v.why != "" {
-			out[i].Suspended, out[i].AccountFailure = v.left, v.why
+		if v := look(m, false, now); v.out {
+			out[i].Suspended, out[i].AccountFailure = v.left, v.why()
 		}
 	}
 	return out

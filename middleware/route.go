@@ -39,19 +39,28 @@ const (
 // view is a member's availability at one moment.
 type view struct {
 	m     *member
-	avail availability
 	left  time.Duration // of an open circuit or a cooldown
-	probe bool          // ready, and its circuit is not closed: the next attempt is its probe
-	why   string        // open after an account failure: its class
+	avail availability
+	probe bool // ready, and its circuit is not closed: the next attempt is its probe
+	out   bool // open after an account failure (see takeOut)
+}
+
+// why returns the account failure that keeps v's member out of rotation,
+// "" when none does.
+func (v view) why() string {
+	if !v.out {
+		return ""
+	}
+	return v.m.out.Load().why // never nil once set: a later failure replaces it
 }
 
 func (v view) String() string {
 	switch v.avail {
 	case open:
-		if v.why == "" {
+		if !v.out {
 			return fmt.Sprintf("%s: circuit open (%v left)", v.m.name, v.left.Round(time.Millisecond))
 		}
-		return fmt.Sprintf("%s: out of rotation (%v left) after an account failure: %s", v.m.name, v.left.Round(time.Millisecond), v.why)
+		return fmt.Sprintf("%s: out of rotation (%v left) after an account failure: %s", v.m.name, v.left.Round(time.Millisecond), v.why())
 	case cooling:
 		return fmt.Sprintf("%s: cooling down (%v left)", v.m.name, v.left.Round(time.Millisecond))
 	case throttled:
@@ -88,18 +97,14 @@ func look(m *member, retry bool, now time.Time) view {
 		switch b.State() {
 		case BreakerOpen:
 			if left := b.RemainingDelay(); left > 0 {
-				v := view{m: m, avail: open, left: left}
-				if out != nil {
-					v.why = out.why
-				}
-				return v
+				return view{m: m, avail: open, left: left, out: out != nil}
 			}
 			probe = true // the delay is over: the next caller to ask gets the probe
 		case BreakerHalfOpen:
 			probe = true
 		}
 	} else if out != nil {
-		return view{m: m, avail: open, left: out.until.Sub(now), why: out.why}
+		return view{m: m, avail: open, left: out.until.Sub(now), out: true}
 	}
 	if left := m.cooldown(now); left > 0 {
 		return view{m: m, avail: cooling, left: left}
@@ -534,7 +539,7 @@ var accountsOutClass = taxonomy.Class{Kind: taxonomy.Permanent, Rule: "every mem
 // permanently, as the call that took the last one out did.
 func accountsOut(vs []view) bool {
 	for _, v := range vs {
-		if v.why == "" {
+		if !v.out {
 			return false
 		}
 	}
