@@ -553,6 +553,11 @@ var textRules = []textRule{
 	missingModel(marker(Permanent, "invalid model")),
 	missingModel(marker(Permanent, "unknown model")),
 	missingModel(pattern(Permanent, `pattern "model not supported"`, "supported", modelNamed+`(?:is |are )?not supported\b`)),
+	// A model this region or deployment does not offer: Azure "The
+	// requested model azureml://registries/azureml/models/Phi-3.5-vision-instruct
+	// is not available in region East US 2.". Another region may have it.
+	missingModel(pattern(Permanent, `pattern "model not available in the region"`, "model",
+		modelNamed+`is not available in (?:the |this |your )?(?:region|location)\b`)),
 	// Azure OpenAI DeploymentNotFound "The API deployment for this resource
 	// does not exist", OpenRouter "No endpoints found for x" (and "that
 	// support tool use", "matching your guardrail restrictions").
