@@ -48,6 +48,7 @@ var codeKinds = map[string]Kind{
 	"engine_overloaded":                    Overloaded,
 	"unavailable":                          Overloaded,
 	"server_error":                         Transient,
+	"upstream_error":                       Transient, // a gateway's: its call to the provider failed
 	"api_error":                            Transient,
 	"internal":                             Transient,
 	"internal_error":                       Transient,
