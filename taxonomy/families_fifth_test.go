@@ -26,7 +26,7 @@ func fifthFamilyCases() []classifyCase {
 
 		// ---- a gateway's upstream that failed ----
 		{"OpenCode's gateway (anomalyco/opencode#37231)", text(`Error from provider (Console Go): Upstream request failed`),
-			class(T, `pattern "upstream failed"`, 0)},
+			class(T, `marker "upstream request failed"`, 0)},
 		{"sub2api's error event, its type (Wei-Shaw/sub2api#2857)", text(`event: error data: {"error":{"type":"upstream_error","message":"Upstream request failed"}}`),
 			class(T, `type "upstream_error"`, 0)},
 		{"an upstream error with its status: the status decides", text(`upstream error: 429 Too Many Requests`),

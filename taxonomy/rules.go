@@ -623,10 +623,10 @@ var textRules = []textRule{
 	marker(Overloaded, "upstream connect error"),
 	marker(Overloaded, "reset before headers"),
 	// A gateway whose call to the provider behind it failed, and says no
-	// more: "Upstream request failed" (OpenCode's and sub2api's gateways),
-	// "upstream error". Its status, when the text holds one, decided
-	// before; the next call may go through.
-	pattern(Transient, `pattern "upstream failed"`, "upstream ", `\bupstream (?:request|call|server|service|provider) failed\b|\bupstream error\b`),
+	// more: "Upstream request failed" (OpenCode's and sub2api's gateways).
+	// Its status, when the text holds one, decided before; the next call
+	// may go through.
+	marker(Transient, "upstream request failed"),
 
 	// Transient: the original retry pattern, transport texts, and
 	// langchaingo's stream read failures.
