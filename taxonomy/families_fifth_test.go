@@ -80,6 +80,18 @@ func fifthFamilyCases() []classifyCase {
 		{"an alternate URL is no alternation", text(`retry with an alternate base URL`),
 			class(U, "no rule matched", 0)},
 
+		// ---- found by the sealed part, once its figure was taken ----
+		{"aiohttp's ClientConnectorError (easychen/openai-api-proxy#17)", text(`ClientConnectorError: Cannot connect to host api.openai.com:443 ssl`),
+			class(T, `pattern "could not connect"`, 0)},
+		{"a connector is no connection", text(`cannot connector: unknown type "sqlite"`),
+			class(U, "no rule matched", 0)},
+		{"OpenRouter's relayed failure after a client's words (campfirein/byterover-cli#43)", text(`ERROR: Error in OpenRouter API call (Attempt 1/3): 400 Provider returned error`),
+			class(P, "status 400", 400)},
+		{"OpenRouter's relayed 529 (a client's test of OpenRouter's relay)", text(`API Error: 529 Provider returned error`),
+			class(O, "status 529", 529)},
+		{"a longer number before the words is no status", text(`retried 1400 provider returned error`),
+			class(U, "no rule matched", 0)},
+
 		// ---- Cohere's validation errors ----
 		{"Cohere's invalid request (kwaroran/Risuai#504)", text(`{"message":"invalid request: message must be at least 1 token long or tool results must be specified."}`),
 			class(P, `pattern "invalid request:"`, 0)},

@@ -688,8 +688,9 @@ var textRules = []textRule{
 	marker(Transient, "retry your request"),     // OpenAI 500 "You can retry your request"
 	marker(Transient, "try your request again"), // Bedrock InternalServerException "Try your request again."
 	// A server that could not be reached this time: Ollama's CLI "could not
-	// connect to ollama app, is it running?", "Unable to connect to API".
-	pattern(Transient, `pattern "could not connect"`, "connect", `\b(?:could not|couldn't|unable to|failed to) connect\b`),
+	// connect to ollama app, is it running?", "Unable to connect to API",
+	// aiohttp's ClientConnectorError "Cannot connect to host x:443 ssl".
+	pattern(Transient, `pattern "could not connect"`, "connect", `\b(?:could not|couldn't|cannot|can't|unable to|failed to) connect\b`),
 	marker(Transient, "server misbehaving"),                   // Go's resolver: "lookup x on 127.0.0.53:53: server misbehaving"
 	marker(Transient, "temporary failure in name resolution"), // EAI_AGAIN as glibc words it
 	marker(Transient, "try again later"),

@@ -52,6 +52,10 @@ var statusTexts = []statusText{
 	// Python's print of a pair, "('Response code error: ', 524)",
 	// "Response code: 503", "response status code 502".
 	status("response ", `\bresponse (?:status )?code\b(?: error)?\W{0,6}(\d{3})\b`),
+	// OpenRouter relays a provider's failure as "<status> Provider returned
+	// error", which clients print after their own words: "Error in
+	// OpenRouter API call (Attempt 1/3): 400 Provider returned error".
+	status("provider returned error", `\b(\d{3}) provider returned error\b`),
 	// The status a JSON body writes in its code member, as a number or a
 	// string of three digits: Gemini's {"error":{"code":429,...}},
 	// llama.cpp's {"error":{"code":503,"message":"Loading model"}},
