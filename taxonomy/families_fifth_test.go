@@ -7,9 +7,10 @@ import (
 )
 
 // fifthFamilyCases are the rows of the families that the fifth held-out
-// batch's tuning part found misclassified, each from a real provider,
-// runner, gateway, SDK or framework text (the source is in the row's name),
-// next to the rows of texts they must not match.
+// batch's tuning part found misclassified (and its sealed part, once its
+// figure was taken), each from a real provider, runner, gateway, SDK or
+// framework text (the source is in the row's name), next to the rows of
+// texts they must not match.
 func fifthFamilyCases() []classifyCase {
 	P, R, O, T, U := taxonomy.Permanent, taxonomy.RateLimited, taxonomy.Overloaded, taxonomy.Transient, taxonomy.Unknown
 	text := errors.New
