@@ -216,18 +216,9 @@ var bodyKeys = []string{`"detail"`, `"message"`, `"error"`, `'detail'`, `'messag
 // status. It runs only when no rule decided, so it costs nothing on the
 // texts that say more.
 func bodyStatus(lower string) int {
-	for _, key := range bodyKeys {
-		for rest := lower; ; {
-			i := strings.Index(rest, key)
-			if i < 0 {
-				break
-			}
-			rest = rest[i+len(key):]
-			if value, ok := quotedValue(rest); ok {
-				if s, ok := bodyStatuses[strings.TrimSpace(value)]; ok {
-					return s
-				}
-			}
+	for value := range memberValues(lower, bodyKeys) {
+		if s, ok := bodyStatuses[strings.TrimSpace(value)]; ok {
+			return s
 		}
 	}
 	return 0
