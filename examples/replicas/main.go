@@ -134,6 +134,7 @@ func run(addr string, logger *slog.Logger, out io.Writer) error {
 // payOnce: a payment sent to both replicas charges once.
 func payOnce(ctx context.Context, out io.Writer, replicas []*replica, bank *bank) error {
 	fmt.Fprintln(out, "1. The load balancer sends one payment to both replicas at once:")
+	var mu sync.Mutex // out is not safe for concurrent use
 	var wg sync.WaitGroup
 	for _, r := range replicas {
 		wg.Go(func() {
@@ -141,6 +142,8 @@ func payOnce(ctx context.Context, out io.Writer, replicas []*replica, bank *bank
 			if err != nil {
 				answer = err.Error()
 			}
+			mu.Lock()
+			defer mu.Unlock()
 			fmt.Fprintf(out, "   replica %s: %s\n", r.name, answer)
 		})
 	}
@@ -203,12 +206,13 @@ func shareLimit(ctx context.Context, out io.Writer, replicas []*replica) {
 	for _, r := range replicas {
 		for range callsEach {
 			wg.Go(func() {
-				if _, err := r.model.Call(ctx, "Capital of France?"); err != nil {
+				_, err := r.model.Call(ctx, "Capital of France?")
+				mu.Lock()
+				defer mu.Unlock()
+				if err != nil {
 					fmt.Fprintln(out, "   error:", err)
 				}
-				mu.Lock()
 				times = append(times, fmt.Sprintf("+%.2fs %s", time.Since(start).Seconds(), r.name))
-				mu.Unlock()
 			})
 		}
 	}
