@@ -114,9 +114,11 @@ func build(f feature, opts []Option) (config, error) {
 	if c.logger == nil {
 		c.logger = slog.New(slog.DiscardHandler)
 	} else {
+		if !redact.Redacting(c.logger.Handler()) {
+			c.logger = redact.Logger(c.logger, nil)
+		}
 		// The Logger writes the lines of the transitions: a log observer
 		// among the observers would write each a second time.
-		c.logger = redact.Logger(c.logger, nil)
 		c.transitions = append(slices.DeleteFunc(slices.Clone(c.observers), logsLibraryLines), middleware.Log(c.logger))
 	}
 	return c, errors.Join(c.errs...)
