@@ -348,13 +348,19 @@ var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "
 		`\b(?:needs?|requires?) a (?:valid )?credit card\b|\bno credit card on file\b`),
 	pattern(Permanent, `pattern "payment method required"`, "payment method",
 		`\b(?:needs?|requires?) a (?:valid )?payment method\b|\bpayment method (?:is )?required\b|\bno payment method\b`),
-	pattern(Permanent, `pattern "insufficient balance"`, "insufficient ",
-		`\binsufficient (?:account )?(?:balance|credits?|funds)\b`),
+	insufficientBalance,
 	// xAI "reached its monthly spending limit", Anthropic "You have reached
 	// your specified API usage limits. You will regain access on 2026-04-01".
 	pattern(Permanent, `pattern "spending limit reached"`, " limit",
 		`\b(?:monthly spending limit|spending limit (?:reached|exceeded)|reached (?:its|your|the) (?:monthly )?spend(?:ing)? limit|specified api usage limits?)\b`),
 )
+
+// insufficientBalance says the account's balance is spent: DeepSeek 402
+// "Insufficient Balance", OpenRouter "Insufficient credits", MiniMax
+// "insufficient balance (1008)". It is the one billing rule that decides
+// over a 500 too (see decide).
+var insufficientBalance = pattern(Permanent, `pattern "insufficient balance"`, "insufficient ",
+	`\binsufficient (?:account )?(?:balance|credits?|funds)\b`)
 
 // modelNamed is the start of the model-missing patterns: "model" or
 // "models/", then at most one name, quoted or not, then a space.
@@ -586,6 +592,11 @@ var textRules = []textRule{
 	marker(RateLimited, "request rate is too high"),
 	marker(RateLimited, "reduce the frequency of"),
 	pattern(RateLimited, `pattern "requests too frequent"`, "too frequent", `\brequests? (?:is |are )?too frequent`),
+	// A per-second or concurrency limit by its short name: Baidu's (ERNIE,
+	// Qianfan) error 18 "Open api qps request limit reached", "QPS limit
+	// exceeded", "concurrency limit reached". A daily request limit is not
+	// matched: it does not lift within a retry.
+	pattern(RateLimited, `pattern "qps limit reached"`, "limit ", `\b(?:qps|rps|concurrency) (?:request )?limit (?:reached|exceeded)\b`),
 	// A bare 429 counts only where it stands alone: not in a port (":35429"),
 	// not in a longer number ("4290").
 	pattern(RateLimited, `marker "429"`, "429", `(?:^|[\s(\[=])429(?:$|[\s).,:;\]])`),
@@ -652,6 +663,15 @@ var textRules = []textRule{
 	pattern(Transient, `pattern "http2 connection lost"`, "http2: ",
 		`\bhttp2: (?:client connection lost|client conn(?:ection)? (?:not usable|force closed)|timeout awaiting response headers)`),
 	marker(Transient, "unexpected end of json input"), // a body cut off mid-JSON
+	// A stream cut under the reader: Go's HTTP/2 "http2: response body
+	// closed", OkHttp's "unexpected end of stream on https://...".
+	marker(Transient, "response body closed"),
+	marker(Transient, "unexpected end of stream"),
+	// Ollama's runner died under the request (a crash, a GPU reset): "model
+	// runner has unexpectedly stopped, this may be due to resource
+	// limitations or an internal error". A model that cannot load at all
+	// is matched before, by the unloadable rules.
+	marker(Transient, "runner has unexpectedly stopped"),
 	// Gemini "An internal error has occurred. Please retry or report in ...",
 	// "Internal error encountered."
 	pattern(Transient, `pattern "an internal error occurred"`, "internal error", `\ban internal error (?:has )?occurred\b|\binternal error encountered\b`),

@@ -199,7 +199,7 @@ func reasonStatus(lower string) int {
 // message, and the status each one names.
 var bodyStatuses = map[string]int{
 	"bad request": 400, "unauthorized": 401, "payment required": 402, "forbidden": 403,
-	"not found": 404, "method not allowed": 405, "request timeout": 408,
+	"not found": 404, "method not allowed": 405, "proxy authentication required": 407, "request timeout": 408,
 	"payload too large": 413, "request entity too large": 413, "unprocessable entity": 422,
 	"too many requests": 429, "internal server error": 500, "bad gateway": 502,
 	"service unavailable": 503, "gateway timeout": 504, "gateway time-out": 504,
