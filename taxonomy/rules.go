@@ -237,6 +237,11 @@ var overflowRules = newFamily([]string{"context", "token", "too long", "too larg
 		`\b(?:prompt|input)(?: \([^)]{0,40}\))? (?:is )?too long\b`),
 	pattern(ContextOverflow, `pattern "prompt or input is too large"`, "too large",
 		`\b(?:prompt|input)(?: \([^)]{0,40}\))? (?:is )?too large\b`),
+	// The request as a whole over the size the service takes: Cloudflare
+	// Workers AI's 3006 "Request is too large" (a 413). OpenAI's "Request
+	// too large for gpt-4o ... on tokens per min" is a size limit, matched
+	// before.
+	pattern(ContextOverflow, `pattern "request is too large"`, "too large", `\brequest (?:body |payload )?is too large\b`),
 	// Hugging Face TGI "Input validation error: `inputs` must have less than
 	// 2048 tokens. Given: 2222".
 	pattern(ContextOverflow, `pattern "inputs must have less than n tokens"`, "must have less than ",
@@ -312,7 +317,7 @@ var unloadableRules = newFamily([]string{"memory", "resources", "load"},
 // mentions billing ("Upgrade to Dev Tier today at .../settings/billing"),
 // a pricing tier or a trial key are not matched: every rule names the
 // exhausted balance or the inactive account.
-var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "insufficient", "limit", "payment", "organi", "been "},
+var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "insufficient", "limit", "payment", "organi", "been ", "used up "},
 	marker(Permanent, "insufficient_quota"), // OpenAI code, in some proxies' texts
 	// OpenAI's 429 insufficient_quota message. Gemini words its free-tier
 	// per-minute limits the same way but adds "Please retry in 12.3s", or
@@ -349,6 +354,11 @@ var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "
 	pattern(Permanent, `pattern "payment method required"`, "payment method",
 		`\b(?:needs?|requires?) a (?:valid )?payment method\b|\bpayment method (?:is )?required\b|\bno payment method\b`),
 	insufficientBalance,
+	// A free allocation spent until it resets: Cloudflare Workers AI's 3036
+	// "You have used up your daily free allocation of 10,000 neurons". A
+	// share of it used ("used up 40% of your daily allocation") is not.
+	pattern(Permanent, `pattern "allocation used up"`, "used up ",
+		`\bused up (?:all )?(?:of )?(?:your |the )?(?:daily |monthly )?(?:free )?(?:allocation|quota)\b`),
 	// xAI "reached its monthly spending limit", Anthropic "You have reached
 	// your specified API usage limits. You will regain access on 2026-04-01".
 	pattern(Permanent, `pattern "spending limit reached"`, " limit",
@@ -521,6 +531,9 @@ var textRules = []textRule{
 	missingModel(pattern(Permanent, `pattern "invalid model"`, "model ", `model (?:id |identifier |name )?is (?:invalid|not valid|unknown)\b`)),
 	missingModel(marker(Permanent, "invalid model")),
 	missingModel(marker(Permanent, "unknown model")),
+	// Cloudflare Workers AI's 5007 "No such model @cf/meta/llama-4-scout or
+	// task". A "no such modelfile" is no model.
+	missingModel(pattern(Permanent, `pattern "no such model"`, "no such model", `\bno such model\b`)),
 	missingModel(pattern(Permanent, `pattern "model not supported"`, "supported", modelNamed+`(?:is |are )?not supported\b`)),
 	// Azure OpenAI DeploymentNotFound "The API deployment for this resource
 	// does not exist", OpenRouter "No endpoints found for x" (and "that
@@ -625,6 +638,10 @@ var textRules = []textRule{
 	pattern(Overloaded, `pattern "currently pulling the model"`, "currently ", `\bcurrently (?:pulling|downloading) (?:the )?model\b`),
 	// Short of capacity: Mistral "Service tier capacity exceeded", "out of
 	// capacity", Cloudflare Workers AI "Capacity temporarily exceeded".
+	// Cloudflare Workers AI's 3040, "Out of capacity": "No more data
+	// centers to forward the request to"; "no more replicas available".
+	pattern(Overloaded, `pattern "no more servers"`, "no more ",
+		`\bno more (?:data ?cent(?:er|re)s|servers|replicas|instances|gpus|workers) (?:available|left|to forward|to route)\b`),
 	pattern(Overloaded, `pattern "out of capacity"`, "capacity", `\b(?:out of|at|no|insufficient) capacity\b|\bcapacity (?:temporarily )?(?:exceeded|exhausted)\b`),
 	marker(Overloaded, "too many connections"),           // Bedrock 503 "Too many connections, please wait before trying again."
 	marker(Overloaded, "unable to process your request"), // Bedrock ServiceUnavailableException "Bedrock is unable to process your request."
