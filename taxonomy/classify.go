@@ -118,6 +118,12 @@ func decide(err error, ev *Evidence, t *lowered) Class {
 	} else if ev.Status == 500 && insufficientBalance.match(t) {
 		return insufficientBalance.class()
 	}
+	// A 500 that says the server is overloaded, as Anthropic sometimes sends
+	// its overloaded_error: short of capacity, which the breaker and the
+	// fallback must see, not a failure of the request.
+	if ev.Status == 500 && overloadedWord.match(t) {
+		return overloadedWord.class()
+	}
 	if isFailureStatus(ev.Status) && definedStatus(ev.Status) {
 		return statusClass(ev.Status)
 	}

@@ -317,7 +317,7 @@ var unloadableRules = newFamily([]string{"memory", "resources", "load"},
 // mentions billing ("Upgrade to Dev Tier today at .../settings/billing"),
 // a pricing tier or a trial key are not matched: every rule names the
 // exhausted balance or the inactive account.
-var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "insufficient", "limit", "payment", "organi", "been ", "used up "},
+var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "insufficient", "limit", "payment", "organi", "been ", "used up ", "不足", "欠费"},
 	marker(Permanent, "insufficient_quota"), // OpenAI code, in some proxies' texts
 	// OpenAI's 429 insufficient_quota message. Gemini words its free-tier
 	// per-minute limits the same way but adds "Please retry in 12.3s", or
@@ -354,6 +354,11 @@ var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "
 	pattern(Permanent, `pattern "payment method required"`, "payment method",
 		`\b(?:needs?|requires?) a (?:valid )?payment method\b|\bpayment method (?:is )?required\b|\bno payment method\b`),
 	insufficientBalance,
+	// Chinese providers' balance: Zhipu's 1113 "余额不足或无可用资源包,请充值"
+	// (balance insufficient or no resource package, please top up), "额度不足"
+	// (quota insufficient), "账户已欠费" (account in arrears).
+	pattern(Permanent, `pattern "insufficient balance (zh)"`, "不足", `(?:余额|额度|资源包)不足`),
+	marker(Permanent, "欠费"),
 	// A free allocation spent until it resets: Cloudflare Workers AI's 3036
 	// "You have used up your daily free allocation of 10,000 neurons". A
 	// share of it used ("used up 40% of your daily allocation") is not.
@@ -364,6 +369,10 @@ var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "
 	pattern(Permanent, `pattern "spending limit reached"`, " limit",
 		`\b(?:monthly spending limit|spending limit (?:reached|exceeded)|reached (?:its|your|the) (?:monthly )?spend(?:ing)? limit|specified api usage limits?)\b`),
 )
+
+// overloadedWord says the server is short of capacity. It also decides over
+// a 500 (see decide): Anthropic sends "Overloaded" as a 500 api_error too.
+var overloadedWord = marker(Overloaded, "overloaded")
 
 // insufficientBalance says the account's balance is spent: DeepSeek 402
 // "Insufficient Balance", OpenRouter "Insufficient credits", MiniMax
@@ -591,6 +600,10 @@ var textRules = []textRule{
 	marker(RateLimited, "throttl"),                     // Bedrock ThrottlingException, "throttled"
 	marker(RateLimited, "resource has been exhausted"), // Gemini 429 RESOURCE_EXHAUSTED
 	marker(RateLimited, "resource_exhausted"),
+	marker(RateLimited, "resourceexhausted"), // the gRPC code's Go name: "ResourceExhausted: Worker local total request limit reached"
+	// Chinese providers (Baidu ERNIE, Qwen, Zhipu): "访问过于频繁，请稍候再试"
+	// (requests too frequent, try again shortly), "请求过于频繁", "调用太频繁".
+	pattern(RateLimited, `pattern "requests too frequent (zh)"`, "频繁", `(?:访问|请求|调用)(?:过于|太|过)频繁`),
 	// Google Cloud's per-metric quotas: "Quota exceeded for quota metric
 	// 'Generate Content API requests per minute'", "Quota exceeded for
 	// aiplatform.googleapis.com/generate_content_requests_per_minute...". An
@@ -615,7 +628,7 @@ var textRules = []textRule{
 	pattern(RateLimited, `marker "429"`, "429", `(?:^|[\s(\[=])429(?:$|[\s).,:;\]])`),
 
 	// Overloaded.
-	marker(Overloaded, "overloaded"), // Anthropic overloaded_error, OpenAI "The server is overloaded"
+	overloadedWord, // Anthropic overloaded_error, OpenAI "The server is overloaded"
 	pattern(Overloaded, `marker "529"`, "529", `(?:^|[\s(\[=])529(?:$|[\s).,:;\]])`),
 	marker(Overloaded, "service unavailable"),
 	marker(Overloaded, "serviceunavailable"), // Bedrock ServiceUnavailableException
@@ -664,6 +677,7 @@ var textRules = []textRule{
 	pattern(Transient, `marker "gateway timeout"`, "gateway time", `gateway time-?out`),
 	marker(Transient, "connection error"),
 	marker(Transient, "connection refused"),
+	marker(Transient, "actively refused"), // Windows WSAECONNREFUSED: "the target machine actively refused it"
 	marker(Transient, "connection reset"),
 	marker(Transient, "connection aborted"),                                                   // Python "('Connection aborted.', ConnectionResetError(...))"
 	marker(Transient, "forcibly closed by the remote host"),                                   // Windows WSAECONNRESET

@@ -206,8 +206,10 @@ var bodyStatuses = map[string]int{
 }
 
 // bodyKeys are the members whose whole value may be a reason phrase, in
-// both quotings.
-var bodyKeys = []string{`"detail"`, `"message"`, `"error"`, `'detail'`, `'message'`, `'error'`}
+// both quotings: "title" is the phrase of an RFC 9457 problem details body
+// (NVIDIA NIM's {"status":404,"title":"Not Found","detail":"Function ...:
+// Not found for account ..."}).
+var bodyKeys = []string{`"detail"`, `"message"`, `"error"`, `"title"`, `'detail'`, `'message'`, `'error'`, `'title'`}
 
 // bodyStatus reads the status named by a body whose message is nothing but
 // a reason phrase, as web frameworks write their default errors: FastAPI's
