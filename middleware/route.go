@@ -330,17 +330,30 @@ func (c *call[R]) toMember(ctx context.Context, number int) (*member, func(), er
 		}
 		if soonest := soonestCooldown(vs); !slept && soonest > 0 {
 			// Every member that is not down cools down: wait for the first,
-			// as a plain pipeline waits out a Retry-After.
+			// as a plain pipeline waits out a Retry-After, unless that
+			// passes the call's deadline: then it fails at once, for the
+			// caller's fallbacks, rather than when its time is up.
+			if d := c.pastDeadline(soonest); d != nil {
+				d.detail += "; no member available: " + describeViews(vs)
+				return nil, nil, c.conclude(number, 0, errNoMember, noMemberClass, d)
+			}
 			if err := sleep(ctx, soonest); err != nil {
 				return nil, nil, c.refuseGate(number, ctx, err, taxonomy.Class{}, nil)
 			}
 			c.waited(number, soonest)
 			continue
 		}
-		return nil, nil, c.conclude(number, 0, circuitbreaker.ErrOpen,
-			taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "no member available"}, c.noMember(number, vs))
+		return nil, nil, c.conclude(number, 0, errNoMember, noMemberClass, c.noMember(number, vs))
 	}
 }
+
+// errNoMember is the failure of an attempt that no member of a pool could
+// take (its final error's detail says why, member by member); it matches
+// circuitbreaker.ErrOpen, as the refusal of a plain pipeline's breaker does.
+var errNoMember = fmt.Errorf("middleware: no member available: %w", circuitbreaker.ErrOpen)
+
+// noMemberClass is the class of an attempt no member could take.
+var noMemberClass = taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "no member available"}
 
 // admitted records that attempt of c goes to m, which it passed the gates
 // of, and returns the release of everything the attempt holds there.
