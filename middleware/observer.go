@@ -180,6 +180,8 @@ type AttemptEnd struct {
 
 // LateResult reports that the function of an abandoned attempt returned:
 // its result was discarded. Late is how long after the abandonment it came.
+// Target names the member of a pool the attempt went to, as [AttemptEnd]
+// does.
 type LateResult struct {
 	Target  string
 	Attempt int

@@ -1,6 +1,7 @@
 package middleware
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -561,7 +562,10 @@ func (c *call[R]) runAttempt(ctx context.Context, s State, release func()) (R, e
 // late reports the result of an abandoned attempt, which is discarded.
 func (c *call[R]) late(ctx context.Context, attempt int, late time.Duration, err error) {
 	if c.p.obs.Active() {
-		c.p.obs.Report(ctx, LateResult{Target: c.p.name, Attempt: attempt, Late: late, Failed: err != nil}, err)
+		c.mu.Lock()
+		target := cmp.Or(c.attempts[attempt-1].Target, c.p.name) // the member of a pool it went to
+		c.mu.Unlock()
+		c.p.obs.Report(ctx, LateResult{Target: target, Attempt: attempt, Late: late, Failed: err != nil}, err)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/middleware"
 )
 
@@ -35,6 +36,33 @@ func TestPoolCooldownPastDeadlineFailsFast(t *testing.T) {
 		}
 		if went := f.went(); len(went) != 0 {
 			t.Errorf("attempts went to %v, want none", went)
+		}
+	})
+}
+
+// TestPoolLateResultNamesMember: the late result of an attempt abandoned at
+// its timeout names the member the attempt went to, as every other event
+// of an attempt does.
+func TestPoolLateResultNamesMember(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rec := &observetest.Recorder{}
+		p := mustPool(t, members(2), middleware.Observe(rec), middleware.Timeout(time.Second))
+		release := make(chan struct{})
+		fn := func(_ context.Context, st middleware.State) (string, error) {
+			if st.Member == 0 {
+				<-release // a client that ignores its context
+				return "late", nil
+			}
+			return "ok", nil
+		}
+		if got, err := p.Do(t.Context(), fn); err != nil || got != "ok" {
+			t.Fatalf("got (%q, %v), want ok from m1", got, err)
+		}
+		close(release)
+		synctest.Wait()
+		late := observetest.Of[middleware.LateResult](rec)
+		if len(late) != 1 || late[0].Target != "m0" {
+			t.Errorf("late results %+v, want one naming m0", late)
 		}
 	})
 }
