@@ -2,6 +2,8 @@ package middleware_test
 
 import (
 	"context"
+	"fmt"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -63,6 +65,144 @@ func TestPoolLateResultNamesMember(t *testing.T) {
 		late := observetest.Of[middleware.LateResult](rec)
 		if len(late) != 1 || late[0].Target != "m0" {
 			t.Errorf("late results %+v, want one naming m0", late)
+		}
+	})
+}
+
+// slowGate is a member's concurrency limit that takes a round trip to
+// answer, as one shared through a store does: a millisecond, then a slot.
+type slowGate struct{}
+
+func (slowGate) Acquire(ctx context.Context, _ time.Duration) (func(), error) {
+	select {
+	case <-time.After(time.Millisecond):
+		return func() {}, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// burst makes callers calls of p at once and returns how many attempts
+// went to member 0.
+func burst(t *testing.T, p *middleware.Pipeline[string], f *fleet, callers int) int {
+	t.Helper()
+	done := make(chan struct{})
+	for range callers {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			_, _ = p.Do(t.Context(), f.fn)
+		}()
+	}
+	for range callers {
+		<-done
+	}
+	n := 0
+	for _, m := range f.went() {
+		if m == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// TestPoolProbeOncePerDelayUnderBurst: a member due for its probe (least
+// in flight: of poor health and neglected for a breaker delay; lowest
+// latency: not measured for one) gets one attempt of a burst of calls that
+// all arrive as it falls due, not one per caller, even when its gates take
+// a round trip between the choice and the attempt.
+func TestPoolProbeOncePerDelayUnderBurst(t *testing.T) {
+	gate := middleware.ConcurrencyLimit(slowGate{}, 0)
+	t.Run("least in flight", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			f := newFleet(newScript(fails(unavailable)), newScript(succeeds("ok")))
+			p := mustPool(t, members(2, middleware.NoBreaker(), gate))
+			for range 14 { // m0 is probed once per delay, and fails
+				time.Sleep(middleware.DefaultBreakerDelay + time.Second)
+				if _, err := p.Do(t.Context(), f.fn); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if h := p.Balancer().Members()[0].Health; h > 0.2 {
+				t.Fatalf("m0's health is %.2f, want it low after its failures", h)
+			}
+			f.went()
+			time.Sleep(middleware.DefaultBreakerDelay + time.Second)
+			if n := burst(t, p, f, 5); n != 1 {
+				t.Errorf("%d attempts of a burst of 5 went to the neglected member, want its one probe", n)
+			}
+		})
+	})
+	t.Run("a burst spreads over idle members", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			f := newFleet(newScript(succeeds("a")), newScript(succeeds("b")))
+			p := mustPool(t, members(2, gate))
+			if n := burst(t, p, f, 4); n != 2 {
+				t.Errorf("%d attempts of a burst of 4 went to m0, want 2 on each member", n)
+			}
+		})
+	})
+	t.Run("lowest latency", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			f := newFleet(newScript(step{result: "slow", sleep: time.Second}), newScript(step{result: "fast", sleep: 10 * time.Millisecond}))
+			p := mustPool(t, members(2, gate), middleware.Balance(middleware.LowestLatency))
+			for range 3 {
+				if _, err := p.Do(t.Context(), f.fn); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if went := f.went(); fmt.Sprint(went) != "[0 1 1]" {
+				t.Fatalf("attempts went to %v, want each measured, then the fast one", went)
+			}
+			time.Sleep(middleware.DefaultBreakerDelay + time.Second)
+			if n := burst(t, p, f, 5); n != 1 {
+				t.Errorf("%d attempts of a burst of 5 went to the member due for a new measurement, want one", n)
+			}
+		})
+	})
+}
+
+// toggle is a member's rate limiter with room or not, as the test says.
+type toggle struct{ full atomic.Bool }
+
+func (l *toggle) Acquire(context.Context, int) error {
+	if l.full.Load() {
+		return middleware.ErrLimited
+	}
+	return nil
+}
+
+func (l *toggle) TryAcquire(ctx context.Context, cost int) bool { return l.Acquire(ctx, cost) == nil }
+
+// TestPoolRefusedProbeStaysDue: a member due for its probe whose rate
+// limiter has no room loses nothing by it: the call goes to another
+// member, nothing is left counted in flight, and the next call, once the
+// limiter has room, is the probe.
+func TestPoolRefusedProbeStaysDue(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		lim := &toggle{}
+		f := newFleet(newScript(fails(unavailable), succeeds("back")), newScript(succeeds("ok")))
+		ms := members(2, middleware.NoBreaker())
+		ms[0].Options = append(ms[0].Options, middleware.RateLimit(lim))
+		p := mustPool(t, ms)
+		if _, err := p.Do(t.Context(), f.fn); err != nil { // m0 fails, m1 answers
+			t.Fatal(err)
+		}
+		time.Sleep(middleware.DefaultBreakerDelay + time.Second)
+		lim.full.Store(true)
+		if _, err := p.Do(t.Context(), f.fn); err != nil {
+			t.Fatal(err)
+		}
+		lim.full.Store(false)
+		if got, err := p.Do(t.Context(), f.fn); err != nil || got != "back" {
+			t.Errorf("got (%q, %v), want the probe of m0, refused by its limiter before", got, err)
+		}
+		if went := f.went(); fmt.Sprint(went) != "[0 1 1 0]" {
+			t.Errorf("attempts went to %v, want m0, m1, m1 while m0's limiter is full, then m0's probe", went)
+		}
+		for _, st := range p.Balancer().Members() {
+			if st.InFlight != 0 {
+				t.Errorf("%s has %d in flight, want 0", st.Name, st.InFlight)
+			}
 		}
 	})
 }

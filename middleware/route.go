@@ -112,7 +112,13 @@ func (b *Balancer) views(retry bool) []view {
 // of its circuit, or neglected (see neglected), comes first in its group:
 // its health is low after the failures that opened the circuit, and the
 // probe is what restores it.
-func (b *Balancer) order(vs []view, rt *route, tried []bool) []*member {
+//
+// The first member is reserved for the caller at once, under the same lock
+// as the choice (see reserve): the callers of a burst that arrive together
+// see it chosen, so that they spread over the members and a member due for
+// its probe gets one attempt of the burst, not one per caller, however
+// long its gates take to answer.
+func (b *Balancer) order(vs []view, rt *route, tried []bool) ([]*member, *reservation) {
 	var cands []*member
 	probe := make([]bool, len(vs))
 	for _, v := range vs {
@@ -122,7 +128,7 @@ func (b *Balancer) order(vs []view, rt *route, tried []bool) []*member {
 		}
 	}
 	if len(cands) == 0 {
-		return nil
+		return nil, nil
 	}
 	var pinned *member
 	if rt.pin != nil {
@@ -169,7 +175,7 @@ func (b *Balancer) order(vs []view, rt *route, tried []bool) []*member {
 		}
 		return x.index - y.index
 	})
-	return cands
+	return cands, b.reserveLocked(cands[0], cands, now)
 }
 
 // cost is m's cost under LowestLatency at now; b.mu is held. A member not
@@ -181,14 +187,32 @@ func (m *member) cost(now time.Time) float64 {
 	return float64(m.latency) * float64(m.inFlight.Load()+1) / m.share()
 }
 
-// chosen records that an attempt goes to m, chosen among cands: the turn of
-// the round robin (each candidate gains its share, m loses their sum), and
-// a new measurement claimed under LowestLatency. It returns the function
-// that ends m's attempt in flight.
-func (b *Balancer) chosen(m *member, cands []*member) func() {
-	m.inFlight.Add(1)
-	now := time.Now()
+// reservation is an attempt counted on a member before it passes the
+// member's gates: in flight, its turn of the round robin taken, its probe
+// or measurement claimed. It is kept when the gates let the attempt
+// through, and cancelled when they refuse it.
+type reservation struct {
+	b                *Balancer
+	m                *member
+	turn             uint64    // m.turns once reserved
+	picked, measured time.Time // m's before
+}
+
+// reserve reserves m for an attempt, chosen among cands.
+func (b *Balancer) reserve(m *member, cands []*member) *reservation {
 	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.reserveLocked(m, cands, time.Now())
+}
+
+// reserveLocked is reserve at now, b.mu held: m counts one more attempt in
+// flight, takes its turn of the round robin (each candidate gains its
+// share, m loses their sum) and, as the member an attempt last went to,
+// is no longer neglected; under LowestLatency, an attempt that measures it
+// again is claimed.
+func (b *Balancer) reserveLocked(m *member, cands []*member, now time.Time) *reservation {
+	r := &reservation{b: b, m: m, picked: m.picked, measured: m.measured}
+	m.inFlight.Add(1)
 	total := 0.0
 	for _, c := range cands {
 		c.current += c.share()
@@ -205,8 +229,25 @@ func (b *Balancer) chosen(m *member, cands []*member) func() {
 	if b.strategy == LowestLatency && m.cost(now) == 0 {
 		m.measured = now // the one attempt that measures it again
 	}
-	b.mu.Unlock()
-	return func() { m.inFlight.Add(-1) }
+	m.turns++
+	r.turn = m.turns
+	return r
+}
+
+// done ends the attempt r reserved, once its function has returned.
+func (r *reservation) done() { r.m.inFlight.Add(-1) }
+
+// cancel gives back r, whose member's gates refused the attempt: it is not
+// in flight, and its probe or measurement is due again unless another
+// attempt was reserved there since. Its turn of the round robin stays
+// taken: a member refusing attempts gets fewer of them, within one round.
+func (r *reservation) cancel() {
+	r.m.inFlight.Add(-1)
+	r.b.mu.Lock()
+	defer r.b.mu.Unlock()
+	if r.m.turns == r.turn {
+		r.m.picked, r.m.measured = r.picked, r.measured
+	}
 }
 
 // latencyWeight is the weight of a new sample in a member's moving
@@ -299,13 +340,17 @@ func (c *call[R]) toMember(ctx context.Context, number int) (*member, func(), er
 		c.mu.Lock()
 		tried := slices.Clone(c.rt.tried)
 		c.mu.Unlock()
-		cands := b.order(vs, c.rt, tried)
+		cands, held := b.order(vs, c.rt, tried)
 		var waitOn *member
-		for _, m := range cands {
+		for i, m := range cands {
+			if i > 0 {
+				held = b.reserve(m, cands)
+			}
 			release, why, err := m.gates(ctx, false)
 			if err == nil {
-				return m, c.admitted(b, m, cands, release), nil
+				return m, c.admitted(m, held, release), nil
 			}
+			held.cancel()
 			if ctx.Err() != nil {
 				return nil, nil, c.refuseGate(number, ctx, err, taxonomy.Class{}, nil)
 			}
@@ -322,7 +367,7 @@ func (c *call[R]) toMember(ctx context.Context, number int) (*member, func(), er
 			release, why, err := waitOn.gates(ctx, true)
 			waitOn.waiting.Add(-1)
 			if err == nil {
-				return waitOn, c.admitted(b, waitOn, cands, release), nil
+				return waitOn, c.admitted(waitOn, b.reserve(waitOn, cands), release), nil
 			}
 			vs[waitOn.index].avail = why
 			c.setTarget(number, waitOn.name)
@@ -355,15 +400,15 @@ var errNoMember = fmt.Errorf("middleware: no member available: %w", circuitbreak
 // noMemberClass is the class of an attempt no member could take.
 var noMemberClass = taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "no member available"}
 
-// admitted records that attempt of c goes to m, which it passed the gates
-// of, and returns the release of everything the attempt holds there.
-func (c *call[R]) admitted(b *Balancer, m *member, cands []*member, release func()) func() {
-	done := b.chosen(m, cands)
+// admitted records that attempt of c goes to m, reserved by held, whose
+// gates it passed, and returns the release of everything the attempt holds
+// there.
+func (c *call[R]) admitted(m *member, held *reservation, release func()) func() {
 	c.mu.Lock()
 	c.rt.tried[m.index] = true
 	c.mu.Unlock()
 	return func() {
-		done()
+		held.done()
 		release()
 	}
 }
