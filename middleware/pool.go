@@ -98,6 +98,14 @@ func (s Strategy) String() string {
 // open, the call fails fast with [ReasonCircuitOpen] and a detail stating
 // each member's state, for the caller's fallbacks.
 //
+// A member that is itself resilient (its function returns the final
+// [*Error] of a pipeline of its own) is asked once per call: when it gives
+// up for a reason another target may fix (exhausted, circuit open, over
+// the cap, throttled, refused by a limit of the caller's), the call goes on
+// at once to a member not tried yet, within the attempts of the failure's
+// kind; else it stops with that member's diagnosis. Its own retries are
+// never multiplied by the pool's.
+//
 // A pool has no circuit breaker of its own ([Pipeline.Breaker] is nil): one
 // member down must not stop the others. [CircuitBreaker], [NoBreaker],
 // [NoThrottle] and [MaxHold] given to the pool set its members' defaults;

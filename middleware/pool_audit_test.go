@@ -206,3 +206,72 @@ func TestPoolRefusedProbeStaysDue(t *testing.T) {
 		}
 	})
 }
+
+// TestPoolNestedMemberMovesOn: a member that is itself a resilient
+// pipeline answers with its own final error once it has retried its
+// target: the pool does not retry that member (its retries would multiply
+// the inner ones) but goes on to a member not tried yet, as fallbacks
+// would; a final error another target cannot fix stops the call.
+func TestPoolNestedMemberMovesOn(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		inner := mustPipeline(t, middleware.MaxAttempts(2), middleware.NoBreaker())
+		sick := newScript(fails(unavailable))
+		f := newFleet(newScript(), newScript(succeeds("ok")))
+		fn := func(ctx context.Context, st middleware.State) (string, error) {
+			if st.Member == 0 {
+				f.mu.Lock()
+				f.order = append(f.order, 0)
+				f.mu.Unlock()
+				return inner.Do(ctx, sick.fn)
+			}
+			return f.fn(ctx, st)
+		}
+		p := mustPool(t, members(2), middleware.Balance(middleware.RoundRobin))
+		if got, err := p.Do(t.Context(), fn); err != nil || got != "ok" {
+			t.Fatalf("got (%q, %v), want ok from m1 after m0's inner pipeline gave up", got, err)
+		}
+		if went := f.went(); fmt.Sprint(went) != "[0 1]" {
+			t.Errorf("attempts went to %v, want m0 once, then m1", went)
+		}
+		if n := sick.count(); n != 2 {
+			t.Errorf("the inner pipeline made %d attempts, want its own 2, not multiplied", n)
+		}
+
+		// Every member nested and failing: each is tried once.
+		both := mustPool(t, members(2))
+		start := sick.count()
+		_, err := both.Do(t.Context(), func(ctx context.Context, _ middleware.State) (string, error) {
+			return inner.Do(ctx, sick.fn)
+		})
+		if e := asError(t, err); len(e.Attempts) != 2 || e.Attempts[0].Target == e.Attempts[1].Target || e.Reason != middleware.ReasonExhausted {
+			t.Errorf("got %v, want one attempt on each member, exhausted", err)
+		}
+		if n := sick.count() - start; n != 4 {
+			t.Errorf("the inner pipelines made %d attempts, want 2 each", n)
+		}
+
+		// A nested member that gave up is not asked again by the call, even
+		// when a plain member's failure is retried after it.
+		sick = newScript(fails(unavailable))
+		f = newFleet(newScript(), newScript(fails(unavailable), succeeds("ok")))
+		ms := members(2)
+		ms[0].Options = []middleware.Option{middleware.Weight(5)} // the round robin's choice when both were tried
+		mixed := mustPool(t, ms, middleware.Balance(middleware.RoundRobin))
+		if got, err := mixed.Do(t.Context(), fn); err != nil || got != "ok" {
+			t.Fatalf("mixed: got (%q, %v), want ok from m1's second attempt", got, err)
+		}
+		if went := f.went(); fmt.Sprint(went) != "[0 1 1]" || sick.count() != 2 {
+			t.Errorf("mixed: attempts went to %v, the inner pipeline made %d, want [0 1 1] and 2", went, sick.count())
+		}
+
+		// A final error no other member can fix stops the call at once.
+		denied := newScript(fails(unauthorized))
+		start = denied.count()
+		_, err = both.Do(t.Context(), func(ctx context.Context, _ middleware.State) (string, error) {
+			return inner.Do(ctx, denied.fn)
+		})
+		if e := asError(t, err); e.Reason != middleware.ReasonPermanent || denied.count()-start != 1 {
+			t.Errorf("got %v after %d requests, want the inner permanent failure after one", err, denied.count()-start)
+		}
+	})
+}

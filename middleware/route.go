@@ -17,6 +17,7 @@ import (
 // and the pin it follows.
 type route struct {
 	tried []bool // by member index; guarded by call.mu
+	spent []bool // members whose own retries are spent (see nextMember); nil until one is; guarded by call.mu
 	pin   *pin   // nil: the call is not sticky
 }
 
@@ -33,6 +34,7 @@ const (
 	rateFull                // its rate limiter has no room
 	probing                 // half-open, and another caller holds the probe
 	notChecked              // a member before it was chosen
+	spent                   // a resilient member that gave up on this call
 )
 
 // view is a member's availability at one moment.
@@ -57,6 +59,8 @@ func (v view) String() string {
 		return v.m.name + ": rate limit full"
 	case probing:
 		return v.m.name + ": probe in flight"
+	case spent:
+		return v.m.name + ": its own retries spent"
 	}
 	return v.m.name + ": ready"
 }
@@ -339,6 +343,11 @@ func (c *call[R]) toMember(ctx context.Context, number int) (*member, func(), er
 		vs := b.views(retry)
 		c.mu.Lock()
 		tried := slices.Clone(c.rt.tried)
+		for i, s := range c.rt.spent {
+			if s {
+				vs[i].avail = spent
+			}
+		}
 		c.mu.Unlock()
 		cands, held := b.order(vs, c.rt, tried)
 		var waitOn *member
@@ -533,6 +542,43 @@ func (c *call[R]) decideRoute(n int, class taxonomy.Class, failed *member) *deci
 		return d
 	}
 	return c.retryAfter(wait, source)
+}
+
+// nextMember decides about attempt n of a pool's call, which failed with
+// the final error of an inner pipeline (a member that is itself resilient)
+// that stopped for reason: a retry at once when reason is one another
+// target may fix (the member is failing, holding off or over a limit of
+// the caller's) and a member no attempt of the call went to is ready, within
+// the attempts of class's kind; nil otherwise, and for a plain pipeline.
+// The member that failed, m, is not asked again by the call: its own
+// retries are done.
+func (c *call[R]) nextMember(n int, class taxonomy.Class, reason Reason, m *member) *decision {
+	if c.p.bal == nil || m == nil {
+		return nil
+	}
+	c.mu.Lock()
+	if c.rt.spent == nil {
+		c.rt.spent = make([]bool, len(c.rt.tried))
+	}
+	c.rt.spent[m.index] = true
+	tried := slices.Clone(c.rt.tried)
+	c.mu.Unlock()
+	switch {
+	case n >= c.p.cfg.attemptsFor(class.Kind):
+		return nil
+	case reason != ReasonExhausted && reason != ReasonCircuitOpen && reason != ReasonRetryAfterOverCap &&
+		reason != ReasonThrottled && reason != ReasonRejected && reason != ReasonConcurrency:
+		return nil
+	}
+	for _, v := range c.p.bal.views(true) {
+		if v.avail == ready && !tried[v.m.index] {
+			if d := c.pastDeadline(0); d != nil {
+				return d
+			}
+			return c.retryAfter(0, WaitNextMember)
+		}
+	}
+	return nil
 }
 
 // coolDown makes m, whose attempt failed with class, cool down for the
