@@ -255,6 +255,7 @@ type Compacted struct {
 }
 
 // StreamRestarted reports a stream retried after it had delivered chunks.
+// Target names where the stream broke: the model, or the member of a pool.
 type StreamRestarted struct {
 	Target string
 	Chunks int // chunks the failed attempt had delivered

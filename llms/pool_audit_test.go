@@ -1,0 +1,66 @@
+package llms_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	lcllms "github.com/tmc/langchaingo/llms"
+
+	"github.com/resilientgo/resilient/faultserver"
+	"github.com/resilientgo/resilient/internal/observetest"
+	"github.com/resilientgo/resilient/llms"
+	"github.com/resilientgo/resilient/middleware"
+)
+
+// TestPoolStreamCutAfterText: a stream that one deployment cuts after
+// delivering text. Without a restart hook the call stops there, with the
+// partial text, and asks no other deployment: the caller has the text
+// already. With one, the restart goes at once to the other deployment, the
+// caller sees the text of the second stream only (after the hook), the
+// first deployment's health and breaker are charged once, and the restart
+// is reported naming the deployment whose stream broke.
+func TestPoolStreamCutAfterText(t *testing.T) {
+	forEachProvider(t, func(t *testing.T, f faultserver.Format) {
+		{
+			servers, members := deployments(t, f, []faultserver.Step{faultserver.DropStream("Hel")},
+				[]faultserver.Step{faultserver.ReplyChunks("Hel", "lo")})
+			var c collector
+			_, err := mustPool(t, members, llms.Middleware(middleware.Balance(middleware.RoundRobin))).
+				GenerateContent(t.Context(), hello(), lcllms.WithStreamingFunc(c.fn))
+			var partial *llms.PartialStreamError
+			if !errors.As(err, &partial) || partial.Partial != "Hel" || counts(servers)[1] != 0 {
+				t.Fatalf("without a hook: got %v after %v requests, want the partial Hel from d0 alone", err, counts(servers))
+			}
+
+			servers, members = deployments(t, f, []faultserver.Step{faultserver.DropStream("Hel")},
+				[]faultserver.Step{faultserver.ReplyChunks("Hel", "lo")})
+			rec := &observetest.Recorder{}
+			c = collector{}
+			hook := func(context.Context, string) error {
+				c.mu.Lock()
+				c.chunks = nil // the caller clears what it showed
+				c.mu.Unlock()
+				return nil
+			}
+			pool := mustPool(t, members, llms.OnStreamRestart(hook), llms.Middleware(middleware.Observe(rec)),
+				llms.Middleware(middleware.Balance(middleware.RoundRobin)))
+			start := time.Now()
+			resp, err := pool.GenerateContent(t.Context(), hello(), lcllms.WithStreamingFunc(c.fn))
+			if err != nil || text(resp) != "Hello" || c.text() != "Hello" {
+				t.Fatalf("with a hook: got (%v, %v), shown %q; want Hello from d1", resp, err, c.text())
+			}
+			if got := counts(servers); got[0] != 1 || got[1] != 1 || time.Since(start) != 0 {
+				t.Errorf("requests %v after %v, want one to each, the restart at once", got, time.Since(start))
+			}
+			st := pool.Pool().Members()
+			if st[0].Health != 1-1.0/8 || st[1].Health != 1 {
+				t.Errorf("health %.3f and %.3f, want d0 charged once (0.875), d1 untouched", st[0].Health, st[1].Health)
+			}
+			if r := observetest.Of[middleware.StreamRestarted](rec); len(r) != 1 || r[0].Target != "d0" || r[0].Chunks != 1 {
+				t.Errorf("restarts %+v, want one of d0 after 1 chunk", r)
+			}
+		}
+	})
+}
