@@ -3,6 +3,8 @@ package llms_test
 import (
 	"context"
 	"errors"
+	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -60,6 +62,31 @@ func TestPoolStreamCutAfterText(t *testing.T) {
 			}
 			if r := observetest.Of[middleware.StreamRestarted](rec); len(r) != 1 || r[0].Target != "d0" || r[0].Chunks != 1 {
 				t.Errorf("restarts %+v, want one of d0 after 1 chunk", r)
+			}
+		}
+	})
+}
+
+// TestPoolErrorsKeepSecrets: deployments whose error bodies echo an API
+// key: neither the pool's final error, which lists every member tried, nor
+// its log lines carry the key.
+func TestPoolErrorsKeepSecrets(t *testing.T) {
+	const key = "sk-proj-Abcdefghijklmnopqrstuvwxyz0123456789"
+	forEachProvider(t, func(t *testing.T, f faultserver.Format) {
+		echo := faultserver.Status(500, "upstream rejected key "+key)
+		servers, members := deployments(t, f, []faultserver.Step{echo}, []faultserver.Step{echo})
+		var logs strings.Builder
+		logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		_, err := mustPool(t, members, llms.Logger(logger)).GenerateContent(t.Context(), hello())
+		if err == nil || counts(servers)[0] == 0 || counts(servers)[1] == 0 {
+			t.Fatalf("got %v after %v requests, want a failure after each member", err, counts(servers))
+		}
+		if !strings.Contains(err.Error(), "d0") || !strings.Contains(err.Error(), "d1") {
+			t.Errorf("the error does not name both members: %v", err)
+		}
+		for what, s := range map[string]string{"error": err.Error(), "logs": logs.String()} {
+			if strings.Contains(s, key) || strings.Contains(s, key[8:]) {
+				t.Errorf("the %s carry the key: %s", what, s)
 			}
 		}
 	})

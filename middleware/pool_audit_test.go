@@ -275,3 +275,80 @@ func TestPoolNestedMemberMovesOn(t *testing.T) {
 		}
 	})
 }
+
+// counting is a member's rate limiter that always has room and counts the
+// units taken from it.
+type counting struct{ taken atomic.Int32 }
+
+func (l *counting) Acquire(context.Context, int) error { l.taken.Add(1); return nil }
+
+func (l *counting) TryAcquire(context.Context, int) bool { l.taken.Add(1); return true }
+
+// TestPoolProbeInFlightTakesNoLimit: while a member's probe is in flight
+// (half-open, its one permit taken), the calls that go elsewhere take
+// nothing from its rate limiter: a member's limit is spent only on
+// requests sent to it, so that it has its room when it recovers.
+func TestPoolProbeInFlightTakesNoLimit(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		lim := &counting{}
+		f := newFleet(newScript(fails(unavailable), step{result: "back", sleep: time.Minute}), newScript(succeeds("ok")))
+		ms := members(2, middleware.CircuitBreaker(1, 10*time.Second))
+		ms[0].Options = append(ms[0].Options, middleware.RateLimit(lim))
+		p := mustPool(t, ms)
+		if _, err := p.Do(t.Context(), f.fn); err != nil { // m0 fails and opens, m1 answers
+			t.Fatal(err)
+		}
+		time.Sleep(11 * time.Second)
+		probe := make(chan error)
+		go func() { _, err := p.Do(t.Context(), f.fn); probe <- err }()
+		synctest.Wait() // m0's probe is in flight for a minute
+		for range 5 {
+			if got, err := p.Do(t.Context(), f.fn); err != nil || got != "ok" {
+				t.Fatalf("got (%q, %v), want ok from m1", got, err)
+			}
+		}
+		if err := <-probe; err != nil {
+			t.Fatal(err)
+		}
+		if went := f.went(); fmt.Sprint(went) != "[0 1 0 1 1 1 1 1]" {
+			t.Errorf("attempts went to %v, want m0, m1, the probe of m0, then m1 while it is in flight", went)
+		}
+		if n := lim.taken.Load(); n != 2 {
+			t.Errorf("m0's limiter gave %d units, want 2, one per request sent to m0", n)
+		}
+	})
+}
+
+// TestPoolAbandonedProbeFreesTheNext: a probe abandoned at its timeout,
+// whose function never returns, decides the circuit (open again) and does
+// not keep the member from its next probe after another delay.
+func TestPoolAbandonedProbeFreesTheNext(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		hung := make(chan struct{})
+		defer close(hung)
+		var m0 atomic.Int32
+		fn := func(_ context.Context, st middleware.State) (string, error) {
+			if st.Member != 0 {
+				return "m1", nil
+			}
+			switch m0.Add(1) {
+			case 1:
+				return "", unavailable
+			case 2:
+				<-hung // a client that ignores its context
+				return "late", nil
+			}
+			return "m0", nil
+		}
+		p := mustPool(t, members(2, middleware.CircuitBreaker(1, 10*time.Second)), middleware.Timeout(time.Second))
+		for range 2 { // m0 fails and opens; after its delay, its probe hangs and is abandoned
+			if _, err := p.Do(t.Context(), fn); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(11 * time.Second)
+		}
+		if got, err := p.Do(t.Context(), fn); err != nil || got != "m0" {
+			t.Errorf("got (%q, %v), want m0's next probe, answered", got, err)
+		}
+	})
+}

@@ -87,6 +87,11 @@ func look(m *member, retry bool, now time.Time) view {
 			}
 			probe = true // the delay is over: the next caller to ask gets the probe
 		case BreakerHalfOpen:
+			if m.probes.Load() > 0 {
+				// Its one probe is in flight: no other attempt may go, and
+				// none should take anything from its limits on the way.
+				return view{m: m, avail: probing}
+			}
 			probe = true
 		}
 	}
