@@ -352,3 +352,37 @@ func TestPoolAbandonedProbeFreesTheNext(t *testing.T) {
 		}
 	})
 }
+
+// TestPoolCanceledWhileWaitingForSlot: a caller that gives up while it
+// waits for a member's slot (the pool's own limit and the members' both
+// set) returns at once, canceled, and leaves every slot as it found it.
+func TestPoolCanceledWhileWaitingForSlot(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFleet(newScript(step{result: "a", sleep: time.Hour}, succeeds("a")), newScript(step{result: "b", sleep: time.Hour}, succeeds("b")))
+		p := mustPool(t, members(2, middleware.MaxConcurrent(1, time.Minute)), middleware.MaxConcurrent(3, time.Minute))
+		done := make(chan struct{})
+		for range 2 {
+			go func() { _, _ = p.Do(context.Background(), f.fn); done <- struct{}{} }()
+		}
+		synctest.Wait() // each member's one slot is held for an hour
+		ctx, cancel := context.WithCancel(t.Context())
+		time.AfterFunc(time.Second, cancel)
+		start := time.Now()
+		_, err := p.Do(ctx, f.fn)
+		if e := asError(t, err); e.Reason != middleware.ReasonCanceled || time.Since(start) != time.Second {
+			t.Errorf("got %v after %v, want canceled after 1s", err, time.Since(start))
+		}
+		<-done
+		<-done
+		for range 3 { // every slot is free again
+			if _, err := p.Do(t.Context(), f.fn); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, st := range p.Balancer().Members() {
+			if st.InFlight != 0 {
+				t.Errorf("%s has %d in flight, want 0", st.Name, st.InFlight)
+			}
+		}
+	})
+}
