@@ -84,7 +84,10 @@ func invalid(m lcllms.Model, err error) *Model {
 }
 
 func build(m lcllms.Model, cfg config) (*Model, error) {
-	m, given := unnamed(m)
+	m, given, _ := unmember(m) // outside a pool, a member's options do not apply
+	if isNil(m) {
+		return nil, fmt.Errorf("llms: nil model (%T)", m)
+	}
 	name, provider, model := describe(m)
 	switch {
 	case cfg.name != "":
@@ -156,7 +159,7 @@ func (w *Model) buildFallbacks(cfg config, taken names) error {
 			w.fallbacks = append(w.fallbacks, wrapped)
 			continue
 		}
-		inner, given := unnamed(fb)
+		inner, given, _ := unmember(fb)
 		name, err := taken.claim(inner, given)
 		if err != nil {
 			return fmt.Errorf("llms: Fallbacks: model %d %w", i, err)

@@ -91,3 +91,58 @@ func TestPoolErrorsKeepSecrets(t *testing.T) {
 		}
 	})
 }
+
+// TestMemberOutsidePool: a client marked as a pool member and used as a
+// plain model or a fallback is that client, named and checked as its
+// provider's, with the name Named gave it, as Member's documentation
+// promises; a nil client under Member is refused as a nil one is.
+func TestMemberOutsidePool(t *testing.T) {
+	s := faultserver.NewInMemory(faultserver.Reply("hi"))
+	defer s.Close()
+	client := realClient(t, s, faultserver.OpenAI)
+	plain, err := llms.New(client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		m    lcllms.Model
+		want string
+	}{
+		{llms.Member(client, middleware.Weight(2)), plain.Name()},
+		{llms.Member(llms.Named(client, "east")), "east"},
+		{llms.Named(llms.Member(client), "east"), "east"},
+	} {
+		started := &observetest.Recorder{}
+		m, err := llms.New(c.m, llms.Middleware(middleware.Observe(started)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := m.GenerateContent(t.Context(), hello()); err != nil {
+			t.Errorf("New(%s): %v", m.Name(), err)
+		}
+		if st := started.Starts(); m.Name() != c.want || len(st) == 0 || st[0].Target.Provider != "openai" {
+			t.Errorf("New: named %q, started %+v; want %q for openai", m.Name(), st, c.want)
+		}
+		var fallbacks []string
+		rec := &observetest.Recorder{}
+		failing := faultserver.NewInMemory(faultserver.Overloaded())
+		defer failing.Close()
+		primary, err := llms.New(llms.Named(realClient(t, failing, faultserver.OpenAI), "primary"), llms.Fallbacks(c.m),
+			llms.Middleware(middleware.Observe(rec), middleware.MaxAttempts(1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := primary.GenerateContent(t.Context(), hello()); err != nil {
+			t.Errorf("Fallbacks: %v", err)
+		}
+		for _, f := range observetest.Of[middleware.Fallback](rec) {
+			fallbacks = append(fallbacks, f.To)
+		}
+		if len(fallbacks) != 1 || fallbacks[0] != c.want {
+			t.Errorf("Fallbacks: fell back to %v, want %q", fallbacks, c.want)
+		}
+	}
+	if _, err := llms.New(llms.Member(nil)); err == nil {
+		t.Errorf("New(Member(nil)): no error")
+	}
+}
