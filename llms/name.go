@@ -21,7 +21,6 @@ type named struct {
 	name string
 }
 
-
 // describe names a model and finds its provider and model: the provider is
 // the client's package ("*openai.LLM" is "openai"), the model is the
 // client's configured model when its struct reveals one, so the default
