@@ -454,12 +454,21 @@ var (
 
 // admit passes attempt number through the gates before its target: the
 // rate limiter, the concurrency limit, then the breaker or, for a pool, the
-// choice of a member and that member's gates. A refusal is concluded here:
+// choice of a member and that member's gates; a pool's attempt that finds
+// no member ready waits for the first cooldown to end before all of them,
+// holding none of the pool's slots. A refusal is concluded here:
 // admit returns its error. The slots taken are given back by the pass's
 // release, which runAttempt calls when the function returns, or here on a
 // refusal.
 func (c *call[R]) admit(ctx context.Context, number int) (*pass, error) {
 	p := c.p
+	slept := false // waited for a member of a pool to end its cooldown
+	if p.bal != nil {
+		var err error
+		if slept, err = c.beforeMember(ctx, number); err != nil {
+			return nil, err
+		}
+	}
 	if l := p.cfg.limiter; l != nil {
 		if err := l.Acquire(ctx, 1); err != nil {
 			return nil, c.refuseGate(number, ctx, err, rateLimitClass,
@@ -476,7 +485,7 @@ func (c *call[R]) admit(ctx context.Context, number int) (*pass, error) {
 		g.release = release
 	}
 	if p.bal != nil {
-		m, release, err := c.toMember(ctx, number)
+		m, release, err := c.toMember(ctx, number, slept)
 		if err != nil {
 			g.release()
 			return nil, err

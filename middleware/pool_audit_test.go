@@ -386,3 +386,26 @@ func TestPoolCanceledWhileWaitingForSlot(t *testing.T) {
 		}
 	})
 }
+
+// TestPoolCooldownWaitHoldsNoSlot: a caller waiting for a member to end
+// its cooldown holds no slot of the pool's concurrency limit, which bounds
+// the attempts in flight: callers arriving meanwhile wait for the cooldown
+// too, rather than being refused for a limit no request fills.
+func TestPoolCooldownWaitHoldsNoSlot(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFleet(newScript(fails(rateLimited(5*time.Second)), succeeds("a")), newScript(fails(rateLimited(5*time.Second)), succeeds("b")))
+		p := mustPool(t, members(2), middleware.MaxAttempts(1), middleware.MaxConcurrent(1, time.Second))
+		for range 2 { // each member answers a 429 and cools down for 5s
+			_, _ = p.Do(t.Context(), f.fn)
+		}
+		errs := make(chan error, 2)
+		for range 2 {
+			go func() { _, err := p.Do(t.Context(), f.fn); errs <- err }()
+		}
+		for range 2 {
+			if err := <-errs; err != nil {
+				t.Errorf("got %v, want each caller answered once the cooldowns end", err)
+			}
+		}
+	})
+}

@@ -339,21 +339,13 @@ func (m *member) gates(ctx context.Context, wait bool) (func(), availability, er
 // its gates: a ready member whose gates are free at once, in the order of
 // [Balancer.order]; else the first one whose limits had no room, waiting
 // for them as they allow; else, when members only cool down, the end of the
-// first cooldown. It returns the member and the release of its slots, or
-// the error that concludes an attempt no member took.
-func (c *call[R]) toMember(ctx context.Context, number int) (*member, func(), error) {
+// first cooldown, unless the attempt slept for one already (slept). It
+// returns the member and the release of its slots, or the error that
+// concludes an attempt no member took.
+func (c *call[R]) toMember(ctx context.Context, number int, slept bool) (*member, func(), error) {
 	b := c.p.bal
-	retry := number > 1
-	for slept := false; ; slept = true {
-		vs := b.views(retry)
-		c.mu.Lock()
-		tried := slices.Clone(c.rt.tried)
-		for i, s := range c.rt.spent {
-			if s {
-				vs[i].avail = spent
-			}
-		}
-		c.mu.Unlock()
+	for ; ; slept = true {
+		vs, tried := c.memberViews(number)
 		cands, held := b.order(vs, c.rt, tried)
 		var waitOn *member
 		for i, m := range cands {
@@ -387,23 +379,66 @@ func (c *call[R]) toMember(ctx context.Context, number int) (*member, func(), er
 			c.setTarget(number, waitOn.name)
 			return nil, nil, c.refuseGate(number, ctx, err, gateClass(why), c.gateRefusal(number, why, vs))
 		}
-		if soonest := soonestCooldown(vs); !slept && soonest > 0 {
-			// Every member that is not down cools down: wait for the first,
-			// as a plain pipeline waits out a Retry-After, unless that
-			// passes the call's deadline: then it fails at once, for the
-			// caller's fallbacks, rather than when its time is up.
-			if d := c.pastDeadline(soonest); d != nil {
-				d.detail += "; no member available: " + describeViews(vs)
-				return nil, nil, c.conclude(number, 0, errNoMember, noMemberClass, d)
+		if !slept {
+			if waited, err := c.awaitCooling(ctx, number, vs); err != nil || waited {
+				if err != nil {
+					return nil, nil, err
+				}
+				continue
 			}
-			if err := sleep(ctx, soonest); err != nil {
-				return nil, nil, c.refuseGate(number, ctx, err, taxonomy.Class{}, nil)
-			}
-			c.waited(number, soonest)
-			continue
 		}
 		return nil, nil, c.conclude(number, 0, errNoMember, noMemberClass, c.noMember(number, vs))
 	}
+}
+
+// memberViews returns the availability of every member for attempt number
+// of c, a member whose own retries are spent for the call marked so, and
+// the members the call's attempts went to.
+func (c *call[R]) memberViews(number int) ([]view, []bool) {
+	vs := c.p.bal.views(number > 1)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, s := range c.rt.spent {
+		if s {
+			vs[i].avail = spent
+		}
+	}
+	return vs, slices.Clone(c.rt.tried)
+}
+
+// beforeMember waits, before attempt number of c takes anything of the
+// pool's own limits, while no member is ready and some cool down (see
+// awaitCooling): the wait is for a member, not for the pool, and holds
+// none of the pool's slots. It reports whether it waited.
+func (c *call[R]) beforeMember(ctx context.Context, number int) (bool, error) {
+	vs, _ := c.memberViews(number)
+	for _, v := range vs {
+		if v.avail == ready {
+			return false, nil
+		}
+	}
+	return c.awaitCooling(ctx, number, vs)
+}
+
+// awaitCooling waits, when members of vs cool down, for the first to be
+// back, as a plain pipeline waits out a Retry-After, unless that passes the
+// call's deadline: then attempt number fails at once, for the caller's
+// fallbacks, rather than when its time is up. It reports whether it
+// waited, or returns the error that concludes the attempt.
+func (c *call[R]) awaitCooling(ctx context.Context, number int, vs []view) (bool, error) {
+	soonest := soonestCooldown(vs)
+	if soonest == 0 {
+		return false, nil
+	}
+	if d := c.pastDeadline(soonest); d != nil {
+		d.detail += "; no member available: " + describeViews(vs)
+		return false, c.conclude(number, 0, errNoMember, noMemberClass, d)
+	}
+	if err := sleep(ctx, soonest); err != nil {
+		return false, c.refuseGate(number, ctx, err, taxonomy.Class{}, nil)
+	}
+	c.waited(number, soonest)
+	return true, nil
 }
 
 // errNoMember is the failure of an attempt that no member of a pool could
