@@ -1,6 +1,7 @@
 package middleware_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -217,6 +218,35 @@ func TestPoolAccountFailureRetriesATriedMember(t *testing.T) {
 		_, err := mustPool(t, members(2), middleware.MaxAttempts(2)).Do(t.Context(), f.fn)
 		if e := asError(t, err); e.Reason != middleware.ReasonPermanent || len(f.went()) != 2 {
 			t.Errorf("with 2 attempts: got %v, want failed permanently after 2", err)
+		}
+	})
+}
+
+// TestPoolNestedAccountFailure: a member that is itself a resilient
+// pipeline and gives up for its account is taken out of rotation too, and
+// the call goes on to another member.
+func TestPoolNestedAccountFailure(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		inner := mustPipeline(t, middleware.NoBreaker())
+		refused := newScript(fails(keyRefused))
+		ok := newScript(succeeds("ok"))
+		fn := func(ctx context.Context, st middleware.State) (string, error) {
+			if st.Member == 0 {
+				return inner.Do(ctx, refused.fn)
+			}
+			return ok.fn(ctx, st)
+		}
+		p := mustPool(t, members(2))
+		for range 5 {
+			if got, err := p.Do(t.Context(), fn); err != nil || got != "ok" {
+				t.Fatalf("got (%q, %v), want ok from m1", got, err)
+			}
+		}
+		if n := refused.count(); n != 1 {
+			t.Errorf("the refusing member got %d requests, want 1", n)
+		}
+		if m0 := p.Balancer().Members()[0]; m0.Suspended != middleware.DefaultMaxHold {
+			t.Errorf("m0 is suspended for %v, want %v", m0.Suspended, middleware.DefaultMaxHold)
 		}
 	})
 }
