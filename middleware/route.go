@@ -200,8 +200,10 @@ func (b *Balancer) chosen(m *member, cands []*member) func() {
 		// loads decided does not skew the round robin for long after it.
 		c.current = min(max(c.current, -total), total)
 	}
-	if b.strategy == LowestLatency && m.cost(now) == 0 {
-		m.measured = now // the one attempt that measures it again
+	if m.cost(now) == 0 {
+		// The one attempt that measures it again (only LowestLatency reads
+		// the cost; under the others the claim changes nothing).
+		m.measured = now
 	}
 	b.mu.Unlock()
 	return func() { m.inFlight.Add(-1) }
@@ -326,7 +328,7 @@ func (c *call[R]) toMember(ctx context.Context, number int) (*member, func(), er
 			c.setTarget(number, waitOn.name)
 			return nil, nil, c.refuseGate(number, ctx, err, gateClass(why), c.gateRefusal(number, why, vs))
 		}
-		if soonest := soonestCooldown(vs); !slept && soonest > 0 {
+		if soonest := soonestCooldown(vs); !slept && soonest != 0 {
 			// Every member that is not down cools down: wait for the first,
 			// as a plain pipeline waits out a Retry-After.
 			if err := sleep(ctx, soonest); err != nil {
@@ -399,8 +401,8 @@ func (c *call[R]) gateRefusal(n int, why availability, vs []view) *decision {
 func soonestCooldown(vs []view) time.Duration {
 	var soonest time.Duration
 	for _, v := range vs {
-		if v.avail == cooling && (soonest == 0 || v.left < soonest) {
-			soonest = v.left
+		if v.avail == cooling { // v.left > 0
+			soonest = min(cmp.Or(soonest, v.left), v.left)
 		}
 	}
 	return soonest
@@ -417,10 +419,8 @@ func (c *call[R]) noMember(n int, vs []view) *decision {
 		switch v.avail {
 		case throttled:
 			return &decision{reason: ReasonThrottled, detail: detail, refusal: RefusedThrottle}
-		case open:
-			if remaining == 0 || v.left < remaining {
-				remaining = v.left
-			}
+		case open: // v.left > 0
+			remaining = min(cmp.Or(remaining, v.left), v.left)
 		}
 	}
 	return c.waitForProbe(n, remaining, &decision{reason: ReasonCircuitOpen, detail: detail, refusal: RefusedCircuitOpen})

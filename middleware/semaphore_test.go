@@ -137,7 +137,8 @@ func TestConcurrencySlotHeldUntilReturn(t *testing.T) {
 }
 
 // TestConcurrencyLimitShared: two pipelines drawing on one semaphore share
-// its slots, and a caller that gives up while waiting ends canceled.
+// its slots, a caller that gives up while waiting ends canceled, and one
+// that may not wait is refused at once.
 func TestConcurrencyLimitShared(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		b, err := middleware.NewBulkhead(1)
@@ -155,6 +156,12 @@ func TestConcurrencyLimitShared(t *testing.T) {
 		_, err = p2.Do(ctx, blocked)
 		if e := asError(t, err); e.Reason != middleware.ReasonCanceled {
 			t.Errorf("got %v, want canceled while waiting for the slot", err)
+		}
+		// A wait of 0: refused at once while the slot is taken.
+		start := time.Now()
+		_, err = mustPipeline(t, middleware.ConcurrencyLimit(b, 0)).Do(t.Context(), blocked)
+		if e := asError(t, err); e.Reason != middleware.ReasonConcurrency || time.Since(start) != 0 {
+			t.Errorf("got %v after %v, want the concurrency limit at once", err, time.Since(start))
 		}
 		close(done)
 	})
