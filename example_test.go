@@ -58,8 +58,10 @@ func ExampleTool() {
 }
 
 // A pool spreads calls over deployments of one model and routes around the
-// sick: here one deployment answers 503 until its circuit opens, after
-// which every call costs one request to the other.
+// sick: here one deployment answers 503. Its one failed request is retried
+// on the other at once, and from then on the pool sends the calls to the
+// healthier deployment, save a probe of the sick one once per breaker delay
+// (a minute here); had the probes kept failing, its circuit would open.
 func ExamplePool() {
 	east := faultserver.New(faultserver.Status(503, "Service Unavailable"))
 	west := faultserver.New(faultserver.Reply("Hello from the west"))
@@ -78,10 +80,10 @@ func ExamplePool() {
 	}
 	fmt.Printf("%d calls answered; requests: east %d, west %d\n", answered, east.Count(), west.Count())
 	for _, m := range model.Pool().Members() {
-		fmt.Println(m.Name, m.Breaker.State())
+		fmt.Printf("%s: health %.2f, circuit %v\n", m.Name, m.Health, m.Breaker.State())
 	}
 	// Output:
-	// 6 calls answered; requests: east 2, west 6
-	// east open
-	// west closed
+	// 6 calls answered; requests: east 1, west 6
+	// east: health 0.88, circuit closed
+	// west: health 1.00, circuit closed
 }

@@ -82,3 +82,35 @@ func BenchmarkNoopParallel(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPool compares the no-op call through a pipeline over one target
+// with the same call through a pool of three members, where each attempt
+// also chooses its member (health, load, round robin) and counts its load
+// there: serially, and from every core at once.
+func BenchmarkPool(b *testing.B) {
+	ctx := context.Background()
+	fn := func(ctx context.Context, _ middleware.State) (string, error) { return noop(ctx) }
+	targets := []struct {
+		name string
+		p    *middleware.Pipeline[string]
+	}{
+		{"target=model", mustPipeline(b)},
+		{"target=pool3", mustPool(b, members(3))},
+	}
+	for _, t := range targets {
+		b.Run("calls=serial/"+t.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_, _ = t.p.Do(ctx, fn)
+			}
+		})
+		b.Run("calls=parallel/"+t.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					_, _ = t.p.Do(ctx, fn)
+				}
+			})
+		})
+	}
+}

@@ -52,10 +52,10 @@ func (f *flaky) take() [3]int {
 }
 
 // TestPoolHealthWeighsFailures: under every strategy, a member that fails
-// half its attempts (not often enough in a row to open its circuit) gets a
-// clearly smaller share of the attempts than the healthy ones, whether the
-// calls come one at a time or many at once; once it answers again, it gets
-// its share back.
+// half its attempts (not often enough in a row to open its circuit) gets
+// about a quarter of a healthy member's attempts or less (its health
+// squared), whether the calls come one at a time or many at once; once it
+// answers again, it gets its share back.
 func TestPoolHealthWeighsFailures(t *testing.T) {
 	for _, s := range []middleware.Strategy{middleware.LeastInFlight, middleware.RoundRobin, middleware.LowestLatency} {
 		for _, callers := range []int{1, 12} {
@@ -88,8 +88,11 @@ func healthShares(t *testing.T, s middleware.Strategy, callers int) {
 	}
 	sick := phase(400)
 	healthy := min(sick[1], sick[2])
-	if float64(sick[0]) > 0.6*float64(healthy) {
-		t.Errorf("while m0 fails half its attempts, attempts per member %v: want m0 under 60 %% of a healthy member's", sick)
+	if float64(sick[0]) > 0.4*float64(healthy) {
+		t.Errorf("while m0 fails half its attempts, attempts per member %v: want m0 under 40 %% of a healthy member's", sick)
+	}
+	if s == middleware.RoundRobin && float64(sick[0]) < 0.15*float64(healthy) {
+		t.Errorf("while m0 fails half its attempts, attempts per member %v: want m0 at about a quarter of a healthy member's in turn", sick)
 	}
 	if h := p.Balancer().Members()[0].Health; h < 0.2 || h > 0.8 {
 		t.Errorf("m0's health %.2f while it fails half its attempts, want about 0.5", h)

@@ -31,31 +31,38 @@ type Member struct {
 }
 
 // Strategy says how a pool chooses among its healthy members. Every
-// strategy also weighs each member by its health, the share of its recent
-// attempts that were answered (a moving average over the last dozen or so,
-// seen in tenths, at least a tenth): only failures that count against its
-// breaker count, not a rate limit, a cancellation or a request refused for
-// its own content. A member failing half its requests, which rarely fails
-// often enough in a row to open its circuit, gets about half the share of
-// a healthy one; a member that answers again regains its share as its
-// health does, and the probe that closes its circuit restores it at once.
-// Ties go by smooth weighted round robin on weight times health.
+// strategy also weighs each member by the square of its health, the share
+// of its recent attempts that were answered (a moving average over the
+// last dozen or so, seen in tenths; the square at least a tenth): only
+// failures that count against its breaker count, not a rate limit, a
+// cancellation or a request refused for its own content. Squared, because
+// such a member answers only that share of the calls it gets and each
+// one it fails costs a second request: a member failing half its
+// requests, which rarely fails often enough in a row to open its circuit,
+// gets about a quarter of the share of a healthy one; a member that
+// answers again regains its share as its health does, and the probe that
+// closes its circuit restores it at once. Ties go by smooth weighted round
+// robin on weight times that weighing.
 type Strategy uint8
 
 // The strategies of [Balance].
 const (
-	// LeastInFlight chooses the member with the fewest attempts in flight
-	// for its weight times its health; ties go round robin, so that one
-	// caller alone spreads its calls too. A slow member has more calls in
-	// flight and gets fewer new ones. The default.
+	// LeastInFlight chooses the member whose attempts in flight, counting
+	// the new one, are fewest for its weight times its health squared; ties go
+	// round robin, so that one caller alone spreads its calls too. A slow
+	// member has more calls in flight and gets fewer new ones; among idle
+	// members the healthiest wins, so that a member that failed gets no
+	// call while a healthier one is idle, save one, its probe, when it has
+	// had none for one breaker delay: without it, a member that failed
+	// when traffic was light would never be seen to recover. The default.
 	LeastInFlight Strategy = iota
 	// RoundRobin takes the members in turn, each as often as its weight
-	// times its health (smooth weighted round robin, as nginx does it): for
+	// times its health squared (smooth weighted round robin, as nginx does it): for
 	// members of known capacity.
 	RoundRobin
 	// LowestLatency chooses the member whose recent latency (a moving
 	// average of its attempts) times its attempts in flight plus one, for
-	// its weight times its health, is lowest. A member not measured for one breaker delay is
+	// its weight times its health squared, is lowest. A member not measured for one breaker delay is
 	// tried again first, once, so that a member that was slow and recovered
 	// gets its traffic back.
 	LowestLatency
@@ -192,6 +199,7 @@ type member struct {
 	measured time.Time     // when latency was last sampled (or a new sample claimed)
 	health   float64       // moving average of recent outcomes, 1 = all answered; see health.go
 	current  float64       // smooth weighted round robin
+	picked   time.Time     // when an attempt last went to it
 }
 
 // DefaultWeight is a member's weight unless [Weight] sets it.
@@ -283,7 +291,7 @@ type MemberState struct {
 	// Health is the moving average of the outcomes of its recent attempts,
 	// from 1 (every one answered) down to 0 (every one failed in a way that
 	// says the member is unwell); 1 before the first. The strategy divides
-	// its preference for the member by it (see [Balance]).
+	// its preference for the member by its square (see [Strategy]).
 	Health float64
 }
 

@@ -133,10 +133,11 @@ func TestPoolRetryGoesToAnotherMember(t *testing.T) {
 	})
 }
 
-// TestPoolMemberBreakerMovesTrafficAndBack: once a member's breaker opens,
-// no request goes to it (the call that opened it is answered by another
-// member); after the breaker's delay one probe finds it healthy again, and
-// it gets its share of the traffic back.
+// TestPoolMemberBreakerMovesTrafficAndBack: a member that fails loses its
+// traffic to a healthier idle one at once, save one probe per breaker delay;
+// once its breaker opens, no request goes to it (the call that opened it is
+// answered by another member); after the breaker's delay one probe finds it
+// healthy again, and it gets its share of the traffic back.
 func TestPoolMemberBreakerMovesTrafficAndBack(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const delay = 10 * time.Second
@@ -144,12 +145,32 @@ func TestPoolMemberBreakerMovesTrafficAndBack(t *testing.T) {
 		sick := newScript(fails(unavailable))
 		f := newFleet(sick, newScript(succeeds("ok")))
 		p := mustPool(t, members(2), middleware.CircuitBreaker(3, delay), middleware.Observe(rec))
-		calls := 0
-		for p.Balancer().Members()[0].Breaker.State() != middleware.BreakerOpen {
+		call := func() []int {
+			t.Helper()
 			if _, err := p.Do(t.Context(), f.fn); err != nil {
-				t.Fatalf("call %d: %v", calls, err)
+				t.Fatal(err)
 			}
-			calls++
+			return f.went()
+		}
+		if went := call(); fmt.Sprint(went) != "[0 1]" {
+			t.Fatalf("the first call went to %v, want m0 then the retry to m1", went)
+		}
+		// One call at a time: m0, less healthy than an idle m1, gets no call
+		// until it has had none for its breaker's delay; then one, its probe.
+		probes := 1
+		for p.Balancer().Members()[0].Breaker.State() != middleware.BreakerOpen {
+			for range 3 {
+				if went := call(); fmt.Sprint(went) != "[1]" {
+					t.Fatalf("after m0 failed, a call went to %v, want m1 alone", went)
+				}
+			}
+			time.Sleep(delay + time.Second)
+			if went := call(); fmt.Sprint(went) != "[0 1]" {
+				t.Fatalf("after m0 had no call for its breaker's delay, a call went to %v, want m0's probe, then m1", went)
+			}
+			if probes++; probes > 3 {
+				t.Fatalf("m0's circuit is still %v after %d failures", p.Balancer().Members()[0].Breaker.State(), probes)
+			}
 		}
 		f.went()
 		for range 10 {
@@ -177,7 +198,6 @@ func TestPoolMemberBreakerMovesTrafficAndBack(t *testing.T) {
 		if len(changes) != 3 || changes[0].Target != "m0" || changes[2].To != middleware.BreakerClosed {
 			t.Errorf("breaker changes %+v, want m0 open, half-open, closed", changes)
 		}
-		t.Logf("m0's circuit opened after %d calls", calls)
 	})
 }
 

@@ -109,8 +109,9 @@ func (b *Balancer) views(retry bool) []view {
 // them: its pinned member first unless an attempt of the call already went
 // there, then the members no attempt of the call went to, then the others,
 // each group in the strategy's order, save that a member due for the probe
-// of its circuit comes first in its group: its health is low after the
-// failures that opened the circuit, and the probe is what restores it.
+// of its circuit, or neglected (see neglected), comes first in its group:
+// its health is low after the failures that opened the circuit, and the
+// probe is what restores it.
 func (b *Balancer) order(vs []view, rt *route, tried []bool) []*member {
 	var cands []*member
 	probe := make([]bool, len(vs))
@@ -143,7 +144,7 @@ func (b *Balancer) order(vs []view, rt *route, tried []bool) []*member {
 		if gx, gy := group(x), group(y); gx != gy {
 			return gx - gy
 		}
-		if px, py := probe[x.index], probe[y.index]; px != py {
+		if px, py := probe[x.index] || b.neglected(x, now), probe[y.index] || b.neglected(y, now); px != py {
 			if px {
 				return -1
 			}
@@ -155,8 +156,8 @@ func (b *Balancer) order(vs []view, rt *route, tried []bool) []*member {
 			if c := cmp.Compare(x.cost(now), y.cost(now)); c != 0 {
 				return c
 			}
-		default: // LeastInFlight: x.inFlight/x.share() against y's, without division
-			if c := cmp.Compare(float64(x.inFlight.Load())*y.share(), float64(y.inFlight.Load())*x.share()); c != 0 {
+		default: // LeastInFlight: (x.inFlight+1)/x.share() against y's, without division
+			if c := cmp.Compare(float64(x.inFlight.Load()+1)*y.share(), float64(y.inFlight.Load()+1)*x.share()); c != 0 {
 				return c
 			}
 		}
@@ -194,6 +195,7 @@ func (b *Balancer) chosen(m *member, cands []*member) func() {
 		total += c.share()
 	}
 	m.current -= total
+	m.picked = now
 	for _, c := range cands {
 		// A member chosen by its load more (or less) often than its share
 		// owes (or is owed) at most one round: a burst of calls that the

@@ -215,9 +215,10 @@ func strategyNote(ps []Policy, res [][]poolResult) string {
 	slower := float64(df.degradedLatency) / float64(df.latency)
 	return fmt.Sprintf("Share of the requests that went to %s, which answers %.0f times slower than the others and "+
 		"fails %.0f %% of its requests: %s. Least in flight compares the calls in flight on each member "+
-		"(%.1f in all on average through %s) for its weight times its health, the share of its recent "+
-		"attempts that were answered: %s, %.0f times slower and answering about half, holds about half a "+
-		"healthy member's calls in flight, yet an idle member still takes a call while the others are busy; "+
+		"(%.1f in all on average through %s), the new one counted, for its weight times the square of its "+
+		"health, the share of its recent attempts that were answered: %s, %.0f times slower and answering "+
+		"about half, holds about a quarter of a healthy member's calls in flight, and gets none while a "+
+		"healthier member is idle, save one probe per breaker delay without a call; "+
 		"%s, which admits %d requests per %v and cools down for the rest of the window after its first 429, "+
 		"takes %.0f %%. Lowest latency scores each member by its recent latency, a failure counting as at "+
 		"least twice it, divided by the same health, and sends %s less.",
@@ -254,9 +255,10 @@ func poolMiss(runs []poolResult) string {
 	return fmt.Sprintf("of %s requests beyond one per call, %s follow a 503 of %s and %s a 429 of %s. %s got "+
 		"%.0f %% of the requests and failed half of them: a member's breaker opens after %d consecutive "+
 		"failures, which a %.0f %% failure rate gives in a row with a chance of 1 in %.0f (%s); least in flight "+
-		"weighs it by its health (about a half), but an idle member still takes the calls that arrive while "+
-		"the healthy ones are busy",
+		"weighs it by the square of its health (about a quarter) and sends it calls only while the healthier "+
+		"members are busy, or as a probe; each 429 of %s is the first past its quota in a window, after which "+
+		"it cools down",
 		extra.count(), e503.count(), degradedName, e429.count(), rateLimitedName, degradedName, share.median(),
 		middleware.DefaultBreakerFailures, 100*deploymentFaults.degradedFail,
-		math.Pow(1/deploymentFaults.degradedFail, float64(middleware.DefaultBreakerFailures)), opened)
+		math.Pow(1/deploymentFaults.degradedFail, float64(middleware.DefaultBreakerFailures)), opened, rateLimitedName)
 }

@@ -139,6 +139,10 @@ func decide(err error, ev *Evidence, t *lowered) Class {
 		// more: read it as HTTP's class of it (4xx, 5xx).
 		return statusClass(ev.Status)
 	}
+	if s := bodyStatus(lower); s != 0 {
+		ev.Status = s
+		return statusClass(s)
+	}
 	return Class{Kind: Unknown, Rule: "no rule matched"}
 }
 

@@ -1,6 +1,7 @@
 package taxonomy
 
 import (
+	"iter"
 	"regexp"
 	"strings"
 )
@@ -48,6 +49,7 @@ var codeKinds = map[string]Kind{
 	"engine_overloaded":                    Overloaded,
 	"unavailable":                          Overloaded,
 	"server_error":                         Transient,
+	"upstream_error":                       Transient, // a gateway's: its call to the provider failed
 	"api_error":                            Transient,
 	"internal":                             Transient,
 	"internal_error":                       Transient,
@@ -177,18 +179,9 @@ func grpcKind(lower string) (Class, bool) {
 // transport, it is broader than the status, so it decides only when no
 // status did.
 func textCode(lower string) (Class, bool) {
-	for _, key := range jsonCodeKeys {
-		for rest := lower; ; {
-			i := strings.Index(rest, key)
-			if i < 0 {
-				break
-			}
-			rest = rest[i+len(key):]
-			if name, ok := quotedValue(rest); ok {
-				if r, ok := lookupCode(name); ok {
-					return r.typeClass(name), true
-				}
-			}
+	for name := range memberValues(lower, jsonCodeKeys) {
+		if r, ok := lookupCode(name); ok {
+			return r.typeClass(name), true
 		}
 	}
 	for rest := lower; ; {
@@ -210,6 +203,26 @@ func textCode(lower string) (Class, bool) {
 // jsonCodeKeys are the members of an error body that hold a code or type, in
 // both quotings.
 var jsonCodeKeys = []string{`"type"`, `"code"`, `"status"`, `'type'`, `'code'`}
+
+// memberValues yields the quoted value of every member of a body pasted
+// into the text that one of keys names: key by key, each in the order of
+// the text.
+func memberValues(lower string, keys []string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for _, key := range keys {
+			for rest := lower; ; {
+				i := strings.Index(rest, key)
+				if i < 0 {
+					break
+				}
+				rest = rest[i+len(key):]
+				if value, ok := quotedValue(rest); ok && !yield(value) {
+					return
+				}
+			}
+		}
+	}
+}
 
 // quotedValue reads `: "value"` (or single-quoted) at the start of s.
 func quotedValue(s string) (string, bool) {

@@ -134,6 +134,8 @@ func TestHeldOut(t *testing.T) {
 		{"third, sealed", thirdSealed()},
 		{"fourth, tuning", fourthTuning()},
 		{"fourth, sealed", fourthSealed()},
+		{"fifth, tuning", fifthTuning()},
+		{"fifth, sealed", fifthSealed()},
 	}
 	for _, set := range sets {
 		t.Run(set.name, func(t *testing.T) {

@@ -450,6 +450,11 @@ var textRules = []textRule{
 	marker(Permanent, "access denied"),
 	pattern(Permanent, `pattern "not authorized"`, "not authori", `\bnot authori[sz]ed\b`),
 	marker(Permanent, "invalid api key"),
+	// A credential the provider does not take, in the words that name a
+	// token rather than a key: Cohere "invalid api token", "Access token
+	// expired", "invalid bearer token". The same token fails the same way.
+	pattern(Permanent, `pattern "invalid token"`, "token",
+		`\b(?:invalid|incorrect|expired|revoked) (?:api[ _-]?|access[ _-]?|auth(?:entication)?[ _-]?|bearer |session )token\b|\b(?:api|access|auth|bearer) token (?:is |was |has )?(?:invalid|incorrect|expired|(?:been )?revoked)\b`),
 	// No key sent at all: OpenAI 401 "You didn't provide an API key. You need
 	// to provide your API key in an Authorization header using Bearer auth".
 	pattern(Permanent, `pattern "no api key"`, "provide an api key", `\b(?:didn't|did not) provide an api key\b`),
@@ -468,6 +473,18 @@ var textRules = []textRule{
 	marker(Permanent, "unrecognized request argument"),
 	marker(Permanent, "extra inputs are not permitted"),
 	marker(Permanent, "malformed input request"),
+	// A conversation the model's chat format does not take: Perplexity
+	// "user or tool message(s) should alternate with assistant message(s)",
+	// Hugging Face chat templates "Conversation roles must alternate
+	// user/assistant/user/assistant/...", Gemini "multiturn requests
+	// alternate between user and model". The same messages fail the same
+	// way.
+	pattern(Permanent, `pattern "roles must alternate"`, "alternate",
+		`\b(?:must|should) alternate\b|\balternate between (?:the )?["']?(?:user|assistant|model)\b`),
+	// Cohere's validation errors open with these words: "invalid request:
+	// message must be at least 1 token long or tool results must be
+	// specified.", "invalid request: valid input_type must be provided".
+	pattern(Permanent, `pattern "invalid request:"`, "invalid request: ", `(?:^|[\s"'{:])invalid request: `),
 	marker(Permanent, "invalid_api_key"),
 	marker(Permanent, "incorrect api key"),                                      // OpenAI "Incorrect API key provided"
 	marker(Permanent, "invalid x-api-key"),                                      // Anthropic
@@ -578,9 +595,14 @@ var textRules = []textRule{
 	pattern(Overloaded, `marker "529"`, "529", `(?:^|[\s(\[=])529(?:$|[\s).,:;\]])`),
 	marker(Overloaded, "service unavailable"),
 	marker(Overloaded, "serviceunavailable"), // Bedrock ServiceUnavailableException
-	// Ollama "server busy, please try again.", Hugging Face "Model too busy,
-	// unable to get response in less than 60 second(s)".
-	pattern(Overloaded, `marker "server busy"`, "busy", `\b(?:server|model|service|system) (?:is )?(?:too |currently )?busy\b`),
+	// Ollama "server busy, please try again." and "llm busy - no slots
+	// available", Hugging Face "Model too busy, unable to get response in
+	// less than 60 second(s)": whatever serves the model has no room for
+	// one more request now.
+	pattern(Overloaded, `marker "server busy"`, "busy", `\b(?:server|model|service|system|llm|engine|runner|backend|worker|gpu)s? (?:is |are )?(?:too |currently )?busy\b`),
+	// A runner whose parallel slots are all taken: ollama-python's "no
+	// slots available after 10 retries". A slot frees when a request ends.
+	pattern(Overloaded, `pattern "no free slot"`, "slot", `\bno (?:free |idle |available )?slots? (?:are |is )?(?:available|free|left)\b`),
 	// Google's UNAVAILABLE "The service is currently unavailable."
 	pattern(Overloaded, `pattern "service is unavailable"`, "service is ", `\bservice is (?:currently |temporarily )?unavailable\b`),
 	marker(Overloaded, "over capacity"),
@@ -600,6 +622,11 @@ var textRules = []textRule{
 	marker(Overloaded, "no healthy upstream"),
 	marker(Overloaded, "upstream connect error"),
 	marker(Overloaded, "reset before headers"),
+	// A gateway whose call to the provider behind it failed, and says no
+	// more: "Upstream request failed" (OpenCode's and sub2api's gateways).
+	// Its status, when the text holds one, decided before; the next call
+	// may go through.
+	marker(Transient, "upstream request failed"),
 
 	// Transient: the original retry pattern, transport texts, and
 	// langchaingo's stream read failures.
@@ -661,8 +688,9 @@ var textRules = []textRule{
 	marker(Transient, "retry your request"),     // OpenAI 500 "You can retry your request"
 	marker(Transient, "try your request again"), // Bedrock InternalServerException "Try your request again."
 	// A server that could not be reached this time: Ollama's CLI "could not
-	// connect to ollama app, is it running?", "Unable to connect to API".
-	pattern(Transient, `pattern "could not connect"`, "connect", `\b(?:could not|couldn't|unable to|failed to) connect\b`),
+	// connect to ollama app, is it running?", "Unable to connect to API",
+	// aiohttp's ClientConnectorError "Cannot connect to host x:443 ssl".
+	pattern(Transient, `pattern "could not connect"`, "connect", `\b(?:could not|couldn't|cannot|can't|unable to|failed to) connect\b`),
 	marker(Transient, "server misbehaving"),                   // Go's resolver: "lookup x on 127.0.0.53:53: server misbehaving"
 	marker(Transient, "temporary failure in name resolution"), // EAI_AGAIN as glibc words it
 	marker(Transient, "try again later"),

@@ -44,6 +44,18 @@ var statusTexts = []statusText{
 	// A reason phrase with the status after it in brackets: "Forbidden
 	// (403)", .NET's "Too Many Requests (429)".
 	status("(", `\b(?:`+strings.Join(reasonPhrases, "|")+`) \((\d{3})\)`),
+	// The status before its reason phrase in brackets: .NET's
+	// HttpRequestException "Response status code does not indicate success:
+	// 404 (Not Found).", "HTTP 400 (content_filter)" has its own form above.
+	status("(", `\b(\d{3}) \((?:`+strings.Join(reasonPhrases, "|")+`)\)`),
+	// A status after a "response code" label and a little punctuation:
+	// Python's print of a pair, "('Response code error: ', 524)",
+	// "Response code: 503", "response status code 502".
+	status("response ", `\bresponse (?:status )?code\b(?: error)?\W{0,6}(\d{3})\b`),
+	// OpenRouter relays a provider's failure as "<status> Provider returned
+	// error", which clients print after their own words: "Error in
+	// OpenRouter API call (Attempt 1/3): 400 Provider returned error".
+	status("provider returned error", `\b(\d{3}) provider returned error\b`),
 	// The status a JSON body writes in its code member, as a number or a
 	// string of three digits: Gemini's {"error":{"code":429,...}},
 	// llama.cpp's {"error":{"code":503,"message":"Loading model"}},
@@ -178,6 +190,35 @@ func reasonStatus(lower string) int {
 				s, _ := strconv.Atoi(lower[i : i+3])
 				return s
 			}
+		}
+	}
+	return 0
+}
+
+// bodyStatuses are the reason phrases that a body may hold as its whole
+// message, and the status each one names.
+var bodyStatuses = map[string]int{
+	"bad request": 400, "unauthorized": 401, "payment required": 402, "forbidden": 403,
+	"not found": 404, "method not allowed": 405, "request timeout": 408,
+	"payload too large": 413, "request entity too large": 413, "unprocessable entity": 422,
+	"too many requests": 429, "internal server error": 500, "bad gateway": 502,
+	"service unavailable": 503, "gateway timeout": 504, "gateway time-out": 504,
+}
+
+// bodyKeys are the members whose whole value may be a reason phrase, in
+// both quotings.
+var bodyKeys = []string{`"detail"`, `"message"`, `"error"`, `'detail'`, `'message'`, `'error'`}
+
+// bodyStatus reads the status named by a body whose message is nothing but
+// a reason phrase, as web frameworks write their default errors: FastAPI's
+// {"detail":"Not Found"}, {"message":"Unauthorized"}, {"error":"Bad
+// Gateway"}. A phrase inside a longer message ("Model not found") names no
+// status. It runs only when no rule decided, so it costs nothing on the
+// texts that say more.
+func bodyStatus(lower string) int {
+	for value := range memberValues(lower, bodyKeys) {
+		if s, ok := bodyStatuses[strings.TrimSpace(value)]; ok {
+			return s
 		}
 	}
 	return 0
