@@ -301,3 +301,30 @@ func TestPoolStaleMemberMeasuredOnce(t *testing.T) {
 		}
 	})
 }
+
+// TestPoolNeglectedMemberProbedPastDelay: under LeastInFlight, a member
+// that failed gets no call while a healthier one is idle until it has had
+// none for more than its breaker's delay; then one, its probe, whatever its
+// place in the list.
+func TestPoolNeglectedMemberProbedPastDelay(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFleet(newScript(succeeds("m0")), newScript(fails(unavailable), succeeds("m1")))
+		p := mustPool(t, members(2, middleware.CircuitBreaker(3, 10*time.Second)))
+		for range 3 { // m0; m1 failing, then m0; m0
+			if _, err := p.Do(t.Context(), f.fn); err != nil {
+				t.Fatal(err)
+			}
+		}
+		time.Sleep(10 * time.Second) // m1 had its last attempt exactly one delay ago
+		if got, err := p.Do(t.Context(), f.fn); err != nil || got != "m0" {
+			t.Errorf("one delay after m1's last attempt: got (%q, %v), want m0, m1's probe not due yet", got, err)
+		}
+		time.Sleep(time.Nanosecond)
+		if got, err := p.Do(t.Context(), f.fn); err != nil || got != "m1" {
+			t.Errorf("past the delay: got (%q, %v), want m1's probe", got, err)
+		}
+		if went := f.went(); fmt.Sprint(went) != "[0 1 0 0 0 1]" {
+			t.Errorf("attempts went to %v, want m1 failing once, then m0 alone until m1's probe", went)
+		}
+	})
+}
