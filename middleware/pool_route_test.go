@@ -328,3 +328,28 @@ func TestPoolNeglectedMemberProbedPastDelay(t *testing.T) {
 		}
 	})
 }
+
+// TestPoolUseBalancer: two pipelines on one balancer share what it knows of
+// the members: a cooldown one of them caused keeps the other's calls away
+// too. A nil balancer is refused.
+func TestPoolUseBalancer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFleet(newScript(fails(rateLimited(5*time.Second)), succeeds("m0")), newScript(succeeds("m1")))
+		p := mustPool(t, members(2))
+		q := mustPipeline(t, middleware.UseBalancer(p.Balancer()))
+		if q.Balancer() != p.Balancer() {
+			t.Fatal("the second pipeline has a balancer of its own, want the first's")
+		}
+		if got, err := p.Do(t.Context(), f.fn); err != nil || got != "m1" {
+			t.Fatalf("got (%q, %v), want m1 after m0's 429", got, err)
+		}
+		for range 2 {
+			if got, err := q.Do(t.Context(), f.fn); err != nil || got != "m1" {
+				t.Errorf("the other pipeline got (%q, %v), want m1 while m0 cools down", got, err)
+			}
+		}
+	})
+	if _, err := middleware.New[string]("p", middleware.UseBalancer(nil)); err == nil || !strings.Contains(err.Error(), "UseBalancer(nil)") {
+		t.Errorf("got %v, want UseBalancer(nil) refused", err)
+	}
+}
