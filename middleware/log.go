@@ -71,6 +71,15 @@ const (
 	KeyLogger   = "logger"   // the name of the server's logger that sent a log message
 )
 
+// Attribute keys of the lines about the state shared by replicas through
+// Redis (package resilientredis; see [SharedStateUnavailable]).
+const (
+	KeyFeature  = "feature"   // "store", "limiter", "breaker" or "semaphore"
+	KeyRedisKey = "redis_key" // the Redis key (or prefix*) concerned
+	KeyAction   = "action"    // what the feature does while Redis is unavailable, in words
+	KeyDown     = "down"      // how long Redis was unavailable
+)
+
 // Log returns the observer that writes the library's decisions to l as the
 // lines listed with the Key constants. A nil l discards. Every value is
 // redacted before it reaches l's handler (API keys, tokens, passwords in
@@ -171,8 +180,21 @@ func (o logObserver) observeError(ctx context.Context, e Event, err error) {
 	case ServerLog:
 		l.LogAttrs(ctx, e.Level, "server log",
 			slog.String(KeyServer, e.Server), slog.String(KeyLogger, e.Logger), textAttr(err))
+	case SharedStateUnavailable:
+		l.LogAttrs(ctx, slog.LevelWarn, "redis unavailable",
+			slog.String(KeyFeature, e.Feature), slog.String(KeyRedisKey, e.Key), slog.String(KeyAction, e.Detail), errAttr(err))
+	case SharedStateRestored:
+		l.LogAttrs(ctx, slog.LevelInfo, "redis reachable again",
+			slog.String(KeyFeature, e.Feature), slog.String(KeyRedisKey, e.Key), slog.Duration(KeyDown, e.Down))
 	}
 }
+
+// LogsLibraryLines marks the observer of [Log], so that a package of this
+// module that also writes its lines to a logger of its own
+// (resilientredis's Logger) can leave the events it logs itself out of
+// such an observer, and a program that sets both sees each line once. It
+// does nothing.
+func (logObserver) LogsLibraryLines() {}
 
 // textAttr renders the text a server sent, which travels as the error of
 // a report; nil gives an empty attribute, which slog drops.

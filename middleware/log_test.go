@@ -69,6 +69,11 @@ func TestLogLines(t *testing.T) {
 		{middleware.CallEnd{Target: tool, Outcome: middleware.OutcomeReplayed}, nil, ""},
 		{middleware.CallEnd{Target: middleware.Target{Name: "m", Operation: middleware.OperationChat}, Outcome: middleware.OutcomeToolError}, boom, ""},
 		{middleware.Hedged{Target: "m", Attempt: 2}, nil, ""},
+		{middleware.SharedStateUnavailable{Feature: "semaphore", Key: "resilient:semaphore:openai", Action: middleware.SharedLocal,
+			Detail: "admitting up to 8 at once in this process"}, boom,
+			`level=WARN msg="redis unavailable" feature=semaphore redis_key=resilient:semaphore:openai action="admitting up to 8 at once in this process" err=boom`},
+		{middleware.SharedStateRestored{Feature: "limiter", Key: "resilient:limiter:{openai}", Down: 3 * time.Second}, nil,
+			`level=INFO msg="redis reachable again" feature=limiter redis_key=resilient:limiter:{openai} down=3s`},
 	} {
 		var logs logtest.Buffer
 		middleware.Observers{middleware.Log(logs.Logger())}.Report(context.Background(), c.e, c.err)

@@ -74,7 +74,8 @@ type Start struct {
 // [LateResult], [RetryScheduled], [Recovered], [GaveUp], [BreakerChange],
 // [Refusal], [Cooldown], [Fallback], [Hedged], [Compacted], [StreamRestarted],
 // [BatchSplit], [IdempotentReplay], [LeaseLost], [StoreFailed], [ToolProgress],
-// [ServerLog]. More may be added.
+// [ServerLog], [SharedStateUnavailable], [SharedStateRestored]. More may be
+// added.
 type Event interface{ event() }
 
 // Outcome says how a logical call ended.
@@ -310,6 +311,67 @@ type ServerLog struct {
 	Level  slog.Level // the server's level, as slog's
 }
 
+// SharedStateUnavailable reports that a feature keeping its state in a
+// store shared by the replicas of a service (package resilientredis: an
+// idempotency store, a rate limiter, a circuit breaker's shared state, a
+// semaphore) can no longer reach it, and what it does meanwhile. It is
+// sent once, at the first failed round trip after a success (or at the
+// first one of all), not for each failure; a [SharedStateRestored] follows
+// at the first round trip that succeeds again. The failure itself goes to
+// the log observer alone, redacted, as an error's text does (it is the
+// error of [Observers.Report]).
+type SharedStateUnavailable struct {
+	Feature string // "store", "limiter", "breaker" or "semaphore"
+	// Key is the shared key the feature could not reach ("prefix*" for a
+	// store), redacted: a key is the program's text, not a secret, but
+	// credentials pasted into it are removed.
+	Key string
+	// Action is what the feature does until the shared state is back, one
+	// of a small set, fit for a metric's attribute.
+	Action SharedStateAction
+	// Detail says the same in words for a log line, for instance
+	// "admitting up to 8 at once in this process": text made by the
+	// feature from its settings, never an error's text.
+	Detail string
+}
+
+// SharedStateRestored reports that a feature reached its shared state again
+// after a [SharedStateUnavailable]: it works across the replicas again.
+type SharedStateRestored struct {
+	Feature string
+	Key     string
+	Down    time.Duration // since the SharedStateUnavailable
+}
+
+// SharedStateAction says what a feature does while the store it shares
+// state through is unavailable (see [SharedStateUnavailable]).
+type SharedStateAction uint8
+
+// The actions of a [SharedStateUnavailable].
+const (
+	// SharedFailOpen admits without the shared limit: a rate limiter lets
+	// every attempt through.
+	SharedFailOpen SharedStateAction = iota + 1
+	// SharedLocal works on local state alone: a semaphore admits up to its
+	// n slots in each process, a shared breaker opens and closes on its own
+	// evidence.
+	SharedLocal
+	// SharedFailClosed refuses what needs the shared state: an idempotency
+	// store's tool calls fail without running; a rate limiter or a
+	// semaphore built to fail closed refuses every attempt.
+	SharedFailClosed
+)
+
+var sharedActionNames = [...]string{"", "fail_open", "local", "fail_closed"}
+
+// String returns the action's lowercase name, e.g. "fail_open".
+func (a SharedStateAction) String() string {
+	if a != 0 && int(a) < len(sharedActionNames) {
+		return sharedActionNames[a]
+	}
+	return "action(" + strconv.Itoa(int(a)) + ")"
+}
+
 func (CallEnd) event()          {}
 func (AttemptEnd) event()       {}
 func (LateResult) event()       {}
@@ -329,6 +391,9 @@ func (LeaseLost) event()        {}
 func (StoreFailed) event()      {}
 func (ToolProgress) event()     {}
 func (ServerLog) event()        {}
+
+func (SharedStateUnavailable) event() {}
+func (SharedStateRestored) event()    {}
 
 // Observers is a set of observers, called in order. The zero value has none
 // and costs nothing: the adapters of this library check [Observers.Active]

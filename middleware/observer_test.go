@@ -32,6 +32,15 @@ func TestOutcomeAndRefusalNames(t *testing.T) {
 			t.Errorf("RefusalReason(%d).String() = %q, want %q", r, got, want)
 		}
 	}
+	actions := map[middleware.SharedStateAction]string{
+		0: "action(0)", middleware.SharedFailOpen: "fail_open", middleware.SharedLocal: "local",
+		middleware.SharedFailClosed: "fail_closed", middleware.SharedFailClosed + 1: "action(4)",
+	}
+	for a, want := range actions {
+		if got := a.String(); got != want {
+			t.Errorf("SharedStateAction(%d).String() = %q, want %q", a, got, want)
+		}
+	}
 }
 
 // TestNoObserversCostNothing: without observers a pipeline has none, not

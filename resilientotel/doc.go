@@ -59,13 +59,23 @@
 //	resilient.hedges                  counter              resilient.target
 //	resilient.tool.calls              counter              gen_ai.tool.name, resilient.outcome (ok, tool_error, fatal, internal, timeout, circuit_open, stuck, replayed, refused)
 //	resilient.refusals                counter              resilient.target, resilient.reason (budget, throttle, rate_limit, usage_limit, circuit_open, concurrency)
+//	resilient.shared.unavailable      counter              resilient.shared.feature (store, limiter, breaker, semaphore), resilient.shared.action (fail_open, local, fail_closed)
+//	resilient.shared.unavailable.duration  histogram, s    resilient.shared.feature
+//
+// The last two count the outages of the Redis that replicas share state
+// through (package resilientredis, with its Observe option): a feature
+// that can no longer reach it counts one, with what it does meanwhile
+// (admit without the shared limit, work on local state, or refuse), and
+// records how long it lasted when it is back. The counter's total less the
+// histogram's count is the number of features without their shared state
+// now. Neither names the Redis key.
 //
 // # Cardinality
 //
 // Every attribute value of a measurement comes from a bounded set: the
 // names of the program's models, tools and breakers, and the names of
-// kinds, outcomes, wait sources, reasons and states. No message text, input
-// or key is ever an attribute. The attribute sets are cached (at most
+// kinds, outcomes, wait sources, reasons, states, shared features and
+// their actions. No message text, input or key is ever an attribute. The attribute sets are cached (at most
 // 4096), as are the targets' span names (at most 1024); past those bounds
 // they are built per call instead. The gauge reports at most
 // [DefaultMaxBreakers] breakers (see [MaxBreakers]).

@@ -22,6 +22,8 @@ type instruments struct {
 	hedges      metric.Int64Counter
 	toolCalls   metric.Int64Counter
 	refusals    metric.Int64Counter
+	unavailable metric.Int64Counter
+	downtime    metric.Float64Histogram
 	breaker     metric.Int64ObservableGauge
 }
 
@@ -32,6 +34,8 @@ var (
 	durationBuckets  = []float64{0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92}
 	tokenBuckets     = []float64{1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864}
 	retryWaitBuckets = []float64{0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 6.4, 12.8, 25.6, 51.2, 102.4}
+	// A shared store's outage: from a second (one failed probe) to hours.
+	downtimeBuckets = []float64{1, 2, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 7200, 14400}
 )
 
 // newInstruments makes the instruments on m. A problem the meter reports is
@@ -57,6 +61,8 @@ func newInstruments(m metric.Meter) *instruments {
 		hedges:      counter(nameHedges, "{hedge}", "Hedged attempts started beside a slow one."),
 		toolCalls:   counter(nameToolCalls, "{call}", "Tool calls, by outcome."),
 		refusals:    counter(nameRefusals, "{refusal}", "Calls or attempts refused before any request, by reason."),
+		unavailable: counter(nameUnavailable, "{outage}",
+			"Times a feature lost the state it shares with other replicas (Redis), by what it does meanwhile."),
 	}
 	var err error
 	in.duration, err = genaiconv.NewClientOperationDuration(m, metric.WithExplicitBucketBoundaries(durationBuckets...))
@@ -66,6 +72,10 @@ func newInstruments(m metric.Meter) *instruments {
 	in.retryWait, err = m.Float64Histogram(nameRetryWait, metric.WithUnit("s"),
 		metric.WithDescription("Waits before retries, by where the wait came from."),
 		metric.WithExplicitBucketBoundaries(retryWaitBuckets...))
+	check(err)
+	in.downtime, err = m.Float64Histogram(nameDowntime, metric.WithUnit("s"),
+		metric.WithDescription("How long a feature was without the state it shares with other replicas (Redis), recorded when it is back."),
+		metric.WithExplicitBucketBoundaries(downtimeBuckets...))
 	check(err)
 	in.breaker, err = m.Int64ObservableGauge(nameBreaker, metric.WithUnit("{state}"),
 		metric.WithDescription("State of each circuit breaker: 0 closed, 1 half-open, 2 open."))
@@ -91,6 +101,8 @@ const (
 	instRefusals
 	instDuration
 	instTokens
+	instUnavailable
+	instDowntime
 	numInstruments
 )
 
@@ -108,6 +120,8 @@ var instrumentKeys = [numInstruments][4]attribute.Key{
 	instRefusals:    {keyTarget, keyReason},
 	instDuration:    {keyOperation, keyProvider, keyModel, keyErrorType},
 	instTokens:      {keyOperation, keyProvider, keyModel, semconv.GenAITokenTypeKey},
+	instUnavailable: {keyFeature, keyAction},
+	instDowntime:    {keyFeature},
 }
 
 // setKey identifies the attribute set of a measurement: the instrument and

@@ -18,6 +18,8 @@ const (
 	nameHedges      = "resilient.hedges"
 	nameToolCalls   = "resilient.tool.calls"
 	nameRefusals    = "resilient.refusals"
+	nameUnavailable = "resilient.shared.unavailable"
+	nameDowntime    = "resilient.shared.unavailable.duration"
 )
 
 // The attributes of this library; the GenAI ones come from semconv.
@@ -37,6 +39,8 @@ const (
 	keyBefore       = attribute.Key("resilient.messages.before")
 	keyAfter        = attribute.Key("resilient.messages.after")
 	keyChunks       = attribute.Key("resilient.stream.chunks")
+	keyFeature      = attribute.Key("resilient.shared.feature") // store, limiter, breaker, semaphore
+	keyAction       = attribute.Key("resilient.shared.action")  // fail_open, local, fail_closed
 
 	keyErrorType    = semconv.ErrorTypeKey
 	keyOperation    = semconv.GenAIOperationNameKey

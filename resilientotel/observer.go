@@ -116,6 +116,11 @@ func (o *Observer) Observe(ctx context.Context, e middleware.Event) {
 		o.event(ctx, eventLeaseLost, keyToolName.String(e.Tool))
 	case middleware.StoreFailed:
 		o.event(ctx, eventStoreFailed, keyToolName.String(e.Tool))
+	case middleware.SharedStateUnavailable:
+		// Metrics only, as for a breaker: Redis belongs to no one call.
+		o.add(ctx, o.in.unavailable, setKey{inst: instUnavailable, v: [4]string{e.Feature, e.Action.String()}})
+	case middleware.SharedStateRestored:
+		o.in.downtime.Record(ctx, e.Down.Seconds(), o.sets.get(setKey{inst: instDowntime, v: [4]string{e.Feature}}).record...)
 	}
 }
 

@@ -103,7 +103,8 @@ type SharedBreaker struct {
 // Close. It subscribes, reads the shared state and applies it before it
 // returns, bounded by ctx; when Redis is unavailable it logs, returns
 // anyway, and keeps trying in the background. It fails only on invalid
-// arguments. Options: [PollInterval], [Prefix], [Logger], [Timeout].
+// arguments. Options: [PollInterval], [Prefix], [Logger], [Observe],
+// [Timeout].
 //
 // b should be the breaker of one target shared by every pipeline calling
 // it ([middleware.UseBreaker]), or a model's own (llms.Model.Breaker); share
@@ -131,7 +132,7 @@ func ShareBreaker(ctx context.Context, client redis.UniversalClient, b *middlewa
 		timeout: c.timeout,
 		poll:    c.poll,
 		logger:  c.logger,
-		health:  newHealth(c, c.prefix+key, "the breaker works alone"),
+		health:  newHealth(c, c.prefix+key, middleware.SharedLocal, "the breaker works alone"),
 		kick:    make(chan struct{}, 1),
 		done:    make(chan struct{}),
 	}

@@ -112,23 +112,31 @@
 // unavailable path at once: an outage costs the agent one timeout a second,
 // not one per call. Errors match [ErrUnavailable].
 //
+// [Observe] sends the same two transitions to observers, once each, as
+// middleware.SharedStateUnavailable (feature, key, and what it does
+// meanwhile: fail_open, local or fail_closed, as the table below says) and
+// middleware.SharedStateRestored (how long Redis was down): resilientotel
+// counts them, middleware.Log writes them as the two lines above. Given
+// with a [Logger], a log observer is not sent them, so that no line is
+// written twice.
+//
 //	feature         while Redis is unavailable                      why
 //
 //	Store.Claim     fails at once: the tool call is an internal     a double charge is worse
 //	                failure ("Error: <tool> failed internally       than a failed call
 //	                (*resilientredis.UnavailableError)") and the
-//	                tool does not run (fail closed); a claim that
+//	                tool does not run (fail_closed); a claim that
 //	                was sent is abandoned once Redis answers
 //	Store.Complete  retries until its context ends (10 s from the   the result of a call that
 //	Store.Release   tools wrapper); after that the record stays     ran must not be lost to
 //	                in flight until its lease ends                  a blip
-//	Limiter         admits (fail open); with FailClosed, refuses    a limiter outage should
+//	Limiter         admits (fail_open); with FailClosed, refuses    a limiter outage should
 //	                with an error matching ErrUnavailable           not stop every call
-//	SharedBreaker   the local breaker works alone; local changes    the breaker's own evidence
-//	                are published, and the shared state applied,    still protects the replica
-//	                within PollInterval once Redis is back
-//	Semaphore       admits up to n at once in each process (fail    each replica stays as bounded
-//	                open); with FailClosed, refuses with an error   as with a limit of its own;
+//	SharedBreaker   the local breaker works alone (local); local    the breaker's own evidence
+//	                changes are published, and the shared state     still protects the replica
+//	                applied, within PollInterval once Redis is back
+//	Semaphore       admits up to n at once in each process          each replica stays as bounded
+//	                (local); with FailClosed, refuses with an error as with a limit of its own;
 //	                matching ErrUnavailable. A slot held is freed   an outage of Redis is not
 //	                by its lease when its release does not land     one of the agent
 //

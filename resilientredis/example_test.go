@@ -14,8 +14,8 @@ import (
 	"github.com/resilientgo/resilient/tools"
 )
 
-// The examples need a Redis at 127.0.0.1:6379, so they show the wiring and
-// are not run by go test.
+// The examples but ExampleObserve need a Redis at 127.0.0.1:6379, so they
+// show the wiring and are not run by go test.
 
 // A mutating tool that runs once per input across every replica.
 func ExampleNewStore() {
@@ -124,4 +124,40 @@ func ExampleNewSemaphore() {
 		return "called the deployment", nil
 	})
 	fmt.Println(out, err)
+}
+
+// printer is an observer that prints the shared-state events it receives.
+type printer struct{}
+
+func (printer) Start(ctx context.Context, _ middleware.Start) context.Context { return ctx }
+
+func (printer) Observe(_ context.Context, e middleware.Event) {
+	switch e := e.(type) {
+	case middleware.SharedStateUnavailable:
+		fmt.Printf("%s %s: %s (%s)\n", e.Feature, e.Key, e.Action, e.Detail)
+	case middleware.SharedStateRestored:
+		fmt.Printf("%s %s: back after %v\n", e.Feature, e.Key, e.Down)
+	}
+}
+
+// Observers see a feature lose Redis once, however many of its round trips
+// fail: here a limiter of a Redis that is not there admits three attempts
+// (it fails open) and reports one transition. Give it the observers of the
+// models and tools (resilientotel.New(), middleware.Log(logger)).
+func ExampleObserve() {
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1}) // nothing listens on port 1
+	defer rdb.Close()
+
+	limiter, err := resilientredis.NewLimiter(rdb, "openai", 500, time.Minute, resilientredis.Observe(printer{}))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for range 3 {
+		fmt.Println(limiter.Acquire(context.Background(), 1))
+	}
+	// Output:
+	// limiter resilient:limiter:{openai}: fail_open (admitting without the shared limit)
+	// <nil>
+	// <nil>
+	// <nil>
 }

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/resilientgo/resilient/internal/redact"
 	"github.com/resilientgo/resilient/middleware"
 )
 
@@ -15,7 +16,7 @@ import (
 //
 // The events, by message:
 //
-//	"redis unavailable"            WARN  feature, redis_key, action, err, suppressed
+//	"redis unavailable"            WARN  feature, redis_key, action, err (, suppressed)
 //	"redis reachable again"        INFO  feature, redis_key, down
 //	"circuit opened by a replica"  INFO  target, delay
 //	"circuit closed by a replica"  INFO  target
@@ -24,7 +25,10 @@ import (
 //
 // "redis unavailable" is logged at the first failure and then at most once
 // a minute while Redis stays unavailable, with the number of failures not
-// logged since the previous line. "redis without persistence" is logged by
+// logged since the previous line (suppressed, on those repeats only). The
+// first line and "redis reachable again" are the transitions that
+// [Observe] sends to observers as events, and middleware.Log writes the
+// same lines. "redis without persistence" is logged by
 // [NewStore] when the server keeps neither an append-only file nor
 // snapshots: a restart would forget every idempotency record (see "Exactly
 // once" in the package documentation for the settings that prevent it).
@@ -33,14 +37,14 @@ import (
 // whole lease) and found no free slot to take again: until its call ends,
 // the fleet holds one more than slots.
 const (
-	KeyFeature    = "feature"    // "store", "limiter", "breaker" or "semaphore"
-	KeyRedisKey   = "redis_key"  // the Redis key (or prefix*) concerned
-	KeyAction     = "action"     // what the feature does while Redis is unavailable
-	KeySuppressed = "suppressed" // failures not logged since the previous line
-	KeyDown       = "down"       // how long Redis was unavailable
-	KeyAppendOnly = "appendonly" // the server's appendonly setting
-	KeySave       = "save"       // the server's save setting ("" when off)
-	KeySlots      = "slots"      // a semaphore's number of slots
+	KeyFeature    = middleware.KeyFeature  // "store", "limiter", "breaker" or "semaphore"
+	KeyRedisKey   = middleware.KeyRedisKey // the Redis key (or prefix*) concerned
+	KeyAction     = middleware.KeyAction   // what the feature does while Redis is unavailable
+	KeySuppressed = "suppressed"           // failures not logged since the previous line
+	KeyDown       = middleware.KeyDown     // how long Redis was unavailable
+	KeyAppendOnly = "appendonly"           // the server's appendonly setting
+	KeySave       = "save"                 // the server's save setting ("" when off)
+	KeySlots      = "slots"                // a semaphore's number of slots
 	KeyError      = middleware.KeyError
 	KeyTarget     = middleware.KeyTarget
 	KeyDelay      = middleware.KeyDelay
@@ -78,15 +82,18 @@ const (
 	probeEvery = time.Second
 )
 
-// health tracks the reachability of Redis as one feature sees it. It logs
-// the first failure, then at most one line per logEvery while failures go
-// on, and the recovery; while Redis is down it lets one round trip through
-// per probeEvery. It is safe for concurrent use.
+// health tracks the reachability of Redis as one feature sees it. It
+// reports the first failure and the recovery to its observers (the
+// Logger's log observer among them), and logs at most one more line per
+// logEvery while failures go on; while Redis is down it lets one round
+// trip through per probeEvery. It is safe for concurrent use.
 type health struct {
 	logger  *slog.Logger
+	obs     middleware.Observers
 	feature string
-	key     string
-	action  string // what the feature does meanwhile
+	key     string // redacted
+	action  middleware.SharedStateAction
+	detail  string // the action in words
 
 	down      atomic.Bool  // fast path of ok and admit
 	nextProbe atomic.Int64 // UnixNano: when a round trip may be tried again
@@ -98,8 +105,11 @@ type health struct {
 	suppressed int
 }
 
-func newHealth(c config, key, action string) *health {
-	return &health{logger: c.logger, feature: c.feature.String(), key: key, action: action}
+// newHealth returns the health of the feature c configures, on key, which
+// does action (detail in words) while Redis is unavailable.
+func newHealth(c config, key string, action middleware.SharedStateAction, detail string) *health {
+	return &health{logger: c.logger, obs: c.transitions, feature: c.feature.String(), key: redact.String(key),
+		action: action, detail: detail}
 }
 
 // admit returns nil when a round trip should be tried now: always while
@@ -125,10 +135,12 @@ func (h *health) failed(ctx context.Context, err error) {
 	h.lastErr.Store(&err)
 	h.nextProbe.Store(now.Add(probeEvery).UnixNano())
 	h.mu.Lock()
-	if !h.down.Load() {
+	first := !h.down.Load()
+	switch {
+	case first:
 		h.down.Store(true)
 		h.since = now
-	} else if now.Sub(h.logged) < logEvery {
+	case now.Sub(h.logged) < logEvery:
 		h.suppressed++
 		h.mu.Unlock()
 		return
@@ -137,8 +149,12 @@ func (h *health) failed(ctx context.Context, err error) {
 	suppressed := h.suppressed
 	h.suppressed = 0
 	h.mu.Unlock()
+	if first {
+		h.obs.Report(ctx, middleware.SharedStateUnavailable{Feature: h.feature, Key: h.key, Action: h.action, Detail: h.detail}, err)
+		return
+	}
 	h.logger.LogAttrs(ctx, slog.LevelWarn, "redis unavailable",
-		slog.String(KeyFeature, h.feature), slog.String(KeyRedisKey, h.key), slog.String(KeyAction, h.action),
+		slog.String(KeyFeature, h.feature), slog.String(KeyRedisKey, h.key), slog.String(KeyAction, h.detail),
 		slog.Any(KeyError, err), slog.Int(KeySuppressed, suppressed))
 }
 
@@ -156,6 +172,5 @@ func (h *health) ok(ctx context.Context) {
 	down := time.Since(h.since)
 	h.suppressed = 0
 	h.mu.Unlock()
-	h.logger.LogAttrs(ctx, slog.LevelInfo, "redis reachable again",
-		slog.String(KeyFeature, h.feature), slog.String(KeyRedisKey, h.key), slog.Duration(KeyDown, down))
+	h.obs.Observe(ctx, middleware.SharedStateRestored{Feature: h.feature, Key: h.key, Down: down})
 }

@@ -58,7 +58,7 @@ var _ middleware.Settler = (*Limiter)(nil)
 // the account's limits apply to every replica). With [Tokens], requests may
 // be 0 to limit tokens only. Every limiter sharing a key must have the same
 // limits and period. Options: [Tokens], [MaxWait], [FailClosed],
-// [Prefix], [Logger], [Timeout].
+// [Prefix], [Logger], [Observe], [Timeout].
 func NewLimiter(client redis.UniversalClient, key string, requests int, period time.Duration, opts ...Option) (*Limiter, error) {
 	c, err := build(forLimiter, opts)
 	var errs []error
@@ -80,9 +80,9 @@ func NewLimiter(client redis.UniversalClient, key string, requests int, period t
 	// The braces are a hash tag: both keys live in one Redis Cluster slot,
 	// as a script's keys must.
 	base := c.prefix + "{" + key + "}"
-	action := "admitting without the shared limit"
+	action, detail := middleware.SharedFailOpen, "admitting without the shared limit"
 	if c.failClosed {
-		action = "refusing every attempt"
+		action, detail = middleware.SharedFailClosed, "refusing every attempt"
 	}
 	return &Limiter{
 		client:     client,
@@ -94,7 +94,7 @@ func NewLimiter(client redis.UniversalClient, key string, requests int, period t
 		maxWait:    c.maxWait,
 		timeout:    c.timeout,
 		failClosed: c.failClosed,
-		health:     newHealth(c, base, action),
+		health:     newHealth(c, base, action, detail),
 	}, nil
 }
 

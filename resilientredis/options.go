@@ -4,8 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/resilientgo/resilient/internal/redact"
+	"github.com/resilientgo/resilient/middleware"
 )
 
 // Defaults, as documented on each option.
@@ -51,15 +55,19 @@ func (f feature) String() string {
 
 type config struct {
 	feature    feature
-	prefix     string        // Default: DefaultStorePrefix, DefaultLimiterPrefix, DefaultBreakerPrefix, DefaultSemaphorePrefix
-	logger     *slog.Logger  // Default: discard (Logger)
-	timeout    time.Duration // Default: 1 s (DefaultTimeout)
-	tokens     int           // Default: 0, no token limit
-	maxWait    time.Duration // Default: the limiter's period (-1 until set)
-	failClosed bool          // Default: false, fail open
-	poll       time.Duration // Default: 1 s (DefaultPollInterval)
-	lease      time.Duration // Default: 15 s (DefaultLease)
-	errs       []error
+	prefix     string                // Default: DefaultStorePrefix, DefaultLimiterPrefix, DefaultBreakerPrefix, DefaultSemaphorePrefix
+	logger     *slog.Logger          // Default: discard (Logger)
+	timeout    time.Duration         // Default: 1 s (DefaultTimeout)
+	tokens     int                   // Default: 0, no token limit
+	maxWait    time.Duration         // Default: the limiter's period (-1 until set)
+	failClosed bool                  // Default: false, fail open
+	poll       time.Duration         // Default: 1 s (DefaultPollInterval)
+	lease      time.Duration         // Default: 15 s (DefaultLease)
+	observers  []middleware.Observer // Default: none (Observe)
+	// transitions receive the events of Redis becoming unavailable and
+	// reachable again: the observers, and Log(logger) when Logger is set.
+	transitions middleware.Observers
+	errs        []error
 }
 
 func (c *config) errorf(format string, args ...any) {
@@ -102,10 +110,24 @@ func build(f feature, opts []Option) (config, error) {
 		}
 		o(&c)
 	}
+	c.transitions = c.observers
 	if c.logger == nil {
 		c.logger = slog.New(slog.DiscardHandler)
+	} else {
+		if !redact.Redacting(c.logger.Handler()) {
+			c.logger = redact.Logger(c.logger, nil)
+		}
+		// The Logger writes the lines of the transitions: a log observer
+		// among the observers would write each a second time.
+		c.transitions = append(slices.DeleteFunc(slices.Clone(c.observers), logsLibraryLines), middleware.Log(c.logger))
 	}
 	return c, errors.Join(c.errs...)
+}
+
+// logsLibraryLines reports whether o is the observer of middleware.Log.
+func logsLibraryLines(o middleware.Observer) bool {
+	_, ok := o.(interface{ LogsLibraryLines() })
+	return ok
 }
 
 // Prefix sets the prefix of every Redis key (and pub/sub channel) that the
@@ -115,8 +137,37 @@ func build(f feature, opts []Option) (config, error) {
 func Prefix(p string) Option { return func(c *config) { c.prefix = p } }
 
 // Logger sets the logger for the events of this package (see
-// [KeyFeature]). A nil logger discards. Default: discard.
+// [KeyFeature]), redacted as middleware.Log redacts. A nil logger
+// discards. Default: discard.
+//
+// Given with a log observer ([Observe] with middleware.Log), the Logger
+// writes the lines of Redis becoming unavailable and reachable again, and
+// the log observer is not sent those two events: each line is written
+// once, by the Logger, which also repeats "redis unavailable" once a
+// minute while Redis stays down. Without a Logger, a log observer writes
+// them (the first line only, not the repeats).
 func Logger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// Observe sends the transitions of a feature's reachability of Redis to
+// observers, as a middleware.SharedStateUnavailable event when its round
+// trips start failing (with what it does meanwhile) and a
+// middleware.SharedStateRestored when one succeeds again: once per
+// transition, not per failed round trip. Give it the observers of the
+// models and tools (resilientotel counts the events; middleware.Log writes
+// them as the Logger would, see [Logger] for both together). The events
+// carry the feature, the key (redacted) and the action, never an error's
+// text. Every feature. Default: none.
+func Observe(observers ...middleware.Observer) Option {
+	return func(c *config) {
+		for _, o := range observers {
+			if o == nil {
+				c.errorf("Observe(nil)")
+				continue
+			}
+			c.observers = append(c.observers, o)
+		}
+	}
+}
 
 // Timeout bounds each round trip to Redis, on top of the caller's context,
 // whatever the client's options: the caller is answered at the timeout

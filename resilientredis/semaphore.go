@@ -135,7 +135,7 @@ var _ middleware.Semaphore = (*Semaphore)(nil)
 // between 1 and [MaxSlots]; the key must not be empty nor longer than
 // [MaxKeyLen] bytes. Every semaphore sharing a key must have the same n.
 // Options: [Lease], [PollInterval], [FailClosed], [Prefix], [Logger],
-// [Timeout]. NewSemaphore sends nothing to Redis. Close it to end the
+// [Observe], [Timeout]. NewSemaphore sends nothing to Redis. Close it to end the
 // subscription its waiters open.
 func NewSemaphore(client redis.UniversalClient, key string, n int, opts ...Option) (*Semaphore, error) {
 	c, err := build(forSemaphore, opts)
@@ -160,9 +160,9 @@ func NewSemaphore(client redis.UniversalClient, key string, n int, opts ...Optio
 		return nil, err
 	}
 	local, _ := middleware.NewBulkhead(n) // n >= 1
-	action := fmt.Sprintf("admitting up to %d at once in this process", n)
+	action, detail := middleware.SharedLocal, fmt.Sprintf("admitting up to %d at once in this process", n)
 	if c.failClosed {
-		action = "refusing every attempt"
+		action, detail = middleware.SharedFailClosed, "refusing every attempt"
 	}
 	s := &Semaphore{
 		client:     client,
@@ -173,7 +173,7 @@ func NewSemaphore(client redis.UniversalClient, key string, n int, opts ...Optio
 		poll:       c.poll,
 		failClosed: c.failClosed,
 		local:      local,
-		health:     newHealth(c, c.prefix+key, action),
+		health:     newHealth(c, c.prefix+key, action, detail),
 		logger:     c.logger,
 		turn:       make(chan struct{}, 1),
 		wake:       make(chan struct{}, 1),

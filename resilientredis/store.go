@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/tools"
 )
 
@@ -66,7 +67,7 @@ var _ tools.Store = (*Store)(nil)
 // append-only file nor snapshots: a restart would forget every record, and
 // a call could run twice. A server that refuses CONFIG (managed services,
 // ACLs) or does not answer is not reported. Options: [Prefix], [Logger],
-// [Timeout].
+// [Observe], [Timeout].
 func NewStore(client redis.UniversalClient, opts ...Option) (*Store, error) {
 	c, err := build(forStore, opts)
 	if client == nil {
@@ -80,7 +81,7 @@ func NewStore(client redis.UniversalClient, opts ...Option) (*Store, error) {
 		client:  client,
 		prefix:  c.prefix,
 		timeout: c.timeout,
-		health:  newHealth(c, c.prefix+"*", "tool calls fail without running"),
+		health:  newHealth(c, c.prefix+"*", middleware.SharedFailClosed, "tool calls fail without running"),
 	}, nil
 }
 

@@ -7,7 +7,11 @@
 //  2. an outage that opens replica A's breaker makes replica B fail fast
 //     too (to its fallback model, without a request to the failing
 //     provider), and when A's probe succeeds, B closes as well;
-//  3. one rate limit keeps both replicas together under the provider's limit.
+//  3. one rate limit keeps both replicas together under the provider's limit;
+//  4. one concurrency limit (a semaphore with leases) keeps both replicas'
+//     callers together at n requests in flight at most: the callers beyond
+//     wait for a slot up to a bound, then are refused with
+//     resilient.ErrConcurrency without a request.
 //
 // It needs a Redis:
 //
@@ -15,8 +19,9 @@
 //	go run ./examples/replicas                      # or -redis host:port
 //
 // Without a reachable Redis it says how to start one and exits 0. The model
-// side is langchaingo's real OpenAI client against two loopback fault
-// servers: the provider, and a backup provider to fall back to.
+// side is langchaingo's real OpenAI client against loopback fault servers:
+// the provider, a backup provider to fall back to, and a slow deployment
+// that counts the requests it answers at once.
 package main
 
 import (
@@ -25,6 +30,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"os"
@@ -52,7 +58,7 @@ func main() {
 	flag.Parse()
 	logger := slog.New(tint.NewTextHandler(os.Stderr, &tint.Options{TimeFormat: "15:04:05.000", NoColor: !tty.Color(os.Stderr)}))
 	redis.SetLogger(redisLog{logger})
-	if err := run(*addr, logger); err != nil {
+	if err := run(*addr, logger, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "replicas:", err)
 		os.Exit(1)
 	}
@@ -72,12 +78,19 @@ const (
 	limit           = 10 // attempts per limitPeriod, for both replicas together
 	limitPeriod     = 500 * time.Millisecond
 	callsEach       = 8 // calls per replica in part 3
+
+	inFlight     = 3                      // requests in flight, for both replicas together (part 4)
+	callersEach  = 6                      // callers per replica in part 4
+	slowReply    = 400 * time.Millisecond // how long the slow deployment takes to answer
+	maxSlotWait  = time.Second            // how long a caller waits for a slot
+	slotLeaseFor = 3 * time.Second        // a crashed replica's slot is free after this
 )
 
-func run(addr string, logger *slog.Logger) error {
+// run runs the demo, writing what happens to out.
+func run(addr string, logger *slog.Logger, out io.Writer) error {
 	ctx := context.Background()
 	if err := ping(ctx, addr); err != nil {
-		fmt.Printf("replicas: no Redis at %s (%v).\nStart Redis with: redis-server --port 6379\n", addr, err)
+		fmt.Fprintf(out, "replicas: no Redis at %s (%v).\nStart Redis with: redis-server --port 6379\n", addr, err)
 		return nil
 	}
 	// Keys of this run only, deleted at the end.
@@ -94,43 +107,48 @@ func run(addr string, logger *slog.Logger) error {
 	defer srv.Close()
 	backup := faultserver.New(faultserver.Reply("Paris. (from the backup provider)"))
 	defer backup.Close()
+	slow := faultserver.New(faultserver.Reply("Paris.").After(slowReply))
+	defer slow.Close()
 	bank := &bank{}
 
 	var replicas []*replica
 	for _, name := range []string{"A", "B"} {
-		r, err := newReplica(ctx, name, addr, prefix, srv, backup, bank, logger)
+		r, err := newReplica(ctx, name, addr, prefix, servers{srv, backup, slow}, bank, logger)
 		if err != nil {
 			return err
 		}
 		defer r.close()
 		replicas = append(replicas, r)
 	}
-	if err := payOnce(ctx, replicas, bank); err != nil {
+	if err := payOnce(ctx, out, replicas, bank); err != nil {
 		return err
 	}
-	if err := shareOutage(ctx, replicas[0], replicas[1], srv, &outage); err != nil {
+	if err := shareOutage(ctx, out, replicas[0], replicas[1], srv, &outage); err != nil {
 		return err
 	}
 	time.Sleep(limitPeriod) // a fresh window for part 3
-	shareLimit(ctx, replicas)
-	return nil
+	shareLimit(ctx, out, replicas)
+	return shareConcurrency(ctx, out, replicas, slow)
 }
 
 // payOnce: a payment sent to both replicas charges once.
-func payOnce(ctx context.Context, replicas []*replica, bank *bank) error {
-	fmt.Println("1. The load balancer sends one payment to both replicas at once:")
+func payOnce(ctx context.Context, out io.Writer, replicas []*replica, bank *bank) error {
+	fmt.Fprintln(out, "1. The load balancer sends one payment to both replicas at once:")
+	var mu sync.Mutex // out is not safe for concurrent use
 	var wg sync.WaitGroup
 	for _, r := range replicas {
 		wg.Go(func() {
-			out, err := r.charge.Call(ctx, `{"order_id":"4471","amount_paise":249900}`)
+			answer, err := r.charge.Call(ctx, `{"order_id":"4471","amount_paise":249900}`)
 			if err != nil {
-				out = err.Error()
+				answer = err.Error()
 			}
-			fmt.Printf("   replica %s: %s\n", r.name, out)
+			mu.Lock()
+			defer mu.Unlock()
+			fmt.Fprintf(out, "   replica %s: %s\n", r.name, answer)
 		})
 	}
 	wg.Wait()
-	fmt.Printf("   the bank made %d charge(s)\n\n", bank.charges.Load())
+	fmt.Fprintf(out, "   the bank made %d charge(s)\n\n", bank.charges.Load())
 	if bank.charges.Load() != 1 {
 		return errors.New("the payment was not charged exactly once")
 	}
@@ -139,26 +157,26 @@ func payOnce(ctx context.Context, replicas []*replica, bank *bank) error {
 
 // shareOutage: an outage that opens A's breaker makes B fail fast; A's
 // successful probe closes both.
-func shareOutage(ctx context.Context, a, b *replica, srv *faultserver.Server, outage *atomic.Bool) error {
-	fmt.Println("2. The provider is overloaded (529):")
+func shareOutage(ctx context.Context, out io.Writer, a, b *replica, srv *faultserver.Server, outage *atomic.Bool) error {
+	fmt.Fprintln(out, "2. The provider is overloaded (529):")
 	outage.Store(true)
 	before := srv.Count()
 	answer, err := a.model.Call(ctx, "Capital of France?")
 	if err != nil {
 		return err
 	}
-	fmt.Printf("   replica A: %d requests failed, its breaker opened; it answers %q\n", srv.Count()-before, answer)
+	fmt.Fprintf(out, "   replica A: %d requests failed, its breaker opened; it answers %q\n", srv.Count()-before, answer)
 	if !waitFor(func() bool { return b.model.Breaker().State() == middleware.BreakerOpen }) {
 		return errors.New("replica B's breaker did not open")
 	}
-	fmt.Printf("   replica B's breaker is %v too, for the %v left of A's open period\n",
+	fmt.Fprintf(out, "   replica B's breaker is %v too, for the %v left of A's open period\n",
 		b.model.Breaker().State(), b.model.Breaker().RemainingDelay().Round(10*time.Millisecond))
 	before = srv.Count()
 	start := time.Now()
 	if answer, err = b.model.Call(ctx, "Capital of France?"); err != nil {
 		return err
 	}
-	fmt.Printf("   replica B: fails fast to its fallback in %v, with %d requests to the overloaded provider; it answers %q\n",
+	fmt.Fprintf(out, "   replica B: fails fast to its fallback in %v, with %d requests to the overloaded provider; it answers %q\n",
 		time.Since(start).Round(10*time.Microsecond), srv.Count()-before, answer)
 
 	outage.Store(false)
@@ -166,7 +184,7 @@ func shareOutage(ctx context.Context, a, b *replica, srv *faultserver.Server, ou
 	if answer, err = a.model.Call(ctx, "Capital of France?"); err != nil {
 		return err
 	}
-	fmt.Printf("   the provider recovers; at the end of the open period replica A's probe answers %q: breaker %v\n",
+	fmt.Fprintf(out, "   the provider recovers; at the end of the open period replica A's probe answers %q: breaker %v\n",
 		answer, a.model.Breaker().State())
 	if !waitFor(func() bool { return b.model.Breaker().State() == middleware.BreakerClosed }) {
 		return errors.New("replica B's breaker did not close")
@@ -174,13 +192,13 @@ func shareOutage(ctx context.Context, a, b *replica, srv *faultserver.Server, ou
 	if answer, err = b.model.Call(ctx, "Capital of France?"); err != nil {
 		return err
 	}
-	fmt.Printf("   replica B's breaker closed with it; B answers %q\n\n", answer)
+	fmt.Fprintf(out, "   replica B's breaker closed with it; B answers %q\n\n", answer)
 	return nil
 }
 
 // shareLimit: both replicas together stay under one limit.
-func shareLimit(ctx context.Context, replicas []*replica) {
-	fmt.Printf("3. Each replica makes %d calls at once, under one shared limit of %d attempts per %v:\n", callsEach, limit, limitPeriod)
+func shareLimit(ctx context.Context, out io.Writer, replicas []*replica) {
+	fmt.Fprintf(out, "3. Each replica makes %d calls at once, under one shared limit of %d attempts per %v:\n", callsEach, limit, limitPeriod)
 	start := time.Now()
 	var mu sync.Mutex
 	var times []string
@@ -188,32 +206,97 @@ func shareLimit(ctx context.Context, replicas []*replica) {
 	for _, r := range replicas {
 		for range callsEach {
 			wg.Go(func() {
-				if _, err := r.model.Call(ctx, "Capital of France?"); err != nil {
-					fmt.Println("   error:", err)
-				}
+				_, err := r.model.Call(ctx, "Capital of France?")
 				mu.Lock()
+				defer mu.Unlock()
+				if err != nil {
+					fmt.Fprintln(out, "   error:", err)
+				}
 				times = append(times, fmt.Sprintf("+%.2fs %s", time.Since(start).Seconds(), r.name))
-				mu.Unlock()
 			})
 		}
 	}
 	wg.Wait()
 	slices.Sort(times)
-	fmt.Printf("   answered at: %s\n", strings.Join(times, ", "))
-	fmt.Printf("   %d at once, the other %d one window later: together under the limit (alone, each replica would have sent all %d at once)\n",
+	fmt.Fprintf(out, "   answered at: %s\n", strings.Join(times, ", "))
+	fmt.Fprintf(out, "   %d at once, the other %d one window later: together under the limit (alone, each replica would have sent all %d at once)\n\n",
 		limit, 2*callsEach-limit, callsEach)
+}
+
+// shareConcurrency: the callers of both replicas together never have more
+// than inFlight requests at the slow deployment; the callers beyond wait
+// for a slot up to maxSlotWait, then are refused without a request.
+func shareConcurrency(ctx context.Context, out io.Writer, replicas []*replica, slow *faultserver.Server) error {
+	fmt.Fprintf(out, "4. Each replica has %d callers at once for a deployment that answers in %v, under one shared limit of %d in flight:\n",
+		callersEach, slowReply, inFlight)
+	start := time.Now()
+	var mu sync.Mutex
+	var times []string
+	var refused []time.Duration // how long each refused caller waited
+	var wg sync.WaitGroup
+	var failure error
+	for _, r := range replicas {
+		for range callersEach {
+			wg.Go(func() {
+				_, err := r.limited.Call(ctx, "Capital of France?")
+				mu.Lock()
+				defer mu.Unlock()
+				var full *middleware.ConcurrencyError
+				switch {
+				case errors.Is(err, resilient.ErrConcurrency) && errors.As(err, &full):
+					refused = append(refused, full.Waited)
+				case err != nil:
+					failure = err
+				default:
+					times = append(times, fmt.Sprintf("+%.1fs %s", time.Since(start).Seconds(), r.name))
+				}
+			})
+		}
+	}
+	wg.Wait()
+	if failure != nil {
+		return failure
+	}
+	slices.Sort(times)
+	fmt.Fprintf(out, "   answered at: %s\n", strings.Join(times, ", "))
+	most, requests := slow.MaxInFlight(), slow.Count()
+	fmt.Fprintf(out, "   at most %d requests in flight at the deployment, both replicas together (alone, each replica would have sent %d at once)\n",
+		most, callersEach)
+	if len(refused) > 0 {
+		fmt.Fprintf(out, "   %d callers waited %v for a slot, then were refused with resilient.ErrConcurrency, without a request: %d requests for %d answers\n",
+			len(refused), slices.Max(refused).Round(100*time.Millisecond), requests, len(times))
+	}
+	switch {
+	case most > inFlight:
+		return fmt.Errorf("%d requests in flight at once, more than the shared limit of %d", most, inFlight)
+	case len(refused) == 0:
+		return errors.New("no caller was refused: the callers did not outnumber the slots")
+	case requests != len(times):
+		return fmt.Errorf("%d requests for %d answers: a refused caller sent a request", requests, len(times))
+	case slices.Min(refused) < maxSlotWait-100*time.Millisecond:
+		return fmt.Errorf("a caller was refused after %v, before its wait of %v", slices.Min(refused), maxSlotWait)
+	}
+	return nil
 }
 
 // replica is one instance of the service: what a process would hold.
 type replica struct {
-	name   string
-	rdb    *redis.Client
-	charge *tools.Tool
-	model  *llms.Model
-	shared *resilientredis.SharedBreaker
+	name    string
+	rdb     *redis.Client
+	charge  *tools.Tool
+	model   *llms.Model
+	shared  *resilientredis.SharedBreaker
+	limited *llms.Model // the slow deployment, under the shared concurrency limit
+	sem     *resilientredis.Semaphore
 }
 
-func newReplica(ctx context.Context, name, addr, prefix string, srv, backup *faultserver.Server, bank *bank, logger *slog.Logger) (*replica, error) {
+// servers are the providers the replicas call.
+type servers struct {
+	provider, backup, slow *faultserver.Server
+}
+
+func newReplica(ctx context.Context, name, addr, prefix string, s servers, bank *bank, logger *slog.Logger) (*replica, error) {
+	srv, backup := s.provider, s.backup
 	logger = logger.With("replica", name)
 	rdb := redis.NewClient(&redis.Options{Addr: addr})
 	store, err := resilientredis.NewStore(rdb, resilientredis.Prefix(prefix+"idempotency:"), resilientredis.Logger(logger))
@@ -251,11 +334,32 @@ func newReplica(ctx context.Context, name, addr, prefix string, srv, backup *fau
 	}
 	charge := resilient.Tool(tools.Func("charge", "Charges a card once for an order.", bank.charge),
 		resilient.Idempotent(store), resilient.Logger(logger))
-	return &replica{name: name, rdb: rdb, charge: charge, model: model, shared: shared}, nil
+
+	// The slow deployment takes at most inFlight requests at once from the
+	// whole fleet: each replica takes a slot of one semaphore in Redis for
+	// each attempt.
+	sem, err := resilientredis.NewSemaphore(rdb, "slow-deployment", inFlight,
+		resilientredis.Prefix(prefix+"semaphore:"), resilientredis.Lease(slotLeaseFor), resilientredis.Logger(logger))
+	if err != nil {
+		return nil, err
+	}
+	slowLLM, err := s.slow.OpenAI()
+	if err != nil {
+		return nil, err
+	}
+	limited := resilient.Model(slowLLM,
+		resilient.ModelOptions(llms.Name("slow-deployment")),
+		resilient.Logger(logger),
+		resilient.ConcurrencyLimit(sem, maxSlotWait))
+	if err := limited.Err(); err != nil {
+		return nil, err
+	}
+	return &replica{name: name, rdb: rdb, charge: charge, model: model, shared: shared, limited: limited, sem: sem}, nil
 }
 
 func (r *replica) close() {
 	_ = r.shared.Close()
+	_ = r.sem.Close()
 	_ = r.rdb.Close()
 }
 
