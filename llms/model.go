@@ -1,6 +1,7 @@
 package llms
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -83,7 +84,10 @@ func invalid(m lcllms.Model, err error) *Model {
 }
 
 func build(m lcllms.Model, cfg config) (*Model, error) {
-	m, given := unnamed(m)
+	m, given, _ := unmember(m) // outside a pool, a member's options do not apply
+	if isNil(m) {
+		return nil, fmt.Errorf("llms: nil model (%T)", m)
+	}
 	name, provider, model := describe(m)
 	switch {
 	case cfg.name != "":
@@ -155,7 +159,7 @@ func (w *Model) buildFallbacks(cfg config, taken names) error {
 			w.fallbacks = append(w.fallbacks, wrapped)
 			continue
 		}
-		inner, given := unnamed(fb)
+		inner, given, _ := unmember(fb)
 		name, err := taken.claim(inner, given)
 		if err != nil {
 			return fmt.Errorf("llms: Fallbacks: model %d %w", i, err)
@@ -318,7 +322,7 @@ func (m *Model) generateWithFallbacks(ctx context.Context, c *modelCall) (*lcllm
 		if m.obs.Active() {
 			m.obs.Report(ctx, middleware.Fallback{Target: from, To: fb.name, Class: taxonomy.Classify(err)}, err)
 		}
-		if err := c.restart(ctx, m); err != nil {
+		if err := c.restart(ctx, m, lastTarget(err, from)); err != nil {
 			return nil, errors.Join(append(errs, err)...)
 		}
 		resp, err = fb.generate(ctx, c.forFallback())
@@ -395,9 +399,21 @@ func (c *modelCall) root() *modelCall {
 	return c
 }
 
+// lastTarget returns the target of the last attempt of err, a model's
+// final error (the member of a pool it went to), else name.
+func lastTarget(err error, name string) string {
+	var final *middleware.Error
+	if errors.As(err, &final) && len(final.Attempts) > 0 {
+		return cmp.Or(final.Attempts[len(final.Attempts)-1].Target, name)
+	}
+	return name
+}
+
 // restart calls the restart hook if the last attempt delivered chunks. No
-// hook means such a call never gets here: its failure was final.
-func (c *modelCall) restart(ctx context.Context, m *Model) error {
+// hook means such a call never gets here: its failure was final. The
+// restart is reported for target, where the stream broke (a pool's
+// member).
+func (c *modelCall) restart(ctx context.Context, m *Model, target string) error {
 	c.mu.Lock()
 	partial := c.partial
 	c.partial = nil
@@ -407,7 +423,7 @@ func (c *modelCall) restart(ctx context.Context, m *Model) error {
 		return nil
 	}
 	if m.obs.Active() {
-		m.obs.Observe(ctx, middleware.StreamRestarted{Target: m.name, Chunks: partial.Chunks})
+		m.obs.Observe(ctx, middleware.StreamRestarted{Target: target, Chunks: partial.Chunks})
 	}
 	if err := hook(ctx, partial.Partial); err != nil {
 		return middleware.Unretryable(fmt.Errorf("llms: stream restart hook: %w", err), "the stream restart hook refused")
@@ -442,7 +458,7 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 		}
 	}
 	c.root().attempts.Add(1)
-	if err := c.restart(ctx, m); err != nil {
+	if err := c.restart(ctx, m, cmp.Or(s.Previous.Target, m.name)); err != nil {
 		return nil, err
 	}
 	c.mu.Lock()

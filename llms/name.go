@@ -21,14 +21,6 @@ type named struct {
 	name string
 }
 
-// unnamed returns the model under Named's wrapper, and the name it gave.
-func unnamed(m lcllms.Model) (lcllms.Model, string) {
-	if n, ok := m.(*named); ok { // never a nil *named: only Named makes one
-		return n.Model, n.name
-	}
-	return m, ""
-}
-
 // describe names a model and finds its provider and model: the provider is
 // the client's package ("*openai.LLM" is "openai"), the model is the
 // client's configured model when its struct reveals one, so the default

@@ -94,7 +94,9 @@ func NewPool(members []lcllms.Model, opts ...Option) (*Model, error) {
 }
 
 // unmember returns the client under the Named and Member wrappers of m, in
-// either order, the name Named gave and the options Member gave.
+// either order, the name Named gave and the options Member gave. New and
+// Fallbacks unwrap their models so too, ignoring the options: outside a
+// pool, a member is its client.
 func unmember(m lcllms.Model) (lcllms.Model, string, []middleware.Option) {
 	var name string
 	var opts []middleware.Option

@@ -70,7 +70,11 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *member) *dec
 	}
 	if errors.As(err, &inner) {
 		// No multiplication across layers: an inner layer of this library
-		// already retried this to exhaustion or judged it final.
+		// already retried this to exhaustion or judged it final. A pool
+		// goes on to a member not tried yet, as fallbacks would.
+		if d := c.nextMember(n, class, inner.Reason, m); d != nil {
+			return d
+		}
 		return &decision{reason: inner.Reason, detail: inner.Detail, inner: inner}
 	}
 	if errors.As(err, &nr) {

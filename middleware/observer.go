@@ -181,6 +181,8 @@ type AttemptEnd struct {
 
 // LateResult reports that the function of an abandoned attempt returned:
 // its result was discarded. Late is how long after the abandonment it came.
+// Target names the member of a pool the attempt went to, as [AttemptEnd]
+// does.
 type LateResult struct {
 	Target  string
 	Attempt int
@@ -254,6 +256,7 @@ type Compacted struct {
 }
 
 // StreamRestarted reports a stream retried after it had delivered chunks.
+// Target names where the stream broke: the model, or the member of a pool.
 type StreamRestarted struct {
 	Target string
 	Chunks int // chunks the failed attempt had delivered

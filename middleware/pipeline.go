@@ -1,6 +1,7 @@
 package middleware
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -425,6 +426,7 @@ type pass struct {
 	m       *member
 	breaker *Breaker
 	release func()
+	probe   bool // the attempt holds the probe of m's half-open circuit
 }
 
 // record reports the attempt's outcome to its breaker and, in a pool, what
@@ -439,6 +441,9 @@ func (g *pass) record(b *Balancer, o outcome, elapsed time.Duration) {
 	if g.m != nil {
 		b.measure(g.m, elapsed, o, probe && g.breaker.State() == BreakerClosed)
 	}
+	if g.probe {
+		g.m.probes.Add(-1) // the probe is decided, whatever its function still does
+	}
 }
 
 // The classes of attempts refused by a limit of the caller's own.
@@ -449,12 +454,21 @@ var (
 
 // admit passes attempt number through the gates before its target: the
 // rate limiter, the concurrency limit, then the breaker or, for a pool, the
-// choice of a member and that member's gates. A refusal is concluded here:
+// choice of a member and that member's gates; a pool's attempt that finds
+// no member ready waits for the first cooldown to end before all of them,
+// holding none of the pool's slots. A refusal is concluded here:
 // admit returns its error. The slots taken are given back by the pass's
 // release, which runAttempt calls when the function returns, or here on a
 // refusal.
 func (c *call[R]) admit(ctx context.Context, number int) (*pass, error) {
 	p := c.p
+	slept := false // waited for a member of a pool to end its cooldown
+	if p.bal != nil {
+		var err error
+		if slept, err = c.beforeMember(ctx, number); err != nil {
+			return nil, err
+		}
+	}
 	if l := p.cfg.limiter; l != nil {
 		if err := l.Acquire(ctx, 1); err != nil {
 			return nil, c.refuseGate(number, ctx, err, rateLimitClass,
@@ -471,7 +485,7 @@ func (c *call[R]) admit(ctx context.Context, number int) (*pass, error) {
 		g.release = release
 	}
 	if p.bal != nil {
-		m, release, err := c.toMember(ctx, number)
+		m, release, err := c.toMember(ctx, number, slept)
 		if err != nil {
 			g.release()
 			return nil, err
@@ -481,6 +495,10 @@ func (c *call[R]) admit(ctx context.Context, number int) (*pass, error) {
 		g.m, g.breaker, g.release = m, m.breaker, func() {
 			release()
 			outer()
+		}
+		if m.breaker != nil && m.breaker.State() == BreakerHalfOpen {
+			g.probe = true // the circuit's one half-open permit is this attempt's
+			m.probes.Add(1)
 		}
 		return g, nil
 	}
@@ -561,7 +579,10 @@ func (c *call[R]) runAttempt(ctx context.Context, s State, release func()) (R, e
 // late reports the result of an abandoned attempt, which is discarded.
 func (c *call[R]) late(ctx context.Context, attempt int, late time.Duration, err error) {
 	if c.p.obs.Active() {
-		c.p.obs.Report(ctx, LateResult{Target: c.p.name, Attempt: attempt, Late: late, Failed: err != nil}, err)
+		c.mu.Lock()
+		target := cmp.Or(c.attempts[attempt-1].Target, c.p.name) // the member of a pool it went to
+		c.mu.Unlock()
+		c.p.obs.Report(ctx, LateResult{Target: target, Attempt: attempt, Late: late, Failed: err != nil}, err)
 	}
 }
 

@@ -54,7 +54,10 @@ const (
 	// members the healthiest wins, so that a member that failed gets no
 	// call while a healthier one is idle, save one, its probe, when it has
 	// had none for one breaker delay: without it, a member that failed
-	// when traffic was light would never be seen to recover. The default.
+	// when traffic was light would never be seen to recover. An attempt
+	// counts from the moment its member is chosen, before its gates answer:
+	// callers arriving together spread over the members, and a member due
+	// for its probe gets one of them. The default.
 	LeastInFlight Strategy = iota
 	// RoundRobin takes the members in turn, each as often as its weight
 	// times its health squared (smooth weighted round robin, as nginx does it): for
@@ -63,8 +66,8 @@ const (
 	// LowestLatency chooses the member whose recent latency (a moving
 	// average of its attempts) times its attempts in flight plus one, for
 	// its weight times its health squared, is lowest. A member not measured for one breaker delay is
-	// tried again first, once, so that a member that was slow and recovered
-	// gets its traffic back.
+	// tried again first, once (one attempt of a burst that finds it due),
+	// so that a member that was slow and recovered gets its traffic back.
 	LowestLatency
 )
 
@@ -94,6 +97,14 @@ func (s Strategy) String() string {
 // pipeline. When no member can take an attempt because every circuit is
 // open, the call fails fast with [ReasonCircuitOpen] and a detail stating
 // each member's state, for the caller's fallbacks.
+//
+// A member that is itself resilient (its function returns the final
+// [*Error] of a pipeline of its own) is asked once per call: when it gives
+// up for a reason another target may fix (exhausted, circuit open, over
+// the cap, throttled, refused by a limit of the caller's), the call goes on
+// at once to a member not tried yet, within the attempts of the failure's
+// kind; else it stops with that member's diagnosis. Its own retries are
+// never multiplied by the pool's.
 //
 // A pool has no circuit breaker of its own ([Pipeline.Breaker] is nil): one
 // member down must not stop the others. [CircuitBreaker], [NoBreaker],
@@ -190,8 +201,9 @@ type member struct {
 	semWait    time.Duration
 	probeEvery time.Duration // LowestLatency measures a member again after this long
 
-	inFlight  atomic.Int32 // attempts whose function has not returned
+	inFlight  atomic.Int32 // attempts passing its gates or whose function has not returned
 	waiting   atomic.Int32 // attempts waiting for its limits
+	probes    atomic.Int32 // attempts of this pool holding its half-open circuit's probe
 	coolUntil atomic.Int64 // UnixNano; 0 = not cooling down
 
 	// Guarded by Balancer.mu.
@@ -200,6 +212,7 @@ type member struct {
 	health   float64       // moving average of recent outcomes, 1 = all answered; see health.go
 	current  float64       // smooth weighted round robin
 	picked   time.Time     // when an attempt last went to it
+	turns    uint64        // attempts reserved on it (see reservation)
 }
 
 // DefaultWeight is a member's weight unless [Weight] sets it.
@@ -280,7 +293,8 @@ type MemberState struct {
 	// Breaker is its circuit breaker, nil when disabled: share it among
 	// replicas (package resilientredis) or read its state.
 	Breaker *Breaker
-	// InFlight counts its attempts whose function has not returned yet.
+	// InFlight counts its attempts passing its gates or whose function has
+	// not returned yet.
 	InFlight int
 	// Cooldown is how long it still cools down after a wait hint, 0 when
 	// it is not cooling down.

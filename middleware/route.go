@@ -17,6 +17,7 @@ import (
 // and the pin it follows.
 type route struct {
 	tried []bool // by member index; guarded by call.mu
+	spent []bool // members whose own retries are spent (see nextMember); nil until one is; guarded by call.mu
 	pin   *pin   // nil: the call is not sticky
 }
 
@@ -33,6 +34,7 @@ const (
 	rateFull                // its rate limiter has no room
 	probing                 // half-open, and another caller holds the probe
 	notChecked              // a member before it was chosen
+	spent                   // a resilient member that gave up on this call
 )
 
 // view is a member's availability at one moment.
@@ -57,6 +59,8 @@ func (v view) String() string {
 		return v.m.name + ": rate limit full"
 	case probing:
 		return v.m.name + ": probe in flight"
+	case spent:
+		return v.m.name + ": its own retries spent"
 	}
 	return v.m.name + ": ready"
 }
@@ -83,6 +87,11 @@ func look(m *member, retry bool, now time.Time) view {
 			}
 			probe = true // the delay is over: the next caller to ask gets the probe
 		case BreakerHalfOpen:
+			if m.probes.Load() > 0 {
+				// Its one probe is in flight: no other attempt may go, and
+				// none should take anything from its limits on the way.
+				return view{m: m, avail: probing}
+			}
 			probe = true
 		}
 	}
@@ -112,7 +121,13 @@ func (b *Balancer) views(retry bool) []view {
 // of its circuit, or neglected (see neglected), comes first in its group:
 // its health is low after the failures that opened the circuit, and the
 // probe is what restores it.
-func (b *Balancer) order(vs []view, rt *route, tried []bool) []*member {
+//
+// The first member is reserved for the caller at once, under the same lock
+// as the choice (see reserve): the callers of a burst that arrive together
+// see it chosen, so that they spread over the members and a member due for
+// its probe gets one attempt of the burst, not one per caller, however
+// long its gates take to answer.
+func (b *Balancer) order(vs []view, rt *route, tried []bool) ([]*member, *reservation) {
 	var cands []*member
 	probe := make([]bool, len(vs))
 	for _, v := range vs {
@@ -122,7 +137,7 @@ func (b *Balancer) order(vs []view, rt *route, tried []bool) []*member {
 		}
 	}
 	if len(cands) == 0 {
-		return nil
+		return nil, nil
 	}
 	var pinned *member
 	if rt.pin != nil {
@@ -169,7 +184,7 @@ func (b *Balancer) order(vs []view, rt *route, tried []bool) []*member {
 		}
 		return x.index - y.index
 	})
-	return cands
+	return cands, b.reserveLocked(cands[0], cands, now)
 }
 
 // cost is m's cost under LowestLatency at now; b.mu is held. A member not
@@ -181,14 +196,32 @@ func (m *member) cost(now time.Time) float64 {
 	return float64(m.latency) * float64(m.inFlight.Load()+1) / m.share()
 }
 
-// chosen records that an attempt goes to m, chosen among cands: the turn of
-// the round robin (each candidate gains its share, m loses their sum), and
-// a new measurement claimed under LowestLatency. It returns the function
-// that ends m's attempt in flight.
-func (b *Balancer) chosen(m *member, cands []*member) func() {
-	m.inFlight.Add(1)
-	now := time.Now()
+// reservation is an attempt counted on a member before it passes the
+// member's gates: in flight, its turn of the round robin taken, its probe
+// or measurement claimed. It is kept when the gates let the attempt
+// through, and cancelled when they refuse it.
+type reservation struct {
+	b                *Balancer
+	m                *member
+	turn             uint64    // m.turns once reserved
+	picked, measured time.Time // m's before
+}
+
+// reserve reserves m for an attempt, chosen among cands.
+func (b *Balancer) reserve(m *member, cands []*member) *reservation {
 	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.reserveLocked(m, cands, time.Now())
+}
+
+// reserveLocked is reserve at now, b.mu held: m counts one more attempt in
+// flight, takes its turn of the round robin (each candidate gains its
+// share, m loses their sum) and, as the member an attempt last went to,
+// is no longer neglected; under LowestLatency, an attempt that measures it
+// again is claimed.
+func (b *Balancer) reserveLocked(m *member, cands []*member, now time.Time) *reservation {
+	r := &reservation{b: b, m: m, picked: m.picked, measured: m.measured}
+	m.inFlight.Add(1)
 	total := 0.0
 	for _, c := range cands {
 		c.current += c.share()
@@ -207,8 +240,25 @@ func (b *Balancer) chosen(m *member, cands []*member) func() {
 		// the cost; under the others the claim changes nothing).
 		m.measured = now
 	}
-	b.mu.Unlock()
-	return func() { m.inFlight.Add(-1) }
+	m.turns++
+	r.turn = m.turns
+	return r
+}
+
+// done ends the attempt r reserved, once its function has returned.
+func (r *reservation) done() { r.m.inFlight.Add(-1) }
+
+// cancel gives back r, whose member's gates refused the attempt: it is not
+// in flight, and its probe or measurement is due again unless another
+// attempt was reserved there since. Its turn of the round robin stays
+// taken: a member refusing attempts gets fewer of them, within one round.
+func (r *reservation) cancel() {
+	r.m.inFlight.Add(-1)
+	r.b.mu.Lock()
+	defer r.b.mu.Unlock()
+	if r.m.turns == r.turn {
+		r.m.picked, r.m.measured = r.picked, r.measured
+	}
 }
 
 // latencyWeight is the weight of a new sample in a member's moving
@@ -291,23 +341,24 @@ func (m *member) gates(ctx context.Context, wait bool) (func(), availability, er
 // its gates: a ready member whose gates are free at once, in the order of
 // [Balancer.order]; else the first one whose limits had no room, waiting
 // for them as they allow; else, when members only cool down, the end of the
-// first cooldown. It returns the member and the release of its slots, or
-// the error that concludes an attempt no member took.
-func (c *call[R]) toMember(ctx context.Context, number int) (*member, func(), error) {
+// first cooldown, unless the attempt slept for one already (slept). It
+// returns the member and the release of its slots, or the error that
+// concludes an attempt no member took.
+func (c *call[R]) toMember(ctx context.Context, number int, slept bool) (*member, func(), error) {
 	b := c.p.bal
-	retry := number > 1
-	for slept := false; ; slept = true {
-		vs := b.views(retry)
-		c.mu.Lock()
-		tried := slices.Clone(c.rt.tried)
-		c.mu.Unlock()
-		cands := b.order(vs, c.rt, tried)
+	for ; ; slept = true {
+		vs, tried := c.memberViews(number)
+		cands, held := b.order(vs, c.rt, tried)
 		var waitOn *member
-		for _, m := range cands {
+		for i, m := range cands {
+			if i > 0 {
+				held = b.reserve(m, cands)
+			}
 			release, why, err := m.gates(ctx, false)
 			if err == nil {
-				return m, c.admitted(b, m, cands, release), nil
+				return m, c.admitted(m, held, release), nil
 			}
+			held.cancel()
 			if ctx.Err() != nil {
 				return nil, nil, c.refuseGate(number, ctx, err, taxonomy.Class{}, nil)
 			}
@@ -324,35 +375,91 @@ func (c *call[R]) toMember(ctx context.Context, number int) (*member, func(), er
 			release, why, err := waitOn.gates(ctx, true)
 			waitOn.waiting.Add(-1)
 			if err == nil {
-				return waitOn, c.admitted(b, waitOn, cands, release), nil
+				return waitOn, c.admitted(waitOn, b.reserve(waitOn, cands), release), nil
 			}
 			vs[waitOn.index].avail = why
 			c.setTarget(number, waitOn.name)
 			return nil, nil, c.refuseGate(number, ctx, err, gateClass(why), c.gateRefusal(number, why, vs))
 		}
-		if soonest := soonestCooldown(vs); !slept && soonest != 0 {
-			// Every member that is not down cools down: wait for the first,
-			// as a plain pipeline waits out a Retry-After.
-			if err := sleep(ctx, soonest); err != nil {
-				return nil, nil, c.refuseGate(number, ctx, err, taxonomy.Class{}, nil)
+		if !slept {
+			if waited, err := c.awaitCooling(ctx, number, vs); err != nil || waited {
+				if err != nil {
+					return nil, nil, err
+				}
+				continue
 			}
-			c.waited(number, soonest)
-			continue
 		}
-		return nil, nil, c.conclude(number, 0, circuitbreaker.ErrOpen,
-			taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "no member available"}, c.noMember(number, vs))
+		return nil, nil, c.conclude(number, 0, errNoMember, noMemberClass, c.noMember(number, vs))
 	}
 }
 
-// admitted records that attempt of c goes to m, which it passed the gates
-// of, and returns the release of everything the attempt holds there.
-func (c *call[R]) admitted(b *Balancer, m *member, cands []*member, release func()) func() {
-	done := b.chosen(m, cands)
+// memberViews returns the availability of every member for attempt number
+// of c, a member whose own retries are spent for the call marked so, and
+// the members the call's attempts went to.
+func (c *call[R]) memberViews(number int) ([]view, []bool) {
+	vs := c.p.bal.views(number > 1)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, s := range c.rt.spent {
+		if s {
+			vs[i].avail = spent
+		}
+	}
+	return vs, slices.Clone(c.rt.tried)
+}
+
+// beforeMember waits, before attempt number of c takes anything of the
+// pool's own limits, while no member is ready and some cool down (see
+// awaitCooling): the wait is for a member, not for the pool, and holds
+// none of the pool's slots. It reports whether it waited.
+func (c *call[R]) beforeMember(ctx context.Context, number int) (bool, error) {
+	vs, _ := c.memberViews(number)
+	for _, v := range vs {
+		if v.avail == ready {
+			return false, nil
+		}
+	}
+	return c.awaitCooling(ctx, number, vs)
+}
+
+// awaitCooling waits, when members of vs cool down, for the first to be
+// back, as a plain pipeline waits out a Retry-After, unless that passes the
+// call's deadline: then attempt number fails at once, for the caller's
+// fallbacks, rather than when its time is up. It reports whether it
+// waited, or returns the error that concludes the attempt.
+func (c *call[R]) awaitCooling(ctx context.Context, number int, vs []view) (bool, error) {
+	soonest := soonestCooldown(vs)
+	if soonest == 0 {
+		return false, nil
+	}
+	if d := c.pastDeadline(soonest); d != nil {
+		d.detail += "; no member available: " + describeViews(vs)
+		return false, c.conclude(number, 0, errNoMember, noMemberClass, d)
+	}
+	if err := sleep(ctx, soonest); err != nil {
+		return false, c.refuseGate(number, ctx, err, taxonomy.Class{}, nil)
+	}
+	c.waited(number, soonest)
+	return true, nil
+}
+
+// errNoMember is the failure of an attempt that no member of a pool could
+// take (its final error's detail says why, member by member); it matches
+// circuitbreaker.ErrOpen, as the refusal of a plain pipeline's breaker does.
+var errNoMember = fmt.Errorf("middleware: no member available: %w", circuitbreaker.ErrOpen)
+
+// noMemberClass is the class of an attempt no member could take.
+var noMemberClass = taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "no member available"}
+
+// admitted records that attempt of c goes to m, reserved by held, whose
+// gates it passed, and returns the release of everything the attempt holds
+// there.
+func (c *call[R]) admitted(m *member, held *reservation, release func()) func() {
 	c.mu.Lock()
 	c.rt.tried[m.index] = true
 	c.mu.Unlock()
 	return func() {
-		done()
+		held.done()
 		release()
 	}
 }
@@ -475,6 +582,43 @@ func (c *call[R]) decideRoute(n int, class taxonomy.Class, failed *member) *deci
 		return d
 	}
 	return c.retryAfter(wait, source)
+}
+
+// nextMember decides about attempt n of a pool's call, which failed with
+// the final error of an inner pipeline (a member that is itself resilient)
+// that stopped for reason: a retry at once when reason is one another
+// target may fix (the member is failing, holding off or over a limit of
+// the caller's) and a member no attempt of the call went to is ready, within
+// the attempts of class's kind; nil otherwise, and for a plain pipeline.
+// The member that failed, m, is not asked again by the call: its own
+// retries are done.
+func (c *call[R]) nextMember(n int, class taxonomy.Class, reason Reason, m *member) *decision {
+	if c.p.bal == nil || m == nil {
+		return nil
+	}
+	c.mu.Lock()
+	if c.rt.spent == nil {
+		c.rt.spent = make([]bool, len(c.rt.tried))
+	}
+	c.rt.spent[m.index] = true
+	tried := slices.Clone(c.rt.tried)
+	c.mu.Unlock()
+	switch {
+	case n >= c.p.cfg.attemptsFor(class.Kind):
+		return nil
+	case reason != ReasonExhausted && reason != ReasonCircuitOpen && reason != ReasonRetryAfterOverCap &&
+		reason != ReasonThrottled && reason != ReasonRejected && reason != ReasonConcurrency:
+		return nil
+	}
+	for _, v := range c.p.bal.views(true) {
+		if v.avail == ready && !tried[v.m.index] {
+			if d := c.pastDeadline(0); d != nil {
+				return d
+			}
+			return c.retryAfter(0, WaitNextMember)
+		}
+	}
+	return nil
 }
 
 // coolDown makes m, whose attempt failed with class, cool down for the

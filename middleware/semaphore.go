@@ -96,7 +96,8 @@ func (b *Bulkhead) Size() int { return b.n }
 // MaxConcurrent bounds the attempts of the target in flight at once to n,
 // on a [Bulkhead] of the pipeline's own (a model's streaming and
 // non-streaming calls share one; given to a pool, it bounds the pool as a
-// whole, and given in a member's options, that member). A caller waits up
+// whole, and given in a member's options, that member; a pool's caller
+// waiting for a member's cooldown to end holds no slot). A caller waits up
 // to maxWait for a slot, then its call stops with [ReasonConcurrency],
 // without a request: a refusal is local overload, never counted against the
 // target's circuit breaker, and reported as a [Refusal] with

@@ -12,7 +12,10 @@ import (
 // context derived from it) go to the member that answered the last of them,
 // while that member is healthy, so that a provider's prompt cache keeps
 // serving one conversation. A member that fails or is unavailable loses the
-// key to the one that answers instead. An empty key removes any key ctx
+// key to the one that answers instead: a member whose health has fallen
+// (see [Strategy]) but whose circuit is closed keeps the key until one of
+// its attempts fails, which then costs the call one retry elsewhere, as
+// any call sent there would. An empty key removes any key ctx
 // carries. Without a key, the run in ctx is the key (see [NoStickyRuns]).
 // A pool remembers the members of its [DefaultMaxStickyKeys] keys used
 // most recently.
