@@ -353,3 +353,73 @@ func TestPoolUseBalancer(t *testing.T) {
 		t.Errorf("got %v, want UseBalancer(nil) refused", err)
 	}
 }
+
+// TestPoolProbeElsewhereTakesNoLimit: a member whose breaker is shared with
+// another pipeline (UseBreaker) and half-open there, its probe in flight in
+// that pipeline, is passed over without taking anything from its limits.
+func TestPoolProbeElsewhereTakesNoLimit(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		shared := middleware.NewBreaker("m0", 1, 10*time.Second)
+		other := mustPipeline(t, middleware.UseBreaker(shared))
+		lim := &counting{}
+		f := newFleet(newScript(succeeds("m0")), newScript(succeeds("m1")))
+		p := mustPool(t, []middleware.Member{
+			{Name: "m0", Options: []middleware.Option{middleware.UseBreaker(shared), middleware.RateLimit(lim)}},
+			{Name: "m1"},
+		})
+		shared.Open()
+		time.Sleep(10 * time.Second)
+		probe := make(chan error)
+		go func() { // the other pipeline's probe, in flight for a minute
+			_, err := other.Do(t.Context(), newScript(step{result: "back", sleep: time.Minute}).fn)
+			probe <- err
+		}()
+		synctest.Wait()
+		for range 3 {
+			if got, err := p.Do(t.Context(), f.fn); err != nil || got != "m1" {
+				t.Fatalf("got (%q, %v), want m1 while m0's probe is in flight elsewhere", got, err)
+			}
+		}
+		if n := lim.taken.Load(); n != 0 {
+			t.Errorf("m0's limiter gave %d units, want none: no request went to m0", n)
+		}
+		if err := <-probe; err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestPoolCooldownAfterPoolLimit: a call that waited for the pool's own
+// concurrency limit and finds then that its member has begun to cool down
+// meanwhile waits for the cooldown, or fails at once when the wait would
+// pass its deadline.
+func TestPoolCooldownAfterPoolLimit(t *testing.T) {
+	for _, deadline := range []time.Duration{0, 3 * time.Second} {
+		t.Run(fmt.Sprintf("deadline=%v", deadline), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				f := newFleet(newScript(step{err: rateLimited(5 * time.Second), sleep: 2 * time.Second}, succeeds("ok")))
+				p := mustPool(t, members(1), middleware.MaxConcurrent(1, time.Minute), middleware.MaxAttempts(1))
+				go func() { _, _ = p.Do(context.Background(), f.fn) }() // holds the pool's slot, then a 429 of 5s at 2s
+				synctest.Wait()
+				ctx := t.Context()
+				if deadline > 0 {
+					var cancel context.CancelFunc
+					ctx, cancel = context.WithTimeout(ctx, deadline)
+					defer cancel()
+				}
+				start := time.Now()
+				got, err := p.Do(ctx, f.fn)
+				took := time.Since(start)
+				if deadline == 0 {
+					if err != nil || got != "ok" || took != 7*time.Second {
+						t.Errorf("got (%q, %v) after %v, want ok after the slot (2s) and the cooldown (5s)", got, err, took)
+					}
+					return
+				}
+				if e := asError(t, err); e.Reason != middleware.ReasonDeadline || took != 2*time.Second {
+					t.Errorf("got %v after %v, want the deadline's reason as soon as the slot was free, at 2s", err, took)
+				}
+			})
+		})
+	}
+}

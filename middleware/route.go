@@ -87,12 +87,12 @@ func look(m *member, retry bool, now time.Time) view {
 			}
 			probe = true // the delay is over: the next caller to ask gets the probe
 		case BreakerHalfOpen:
-			if m.probes.Load() > 0 {
-				// Its one probe is in flight: no other attempt may go, and
-				// none should take anything from its limits on the way.
-				return view{m: m, avail: probing}
-			}
-			probe = true
+			// Its one probe is in flight, here or in another pipeline that
+			// shares the breaker: the attempt that half-opened it took its
+			// one permit at once, and gives it back only with the result
+			// that closes or reopens it. No other attempt may go, and none
+			// should take anything from its limits on the way.
+			return view{m: m, avail: probing}
 		}
 	}
 	if left := m.cooldown(now); left > 0 {
@@ -593,7 +593,7 @@ func (c *call[R]) decideRoute(n int, class taxonomy.Class, failed *member) *deci
 // The member that failed, m, is not asked again by the call: its own
 // retries are done.
 func (c *call[R]) nextMember(n int, class taxonomy.Class, reason Reason, m *member) *decision {
-	if c.p.bal == nil || m == nil {
+	if m == nil { // a plain pipeline's attempt, or one no member took
 		return nil
 	}
 	c.mu.Lock()
