@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -389,17 +390,37 @@ func TestPoolProbeElsewhereTakesNoLimit(t *testing.T) {
 	})
 }
 
+// heldLimiter is a pool's rate limiter that lets its first attempt through
+// at once and holds the others until open is closed.
+type heldLimiter struct {
+	calls atomic.Int32
+	open  chan struct{}
+}
+
+func (l *heldLimiter) Acquire(ctx context.Context, _ int) error {
+	if l.calls.Add(1) == 1 {
+		return nil
+	}
+	select {
+	case <-l.open:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // TestPoolCooldownAfterPoolLimit: a call that waited for the pool's own
-// concurrency limit and finds then that its member has begun to cool down
-// meanwhile waits for the cooldown, or fails at once when the wait would
-// pass its deadline.
+// rate limit and finds then that its member began to cool down meanwhile
+// waits for the cooldown, or fails at once when the wait would pass its
+// deadline.
 func TestPoolCooldownAfterPoolLimit(t *testing.T) {
-	for _, deadline := range []time.Duration{0, 3 * time.Second} {
+	for _, deadline := range []time.Duration{0, 5 * time.Second} {
 		t.Run(fmt.Sprintf("deadline=%v", deadline), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				f := newFleet(newScript(step{err: rateLimited(5 * time.Second), sleep: 2 * time.Second}, succeeds("ok")))
-				p := mustPool(t, members(1), middleware.MaxConcurrent(1, time.Minute), middleware.MaxAttempts(1))
-				go func() { _, _ = p.Do(context.Background(), f.fn) }() // holds the pool's slot, then a 429 of 5s at 2s
+				lim := &heldLimiter{open: make(chan struct{})}
+				p := mustPool(t, members(1), middleware.RateLimit(lim), middleware.MaxAttempts(1))
+				go func() { _, _ = p.Do(context.Background(), f.fn) }() // a 429 of 5s at 2s
 				synctest.Wait()
 				ctx := t.Context()
 				if deadline > 0 {
@@ -407,19 +428,50 @@ func TestPoolCooldownAfterPoolLimit(t *testing.T) {
 					ctx, cancel = context.WithTimeout(ctx, deadline)
 					defer cancel()
 				}
-				start := time.Now()
-				got, err := p.Do(ctx, f.fn)
-				took := time.Since(start)
+				type result struct {
+					got  string
+					err  error
+					took time.Duration
+				}
+				done := make(chan result)
+				go func() { // m0 ready as it starts; it waits for the pool's limit
+					start := time.Now()
+					got, err := p.Do(ctx, f.fn)
+					done <- result{got, err, time.Since(start)}
+				}()
+				time.Sleep(3 * time.Second) // meanwhile, at 2s, m0 began to cool down until 7s
+				close(lim.open)
+				r := <-done
 				if deadline == 0 {
-					if err != nil || got != "ok" || took != 7*time.Second {
-						t.Errorf("got (%q, %v) after %v, want ok after the slot (2s) and the cooldown (5s)", got, err, took)
+					if r.err != nil || r.got != "ok" || r.took != 7*time.Second {
+						t.Errorf("got (%q, %v) after %v, want ok after the limit (3s) and the cooldown (4s more)", r.got, r.err, r.took)
 					}
 					return
 				}
-				if e := asError(t, err); e.Reason != middleware.ReasonDeadline || took != 2*time.Second {
-					t.Errorf("got %v after %v, want the deadline's reason as soon as the slot was free, at 2s", err, took)
+				if e := asError(t, r.err); e.Reason != middleware.ReasonDeadline || r.took != 3*time.Second {
+					t.Errorf("got %v after %v, want the deadline's reason as soon as the limit let it through", r.err, r.took)
 				}
 			})
 		})
 	}
+}
+
+// TestPoolNestedMembersWithinAttempts: members that are themselves
+// resilient and give up each take one attempt of the call, and the call
+// makes no more attempts than its own limit for the failure's kind.
+func TestPoolNestedMembersWithinAttempts(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		inner := mustPipeline(t, middleware.MaxAttempts(2), middleware.NoBreaker())
+		sick := newScript(fails(unavailable))
+		p := mustPool(t, members(3), middleware.MaxAttempts(2))
+		_, err := p.Do(t.Context(), func(ctx context.Context, _ middleware.State) (string, error) {
+			return inner.Do(ctx, sick.fn)
+		})
+		if e := asError(t, err); len(e.Attempts) != 2 || e.Attempts[0].Target == e.Attempts[1].Target {
+			t.Errorf("got %v, want 2 attempts, each on its own member", err)
+		}
+		if n := sick.count(); n != 4 {
+			t.Errorf("the inner pipelines made %d attempts, want 2 for each of the 2 members asked", n)
+		}
+	})
 }

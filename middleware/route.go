@@ -603,11 +603,14 @@ func (c *call[R]) nextMember(n int, class taxonomy.Class, reason Reason, m *memb
 	c.rt.spent[m.index] = true
 	tried := slices.Clone(c.rt.tried)
 	c.mu.Unlock()
-	switch {
-	case n >= c.p.cfg.attemptsFor(class.Kind):
+	if n >= c.p.cfg.attemptsFor(class.Kind) {
 		return nil
-	case reason != ReasonExhausted && reason != ReasonCircuitOpen && reason != ReasonRetryAfterOverCap &&
-		reason != ReasonThrottled && reason != ReasonRejected && reason != ReasonConcurrency:
+	}
+	switch reason {
+	case ReasonExhausted, ReasonCircuitOpen, ReasonRetryAfterOverCap, ReasonThrottled, ReasonRejected, ReasonConcurrency:
+		// Another member may answer: this one is failing, holding off, or
+		// over a limit of the caller's.
+	default:
 		return nil
 	}
 	for _, v := range c.p.bal.views(true) {
