@@ -104,7 +104,10 @@ func decide(err error, ev *Evidence, t *lowered) Class {
 		return r.codeClass(ev.ErrorCode)
 	}
 	// An exhausted balance is permanent whatever 4xx carries it (429, 402,
-	// 403, 400); a 5xx says the provider failed, whatever its text.
+	// 403, 400); a 5xx says the provider failed, whatever its text, except
+	// a 500 that says in so many words that the balance is spent: servers
+	// that send every error they have no status for as a 500 (MiniMax's
+	// "insufficient balance (1008)" with type api_error) say nothing else.
 	if ev.Status < 500 {
 		if r, ok := billingRules.first(t); ok {
 			if r.hinted != Unknown && liftsByItself(lower) {
@@ -112,6 +115,14 @@ func decide(err error, ev *Evidence, t *lowered) Class {
 			}
 			return r.class()
 		}
+	} else if ev.Status == 500 && insufficientBalance.match(t) {
+		return insufficientBalance.class()
+	}
+	// A 500 that says the server is overloaded, as Anthropic sometimes sends
+	// its overloaded_error: short of capacity, which the breaker and the
+	// fallback must see, not a failure of the request.
+	if ev.Status == 500 && overloadedWord.match(t) {
+		return overloadedWord.class()
 	}
 	if isFailureStatus(ev.Status) && definedStatus(ev.Status) {
 		return statusClass(ev.Status)
@@ -177,6 +188,11 @@ func transportClass(err error) (Class, bool) {
 	case has[*tls.CertificateVerificationError](err), has[x509.UnknownAuthorityError](err),
 		has[x509.HostnameError](err), has[x509.CertificateInvalidError](err):
 		return Class{Kind: Permanent, Rule: "tls certificate"}, true
+	case has[tls.AlertError](err), has[tls.RecordHeaderError](err):
+		// The server refused the handshake (a protocol version or cipher it
+		// does not take, a client certificate it wants), or does not speak
+		// TLS on that port: the next handshake fails the same way.
+		return Class{Kind: Permanent, Rule: "tls handshake"}, true
 	case errors.Is(err, syscall.ECONNRESET):
 		return Class{Kind: Transient, Rule: "connection reset"}, true
 	case errors.Is(err, syscall.ECONNREFUSED):
@@ -216,8 +232,17 @@ func transportClass(err error) (Class, bool) {
 			// url.Parse's own error: the base URL is malformed.
 			return Class{Kind: Programming, Rule: "invalid url"}, true
 		}
-		if strings.Contains(urlErr.Err.Error(), "unsupported protocol scheme") {
+		inner := urlErr.Err.Error()
+		if strings.Contains(inner, "unsupported protocol scheme") {
 			return Class{Kind: Programming, Rule: `marker "unsupported protocol scheme"`}, true
+		}
+		// net/http answers a proxy's refusal of CONNECT with the reason
+		// phrase of its status and nothing else: "Proxy Authentication
+		// Required" (407), "Forbidden", "Bad Gateway".
+		if s, ok := bodyStatuses[strings.ToLower(inner)]; ok {
+			c := statusClass(s)
+			c.Rule = "proxy " + c.Rule
+			return c, true
 		}
 		return Class{Kind: Transient, Rule: "transport error"}, true
 	}

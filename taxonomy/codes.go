@@ -68,6 +68,7 @@ var codeKinds = map[string]Kind{
 	"modeltimeoutexception":         Transient,
 	"internalserverexception":       Transient,
 	"modelstreamerrorexception":     Transient,
+	"modelerrorexception":           Transient, // a 424: the model failed while processing the request
 	"requesttimeoutexception":       Transient,
 	"validationexception":           Permanent,
 	"accessdeniedexception":         Permanent,

@@ -39,7 +39,8 @@
 //  3. the provider's error code;
 //  4. an exhausted balance, quota or spending limit, or an inactive account,
 //     with any status below 500 ([Permanent], even as a 429; an exhausted
-//     quota that carries a retry hint is a rate limit);
+//     quota that carries a retry hint is a rate limit), and an insufficient
+//     balance sent as a 500; a 500 that says "overloaded" is [Overloaded];
 //  5. the status, 400 to 599, when HTTP defines it (every 5xx, and the 4xx
 //     of RFC 9110 and its kin); a 4xx of a provider's own making (Groq's
 //     498, Cohere's 499) decides last, after the text rules, since its
@@ -48,7 +49,10 @@
 //     ("server_error" comes with a 500 and a 529 alike);
 //  7. the code of a flattened gRPC status ("rpc error: code =
 //     ResourceExhausted desc = ...");
-//  8. typed transport and request errors: TLS certificate errors, ECONNRESET,
+//  8. typed transport and request errors: TLS certificate errors, handshake
+//     alerts and a server that does not speak TLS, a proxy's refusal of
+//     CONNECT (net/http reports only its reason phrase: "Proxy
+//     Authentication Required" is a 407, [Permanent]), ECONNRESET,
 //     ECONNREFUSED, EPIPE, ECONNABORTED, ENETUNREACH, EHOSTUNREACH, io.EOF,
 //     io.ErrUnexpectedEOF, encoding/json's type
 //     errors ([Programming]) and syntax errors, *net.DNSError, net.Error

@@ -136,6 +136,8 @@ func TestHeldOut(t *testing.T) {
 		{"fourth, sealed", fourthSealed()},
 		{"fifth, tuning", fifthTuning()},
 		{"fifth, sealed", fifthSealed()},
+		{"sixth, tuning", sixthTuning()},
+		{"sixth, sealed", sixthSealed()},
 	}
 	for _, set := range sets {
 		t.Run(set.name, func(t *testing.T) {

@@ -237,6 +237,11 @@ var overflowRules = newFamily([]string{"context", "token", "too long", "too larg
 		`\b(?:prompt|input)(?: \([^)]{0,40}\))? (?:is )?too long\b`),
 	pattern(ContextOverflow, `pattern "prompt or input is too large"`, "too large",
 		`\b(?:prompt|input)(?: \([^)]{0,40}\))? (?:is )?too large\b`),
+	// The request as a whole over the size the service takes: Cloudflare
+	// Workers AI's 3006 "Request is too large" (a 413). OpenAI's "Request
+	// too large for gpt-4o ... on tokens per min" is a size limit, matched
+	// before.
+	pattern(ContextOverflow, `pattern "request is too large"`, "too large", `\brequest (?:body |payload )?is too large\b`),
 	// Hugging Face TGI "Input validation error: `inputs` must have less than
 	// 2048 tokens. Given: 2222".
 	pattern(ContextOverflow, `pattern "inputs must have less than n tokens"`, "must have less than ",
@@ -312,7 +317,7 @@ var unloadableRules = newFamily([]string{"memory", "resources", "load"},
 // mentions billing ("Upgrade to Dev Tier today at .../settings/billing"),
 // a pricing tier or a trial key are not matched: every rule names the
 // exhausted balance or the inactive account.
-var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "insufficient", "limit", "payment", "organi", "been "},
+var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "insufficient", "limit", "payment", "organi", "been ", "used up ", "不足", "欠费"},
 	marker(Permanent, "insufficient_quota"), // OpenAI code, in some proxies' texts
 	// OpenAI's 429 insufficient_quota message. Gemini words its free-tier
 	// per-minute limits the same way but adds "Please retry in 12.3s", or
@@ -348,13 +353,33 @@ var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "
 		`\b(?:needs?|requires?) a (?:valid )?credit card\b|\bno credit card on file\b`),
 	pattern(Permanent, `pattern "payment method required"`, "payment method",
 		`\b(?:needs?|requires?) a (?:valid )?payment method\b|\bpayment method (?:is )?required\b|\bno payment method\b`),
-	pattern(Permanent, `pattern "insufficient balance"`, "insufficient ",
-		`\binsufficient (?:account )?(?:balance|credits?|funds)\b`),
+	insufficientBalance,
+	// Chinese providers' balance: Zhipu's 1113 "余额不足或无可用资源包,请充值"
+	// (balance insufficient or no resource package, please top up), "额度不足"
+	// (quota insufficient), "账户已欠费" (account in arrears).
+	pattern(Permanent, `pattern "insufficient balance (zh)"`, "不足", `(?:余额|额度|资源包)不足`),
+	marker(Permanent, "欠费"),
+	// A free allocation spent until it resets: Cloudflare Workers AI's 3036
+	// "You have used up your daily free allocation of 10,000 neurons". A
+	// share of it used ("used up 40% of your daily allocation") is not.
+	pattern(Permanent, `pattern "allocation used up"`, "used up ",
+		`\bused up (?:all )?(?:of )?(?:your |the )?(?:daily |monthly )?(?:free )?(?:allocation|quota)\b`),
 	// xAI "reached its monthly spending limit", Anthropic "You have reached
 	// your specified API usage limits. You will regain access on 2026-04-01".
 	pattern(Permanent, `pattern "spending limit reached"`, " limit",
 		`\b(?:monthly spending limit|spending limit (?:reached|exceeded)|reached (?:its|your|the) (?:monthly )?spend(?:ing)? limit|specified api usage limits?)\b`),
 )
+
+// overloadedWord says the server is short of capacity. It also decides over
+// a 500 (see decide): Anthropic sends "Overloaded" as a 500 api_error too.
+var overloadedWord = marker(Overloaded, "overloaded")
+
+// insufficientBalance says the account's balance is spent: DeepSeek 402
+// "Insufficient Balance", OpenRouter "Insufficient credits", MiniMax
+// "insufficient balance (1008)". It is the one billing rule that decides
+// over a 500 too (see decide).
+var insufficientBalance = pattern(Permanent, `pattern "insufficient balance"`, "insufficient ",
+	`\binsufficient (?:account )?(?:balance|credits?|funds)\b`)
 
 // modelNamed is the start of the model-missing patterns: "model" or
 // "models/", then at most one name, quoted or not, then a space.
@@ -515,6 +540,9 @@ var textRules = []textRule{
 	missingModel(pattern(Permanent, `pattern "invalid model"`, "model ", `model (?:id |identifier |name )?is (?:invalid|not valid|unknown)\b`)),
 	missingModel(marker(Permanent, "invalid model")),
 	missingModel(marker(Permanent, "unknown model")),
+	// Cloudflare Workers AI's 5007 "No such model @cf/meta/llama-4-scout or
+	// task". A "no such modelfile" is no model.
+	missingModel(pattern(Permanent, `pattern "no such model"`, "no such model", `\bno such model\b`)),
 	missingModel(pattern(Permanent, `pattern "model not supported"`, "supported", modelNamed+`(?:is |are )?not supported\b`)),
 	// Azure OpenAI DeploymentNotFound "The API deployment for this resource
 	// does not exist", OpenRouter "No endpoints found for x" (and "that
@@ -572,6 +600,10 @@ var textRules = []textRule{
 	marker(RateLimited, "throttl"),                     // Bedrock ThrottlingException, "throttled"
 	marker(RateLimited, "resource has been exhausted"), // Gemini 429 RESOURCE_EXHAUSTED
 	marker(RateLimited, "resource_exhausted"),
+	marker(RateLimited, "resourceexhausted"), // the gRPC code's Go name: "ResourceExhausted: Worker local total request limit reached"
+	// Chinese providers (Baidu ERNIE, Qwen, Zhipu): "访问过于频繁，请稍候再试"
+	// (requests too frequent, try again shortly), "请求过于频繁", "调用太频繁".
+	pattern(RateLimited, `pattern "requests too frequent (zh)"`, "频繁", `(?:访问|请求|调用)(?:过于|太|过)频繁`),
 	// Google Cloud's per-metric quotas: "Quota exceeded for quota metric
 	// 'Generate Content API requests per minute'", "Quota exceeded for
 	// aiplatform.googleapis.com/generate_content_requests_per_minute...". An
@@ -586,12 +618,17 @@ var textRules = []textRule{
 	marker(RateLimited, "request rate is too high"),
 	marker(RateLimited, "reduce the frequency of"),
 	pattern(RateLimited, `pattern "requests too frequent"`, "too frequent", `\brequests? (?:is |are )?too frequent`),
+	// A per-second or concurrency limit by its short name: Baidu's (ERNIE,
+	// Qianfan) error 18 "Open api qps request limit reached", "QPS limit
+	// exceeded", "concurrency limit reached". A daily request limit is not
+	// matched: it does not lift within a retry.
+	pattern(RateLimited, `pattern "qps limit reached"`, "limit ", `\b(?:qps|rps|concurrency) (?:request )?limit (?:reached|exceeded)\b`),
 	// A bare 429 counts only where it stands alone: not in a port (":35429"),
 	// not in a longer number ("4290").
 	pattern(RateLimited, `marker "429"`, "429", `(?:^|[\s(\[=])429(?:$|[\s).,:;\]])`),
 
 	// Overloaded.
-	marker(Overloaded, "overloaded"), // Anthropic overloaded_error, OpenAI "The server is overloaded"
+	overloadedWord, // Anthropic overloaded_error, OpenAI "The server is overloaded"
 	pattern(Overloaded, `marker "529"`, "529", `(?:^|[\s(\[=])529(?:$|[\s).,:;\]])`),
 	marker(Overloaded, "service unavailable"),
 	marker(Overloaded, "serviceunavailable"), // Bedrock ServiceUnavailableException
@@ -614,6 +651,10 @@ var textRules = []textRule{
 	pattern(Overloaded, `pattern "currently pulling the model"`, "currently ", `\bcurrently (?:pulling|downloading) (?:the )?model\b`),
 	// Short of capacity: Mistral "Service tier capacity exceeded", "out of
 	// capacity", Cloudflare Workers AI "Capacity temporarily exceeded".
+	// Cloudflare Workers AI's 3040, "Out of capacity": "No more data
+	// centers to forward the request to"; "no more replicas available".
+	pattern(Overloaded, `pattern "no more servers"`, "no more ",
+		`\bno more (?:data ?cent(?:er|re)s|servers|replicas|instances|gpus|workers) (?:available|left|to forward|to route)\b`),
 	pattern(Overloaded, `pattern "out of capacity"`, "capacity", `\b(?:out of|at|no|insufficient) capacity\b|\bcapacity (?:temporarily )?(?:exceeded|exhausted)\b`),
 	marker(Overloaded, "too many connections"),           // Bedrock 503 "Too many connections, please wait before trying again."
 	marker(Overloaded, "unable to process your request"), // Bedrock ServiceUnavailableException "Bedrock is unable to process your request."
@@ -636,6 +677,7 @@ var textRules = []textRule{
 	pattern(Transient, `marker "gateway timeout"`, "gateway time", `gateway time-?out`),
 	marker(Transient, "connection error"),
 	marker(Transient, "connection refused"),
+	marker(Transient, "actively refused"), // Windows WSAECONNREFUSED: "the target machine actively refused it"
 	marker(Transient, "connection reset"),
 	marker(Transient, "connection aborted"),                                                   // Python "('Connection aborted.', ConnectionResetError(...))"
 	marker(Transient, "forcibly closed by the remote host"),                                   // Windows WSAECONNRESET
@@ -652,6 +694,15 @@ var textRules = []textRule{
 	pattern(Transient, `pattern "http2 connection lost"`, "http2: ",
 		`\bhttp2: (?:client connection lost|client conn(?:ection)? (?:not usable|force closed)|timeout awaiting response headers)`),
 	marker(Transient, "unexpected end of json input"), // a body cut off mid-JSON
+	// A stream cut under the reader: Go's HTTP/2 "http2: response body
+	// closed", OkHttp's "unexpected end of stream on https://...".
+	marker(Transient, "response body closed"),
+	marker(Transient, "unexpected end of stream"),
+	// Ollama's runner died under the request (a crash, a GPU reset): "model
+	// runner has unexpectedly stopped, this may be due to resource
+	// limitations or an internal error". A model that cannot load at all
+	// is matched before, by the unloadable rules.
+	marker(Transient, "runner has unexpectedly stopped"),
 	// Gemini "An internal error has occurred. Please retry or report in ...",
 	// "Internal error encountered."
 	pattern(Transient, `pattern "an internal error occurred"`, "internal error", `\ban internal error (?:has )?occurred\b|\binternal error encountered\b`),

@@ -199,15 +199,17 @@ func reasonStatus(lower string) int {
 // message, and the status each one names.
 var bodyStatuses = map[string]int{
 	"bad request": 400, "unauthorized": 401, "payment required": 402, "forbidden": 403,
-	"not found": 404, "method not allowed": 405, "request timeout": 408,
+	"not found": 404, "method not allowed": 405, "proxy authentication required": 407, "request timeout": 408,
 	"payload too large": 413, "request entity too large": 413, "unprocessable entity": 422,
 	"too many requests": 429, "internal server error": 500, "bad gateway": 502,
 	"service unavailable": 503, "gateway timeout": 504, "gateway time-out": 504,
 }
 
 // bodyKeys are the members whose whole value may be a reason phrase, in
-// both quotings.
-var bodyKeys = []string{`"detail"`, `"message"`, `"error"`, `'detail'`, `'message'`, `'error'`}
+// both quotings: "title" is the phrase of an RFC 9457 problem details body
+// (NVIDIA NIM's {"status":404,"title":"Not Found","detail":"Function ...:
+// Not found for account ..."}).
+var bodyKeys = []string{`"detail"`, `"message"`, `"error"`, `"title"`, `'detail'`, `'message'`, `'error'`, `'title'`}
 
 // bodyStatus reads the status named by a body whose message is nothing but
 // a reason phrase, as web frameworks write their default errors: FastAPI's
