@@ -263,6 +263,19 @@ var overflowRules = newFamily([]string{"context", "token", "too long", "too larg
 	// LM Studio: "Trying to keep the first 10136 tokens when context the
 	// overflows. However, the model is loaded with context length of only
 	// 7866 tokens, which is not enough."
+	// The prompt compared with the window: SGLang "The input (61709 tokens)
+	// is longer than the model's context length (40960 tokens).", LM Studio
+	// "The number of tokens to keep from the initial prompt is greater than
+	// the context length".
+	pattern(ContextOverflow, `pattern "longer than the context length"`, "context ",
+		`\b(?:longer|greater|larger) than the (?:model\\?'?s? )?context (?:length|size|window)\b`),
+	// Bedrock's request validation: "Malformed input request: expected
+	// maxLength: 42000, actual: 46735" (a prompt or an embedding input over
+	// the model's limit) and "Value at 'body' failed to satisfy constraint:
+	// Member must have length less than or equal to 25000000" (the whole
+	// body). Other fields' constraints are not sizes of the prompt.
+	pattern(ContextOverflow, `pattern "expected maxlength"`, "length",
+		`\bexpected maxlength: \d+, actual: \d+|\bvalue at 'body' failed to satisfy constraint: member must have length less than\b`),
 	pattern(ContextOverflow, `pattern "context length of only"`, "context length of only ",
 		`\bcontext length of only \d+`),
 	marker(ContextOverflow, "when context the overflows"),
@@ -354,6 +367,13 @@ var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "
 	pattern(Permanent, `pattern "payment method required"`, "payment method",
 		`\b(?:needs?|requires?) a (?:valid )?payment method\b|\bpayment method (?:is )?required\b|\bno payment method\b`),
 	insufficientBalance,
+	// A limit counted per month, which no retry of this call outlives:
+	// Cohere's trial key "limited to 1000 API calls / month". A limit per
+	// day is left to the status (OpenRouter's 429 "free-models-per-day" is
+	// retried as a rate limit, Groq's tokens per day carry "Please try
+	// again in 7m12s"); with a retry hint the wait is the answer here too.
+	withHint(pattern(Permanent, `pattern "limit per month"`, "limit",
+		`\blimit(?:ed)?\b[^.\n]{0,40}?(?:\bper[- ]|/ ?)month\b`), RateLimited),
 	// Chinese providers' balance: Zhipu's 1113 "余额不足或无可用资源包,请充值"
 	// (balance insufficient or no resource package, please top up), "额度不足"
 	// (quota insufficient), "账户已欠费" (account in arrears).
@@ -579,6 +599,12 @@ var textRules = []textRule{
 	marker(Permanent, "content_policy_violation"),  // OpenAI images code
 	marker(Permanent, "content management policy"), // Azure OpenAI content filter
 	marker(Permanent, "content_filter"),
+	marker(Permanent, "content filtering policy"), // Anthropic 400 "Output blocked by content filtering policy"
+	// A tool definition the API refuses: OpenAI "Invalid schema for function
+	// 'x': In context=(), object schema missing properties." (code
+	// invalid_function_parameters), DeepSeek "schema must be a JSON Schema
+	// of 'type: "object"'". The same tools fail every call.
+	pattern(Permanent, `pattern "invalid tool schema"`, "schema", `\binvalid (?:json )?schema for (?:function|tool)\b|\bschema must be a json schema\b`),
 	marker(Permanent, "safety system"),                                        // OpenAI "rejected as a result of our safety system"
 	pattern(Permanent, `marker "blocked:"`, "blocked: ", `(?:^|: )blocked: `), // googleai *genai.BlockedError
 	// Gemini's safety blocks as clients word them: "Candidate was blocked due

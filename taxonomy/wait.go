@@ -194,8 +194,9 @@ func isGoDuration(s string) bool {
 // retryHintRE finds wait hints in lowercased provider texts, where the text is
 // the only evidence left: OpenAI "Please try again in 1.8s" / "in 20ms" / "in
 // 6m0s", Azure "Please retry after 6 seconds", Gemini "Please retry in 12.3s",
-// its JSON detail "retryDelay": "12s" and gax's "error details: retry in 12s".
-var retryHintRE = regexp.MustCompile(`(?:try again|retry)(?: after| in)\s+(?:((?:\d+(?:\.\d+)?(?:ms|h|m|s))+)|(\d+(?:\.\d+)?)\s*(milliseconds?|seconds?|secs?|minutes?|mins?))\b|"retrydelay":\s*"(\d+(?:\.\d+)?s)"`)
+// its JSON detail "retryDelay": "12s" (in Python's repr 'retryDelay': '12s',
+// as google-genai prints it) and gax's "error details: retry in 12s".
+var retryHintRE = regexp.MustCompile(`(?:try again|retry)(?: after| in)\s+(?:((?:\d+(?:\.\d+)?(?:ms|h|m|s))+)|(\d+(?:\.\d+)?)\s*(milliseconds?|seconds?|secs?|minutes?|mins?))\b|["']retrydelay["']:\s*["'](\d+(?:\.\d+)?s)["']`)
 
 // retryHint extracts a wait hint from a lowercased error text, clamped to
 // MaxWaitHint.
