@@ -208,7 +208,7 @@ func isWordByte(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'z' || c ==
 // servers send it with a 500 (llama.cpp's "Context size has been exceeded."),
 // and AWS with a generic ValidationException. Only a 429 keeps its own
 // meaning: a per-minute token limit says "reduce the prompt length" too.
-var overflowRules = newFamily([]string{"context", "token", "too long", "too large", "length", "too_large", "too many inputs", "must have less than", "payload"},
+var overflowRules = newFamily([]string{"context", "token", "too long", "too large", "length", "too_large", "too many inputs", "must have less than", "payload", "truncate prompt"},
 	marker(ContextOverflow, "maximum context length"),               // OpenAI, vLLM, DeepSeek, Groq, Mistral, Fireworks "model maximum context length"
 	marker(ContextOverflow, "context_length_exceeded"),              // OpenAI code
 	marker(ContextOverflow, "exceeds the maximum number of tokens"), // Gemini
@@ -276,6 +276,13 @@ var overflowRules = newFamily([]string{"context", "token", "too long", "too larg
 	// body). Other fields' constraints are not sizes of the prompt.
 	pattern(ContextOverflow, `pattern "expected maxlength"`, "length",
 		`\bexpected maxlength: \d+, actual: \d+|\bvalue at 'body' failed to satisfy constraint: member must have length less than\b`),
+	// SGLang "Input length (160062 tokens) exceeds the maximum allowed
+	// length (59862 tokens).", and llama.cpp's "Cannot truncate prompt with
+	// n_keep (15028) >= n_ctx (7424)" (the part of the prompt it must keep
+	// is larger than the window).
+	pattern(ContextOverflow, `pattern "input exceeds the maximum length"`, "length",
+		`\b(?:input|prompt) length (?:\(\d+ tokens\) )?exceeds (?:the )?(?:maximum|max) (?:allowed )?length\b`),
+	marker(ContextOverflow, "cannot truncate prompt"),
 	pattern(ContextOverflow, `pattern "context length of only"`, "context length of only ",
 		`\bcontext length of only \d+`),
 	marker(ContextOverflow, "when context the overflows"),
@@ -593,6 +600,9 @@ var textRules = []textRule{
 	// A feature the model or the API does not offer, after the rules that
 	// say which one.
 	pattern(Permanent, `pattern "not supported"`, " supported", `\b(?:is|are) not supported\b|\b(?:isn't|aren't) supported\b`),
+	// A feature only some models take: openai-python "Invalid content type.
+	// image_url is only supported by certain models.".
+	pattern(Permanent, `pattern "only supported by certain models"`, "only supported ", `\bonly supported (?:by|for|with|on) (?:certain|some|specific|select) models\b`),
 	pattern(Permanent, `pattern "model does not support"`, "support",
 		`\bdoes(?: not|n't) support (?:tools?|tool (?:use|calling|choice)|function calling|images?|vision|streaming|system (?:messages?|prompts?)|audio|json mode|structured outputs?)\b`),
 	marker(Permanent, "no such host"),              // a flattened *net.DNSError for a name that does not exist
@@ -605,7 +615,12 @@ var textRules = []textRule{
 	// invalid_function_parameters), DeepSeek "schema must be a JSON Schema
 	// of 'type: "object"'". The same tools fail every call.
 	pattern(Permanent, `pattern "invalid tool schema"`, "schema", `\binvalid (?:json )?schema for (?:function|tool)\b|\bschema must be a json schema\b`),
-	marker(Permanent, "safety system"),                                        // OpenAI "rejected as a result of our safety system"
+	marker(Permanent, "safety system"), // OpenAI "rejected as a result of our safety system"
+	// Chinese providers' content filters: "您的请求包含不安全内容，已被系统拦截"
+	// (your request holds unsafe content and was blocked), "输入内容包含敏感
+	// 内容" (the input holds sensitive content), "违规内容" (content that breaks
+	// the rules).
+	pattern(Permanent, `pattern "unsafe content (zh)"`, "内容", `(?:不安全|敏感|违规)内容`),
 	pattern(Permanent, `marker "blocked:"`, "blocked: ", `(?:^|: )blocked: `), // googleai *genai.BlockedError
 	// Gemini's safety blocks as clients word them: "Candidate was blocked due
 	// to SAFETY", "Message is being blocked for reason: SAFETY", "Blocked by
