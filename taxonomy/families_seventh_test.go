@@ -59,7 +59,7 @@ func seventhFamilyCases() []classifyCase {
 		{"Bedrock's embeddings maxLength (autogluon/autogluon-rag#50)", text(`Malformed input request: #/texts/1: expected maxLength: 2048, actual: 2449, please reformat your input and try again.`),
 			class(C, `pattern "expected maxlength"`, 0)},
 		{"Bedrock's body constraint (langchain-aws#419)", text(`ValidationException: An error occurred (ValidationException) when calling the InvokeModel operation: 1 validation error detected: Value at 'body' failed to satisfy constraint: Member must have length less than or equal to 25000000`),
-			class(C, `pattern "expected maxlength"`, 0)},
+			class(C, `pattern "body over its length constraint"`, 0)},
 		{"another field's length constraint is a bad request", text(`ValidationException: 1 validation error detected: Value at 'modelId' failed to satisfy constraint: Member must have length less than or equal to 2048`),
 			class(P, `exception "validationexception"`, 0)},
 		{"Bedrock's malformed input without sizes stays a bad request", text(`ValidationException: Malformed input request: #: required key [messages] not found, please reformat your input and try again.`),

@@ -78,6 +78,17 @@ func withHint(r textRule, kind Kind) textRule {
 	return r
 }
 
+// gated is a pattern whose prefilter need is a word of its family, common
+// in texts it does not match ("limit", "length"): the expression runs only
+// when the text also holds also, a rarer literal of it.
+func gated(kind Kind, name, need, also, expr string) textRule {
+	re := mustContain(need, expr)
+	mustContain(also, expr)
+	return numbers(kind, name, need, func(lower string) bool {
+		return strings.Contains(lower, also) && re.MatchString(lower)
+	})
+}
+
 // missingModel marks a rule as one that says the model is missing.
 func missingModel(r textRule) textRule {
 	r.missing = true
@@ -267,20 +278,21 @@ var overflowRules = newFamily([]string{"context", "token", "too long", "too larg
 	// is longer than the model's context length (40960 tokens).", LM Studio
 	// "The number of tokens to keep from the initial prompt is greater than
 	// the context length".
-	pattern(ContextOverflow, `pattern "longer than the context length"`, "context ",
+	gated(ContextOverflow, `pattern "longer than the context length"`, "context ", " than the ",
 		`\b(?:longer|greater|larger) than the (?:model\\?'?s? )?context (?:length|size|window)\b`),
 	// Bedrock's request validation: "Malformed input request: expected
 	// maxLength: 42000, actual: 46735" (a prompt or an embedding input over
 	// the model's limit) and "Value at 'body' failed to satisfy constraint:
 	// Member must have length less than or equal to 25000000" (the whole
 	// body). Other fields' constraints are not sizes of the prompt.
-	pattern(ContextOverflow, `pattern "expected maxlength"`, "length",
-		`\bexpected maxlength: \d+, actual: \d+|\bvalue at 'body' failed to satisfy constraint: member must have length less than\b`),
+	pattern(ContextOverflow, `pattern "expected maxlength"`, "expected maxlength: ", `expected maxlength: \d+, actual: \d+`),
+	pattern(ContextOverflow, `pattern "body over its length constraint"`, "value at 'body' failed to satisfy constraint: member must have length ",
+		`value at 'body' failed to satisfy constraint: member must have length less than\b`),
 	// SGLang "Input length (160062 tokens) exceeds the maximum allowed
 	// length (59862 tokens).", and llama.cpp's "Cannot truncate prompt with
 	// n_keep (15028) >= n_ctx (7424)" (the part of the prompt it must keep
 	// is larger than the window).
-	pattern(ContextOverflow, `pattern "input exceeds the maximum length"`, "length",
+	gated(ContextOverflow, `pattern "input exceeds the maximum length"`, "length", "exceeds ",
 		`\b(?:input|prompt) length (?:\(\d+ tokens\) )?exceeds (?:the )?(?:maximum|max) (?:allowed )?length\b`),
 	marker(ContextOverflow, "cannot truncate prompt"),
 	pattern(ContextOverflow, `pattern "context length of only"`, "context length of only ",
@@ -379,7 +391,7 @@ var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "
 	// day is left to the status (OpenRouter's 429 "free-models-per-day" is
 	// retried as a rate limit, Groq's tokens per day carry "Please try
 	// again in 7m12s"); with a retry hint the wait is the answer here too.
-	withHint(pattern(Permanent, `pattern "limit per month"`, "limit",
+	withHint(gated(Permanent, `pattern "limit per month"`, "limit", "month",
 		`\blimit(?:ed)?\b[^.\n]{0,40}?(?:\bper[- ]|/ ?)month\b`), RateLimited),
 	// Chinese providers' balance: Zhipu's 1113 "余额不足或无可用资源包,请充值"
 	// (balance insufficient or no resource package, please top up), "额度不足"
