@@ -28,8 +28,9 @@ type Evidence struct {
 	// provider's answer, and no rate-limit reset or text hint replaces it.
 	RetryNow bool
 	// RateLimitReset is the wait until the provider's rate limit resets, as
-	// announced by x-ratelimit-reset-* (OpenAI and compatible servers) or
-	// anthropic-ratelimit-*-reset: the soonest reset still in the future of
+	// announced by x-ratelimit-reset-* (OpenAI and compatible servers), a
+	// bare X-RateLimit-Reset (OpenRouter) or anthropic-ratelimit-*-reset:
+	// the soonest reset still in the future of
 	// the limits the headers say are used up (remaining 0), or when none is,
 	// of all limits. 0 if none.
 	RateLimitReset time.Duration
