@@ -30,9 +30,8 @@ type Evidence struct {
 	// RateLimitReset is the wait until the provider's rate limit resets, as
 	// announced by x-ratelimit-reset-* (OpenAI and compatible servers), a
 	// bare X-RateLimit-Reset (OpenRouter) or anthropic-ratelimit-*-reset:
-	// the soonest reset still in the future of
-	// the limits the headers say are used up (remaining 0), or when none is,
-	// of all limits. 0 if none.
+	// the soonest reset still in the future of the limits the headers say
+	// are used up (remaining 0), or when none is, of all limits. 0 if none.
 	RateLimitReset time.Duration
 	// ShouldRetry is the provider's x-should-retry header: "true", "false",
 	// or "" when absent or neither.
