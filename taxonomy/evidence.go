@@ -2,6 +2,7 @@ package taxonomy
 
 import (
 	"cmp"
+	"math"
 	"net/http"
 	"strings"
 	"time"
@@ -27,10 +28,10 @@ type Evidence struct {
 	// provider's answer, and no rate-limit reset or text hint replaces it.
 	RetryNow bool
 	// RateLimitReset is the wait until the provider's rate limit resets, as
-	// announced by x-ratelimit-reset-* (OpenAI and compatible servers) or
-	// anthropic-ratelimit-*-reset: the soonest reset still in the future of
-	// the limits the headers say are used up (remaining 0), or when none is,
-	// of all limits. 0 if none.
+	// announced by x-ratelimit-reset-* (OpenAI and compatible servers), a
+	// bare X-RateLimit-Reset (OpenRouter) or anthropic-ratelimit-*-reset:
+	// the soonest reset still in the future of the limits the headers say
+	// are used up (remaining 0), or when none is, of all limits. 0 if none.
 	RateLimitReset time.Duration
 	// ShouldRetry is the provider's x-should-retry header: "true", "false",
 	// or "" when absent or neither.
@@ -164,6 +165,11 @@ const (
 	anthropicPrefix       = "Anthropic-Ratelimit-"
 	anthropicReset        = "-Reset"
 	anthropicRemaining    = "-Remaining"
+	// OpenRouter and gateways in its style send one limit as a bare
+	// X-RateLimit-Reset and X-RateLimit-Remaining, the reset as epoch
+	// milliseconds (OpenRouter), epoch seconds, or seconds from now.
+	bareReset     = "X-Ratelimit-Reset"
+	bareRemaining = "X-Ratelimit-Remaining"
 )
 
 // rateLimitReset returns the soonest future reset of the limits the headers
@@ -184,6 +190,9 @@ func rateLimitReset(h http.Header, now time.Time) time.Duration {
 		case strings.HasPrefix(key, openaiResetPrefix):
 			d, _ = parseResetDuration(values[0])
 			remaining = h.Get(openaiRemainingPrefix + key[len(openaiResetPrefix):])
+		case key == bareReset:
+			d = parseBareReset(values[0], now)
+			remaining = h.Get(bareRemaining)
 		case strings.HasPrefix(key, anthropicPrefix) && strings.HasSuffix(key, anthropicReset):
 			d, _ = parseResetTime(values[0], now)
 			remaining = h.Get(strings.TrimSuffix(key, anthropicReset) + anthropicRemaining)
@@ -215,6 +224,27 @@ func parseResetDuration(value string) (time.Duration, bool) {
 		return clampWait(parseDecimal(value) * float64(time.Second)), true
 	}
 	return parseGoDuration(value)
+}
+
+// parseBareReset reads a bare X-RateLimit-Reset: a number of at least
+// 10^12 is a Unix time in milliseconds, one of at least 10^9 a Unix time in
+// seconds (both measured from now), a smaller one seconds from now. The
+// thresholds lie decades apart: 10^9 seconds is 2001, 10^12 milliseconds
+// too, and no wait is 31 years long. 0 for a value it cannot read or a
+// time already past; at most [MaxWaitHint].
+func parseBareReset(value string, now time.Time) time.Duration {
+	value = strings.TrimSpace(value)
+	if !isDecimal(value) {
+		return 0
+	}
+	n := parseDecimal(value)
+	switch {
+	case n >= 1e12:
+		return untilClamped(time.UnixMilli(int64(min(n, math.MaxInt64/2))), now)
+	case n >= 1e9:
+		return untilClamped(time.Unix(int64(min(n, math.MaxInt64/2/1e9)), 0), now)
+	}
+	return clampWait(n * float64(time.Second))
 }
 
 // parseResetTime reads an Anthropic-style reset, an RFC 3339 time, as the

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -150,6 +151,19 @@ func TestHeaderEvidence(t *testing.T) {
 		{"a reset that overflows a Duration is clamped", map[string]string{"X-Ratelimit-Reset-Requests": "99999999999999999999h"}, want{reset: hintCeiling}},
 		{"huge bare seconds are clamped", map[string]string{"X-Ratelimit-Reset-Requests": "99999999999999999999"}, want{reset: hintCeiling}},
 		{"an exponent is unreadable", map[string]string{"X-Ratelimit-Reset-Requests": "1e400"}, want{}},
+
+		// A bare X-RateLimit-Reset (OpenRouter, dirge-code/dirge#719 and
+		// everruns/everruns#2280): epoch milliseconds, epoch seconds or
+		// seconds from now, told apart by size.
+		{"bare reset in epoch milliseconds", map[string]string{"X-Ratelimit-Remaining": "0", "X-Ratelimit-Reset": strconv.FormatInt(hintNow.Add(42*time.Second).UnixMilli(), 10)}, want{reset: 42 * time.Second}},
+		{"bare reset in epoch seconds", map[string]string{"X-Ratelimit-Reset": strconv.FormatInt(hintNow.Add(90*time.Second).Unix(), 10)}, want{reset: 90 * time.Second}},
+		{"bare reset in seconds from now", map[string]string{"X-Ratelimit-Reset": "17"}, want{reset: 17 * time.Second}},
+		{"bare reset in the past is ignored", map[string]string{"X-Ratelimit-Reset": strconv.FormatInt(hintNow.Add(-time.Minute).UnixMilli(), 10)}, want{}},
+		{"bare reset far ahead is the hintCeiling", map[string]string{"X-Ratelimit-Reset": "99999999999999999999"}, want{reset: hintCeiling}},
+		{"bare reset in garbage is unreadable", map[string]string{"X-Ratelimit-Reset": "soon"}, want{}},
+		{"the exhausted bare limit wins over a sooner suffixed one", map[string]string{
+			"X-Ratelimit-Remaining": "0", "X-Ratelimit-Reset": strconv.FormatInt(hintNow.Add(30*time.Second).UnixMilli(), 10),
+			"X-Ratelimit-Remaining-Tokens": "900", "X-Ratelimit-Reset-Tokens": "2s"}, want{reset: 30 * time.Second}},
 
 		{"anthropic reset of an exhausted limit", map[string]string{"Anthropic-Ratelimit-Tokens-Remaining": "0", "Anthropic-Ratelimit-Tokens-Reset": "2026-11-30T12:00:20Z"}, want{reset: 20 * time.Second}},
 		{"anthropic input-tokens limit", map[string]string{"Anthropic-Ratelimit-Input-Tokens-Remaining": "0", "Anthropic-Ratelimit-Input-Tokens-Reset": "2026-11-30T12:00:05Z",

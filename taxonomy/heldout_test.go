@@ -3,6 +3,7 @@ package taxonomy_test
 import (
 	"errors"
 	"fmt"
+	"os"
 	"testing"
 	"time"
 
@@ -128,39 +129,50 @@ func TestHeldOut(t *testing.T) {
 	sets := []struct {
 		name string
 		rows []heldOutRow
+		// sealed sets print their figures only, not their misses, unless
+		// RESILIENT_HELDOUT_UNSEAL=1: a sealed part's figure is taken blind,
+		// once the rules tuned on its batch's other part are final.
+		sealed bool
 	}{
-		{"first and second", heldOut()},
-		{"third, tuning", thirdTuning()},
-		{"third, sealed", thirdSealed()},
-		{"fourth, tuning", fourthTuning()},
-		{"fourth, sealed", fourthSealed()},
-		{"fifth, tuning", fifthTuning()},
-		{"fifth, sealed", fifthSealed()},
-		{"sixth, tuning", sixthTuning()},
-		{"sixth, sealed", sixthSealed()},
+		{"first and second", heldOut(), false},
+		{"third, tuning", thirdTuning(), false},
+		{"third, sealed", thirdSealed(), false},
+		{"fourth, tuning", fourthTuning(), false},
+		{"fourth, sealed", fourthSealed(), false},
+		{"fifth, tuning", fifthTuning(), false},
+		{"fifth, sealed", fifthSealed(), false},
+		{"sixth, tuning", sixthTuning(), false},
+		{"sixth, sealed", sixthSealed(), false},
+		{"seventh, tuning", seventhTuning(), false},
+		{"seventh, sealed", seventhSealed(), true},
 	}
+	unseal := os.Getenv("RESILIENT_HELDOUT_UNSEAL") == "1"
 	for _, set := range sets {
 		t.Run(set.name, func(t *testing.T) {
 			rows := set.rows
+			logf := t.Logf
+			if set.sealed && !unseal {
+				logf = func(string, ...any) {} // the figure below, no misses
+			}
 			decisions, kinds, hints, hinted := 0, 0, 0, 0
 			for _, r := range rows {
 				got := taxonomy.Classify(r.err)
 				if decision(got.Kind) == decision(r.want) {
 					decisions++
 				} else {
-					t.Logf("decision miss: %s: got %v, want %v", r.source, got, r.want)
+					logf("decision miss: %s: got %v, want %v", r.source, got, r.want)
 				}
 				if got.Kind == r.want {
 					kinds++
 				} else if decision(got.Kind) == decision(r.want) {
-					t.Logf("kind miss: %s: got %v, want %v", r.source, got, r.want)
+					logf("kind miss: %s: got %v, want %v", r.source, got, r.want)
 				}
 				if r.hint > 0 {
 					hinted++
 					if got.RetryAfter == r.hint {
 						hints++
 					} else {
-						t.Logf("hint miss: %s: got %v, want %v", r.source, got.RetryAfter, r.hint)
+						logf("hint miss: %s: got %v, want %v", r.source, got.RetryAfter, r.hint)
 					}
 				}
 			}

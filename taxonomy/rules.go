@@ -84,6 +84,17 @@ func withHint(r textRule, kind Kind) textRule {
 	return r
 }
 
+// gated is a pattern whose prefilter need is a word of its family, common
+// in texts it does not match ("limit", "length"): the expression runs only
+// when the text also holds also, a rarer literal of it.
+func gated(kind Kind, name, need, also, expr string) textRule {
+	re := mustContain(need, expr)
+	mustContain(also, expr)
+	return numbers(kind, name, need, func(lower string) bool {
+		return strings.Contains(lower, also) && re.MatchString(lower)
+	})
+}
+
 // missingModel marks a rule as one that says the model is missing.
 func missingModel(r textRule) textRule {
 	r.missing = true
@@ -236,7 +247,7 @@ func isWordByte(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'z' || c ==
 // servers send it with a 500 (llama.cpp's "Context size has been exceeded."),
 // and AWS with a generic ValidationException. Only a 429 keeps its own
 // meaning: a per-minute token limit says "reduce the prompt length" too.
-var overflowRules = newFamily([]string{"context", "token", "too long", "too large", "length", "too_large", "too many inputs", "must have less than", "payload"},
+var overflowRules = newFamily([]string{"context", "token", "too long", "too large", "length", "too_large", "too many inputs", "must have less than", "payload", "truncate prompt"},
 	marker(ContextOverflow, "maximum context length"),               // OpenAI, vLLM, DeepSeek, Groq, Mistral, Fireworks "model maximum context length"
 	marker(ContextOverflow, "context_length_exceeded"),              // OpenAI code
 	marker(ContextOverflow, "exceeds the maximum number of tokens"), // Gemini
@@ -291,6 +302,27 @@ var overflowRules = newFamily([]string{"context", "token", "too long", "too larg
 	// LM Studio: "Trying to keep the first 10136 tokens when context the
 	// overflows. However, the model is loaded with context length of only
 	// 7866 tokens, which is not enough."
+	// The prompt compared with the window: SGLang "The input (61709 tokens)
+	// is longer than the model's context length (40960 tokens).", LM Studio
+	// "The number of tokens to keep from the initial prompt is greater than
+	// the context length".
+	gated(ContextOverflow, `pattern "longer than the context length"`, "context ", " than the ",
+		`\b(?:longer|greater|larger) than the (?:model\\?'?s? )?context (?:length|size|window)\b`),
+	// Bedrock's request validation: "Malformed input request: expected
+	// maxLength: 42000, actual: 46735" (a prompt or an embedding input over
+	// the model's limit) and "Value at 'body' failed to satisfy constraint:
+	// Member must have length less than or equal to 25000000" (the whole
+	// body). Other fields' constraints are not sizes of the prompt.
+	pattern(ContextOverflow, `pattern "expected maxlength"`, "expected maxlength: ", `expected maxlength: \d+, actual: \d+`),
+	pattern(ContextOverflow, `pattern "body over its length constraint"`, "value at 'body' failed to satisfy constraint: member must have length ",
+		`value at 'body' failed to satisfy constraint: member must have length less than\b`),
+	// SGLang "Input length (160062 tokens) exceeds the maximum allowed
+	// length (59862 tokens).", and llama.cpp's "Cannot truncate prompt with
+	// n_keep (15028) >= n_ctx (7424)" (the part of the prompt it must keep
+	// is larger than the window).
+	gated(ContextOverflow, `pattern "input exceeds the maximum length"`, "length", "exceeds ",
+		`\b(?:input|prompt) length (?:\(\d+ tokens\) )?exceeds (?:the )?(?:maximum|max) (?:allowed )?length\b`),
+	marker(ContextOverflow, "cannot truncate prompt"),
 	pattern(ContextOverflow, `pattern "context length of only"`, "context length of only ",
 		`\bcontext length of only \d+`),
 	marker(ContextOverflow, "when context the overflows"),
@@ -382,6 +414,13 @@ var billingRules = accountFailures(newFamily([]string{"quota", "credit", "billin
 	pattern(Permanent, `pattern "payment method required"`, "payment method",
 		`\b(?:needs?|requires?) a (?:valid )?payment method\b|\bpayment method (?:is )?required\b|\bno payment method\b`),
 	insufficientBalance,
+	// A limit counted per month, which no retry of this call outlives:
+	// Cohere's trial key "limited to 1000 API calls / month". A limit per
+	// day is left to the status (OpenRouter's 429 "free-models-per-day" is
+	// retried as a rate limit, Groq's tokens per day carry "Please try
+	// again in 7m12s"); with a retry hint the wait is the answer here too.
+	withHint(gated(Permanent, `pattern "limit per month"`, "limit", "month",
+		`\blimit(?:ed)?\b[^.\n]{0,40}?(?:\bper[- ]|/ ?)month\b`), RateLimited),
 	// Chinese providers' balance: Zhipu's 1113 "余额不足或无可用资源包,请充值"
 	// (balance insufficient or no resource package, please top up), "额度不足"
 	// (quota insufficient), "账户已欠费" (account in arrears).
@@ -433,7 +472,7 @@ var accountRules = newFamily([]string{"auth", "api key", "api_key", "x-api-key",
 // refusal that arrives as a 403 from being read as an account failure
 // (OpenRouter's "403: Your chosen model requires moderation and your input
 // was flagged"): every account would refuse the same request.
-var contentRules = newFamily([]string{"content", "safety", "blocked", "finish", "flagged", "prompt injection"},
+var contentRules = newFamily([]string{"content", "safety", "blocked", "finish", "flagged", "prompt injection", "内容"},
 	append(slices.DeleteFunc(slices.Clone(textRules), func(r textRule) bool { return !r.content }),
 		// A moderation flag on the request: OpenRouter "your input was
 		// flagged", OpenAI "Invalid prompt: your prompt was flagged as
@@ -632,13 +671,27 @@ var textRules = []textRule{
 	// A feature the model or the API does not offer, after the rules that
 	// say which one.
 	pattern(Permanent, `pattern "not supported"`, " supported", `\b(?:is|are) not supported\b|\b(?:isn't|aren't) supported\b`),
+	// A feature only some models take: openai-python "Invalid content type.
+	// image_url is only supported by certain models.".
+	pattern(Permanent, `pattern "only supported by certain models"`, "only supported ", `\bonly supported (?:by|for|with|on) (?:certain|some|specific|select) models\b`),
 	pattern(Permanent, `pattern "model does not support"`, "support",
 		`\bdoes(?: not|n't) support (?:tools?|tool (?:use|calling|choice)|function calling|images?|vision|streaming|system (?:messages?|prompts?)|audio|json mode|structured outputs?)\b`),
 	marker(Permanent, "no such host"),                              // a flattened *net.DNSError for a name that does not exist
 	contentRefusal(marker(Permanent, "content_policy_violation")),  // OpenAI images code
 	contentRefusal(marker(Permanent, "content management policy")), // Azure OpenAI content filter
 	contentRefusal(marker(Permanent, "content_filter")),
-	contentRefusal(marker(Permanent, "safety system")),                                        // OpenAI "rejected as a result of our safety system"
+	contentRefusal(marker(Permanent, "content filtering policy")), // Anthropic 400 "Output blocked by content filtering policy"
+	// A tool definition the API refuses: OpenAI "Invalid schema for function
+	// 'x': In context=(), object schema missing properties." (code
+	// invalid_function_parameters), DeepSeek "schema must be a JSON Schema
+	// of 'type: "object"'". The same tools fail every call.
+	pattern(Permanent, `pattern "invalid tool schema"`, "schema", `\binvalid (?:json )?schema for (?:function|tool)\b|\bschema must be a json schema\b`),
+	contentRefusal(marker(Permanent, "safety system")), // OpenAI "rejected as a result of our safety system"
+	// Chinese providers' content filters: "您的请求包含不安全内容，已被系统拦截"
+	// (your request holds unsafe content and was blocked), "输入内容包含敏感
+	// 内容" (the input holds sensitive content), "违规内容" (content that breaks
+	// the rules).
+	contentRefusal(pattern(Permanent, `pattern "unsafe content (zh)"`, "内容", `(?:不安全|敏感|违规)内容`)),
 	contentRefusal(pattern(Permanent, `marker "blocked:"`, "blocked: ", `(?:^|: )blocked: `)), // googleai *genai.BlockedError
 	// Gemini's safety blocks as clients word them: "Candidate was blocked due
 	// to SAFETY", "Message is being blocked for reason: SAFETY", "Blocked by

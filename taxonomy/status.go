@@ -35,7 +35,8 @@ var statusTexts = []statusText{
 	status("api error", `\bapi error:? (\d{3})\b`),
 	// generic gateways and SDKs: "status 503", "status code 500", "status: 429",
 	// "status=502"; go-openai: "error, status code: 429, status: 429 Too Many Requests"
-	status("status", `\bstatus(?:[ _]code)?[:=]? ?(\d{3})\b`),
+	// Dart's Dio: "the response has a status code of 503".
+	status("status", `\bstatus(?:[ _]code)?(?: of)?[:=]? ?(\d{3})\b`),
 	// "HTTP 429", "HTTP/1.1 503", "(HTTP/2 429)", openai-python 0.x "HTTP code 502 from API"
 	status("http", `\bhttp(?:/\d(?:\.\d)?)?(?: code:?)? (\d{3})\b`),
 	// The Python SDKs: "Error code: 429 - {'error': ...}"; Cloudflare's
@@ -55,6 +56,9 @@ var statusTexts = []statusText{
 	// OpenRouter relays a provider's failure as "<status> Provider returned
 	// error", which clients print after their own words: "Error in
 	// OpenRouter API call (Attempt 1/3): 400 Provider returned error".
+	// Google's front end's error page: "502. That’s an error.", its
+	// apostrophe typographic or not.
+	status("s an error", `\b(\d{3})\. that(?:’|')s an error\b`),
 	status("provider returned error", `\b(\d{3}) provider returned error\b`),
 	// The status a JSON body writes in its code member, as a number or a
 	// string of three digits: Gemini's {"error":{"code":429,...}},

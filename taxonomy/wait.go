@@ -194,14 +194,16 @@ func isGoDuration(s string) bool {
 // retryHintRE finds wait hints in lowercased provider texts, where the text is
 // the only evidence left: OpenAI "Please try again in 1.8s" / "in 20ms" / "in
 // 6m0s", Azure "Please retry after 6 seconds", Gemini "Please retry in 12.3s",
-// its JSON detail "retryDelay": "12s" and gax's "error details: retry in 12s".
-var retryHintRE = regexp.MustCompile(`(?:try again|retry)(?: after| in)\s+(?:((?:\d+(?:\.\d+)?(?:ms|h|m|s))+)|(\d+(?:\.\d+)?)\s*(milliseconds?|seconds?|secs?|minutes?|mins?))\b|"retrydelay":\s*"(\d+(?:\.\d+)?s)"`)
+// its JSON detail "retryDelay": "12s" however it is printed (Python's repr
+// 'retryDelay': '12s', JSON inside a JSON string \"retryDelay\": \"12s\",
+// genai's Go error retryDelay:12s) and gax's "error details: retry in 12s".
+var retryHintRE = regexp.MustCompile(`(?:try again|retry)(?: after| in)\s+(?:((?:\d+(?:\.\d+)?(?:ms|h|m|s))+)|(\d+(?:\.\d+)?)\s*(milliseconds?|seconds?|secs?|minutes?|mins?))\b|retrydelay\W{0,6}(\d+(?:\.\d+)?s)\b`)
 
 // retryHint extracts a wait hint from a lowercased error text, clamped to
 // MaxWaitHint.
 func retryHint(lower string) (time.Duration, bool) {
 	// Every match holds "try" at most three bytes after its start ("try
-	// again", "retry", the quote before "retrydelay"): run the expression
+	// again", "retry", "retrydelay"): run the expression
 	// from three bytes before the first "try", if there is one. Whichever of
 	// "try again" and "retry" comes first, the match cannot start earlier.
 	i := strings.Index(lower, "try")
