@@ -475,3 +475,43 @@ func TestPoolNestedMembersWithinAttempts(t *testing.T) {
 		}
 	})
 }
+
+// TestPoolMemberWithoutBreakerOverCap: a member without a breaker that asks
+// for a wait over the Retry-After cap cools down for it (bounded by
+// MaxHold), and a call with no other member to go to stops at once for the
+// cap, as a plain pipeline does, rather than waiting the cooldown out; the
+// next call, finding the member still cooling down, does the same without
+// a request. With another member ready, the call goes there.
+func TestPoolMemberWithoutBreakerOverCap(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		asks := 2 * time.Minute
+		f := newFleet(newScript(fails(rateLimited(asks)), succeeds("ok")))
+		p := mustPool(t, members(1, middleware.NoBreaker()))
+		for i := range 2 {
+			start := time.Now()
+			_, err := p.Do(t.Context(), f.fn)
+			e := asError(t, err)
+			if e.Reason != middleware.ReasonRetryAfterOverCap || time.Since(start) != 0 {
+				t.Fatalf("call %d: got %v after %v, want the Retry-After cap at once", i, err, time.Since(start))
+			}
+			if i == 1 && !strings.Contains(e.Detail, "cap is 1m0s") {
+				t.Errorf("call %d: detail %q does not name the cap", i, e.Detail)
+			}
+		}
+		if went := f.went(); fmt.Sprint(went) != "[0]" {
+			t.Errorf("attempts went to %v, want one to m0", went)
+		}
+
+		two := newFleet(newScript(fails(rateLimited(asks))), newScript(succeeds("ok")))
+		q := mustPool(t, members(2, middleware.NoBreaker()))
+		if _, err := q.Do(t.Context(), two.fn); err != nil {
+			t.Fatalf("with another member ready: %v", err)
+		}
+		if _, err := q.Do(t.Context(), two.fn); err != nil {
+			t.Fatalf("with m0 cooling down: %v", err)
+		}
+		if went := two.went(); fmt.Sprint(went) != "[0 1 1]" {
+			t.Errorf("attempts went to %v, want m0 once, then m1", went)
+		}
+	})
+}

@@ -456,7 +456,7 @@ func (c *call[R]) awaitCooling(ctx context.Context, number int, vs []view) (bool
 	if soonest == 0 {
 		return false, nil
 	}
-	if d := c.pastDeadline(soonest); d != nil {
+	if d := cmp.Or(c.overCapWait(soonest), c.pastDeadline(soonest)); d != nil {
 		d.detail += "; no member available: " + describeViews(vs)
 		return false, c.conclude(number, 0, errNoMember, noMemberClass, d)
 	}
@@ -595,6 +595,10 @@ func (c *call[R]) decideRoute(n int, class taxonomy.Class, failed *member) *deci
 		if wait = soonestCooldown(vs); wait == 0 {
 			return c.noMember(n, vs)
 		}
+		if d := c.overCapWait(wait); d != nil {
+			d.detail += "; no member available: " + describeViews(vs)
+			return d
+		}
 		source = WaitRetryAfter
 		if failed != nil && class.WaitSource != WaitBackoff {
 			if v := vs[failed.index]; v.avail == cooling && v.left == wait {
@@ -606,6 +610,19 @@ func (c *call[R]) decideRoute(n int, class taxonomy.Class, failed *member) *deci
 		return d
 	}
 	return c.retryAfter(wait, source)
+}
+
+// overCapWait stops a call that would wait longer than the Retry-After
+// cap for the first member to end its cooldown: a member without a
+// breaker cools down for the whole of a hint over the cap (bounded by
+// MaxHold), and the call must not wait it out where a plain pipeline
+// would stop. It returns nil when wait is within the cap.
+func (c *call[R]) overCapWait(wait time.Duration) *decision {
+	if limit := c.p.cfg.retryAfterCap; wait > limit {
+		return &decision{reason: ReasonRetryAfterOverCap,
+			detail: fmt.Sprintf("the first member back ends its cooldown in %v, cap is %v", wait.Round(time.Millisecond), limit)}
+	}
+	return nil
 }
 
 // nextMember decides about attempt n of a pool's call, which failed with
