@@ -118,6 +118,8 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if ct := strings.ToLower(resp.Header.Get("Content-Type")); isStream(ct) && resp.Body != nil {
 		ev.Stream = true
 		resp.Body = &streamWatcher{body: resp.Body, slot: s, ndjson: strings.Contains(ct, "ndjson")}
+	} else if resp.StatusCode/100 == 2 && resp.Body != nil && resp.Body != http.NoBody {
+		resp.Body = &errorBodyWatcher{body: resp.Body, slot: s}
 	}
 	s.update(func(dst *taxonomy.Evidence) { *dst = ev })
 	return resp, nil
