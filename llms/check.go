@@ -24,7 +24,8 @@ var (
 	// ErrInBandError: a 200 stream carried an error event.
 	ErrInBandError = errors.New("llms: in-band error event")
 	// ErrStopReason: the stop reason reports an error (a content filter, a
-	// refusal, a provider error).
+	// refusal, a provider error), or the output token limit was reached
+	// before any output.
 	ErrStopReason = errors.New("llms: stop reason reports an error")
 )
 
@@ -36,7 +37,8 @@ type ResponseCheck func(*lcllms.ContentResponse) error
 
 // errorStopReasons maps stop reasons that report an error to their kind.
 // Output limits ("length", "max_tokens") are not errors: the caller asked
-// for at most that many tokens and retrying would end the same way.
+// for at most that many tokens and retrying would end the same way. Reached
+// before any output, they are a permanent failure (see outputLimitStops).
 var errorStopReasons = map[string]taxonomy.Kind{
 	"error":                         taxonomy.Transient, // Mistral
 	"content_filter":                taxonomy.Permanent, // OpenAI, Azure
@@ -46,6 +48,14 @@ var errorStopReasons = map[string]taxonomy.Kind{
 	"FinishReasonBlocklist":         taxonomy.Permanent, // googleai
 	"FinishReasonSPII":              taxonomy.Permanent, // googleai
 	"FinishReasonProhibitedContent": taxonomy.Permanent,
+}
+
+// outputLimitStops are the stop reasons that say the output token limit was
+// reached: OpenAI and Mistral, Anthropic, googleai.
+var outputLimitStops = map[string]bool{
+	"length":                true,
+	"max_tokens":            true,
+	"FinishReasonMaxTokens": true,
 }
 
 // provider is the family of the wrapped model, for the checks that differ
@@ -123,6 +133,13 @@ func (m *Model) check(resp *lcllms.ContentResponse, ev taxonomy.Evidence, seen b
 	}
 	if kind, ok := errorStopReasons[first.StopReason]; ok {
 		return classed(kind, `stop reason "`+first.StopReason+`"`, fmt.Errorf("%w: %s", ErrStopReason, first.StopReason))
+	}
+	if outputLimitStops[first.StopReason] && isEmpty(resp) {
+		// The limit was spent before any text (all of it on hidden
+		// reasoning, or a limit of a few tokens): the same request ends the
+		// same way, so a retry only costs.
+		return classed(taxonomy.Permanent, `stop reason "`+first.StopReason+`" before any output`,
+			fmt.Errorf("%w: %s before any output: the output token limit is too low for this request", ErrStopReason, first.StopReason))
 	}
 	if chunks > 0 && isEmpty(resp) {
 		return classed(taxonomy.Transient, "truncated stream", fmt.Errorf("%w: chunks arrived but the content came back empty", ErrTruncatedStream))

@@ -127,7 +127,7 @@ func TestUnusable200(t *testing.T) {
 			faultserver.Raw(200, jsonType, `{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"o4-mini","choices":[{"index":0,"message":{"role":"assistant","content":""},"finish_reason":"length"}],"usage":{"prompt_tokens":5,"completion_tokens":16,"total_tokens":21}}`),
 			faultserver.Reply("never")), false, "", taxonomy.Permanent, 1},
 		{"anthropic max_tokens with no text", anthropicOnly, steps(
-			faultserver.Raw(200, jsonType, `{"id":"msg_1","type":"message","role":"assistant","model":"claude-3-5-haiku-latest","content":[],"stop_reason":"max_tokens","stop_sequence":null,"usage":{"input_tokens":5,"output_tokens":1}}`),
+			faultserver.Raw(200, jsonType, `{"id":"msg_1","type":"message","role":"assistant","model":"claude-3-5-haiku-latest","content":[{"type":"text","text":""}],"stop_reason":"max_tokens","stop_sequence":null,"usage":{"input_tokens":5,"output_tokens":1}}`),
 			faultserver.Reply("never")), false, "", taxonomy.Permanent, 1},
 		{"openai content_filter", openaiOnly, steps(
 			faultserver.Raw(200, jsonType, `{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"gpt-4o-mini","choices":[{"index":0,"message":{"role":"assistant","content":null},"finish_reason":"content_filter"}]}`),
