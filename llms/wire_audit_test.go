@@ -175,15 +175,21 @@ func TestSilentStreamsAreBounded(t *testing.T) {
 		frames map[faultserver.Format][]string
 	}{
 		{"headers then nothing", map[faultserver.Format][]string{faultserver.OpenAI: nil, faultserver.Anthropic: nil, faultserver.Ollama: nil}},
+		// Ollama sends no keep-alives.
 		{"keep-alives then nothing", map[faultserver.Format][]string{
 			faultserver.OpenAI:    {": keep-alive\n\n", ": keep-alive\n\n"},
 			faultserver.Anthropic: {"event: ping\ndata: {\"type\": \"ping\"}\n\n", "event: ping\ndata: {\"type\": \"ping\"}\n\n"},
-			faultserver.Ollama:    {"\n", "\n"},
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			forEachProvider(t, func(t *testing.T, f faultserver.Format) {
+			var formats []faultserver.Format
+			for _, f := range providers {
+				if _, ok := tt.frames[f]; ok {
+					formats = append(formats, f)
+				}
+			}
+			forEach(t, formats, func(t *testing.T, f faultserver.Format) {
 				s := faultserver.NewInMemory(faultserver.RawStall(tt.frames[f]...), faultserver.ReplyChunks("Hel", "lo"))
 				defer s.Close()
 				var c collector
@@ -289,3 +295,42 @@ func TestAzureRetryAfterInTheBody(t *testing.T) {
 
 var _ = strings.Contains
 var _ context.Context
+
+// A Retry-After far over the cap, however it is written, fails the call at
+// once with the wait clamped where it was parsed, and the give-up reports it.
+func TestHugeRetryAfterFailsFastClamped(t *testing.T) {
+	tests := []struct {
+		name string
+		step func() faultserver.Step
+	}{
+		{"seconds past int64", func() faultserver.Step { return faultserver.RateLimited("99999999999999999999") }},
+		{"a day", func() faultserver.Step { return faultserver.RateLimited("86400") }},
+		{"an HTTP date in 2099", func() faultserver.Step { return faultserver.RateLimited("Thu, 01 Jan 2099 00:00:00 GMT") }},
+		{"retry-after-ms past int64", func() faultserver.Step {
+			return faultserver.RateLimited("").WithHeader("retry-after-ms", "10000000000000000000000000")
+		}},
+		{"529 asking for an hour", func() faultserver.Step { return faultserver.Overloaded().WithRetryAfter("3600") }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			forEachProvider(t, func(t *testing.T, f faultserver.Format) {
+				s := faultserver.NewInMemory(tt.step(), faultserver.Reply("Hello"))
+				defer s.Close()
+				rec := &observetest.Recorder{}
+				start := time.Now()
+				_, err := mustWrap(t, realClient(t, s, f), llms.Middleware(middleware.Observe(rec))).GenerateContent(t.Context(), hello())
+				var final *middleware.Error
+				if !errors.As(err, &final) || final.Reason != middleware.ReasonRetryAfterOverCap || time.Since(start) != 0 || s.Count() != 1 {
+					t.Fatalf("got %v after %v and %d requests, want retry-after over the cap at once", err, time.Since(start), s.Count())
+				}
+				if c := final.Class(); c.RetryAfter <= time.Minute || c.RetryAfter > taxonomy.MaxWaitHint {
+					t.Errorf("class wait: got %v, want over the cap and at most %v", c.RetryAfter, taxonomy.MaxWaitHint)
+				}
+				gaveUp := observetest.Of[middleware.GaveUp](rec)
+				if len(gaveUp) != 1 || gaveUp[0].Reason != middleware.ReasonRetryAfterOverCap || gaveUp[0].Class.RetryAfter != final.Class().RetryAfter {
+					t.Errorf("give-ups reported: %+v, want one over the cap with the clamped wait", gaveUp)
+				}
+			})
+		})
+	}
+}
