@@ -284,7 +284,7 @@ func (e *Embedder) attempt(ctx context.Context, batch []string) ([][]float32, er
 		return nil, classed(taxonomy.Transient, "wrong vector count",
 			fmt.Errorf("%w: %d for %d texts: %w", ErrVectorCount, len(vecs), len(batch), err))
 	case err != nil && seen:
-		return nil, taxonomy.WithEvidence(err, wireEvidence(ev))
+		return nil, taxonomy.WithEvidence(sl.withCause(err), wireEvidence(ev))
 	case err != nil:
 		return nil, err
 	}

@@ -502,7 +502,7 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 		}
 		err = m.check(resp, ev, seen, g, cl.provider)
 	} else if seen {
-		err = taxonomy.WithEvidence(err, wireEvidence(ev))
+		err = taxonomy.WithEvidence(sl.withCause(err), wireEvidence(ev))
 	}
 	if err == nil {
 		return resp, nil

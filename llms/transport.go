@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -16,9 +18,10 @@ import (
 // slot is where the transport writes the evidence of the attempt whose
 // context carries it. The wrapper reads it after the provider client returns.
 type slot struct {
-	mu   sync.Mutex
-	seen bool
-	ev   *taxonomy.Evidence // allocated by the transport: calls that make no HTTP request pay nothing
+	mu    sync.Mutex
+	seen  bool
+	ev    *taxonomy.Evidence // allocated by the transport: calls that make no HTTP request pay nothing
+	rtErr error              // the error of the attempt's last round trip, if it failed
 }
 
 type slotKey struct{}
@@ -42,6 +45,22 @@ func (s *slot) evidence() (taxonomy.Evidence, bool) {
 		return taxonomy.Evidence{}, s.seen
 	}
 	return *s.ev, s.seen
+}
+
+// withCause returns err with the error of the attempt's last round trip
+// attached when err does not already carry it: langchaingo's openai client
+// answers every transport error with a fixed text ("network error: failed
+// to reach API server"), which says neither what failed nor whether it can
+// fail differently next time. Attached, the cause's types reach the
+// classifier and its text the caller.
+func (s *slot) withCause(err error) error {
+	s.mu.Lock()
+	cause := s.rtErr
+	s.mu.Unlock()
+	if err == nil || cause == nil || errors.Is(err, cause) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", err, cause)
 }
 
 func (s *slot) update(f func(*taxonomy.Evidence)) {
@@ -105,6 +124,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := base.RoundTrip(req)
 	s.mu.Lock()
 	s.seen = true
+	s.rtErr = err
 	s.mu.Unlock()
 	if err != nil {
 		return resp, err
