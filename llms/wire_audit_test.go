@@ -65,6 +65,12 @@ func runWireCases(t *testing.T, tests []wireCase, opts ...llms.Option) {
 					if got := taxonomy.Classify(err).Kind; got != tt.wantKind {
 						t.Errorf("kind: got %v (%v), want %v", got, err, tt.wantKind)
 					}
+					// What the stream showed was shown once, and the error
+					// hands it back.
+					var partial *llms.PartialStreamError
+					if shown := c.text(); shown != "" && (!errors.As(err, &partial) || partial.Partial != shown) {
+						t.Errorf("the stream showed %q; the error (%v) does not hand it back as a PartialStreamError", shown, err)
+					}
 				}
 				if got := s.Count(); got != tt.wantCalls {
 					t.Errorf("requests: got %d, want %d", got, tt.wantCalls)
@@ -160,6 +166,10 @@ func TestStreamFaultsAudit(t *testing.T) {
 			faultserver.RawStream(`data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"o4-mini","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":"length"}]}`+"\n\n", "data: [DONE]\n\n"),
 			faultserver.ReplyChunks("never")), true, "", taxonomy.Permanent, 1},
 		{"no end marker after text", nil, steps(faultserver.NoEndMarker("Hel"), faultserver.ReplyChunks("Hel", "lo")), true, "", taxonomy.Transient, 1},
+		{"ollama error line after text", ollamaOnly, steps(
+			faultserver.RawStream(`{"model":"llama3.2","created_at":"2026-12-01T00:00:00Z","message":{"role":"assistant","content":"Hel"},"done":false}`+"\n",
+				`{"error":"an error was encountered while running the model: unexpected EOF"}`+"\n"),
+			faultserver.ReplyChunks("Hel", "lo")), true, "", taxonomy.Transient, 1},
 		{"ollama error line before text", ollamaOnly, steps(
 			faultserver.RawStream(`{"error":"an error was encountered while running the model: unexpected EOF"}`+"\n"),
 			faultserver.ReplyChunks("Hel", "lo")), true, "Hello", 0, 2},
