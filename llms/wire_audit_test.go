@@ -117,6 +117,21 @@ func TestErrorObjectUnder200(t *testing.T) {
 		{"anthropic invalid request with 200", anthropicOnly, steps(
 			faultserver.Raw(200, jsonType, `{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens: Field required"}}`),
 			faultserver.Reply("never")), false, "", taxonomy.Permanent, 1},
+		{"streamed request, openai-compatible invalid model as a JSON 200", openaiOnly, steps(
+			faultserver.Raw(200, jsonType, `{"error":{"message":"The model 'gpt-5-nano-x' does not exist","type":"invalid_request_error","param":"model","code":"model_not_found"}}`),
+			faultserver.Reply("never")), true, "", taxonomy.Permanent, 1},
+		{"streamed request, openai-compatible server_error as a JSON 200", openaiOnly, steps(
+			faultserver.Raw(200, jsonType, `{"error":{"message":"The server had an error while processing your request.","type":"server_error","param":null,"code":null}}`),
+			faultserver.ReplyChunks("Hel", "lo")), true, "Hello", 0, 2},
+		{"streamed request, anthropic overloaded as a JSON 200", anthropicOnly, steps(
+			faultserver.Raw(200, jsonType, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`),
+			faultserver.ReplyChunks("Hel", "lo")), true, "Hello", 0, 2},
+		{"streamed request, anthropic invalid request as a JSON 200", anthropicOnly, steps(
+			faultserver.Raw(200, jsonType, `{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens: Field required"}}`),
+			faultserver.Reply("never")), true, "", taxonomy.Permanent, 1},
+		{"streamed request, ollama model missing as a JSON 200", ollamaOnly, steps(
+			faultserver.Raw(200, jsonType, `{"error":"model 'llama9' not found, try pulling it first"}`),
+			faultserver.Reply("never")), true, "", taxonomy.Permanent, 1},
 		{"in-band error, not streamed: overloaded", nil, steps(
 			faultserver.InBandError("overloaded_error", "Overloaded"), faultserver.Reply("Hello")), false, "Hello", 0, 2},
 	})
