@@ -119,4 +119,3 @@ func TestConnectionResetIsRetried(t *testing.T) {
 		})
 	}
 }
-
