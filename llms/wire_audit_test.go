@@ -180,6 +180,15 @@ func TestStreamFaultsAudit(t *testing.T) {
 		{"openai length with no text, streamed", openaiOnly, steps(
 			faultserver.RawStream(`data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"o4-mini","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":"length"}]}`+"\n\n", "data: [DONE]\n\n"),
 			faultserver.ReplyChunks("never")), true, "", taxonomy.Permanent, 1},
+		{"anthropic max_tokens with no text, streamed", anthropicOnly, steps(
+			faultserver.RawStream(
+				"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-3-5-haiku-latest\",\"content\":[],\"stop_reason\":null,\"usage\":{\"input_tokens\":5,\"output_tokens\":1}}}\n\n",
+				"event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"max_tokens\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":1}}\n\n",
+				"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"),
+			faultserver.ReplyChunks("never")), true, "", taxonomy.Permanent, 1},
+		{"openai content_filter, streamed", openaiOnly, steps(
+			faultserver.RawStream(`data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"gpt-4o-mini","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":"content_filter"}]}`+"\n\n", "data: [DONE]\n\n"),
+			faultserver.ReplyChunks("never")), true, "", taxonomy.Permanent, 1},
 		{"no end marker after text", nil, steps(faultserver.NoEndMarker("Hel"), faultserver.ReplyChunks("Hel", "lo")), true, "", taxonomy.Transient, 1},
 		{"ollama error line after text", ollamaOnly, steps(
 			faultserver.RawStream(`{"model":"llama3.2","created_at":"2026-12-01T00:00:00Z","message":{"role":"assistant","content":"Hel"},"done":false}`+"\n",
