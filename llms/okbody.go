@@ -7,8 +7,8 @@ import (
 
 // errorBodyWatcher passes the body of a successful response that is not a
 // stream through to the client unchanged, while it looks whether the body is
-// in fact a provider error object: OpenAI-compatible servers, Ollama and
-// Anthropic's own edge have all been seen answering 200 with
+// in fact a provider error object: OpenAI-compatible servers and proxies,
+// Ollama and gateways in front of Anthropic can answer 200 with
 // {"error": {...}}, {"error": "..."} or {"type": "error", ...}. The clients
 // then report success with an empty reply, or an error that has lost the
 // error's type and code; the recorded object lets the classifier decide by
@@ -16,9 +16,10 @@ import (
 //
 // It decides from the first member of the object: a body whose first key is
 // not "error", "type" or "object" (every success reply: "id", "model", ...)
-// is passed through without another look and costs nothing more. A body that
-// may be an error is kept, at most maxErrorObject bytes, and read when the
-// client reaches its end or closes it.
+// is passed through without another look, and without a byte copied. A
+// body that may be an error is kept, at most maxErrorObject bytes, and read
+// when the client reaches its end or closes it. It is used by the one
+// goroutine that reads the body, as any response body is.
 type errorBodyWatcher struct {
 	body  io.ReadCloser
 	slot  *slot
@@ -36,8 +37,8 @@ const (
 // Error objects are a few hundred bytes; a longer body is not one.
 const maxErrorObject = 64 << 10
 
-// maxFirstKey is how much of the body may pass before its first key is
-// known; an object whose first key starts later is not an error object.
+// maxFirstKey bounds where the first key must be whole: an object whose
+// first key ends later is not an error object.
 const maxFirstKey = 512
 
 func (w *errorBodyWatcher) Read(p []byte) (int, error) {
@@ -59,29 +60,55 @@ func (w *errorBodyWatcher) Close() error {
 }
 
 func (w *errorBodyWatcher) keep(b []byte) {
+	if w.state == undecided {
+		// Decide from the bytes at hand before copying any: a success
+		// reply is rejected on its first read and never kept.
+		seen := b
+		if len(w.buf) != 0 {
+			w.buf = append(w.buf, b...)
+			seen = w.buf
+		}
+		if w.state = firstKeyState(seen); w.state == notError {
+			w.buf = nil
+			return
+		}
+		if len(w.buf) == 0 {
+			w.buf = append(w.buf, b...)
+		}
+		if len(w.buf) > maxErrorObject {
+			w.state, w.buf = notError, nil
+		}
+		return
+	}
 	if len(w.buf)+len(b) > maxErrorObject {
 		w.state, w.buf = notError, nil
 		return
 	}
 	w.buf = append(w.buf, b...)
-	if w.state != undecided {
-		return
-	}
-	obj := trimSpace(w.buf)
-	if len(obj) == 0 {
-		return
-	}
-	if obj[0] != '{' {
-		w.state, w.buf = notError, nil
-		return
+}
+
+// firstKeyState says from the start of a body whether it may be an error
+// object: its first key is "error", "type" or "object".
+func firstKeyState(start []byte) uint8 {
+	// Only the first maxFirstKey bytes count, however the reads split the
+	// body: the answer does not depend on them.
+	start = start[:min(len(start), maxFirstKey)]
+	obj := trimSpace(start)
+	switch {
+	case len(start) >= maxFirstKey && (len(obj) == 0 || obj[0] != '{'):
+		return notError
+	case len(obj) == 0:
+		return undecided
+	case obj[0] != '{':
+		return notError
 	}
 	switch key, _ := firstMember(obj); {
-	case key == nil && len(w.buf) < maxFirstKey:
+	case key == nil && len(start) < maxFirstKey:
+		return undecided
 	case string(key) == "error" || string(key) == "type" || string(key) == "object":
-		w.state = mayBeError
-	default:
-		w.state, w.buf = notError, nil
+		return mayBeError
 	}
+	return notError
 }
 
 // decide records the body if it is an error object, once.

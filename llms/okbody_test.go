@@ -30,9 +30,11 @@ func TestErrorBodyWatcher(t *testing.T) {
 		{"an error that says nothing", `{"error":null,"id":"x","choices":[]}`, "", "", "", false},
 		{"not JSON", `<html>error</html>`, "", "", "", false},
 		{"an object longer than an error object", long, "", "", "", false},
+		{"blank beyond the first key's bound", strings.Repeat(" ", maxFirstKey) + `{"error":"x"}`, "", "", "", false},
+		{"a first key beyond its bound", `{` + strings.Repeat(" ", maxFirstKey) + `"error":"x"}`, "", "", "", false},
 	}
 	for _, tt := range tests {
-		for _, size := range []int{1, 7, 32 << 10} {
+		for _, size := range []int{1, 7, 32 << 10, 1 << 20} {
 			t.Run(tt.name, func(t *testing.T) {
 				resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
 					Body: io.NopCloser(&chunkReader{r: strings.NewReader(tt.body), n: size})}
