@@ -76,9 +76,12 @@ func (s *slot) update(f func(*taxonomy.Evidence)) {
 // wrapped model, the wire evidence langchaingo's clients discard, as a
 // [taxonomy.Evidence]: status, Retry-After (seconds or HTTP date),
 // retry-after-ms, x-should-retry, rate-limit reset headers, the provider's
-// error type, code and message from the body of an error response, and for
+// error type, code and message from the body of an error response, and as
+// an in-band error from the body of a successful one that is a provider error
+// object (an OpenAI-compatible server's 200 with {"error": ...}), and for
 // SSE and NDJSON streams whether the end marker arrived and any in-band error
-// event.
+// event. When the round trip itself fails, its error is kept too: clients
+// that replace it with a text of their own lose its cause and its type.
 //
 // The client still receives every byte of the response, unchanged. Of an
 // error body the Transport reads at most the first 1 MiB, to find the
