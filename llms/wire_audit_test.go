@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
@@ -327,8 +326,6 @@ func TestAzureRetryAfterInTheBody(t *testing.T) {
 	})
 }
 
-var _ = strings.Contains
-var _ context.Context
 
 // A Retry-After far over the cap, however it is written, fails the call at
 // once with the wait clamped where it was parsed, and the give-up reports it.
@@ -367,4 +364,28 @@ func TestHugeRetryAfterFailsFastClamped(t *testing.T) {
 			})
 		})
 	}
+}
+
+// With the defaults, a provider that keeps answering with keep-alives and
+// nothing else costs three attempts, each cut at the first-chunk timeout,
+// and the call ends with a retryable stall, not never.
+func TestSilentStreamsWithTheDefaults(t *testing.T) {
+	pings := map[faultserver.Format][]string{
+		faultserver.OpenAI:    {": keep-alive\n\n"},
+		faultserver.Anthropic: {"event: ping\ndata: {\"type\": \"ping\"}\n\n"},
+		faultserver.Ollama:    nil,
+	}
+	forEachProvider(t, func(t *testing.T, f faultserver.Format) {
+		s := faultserver.NewInMemory(faultserver.RawStall(pings[f]...))
+		defer s.Close()
+		start := time.Now()
+		_, err := mustWrap(t, realClient(t, s, f), llms.Middleware(middleware.NoJitter())).
+			GenerateContent(t.Context(), hello(), lcllms.WithStreamingFunc(func(context.Context, []byte) error { return nil }))
+		if !errors.Is(err, llms.ErrFirstChunkTimeout) || s.Count() != 3 {
+			t.Fatalf("got %v after %d requests, want the first-chunk timeout after 3", err, s.Count())
+		}
+		if want := 3*llms.DefaultFirstChunkTimeout + 1500*time.Millisecond; time.Since(start) != want {
+			t.Errorf("took %v, want %v", time.Since(start), want)
+		}
+	})
 }
