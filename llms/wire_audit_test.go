@@ -326,7 +326,6 @@ func TestAzureRetryAfterInTheBody(t *testing.T) {
 	})
 }
 
-
 // A Retry-After far over the cap, however it is written, fails the call at
 // once with the wait clamped where it was parsed, and the give-up reports it.
 func TestHugeRetryAfterFailsFastClamped(t *testing.T) {
