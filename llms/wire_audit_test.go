@@ -388,3 +388,18 @@ func TestSilentStreamsWithTheDefaults(t *testing.T) {
 		}
 	})
 }
+
+// A rate-limit error object under a 200 is timed by the response's
+// Retry-After, as under a 429.
+func TestErrorObjectUnder200KeepsItsRetryAfter(t *testing.T) {
+	forEach(t, openaiOnly, func(t *testing.T, f faultserver.Format) {
+		step := faultserver.Raw(200, jsonType, `{"error":{"message":"Rate limit reached for requests","type":"requests","param":null,"code":"rate_limit_exceeded"}}`).WithRetryAfter("5")
+		s := faultserver.NewInMemory(step, faultserver.Reply("Hello"))
+		defer s.Close()
+		resp, err := mustWrap(t, realClient(t, s, f)).GenerateContent(t.Context(), hello())
+		if err != nil || text(resp) != "Hello" {
+			t.Fatalf("got %v", err)
+		}
+		wantRetryAfter(t, s, 5*time.Second)
+	})
+}
