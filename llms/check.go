@@ -58,6 +58,18 @@ var outputLimitStops = map[string]bool{
 	"FinishReasonMaxTokens": true,
 }
 
+// outputLimitError is the failure of a reply whose output limit was spent
+// before any output (all of it on hidden reasoning, or a limit of a few
+// tokens): the same request ends the same way, so a retry only costs. cause
+// is the client's own error, if it reported one.
+func outputLimitError(stop string, cause error) error {
+	err := fmt.Errorf("%w: %s before any output: the output token limit is too low for this request", ErrStopReason, stop)
+	if cause != nil {
+		err = fmt.Errorf("%w (%w)", err, cause)
+	}
+	return classed(taxonomy.Permanent, `stop reason "`+stop+`" before any output`, err)
+}
+
 // provider is the family of the wrapped model, for the checks that differ
 // between langchaingo's clients when no transport evidence is available.
 type provider uint8
@@ -135,11 +147,7 @@ func (m *Model) check(resp *lcllms.ContentResponse, ev taxonomy.Evidence, seen b
 		return classed(kind, `stop reason "`+first.StopReason+`"`, fmt.Errorf("%w: %s", ErrStopReason, first.StopReason))
 	}
 	if outputLimitStops[first.StopReason] && isEmpty(resp) {
-		// The limit was spent before any text (all of it on hidden
-		// reasoning, or a limit of a few tokens): the same request ends the
-		// same way, so a retry only costs.
-		return classed(taxonomy.Permanent, `stop reason "`+first.StopReason+`" before any output`,
-			fmt.Errorf("%w: %s before any output: the output token limit is too low for this request", ErrStopReason, first.StopReason))
+		return outputLimitError(first.StopReason, nil)
 	}
 	if chunks > 0 && isEmpty(resp) {
 		return classed(taxonomy.Transient, "truncated stream", fmt.Errorf("%w: chunks arrived but the content came back empty", ErrTruncatedStream))

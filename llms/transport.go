@@ -22,6 +22,19 @@ type slot struct {
 	seen  bool
 	ev    *taxonomy.Evidence // allocated by the transport: calls that make no HTTP request pay nothing
 	rtErr error              // the error of the attempt's last round trip, if it failed
+	stop  string             // the stop reason an Anthropic stream announced
+}
+
+func (s *slot) setStop(reason string) {
+	s.mu.Lock()
+	s.stop = reason
+	s.mu.Unlock()
+}
+
+func (s *slot) stopReason() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stop
 }
 
 type slotKey struct{}
@@ -128,6 +141,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	s.mu.Lock()
 	s.seen = true
 	s.rtErr = err
+	s.stop = ""
 	s.mu.Unlock()
 	if err != nil {
 		return resp, err

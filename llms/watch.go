@@ -201,12 +201,43 @@ func mayBeMarker(data []byte) bool {
 
 // object reads the first member of a JSON object for a marker or an error.
 func (w *streamWatcher) object(data []byte) {
-	if key, value := firstMember(data); string(key) == "type" && bytes.HasPrefix(value, []byte(`"message_stop"`)) {
-		w.end()
-		return
+	if key, value := firstMember(data); string(key) == "type" {
+		switch {
+		case bytes.HasPrefix(value, []byte(`"message_stop"`)):
+			w.end()
+			return
+		case bytes.HasPrefix(value, []byte(`"message_delta"`)):
+			w.stopReason(data)
+			return
+		}
 	}
 	recordErrorObject(w.slot, data)
 }
+
+// stopReason records the stop reason of Anthropic's message_delta event:
+// langchaingo's anthropic client drops it when the message has no content
+// ("no response"), and an output limit reached before any output must not
+// be retried as an empty reply.
+func (w *streamWatcher) stopReason(data []byte) {
+	_, after, ok := bytes.Cut(data, []byte(`"stop_reason"`))
+	if !ok {
+		return
+	}
+	value, ok := bytes.CutPrefix(trimSpace(after), []byte(":"))
+	if !ok {
+		return
+	}
+	reason, ok := bytes.CutPrefix(trimSpace(value), []byte(`"`))
+	if !ok {
+		return
+	}
+	if reason, _, ok = bytes.Cut(reason, []byte(`"`)); ok && len(reason) <= maxStopReason {
+		w.slot.setStop(string(reason))
+	}
+}
+
+// maxStopReason bounds a recorded stop reason: the real ones are short words.
+const maxStopReason = 64
 
 func (w *streamWatcher) end() {
 	if w.ended {
