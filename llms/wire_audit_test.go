@@ -286,6 +286,9 @@ func TestRateLimitWaitsAudit(t *testing.T) {
 					t.Fatalf("got %v", err)
 				}
 				wantRetryAfter(t, s, tt.want)
+				if retries := observetest.Of[middleware.RetryScheduled](rec); len(retries) != 1 || retries[0].Wait != tt.want || retries[0].Source != middleware.WaitRetryAfter {
+					t.Errorf("retries reported: %+v, want one after %v from the Retry-After", retries, tt.want)
+				}
 			})
 		})
 	}
@@ -299,11 +302,15 @@ func TestBadRetryAfterFallsBackToBackoff(t *testing.T) {
 			forEachProvider(t, func(t *testing.T, f faultserver.Format) {
 				s := faultserver.NewInMemory(faultserver.RateLimited(v), faultserver.Reply("Hello"))
 				defer s.Close()
-				resp, err := mustWrap(t, realClient(t, s, f), llms.Middleware(middleware.NoJitter())).GenerateContent(t.Context(), hello())
+				rec := &observetest.Recorder{}
+				resp, err := mustWrap(t, realClient(t, s, f), llms.Middleware(middleware.NoJitter(), middleware.Observe(rec))).GenerateContent(t.Context(), hello())
 				if err != nil || text(resp) != "Hello" {
 					t.Fatalf("got %v", err)
 				}
 				wantRetryAfter(t, s, 500*time.Millisecond)
+				if retries := observetest.Of[middleware.RetryScheduled](rec); len(retries) != 1 || retries[0].Source != middleware.WaitBackoff {
+					t.Errorf("retries reported: %+v, want one after the backoff", retries)
+				}
 			})
 		})
 	}
