@@ -426,7 +426,6 @@ type pass struct {
 	m       *member
 	breaker *Breaker
 	release func()
-	probe   bool // the attempt holds the probe of m's half-open circuit
 }
 
 // record reports the attempt's outcome to its breaker and, in a pool, what
@@ -440,9 +439,6 @@ func (g *pass) record(b *Balancer, o outcome, elapsed time.Duration) {
 	}
 	if g.m != nil {
 		b.measure(g.m, elapsed, o, probe && g.breaker.State() == BreakerClosed)
-	}
-	if g.probe {
-		g.m.probes.Add(-1) // the probe is decided, whatever its function still does
 	}
 }
 
@@ -495,10 +491,6 @@ func (c *call[R]) admit(ctx context.Context, number int) (*pass, error) {
 		g.m, g.breaker, g.release = m, m.breaker, func() {
 			release()
 			outer()
-		}
-		if m.breaker != nil && m.breaker.State() == BreakerHalfOpen {
-			g.probe = true // the circuit's one half-open permit is this attempt's
-			m.probes.Add(1)
 		}
 		return g, nil
 	}

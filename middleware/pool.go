@@ -203,7 +203,6 @@ type member struct {
 
 	inFlight  atomic.Int32 // attempts passing its gates or whose function has not returned
 	waiting   atomic.Int32 // attempts waiting for its limits
-	probes    atomic.Int32 // attempts of this pool holding its half-open circuit's probe
 	coolUntil atomic.Int64 // UnixNano; 0 = not cooling down
 
 	// Guarded by Balancer.mu.

@@ -52,10 +52,7 @@ var (
 )
 
 // rateLimited is a 429 asking for wait.
-func rateLimited(wait time.Duration) error {
-	return taxonomy.WithClass(errors.New("API returned unexpected status code: 429"),
-		taxonomy.Class{Kind: taxonomy.RateLimited, Rule: "status 429", RetryAfter: wait, WaitSource: taxonomy.WaitRetryAfter})
-}
+func rateLimited(wait time.Duration) error { return hinted(wait, taxonomy.WaitRetryAfter) }
 
 // members names n members "m0", "m1"..., each with opts.
 func members(n int, opts ...middleware.Option) []middleware.Member {

@@ -87,12 +87,12 @@ func look(m *member, retry bool, now time.Time) view {
 			}
 			probe = true // the delay is over: the next caller to ask gets the probe
 		case BreakerHalfOpen:
-			if m.probes.Load() > 0 {
-				// Its one probe is in flight: no other attempt may go, and
-				// none should take anything from its limits on the way.
-				return view{m: m, avail: probing}
-			}
-			probe = true
+			// Its one probe is in flight, here or in another pipeline that
+			// shares the breaker: the attempt that half-opened it took its
+			// one permit at once, and gives it back only with the result
+			// that closes or reopens it. No other attempt may go, and none
+			// should take anything from its limits on the way.
+			return view{m: m, avail: probing}
 		}
 	}
 	if left := m.cooldown(now); left > 0 {
@@ -235,8 +235,10 @@ func (b *Balancer) reserveLocked(m *member, cands []*member, now time.Time) *res
 		// loads decided does not skew the round robin for long after it.
 		c.current = min(max(c.current, -total), total)
 	}
-	if b.strategy == LowestLatency && m.cost(now) == 0 {
-		m.measured = now // the one attempt that measures it again
+	if m.cost(now) == 0 {
+		// The one attempt that measures it again (only LowestLatency reads
+		// the cost; under the others the claim changes nothing).
+		m.measured = now
 	}
 	m.turns++
 	r.turn = m.turns
@@ -508,8 +510,8 @@ func (c *call[R]) gateRefusal(n int, why availability, vs []view) *decision {
 func soonestCooldown(vs []view) time.Duration {
 	var soonest time.Duration
 	for _, v := range vs {
-		if v.avail == cooling && (soonest == 0 || v.left < soonest) {
-			soonest = v.left
+		if v.avail == cooling { // v.left > 0
+			soonest = min(cmp.Or(soonest, v.left), v.left)
 		}
 	}
 	return soonest
@@ -526,10 +528,8 @@ func (c *call[R]) noMember(n int, vs []view) *decision {
 		switch v.avail {
 		case throttled:
 			return &decision{reason: ReasonThrottled, detail: detail, refusal: RefusedThrottle}
-		case open:
-			if remaining == 0 || v.left < remaining {
-				remaining = v.left
-			}
+		case open: // v.left > 0
+			remaining = min(cmp.Or(remaining, v.left), v.left)
 		}
 	}
 	return c.waitForProbe(n, remaining, &decision{reason: ReasonCircuitOpen, detail: detail, refusal: RefusedCircuitOpen})
@@ -593,7 +593,7 @@ func (c *call[R]) decideRoute(n int, class taxonomy.Class, failed *member) *deci
 // The member that failed, m, is not asked again by the call: its own
 // retries are done.
 func (c *call[R]) nextMember(n int, class taxonomy.Class, reason Reason, m *member) *decision {
-	if c.p.bal == nil || m == nil {
+	if m == nil { // a plain pipeline's attempt, or one no member took
 		return nil
 	}
 	c.mu.Lock()
@@ -603,11 +603,14 @@ func (c *call[R]) nextMember(n int, class taxonomy.Class, reason Reason, m *memb
 	c.rt.spent[m.index] = true
 	tried := slices.Clone(c.rt.tried)
 	c.mu.Unlock()
-	switch {
-	case n >= c.p.cfg.attemptsFor(class.Kind):
+	if n >= c.p.cfg.attemptsFor(class.Kind) {
 		return nil
-	case reason != ReasonExhausted && reason != ReasonCircuitOpen && reason != ReasonRetryAfterOverCap &&
-		reason != ReasonThrottled && reason != ReasonRejected && reason != ReasonConcurrency:
+	}
+	switch reason {
+	case ReasonExhausted, ReasonCircuitOpen, ReasonRetryAfterOverCap, ReasonThrottled, ReasonRejected, ReasonConcurrency:
+		// Another member may answer: this one is failing, holding off, or
+		// over a limit of the caller's.
+	default:
 		return nil
 	}
 	for _, v := range c.p.bal.views(true) {

@@ -137,7 +137,8 @@ func TestConcurrencySlotHeldUntilReturn(t *testing.T) {
 }
 
 // TestConcurrencyLimitShared: two pipelines drawing on one semaphore share
-// its slots, and a caller that gives up while waiting ends canceled.
+// its slots, a caller that gives up while waiting ends canceled, and one
+// that may not wait is refused at once.
 func TestConcurrencyLimitShared(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		b, err := middleware.NewBulkhead(1)
@@ -155,6 +156,12 @@ func TestConcurrencyLimitShared(t *testing.T) {
 		_, err = p2.Do(ctx, blocked)
 		if e := asError(t, err); e.Reason != middleware.ReasonCanceled {
 			t.Errorf("got %v, want canceled while waiting for the slot", err)
+		}
+		// A wait of 0: refused at once while the slot is taken.
+		start := time.Now()
+		_, err = mustPipeline(t, middleware.ConcurrencyLimit(b, 0)).Do(t.Context(), blocked)
+		if e := asError(t, err); e.Reason != middleware.ReasonConcurrency || time.Since(start) != 0 {
+			t.Errorf("got %v after %v, want the concurrency limit at once", err, time.Since(start))
 		}
 		close(done)
 	})
@@ -174,4 +181,42 @@ func TestConcurrencyLimitShared(t *testing.T) {
 	if _, err := middleware.NewBulkhead(0); err == nil {
 		t.Error("NewBulkhead(0): want an error")
 	}
+}
+
+// TestBulkheadError: a bulkhead with no free slot says so in an error that
+// matches ErrConcurrency and gives its size and the wait; a semaphore
+// shared by several processes is named in it. A slot released twice is
+// given back once.
+func TestBulkheadError(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) { // a release that blocks fails at once
+		b, err := middleware.NewBulkhead(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		release, err := b.Acquire(t.Context(), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = b.Acquire(t.Context(), 0)
+		var ce *middleware.ConcurrencyError
+		if !errors.Is(err, middleware.ErrConcurrency) || !errors.As(err, &ce) || ce.Limit != 1 ||
+			err.Error() != "middleware: concurrency limit reached: all 1 slots in use for 0s" {
+			t.Errorf("got %v, want every one of the 1 slots in use, matching ErrConcurrency", err)
+		}
+		if errors.Is(err, context.Canceled) {
+			t.Errorf("%v matches context.Canceled", err)
+		}
+		shared := &middleware.ConcurrencyError{Limit: 4, Waited: time.Second, Shared: "llm:slots"}
+		if got := shared.Error(); got != "middleware: concurrency limit reached: all 4 slots of llm:slots in use for 1s" {
+			t.Errorf("got %q, want the shared semaphore named", got)
+		}
+		release()
+		release()
+		if _, err := b.Acquire(t.Context(), 0); err != nil {
+			t.Fatalf("after the release: %v", err)
+		}
+		if _, err := b.Acquire(t.Context(), 0); err == nil {
+			t.Error("a second slot after a slot released twice, want one only")
+		}
+	})
 }
