@@ -129,7 +129,10 @@ func (m *Model) check(resp *lcllms.ContentResponse, ev taxonomy.Evidence, seen b
 	if first == nil { // a model of the caller's may leave holes; isEmpty looks at every choice
 		first = &lcllms.ContentChoice{}
 	}
-	if g != nil && !seen {
+	// Without the transport's watch of the stream (no transport, or a
+	// stream sent under a Content-Type that is not a stream's), each
+	// client's own sign of a cut stream decides.
+	if g != nil && !(seen && ev.Stream) {
 		truncated := false
 		switch p {
 		case emptyStopTruncates:

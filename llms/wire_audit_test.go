@@ -159,6 +159,10 @@ func TestUnusable200(t *testing.T) {
 			return []faultserver.Step{faultserver.Reply("Hello").WithHeader("Content-Type", "text/plain; charset=utf-8")}
 		}, false, "Hello", 0, 1},
 		{"stream labelled application/json", nil, steps(faultserver.ReplyChunks("Hel", "lo").WithHeader("Content-Type", jsonType)), true, "Hello", 0, 1},
+		{"stream labelled text/plain, cut before any text", nil, steps(
+			faultserver.NoEndMarker().WithHeader("Content-Type", "text/plain"), faultserver.ReplyChunks("Hel", "lo")), true, "Hello", 0, 2},
+		{"stream labelled text/plain, cut after text", nil, steps(
+			faultserver.NoEndMarker("Hel").WithHeader("Content-Type", "text/plain"), faultserver.ReplyChunks("Hel", "lo")), true, "", taxonomy.Transient, 1},
 	})
 }
 
