@@ -14,9 +14,10 @@ import (
 // error's type and code; the recorded object lets the classifier decide by
 // the error's meaning, as it would under the error's own status.
 //
-// It decides from the first member of the object: a body whose first key is
-// not "error", "type" or "object" (every success reply: "id", "model", ...)
-// is passed through without another look, and without a byte copied. A
+// It decides from the first member of the object: a body whose first member
+// is not "error", nor "type" or "object" with the value "error" (every
+// success reply: "id", "model", "object": "list", ...) is passed through
+// without another look, and without a byte copied. A
 // body that may be an error is kept, at most maxErrorObject bytes, and read
 // when the client reaches its end or closes it. It is used by the one
 // goroutine that reads the body, as any response body is.
@@ -88,7 +89,8 @@ func (w *errorBodyWatcher) keep(b []byte) {
 }
 
 // firstKeyState says from the start of a body whether it may be an error
-// object: its first key is "error", "type" or "object".
+// object: its first member is "error", or "type" or "object" with the value
+// "error".
 func firstKeyState(start []byte) uint8 {
 	// Only the first maxFirstKey bytes count, however the reads split the
 	// body: the answer does not depend on them.
@@ -102,10 +104,20 @@ func firstKeyState(start []byte) uint8 {
 	case obj[0] != '{':
 		return notError
 	}
-	switch key, _ := firstMember(obj); {
+	key, value := firstMember(obj)
+	switch {
 	case key == nil && len(start) < maxFirstKey:
 		return undecided
-	case string(key) == "error" || string(key) == "type" || string(key) == "object":
+	case string(key) == "error":
+		return mayBeError
+	case string(key) != "type" && string(key) != "object":
+		return notError
+	case len(value) < len(`"error"`) && len(start) < maxFirstKey:
+		return undecided
+	case bytes.HasPrefix(value, []byte(`"error"`)):
+		// Anthropic's {"type": "error", ...}, Mistral's {"object": "error",
+		// ...}; an OpenAI embeddings list ({"object": "list"}) or an
+		// Anthropic message ({"type": "message"}) is passed through.
 		return mayBeError
 	}
 	return notError

@@ -27,6 +27,7 @@ func TestErrorBodyWatcher(t *testing.T) {
 		{"Mistral", `{"object":"error","message":"Service tier capacity exceeded","type":"service_tier_capacity_exceeded","code":"3505"}`, "service_tier_capacity_exceeded", "3505", "Service tier capacity exceeded", true},
 		{"a success", `{"id":"chatcmpl-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"{\"error\":1}"}}]}`, "", "", "", false},
 		{"an Anthropic success", `{"type":"message","id":"msg_1","content":[{"type":"text","text":"Hello"}]}`, "", "", "", false},
+		{"an embeddings list", `{"object":"list","data":[{"object":"embedding","index":0,"embedding":[0.1,0.2]}]}`, "", "", "", false},
 		{"an error that says nothing", `{"error":null,"id":"x","choices":[]}`, "", "", "", false},
 		{"not JSON", `<html>error</html>`, "", "", "", false},
 		{"an object longer than an error object", long, "", "", "", false},
@@ -67,5 +68,24 @@ func TestErrorBodyWatcherOnClose(t *testing.T) {
 	resp.Body.Close()
 	if ev, _ := s.evidence(); !ev.InBand || ev.ErrorCode != "model_not_found" {
 		t.Errorf("got %+v, want the error recorded at close", ev)
+	}
+}
+
+// A success reply is recognised on its first read and nothing of it is
+// kept, however long the body.
+func TestErrorBodyWatcherKeepsNothingOfASuccess(t *testing.T) {
+	for _, body := range []string{
+		`{"id":"chatcmpl-1","object":"chat.completion","choices":[]}`,
+		`{"object":"list","data":[{"object":"embedding","index":0,"embedding":[` + strings.Repeat("0.1,", 10000) + `0.1]}]}`,
+		`{"type":"message","id":"msg_1","content":[]}`,
+	} {
+		_, s := withSlot(t.Context())
+		w := &errorBodyWatcher{body: io.NopCloser(strings.NewReader(body)), slot: s}
+		if _, err := w.Read(make([]byte, 512)); err != nil {
+			t.Fatal(err)
+		}
+		if w.state != notError || w.buf != nil {
+			t.Errorf("%.30s...: after the first read, state %d with %d bytes kept; want passed through, nothing kept", body, w.state, len(w.buf))
+		}
 	}
 }
