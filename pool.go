@@ -17,8 +17,11 @@ import (
 // a retry goes at once to another member, so a sick deployment costs a call
 // one request, not three. The calls of one run ([NewRun]) stay on one
 // member while it is healthy, for the provider's prompt cache; so do calls
-// made with the same [StickyKey]. When every member's circuit is open, the
-// call fails fast (to its [Fallbacks], if any) with each member's state.
+// made with the same [StickyKey]. A member whose key is refused or whose
+// quota is used up (an account failure) is out of rotation for 5 min
+// ([middleware.DefaultMaxHold]) and the call goes at once to another. When
+// every member's circuit is open, or every member failed for its account,
+// the call fails fast (to its [Fallbacks], if any) with each member's state.
 //
 //	east, _ := openai.New(openai.WithBaseURL(eastURL), openai.WithHTTPClient(resilient.HTTPClient()))
 //	west, _ := openai.New(openai.WithBaseURL(westURL), openai.WithHTTPClient(resilient.HTTPClient()))

@@ -351,8 +351,10 @@ func (m *Model) shouldFallBack(ctx context.Context, err error) bool {
 	case middleware.ReasonContextOverflow:
 		return m.cfg.fallbackOnOverflow
 	case middleware.ReasonPermanent:
-		// A model that does not exist (or was retired) is fixed by another.
-		return class.ModelMissing
+		// A model that does not exist (or was retired) is fixed by another,
+		// and so is a failure of the account or deployment (a key refused,
+		// a quota used up): another may serve the same request.
+		return class.ModelMissing || class.AccountFailure
 	}
 	return false
 }

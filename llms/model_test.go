@@ -387,7 +387,8 @@ func TestFallbacks(t *testing.T) {
 		wantPrimCalls int
 	}{
 		{"overloaded", errOverloaded, nil, true, 3},
-		{"auth is not a model's to fix", errAuth, nil, false, 1},
+		{"auth is the account's: another may serve", errAuth, nil, true, 1},
+		{"an invalid request is no model's to fix", errors.New("API returned unexpected status code: 400: Invalid value: 'tool'. Supported values are: 'system', 'assistant', 'user', 'function'."), nil, false, 1},
 		{"model not found", errors.New("API returned unexpected status code: 404: The model `gpt-9` does not exist or you do not have access to it."), nil, true, 1},
 		{"overflow, not asked", errOverflow, nil, false, 2},
 		{"overflow, asked", errOverflow, []llms.Option{llms.FallbackOnOverflow()}, true, 2},

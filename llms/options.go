@@ -99,7 +99,9 @@ func Logger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 // reason another model can fix: transient failures, overload or rate limits
 // that outlasted the retries, an open circuit, throttled retries, a
 // Retry-After over the cap, a client-side rate limit, a model that does not
-// exist; with [FallbackOnOverflow], a context overflow.
+// exist, a failure of the account or deployment (a key refused, a quota or
+// credits used up: taxonomy.Class.AccountFailure); with
+// [FallbackOnOverflow], a context overflow.
 // Never when the caller canceled. Each fallback is wrapped with the same
 // options as the primary and has its own circuit breaker. Models only (the
 // vectors of another embedding model do not compare with the first's).

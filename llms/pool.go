@@ -41,7 +41,12 @@ type memberSpec struct {
 // its own client), usage accounting and [Fallbacks], which take a call when
 // every member is unavailable (every circuit open: the call fails fast with
 // middleware.ReasonCircuitOpen and each member's state) or the retries are
-// spent. The pool has no breaker of its own ([Model.Breaker] is nil): one
+// spent. A member whose key, account, quota or deployment fails
+// (taxonomy.Class.AccountFailure: a 401, insufficient_quota, a deployment
+// not found) is out of rotation for its middleware.MaxHold, 5 min by
+// default, and the call goes at once to another member; when every member
+// fails so, the call fails with middleware.ReasonPermanent and each
+// member's state, and [Fallbacks] take it. The pool has no breaker of its own ([Model.Breaker] is nil): one
 // member down must not stop the others; [Model.Pool] reports on the
 // members. [Middleware] options about the breaker set the members'
 // defaults; a rate or concurrency limit given to the pool bounds it as a

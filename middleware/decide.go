@@ -86,6 +86,9 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *member) *dec
 		return &decision{reason: ReasonDeadline, detail: fmt.Sprintf("max duration %v", cfg.maxDuration)}
 	}
 	if class.Kind == taxonomy.Permanent || class.Kind == taxonomy.Programming {
+		if m != nil && accountFailure(class) {
+			return c.decideSwitch(n, m)
+		}
 		return &decision{reason: ReasonPermanent}
 	}
 
@@ -176,11 +179,17 @@ func (p *Pipeline[R]) backoff(n int) time.Duration {
 
 // countKind counts the attempts of this call that failed with kind k.
 func (c *call[R]) countKind(k taxonomy.Kind) int {
+	return c.countAttempts(func(class taxonomy.Class) bool { return class.Kind == k })
+}
+
+// countAttempts counts the attempts of this call that failed with a class
+// that match accepts.
+func (c *call[R]) countAttempts(match func(taxonomy.Class) bool) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	n := 0
 	for _, a := range c.attempts {
-		if a.Err != nil && a.Class.Kind == k {
+		if a.Err != nil && match(a.Class) {
 			n++
 		}
 	}

@@ -30,16 +30,21 @@
 // the member a run or a [Sticky] key stuck to first; a retry goes at once
 // ([WaitNextMember]) to a member no attempt of the call went to. A member's
 // Retry-After cools it down ([Cooldown] event) rather than making the call
-// wait, unless no other member can take the call. When no member can, the
-// call stops with [ReasonCircuitOpen] (or the limit's reason) and a detail
-// stating each member's state. Each attempt names its member:
+// wait, unless no other member can take the call. A member's account
+// failure (a key refused, a quota used up) takes it out of rotation for
+// its [MaxHold] ([Suspended] event) and sends the call at once to another
+// member. When no member can, the call stops with [ReasonCircuitOpen] (or
+// the limit's reason, or [ReasonPermanent] after account failures) and a
+// detail stating each member's state. Each attempt names its member:
 // [Attempt.Target] in the final error, the Target of [Start],
 // [AttemptEnd], [RetryScheduled] and [Refusal]; [Pipeline.Balancer]
 // reports on the members.
 //
 // # Decisions
 //
-//   - permanent, canceled and programming failures stop at once;
+//   - permanent, canceled and programming failures stop at once, save a
+//     pool member's account failure, which moves the call to another
+//     member (see Pools);
 //   - retryable kinds retry until the call has made as many attempts as the
 //     kind allows: 3 ([MaxAttempts]), except rate_limited 5 and unknown 2
 //     unless MaxAttempts is given; [KindAttempts] sets one kind's limit;

@@ -151,6 +151,10 @@ func (o logObserver) observeError(ctx context.Context, e Event, err error) {
 			slog.String(KeyTarget, e.Target), slog.String(KeyFrom, e.From.String()), slog.String(KeyTo, e.To.String()))
 	case Cooldown:
 		l.LogAttrs(ctx, slog.LevelInfo, "cooling down", slog.String(KeyTarget, e.Target), slog.Duration(KeyDelay, e.Wait))
+	case Suspended:
+		l.LogAttrs(ctx, slog.LevelWarn, "member out of rotation: account failure",
+			slog.String(KeyTarget, e.Target), slog.Duration(KeyDelay, e.For),
+			slog.String(KeyKind, e.Class.Kind.String()), slog.String(KeyRule, e.Class.Rule))
 	case Fallback:
 		l.LogAttrs(ctx, slog.LevelWarn, "falling back",
 			slog.String(KeyTarget, e.Target), slog.String(KeyFallback, e.To), slog.String(KeyKind, e.Class.Kind.String()))

@@ -45,6 +45,8 @@ func TestLogLines(t *testing.T) {
 		{middleware.BreakerChange{Target: "m", From: middleware.BreakerHalfOpen, To: middleware.BreakerClosed}, nil,
 			`level=INFO msg="circuit closed" target=m from=half-open to=closed`},
 		{middleware.Fallback{Target: "a", To: "b", Class: class}, nil, `level=WARN msg="falling back" target=a fallback=b kind=transient`},
+		{middleware.Suspended{Target: "eastus", For: 5 * time.Minute, Class: taxonomy.Class{Kind: taxonomy.Permanent, Rule: "status 401", AccountFailure: true}}, nil,
+			`level=WARN msg="member out of rotation: account failure" target=eastus delay=5m0s kind=permanent rule="status 401"`},
 		{middleware.Compacted{Target: "m", Before: 9, After: 4}, nil, `level=WARN msg=compacted target=m messages_before=9 messages_after=4`},
 		{middleware.StreamRestarted{Target: "m", Chunks: 3}, nil, `level=INFO msg="stream restarted" target=m chunks=3`},
 		{middleware.BatchSplit{Target: "m", Texts: 8}, nil, `level=WARN msg="batch split" target=m texts=8`},

@@ -72,7 +72,7 @@ type Start struct {
 
 // Event is one of the event types of this package: [CallEnd], [AttemptEnd],
 // [LateResult], [RetryScheduled], [Recovered], [GaveUp], [BreakerChange],
-// [Refusal], [Cooldown], [Fallback], [Hedged], [Compacted], [StreamRestarted],
+// [Refusal], [Cooldown], [Suspended], [Fallback], [Hedged], [Compacted], [StreamRestarted],
 // [BatchSplit], [IdempotentReplay], [LeaseLost], [StoreFailed], [ToolProgress],
 // [ServerLog], [SharedStateUnavailable], [SharedStateRestored]. More may be
 // added.
@@ -236,6 +236,18 @@ type Cooldown struct {
 	Wait   time.Duration
 }
 
+// Suspended reports that a member of a pool (see [Members]) failed for
+// its account or deployment (taxonomy.Class.AccountFailure: a key refused,
+// a quota used up, a deployment missing) and is out of rotation for For,
+// its [MaxHold]: its circuit is held open that long (a [BreakerChange]
+// reports it opening), or, without a breaker, it gets no attempt. Class is
+// the failure's.
+type Suspended struct {
+	Target string // the member
+	For    time.Duration
+	Class  taxonomy.Class
+}
+
 // Fallback reports that a model call moves on to its next fallback.
 type Fallback struct {
 	Target string // the model that gave up
@@ -384,6 +396,7 @@ func (GaveUp) event()           {}
 func (BreakerChange) event()    {}
 func (Refusal) event()          {}
 func (Cooldown) event()         {}
+func (Suspended) event()        {}
 func (Fallback) event()         {}
 func (Hedged) event()           {}
 func (Compacted) event()        {}

@@ -242,8 +242,9 @@ func CircuitBreaker(failures int, delay time.Duration) Option {
 // d, after which one probe goes through and its answer decides. It sets the
 // maximum of the pipeline's own breaker; with [UseBreaker] it bounds the
 // holds this pipeline asks for, and the shared breaker's own maximum
-// ([DefaultMaxHold] for [NewBreaker]) bounds them all. It must be positive.
-// Default: 5 min ([DefaultMaxHold]).
+// ([DefaultMaxHold] for [NewBreaker]) bounds them all. In a pool it is also
+// how long an account failure takes a member out of rotation (see
+// [Members]). It must be positive. Default: 5 min ([DefaultMaxHold]).
 func MaxHold(d time.Duration) Option {
 	return gate(positive("MaxHold", d, func(c *config) *time.Duration { return &c.maxHold }))
 }

@@ -407,7 +407,13 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 		return r, nil
 	}
 	class := c.classify(err, timedOut, parent)
-	g.record(p.bal, healthOf(class, err), elapsed)
+	o := healthOf(class, err)
+	if g.m != nil && accountFailure(class) {
+		// The member cannot serve any request: a probe it fails so must
+		// not close its circuit, and its health falls.
+		o = unhealthy
+	}
+	g.record(p.bal, o, elapsed)
 	if g.m != nil {
 		c.coolDown(g.m, class)
 	}

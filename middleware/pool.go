@@ -98,6 +98,26 @@ func (s Strategy) String() string {
 // open, the call fails fast with [ReasonCircuitOpen] and a detail stating
 // each member's state, for the caller's fallbacks.
 //
+// A permanent failure of a member's account or deployment
+// (taxonomy.Class.AccountFailure: a key refused, a permission missing, a
+// quota or credits used up, a model or deployment not there) is no fault of
+// the request: every call would fail there the same way until someone fixes
+// the account, and another member may serve it. The member is taken out of
+// rotation for its [MaxHold] (its circuit held open, a [Suspended] event;
+// then one probe), and the call goes at once to a member it has not tried:
+// such a switch counts as an attempt, but neither the attempt limits nor
+// the run's retry budget stop it, and a call makes fewer of them than the
+// pool has members. With every member tried, another ready one takes a
+// retry within the limits and the budget. When no other member is ready,
+// the call fails with [ReasonPermanent] and a detail stating each member's
+// state ("eastus: out of rotation (5m0s left) after an account failure:
+// status 401"), and so do the calls that find every member out of rotation
+// so, without a request; the final error's class is an account failure,
+// for the caller's fallbacks. A failure of the request itself (a bad
+// request, content refused, an overflow that compaction cannot fix) stops
+// the call at once, as for a plain pipeline, and so does any failure under
+// [SingleAttempt].
+//
 // A member that is itself resilient (its function returns the final
 // [*Error] of a pipeline of its own) is asked once per call: when it gives
 // up for a reason another target may fix (exhausted, circuit open, over
@@ -200,10 +220,12 @@ type member struct {
 	sem        Semaphore
 	semWait    time.Duration
 	probeEvery time.Duration // LowestLatency measures a member again after this long
+	maxHold    time.Duration // how long an account failure takes it out of rotation
 
-	inFlight  atomic.Int32 // attempts passing its gates or whose function has not returned
-	waiting   atomic.Int32 // attempts waiting for its limits
-	coolUntil atomic.Int64 // UnixNano; 0 = not cooling down
+	inFlight  atomic.Int32           // attempts passing its gates or whose function has not returned
+	waiting   atomic.Int32           // attempts waiting for its limits
+	coolUntil atomic.Int64           // UnixNano; 0 = not cooling down
+	out       atomic.Pointer[outage] // its last account failure; nil = none
 
 	// Guarded by Balancer.mu.
 	latency  time.Duration // moving average of recent attempts; 0 = none yet
@@ -267,7 +289,7 @@ func newMember(index int, spec Member, pool *config, obs Observers) (*member, er
 	}
 	m := &member{index: index, name: spec.Name, target: spec.Target, weight: cmp.Or(c.weight, DefaultWeight),
 		noThrottle: c.noThrottle, limiter: c.limiter, sem: c.newSemaphore(), semWait: c.semWait,
-		probeEvery: c.breakerDelay, health: 1}
+		probeEvery: c.breakerDelay, maxHold: c.maxHold, health: 1}
 	m.target.Name = spec.Name
 	switch {
 	case c.breakerOff:
@@ -298,6 +320,12 @@ type MemberState struct {
 	// Cooldown is how long it still cools down after a wait hint, 0 when
 	// it is not cooling down.
 	Cooldown time.Duration
+	// Suspended is how long an account failure still keeps it out of
+	// rotation (see [Members]), 0 when none does; AccountFailure is that
+	// failure's rule and status, such as `code "invalid_api_key", status
+	// 401`.
+	Suspended      time.Duration
+	AccountFailure string
 	// Latency is the moving average of its recent attempts, 0 before the
 	// first.
 	Latency time.Duration
@@ -317,6 +345,9 @@ func (b *Balancer) Members() []MemberState {
 	for i, m := range b.members {
 		out[i] = MemberState{Name: m.name, Weight: m.weight, Breaker: m.breaker, InFlight: int(m.inFlight.Load()),
 			Cooldown: m.cooldown(now), Latency: m.latency, Health: m.health}
+		if v := look(m, false, now); v.out {
+			out[i].Suspended, out[i].AccountFailure = v.left, v.why()
+		}
 	}
 	return out
 }

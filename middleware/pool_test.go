@@ -309,7 +309,8 @@ func TestPoolRetryAfterOverCap(t *testing.T) {
 }
 
 // TestPoolPermanentStops: a failure that no other member would fix (a bad
-// request) is not retried on another member.
+// request; a 401 whose class says nothing of an account) is not retried on
+// another member.
 func TestPoolPermanentStops(t *testing.T) {
 	f := newFleet(newScript(fails(unauthorized)), newScript(succeeds("ok")))
 	_, err := mustPool(t, members(2)).Do(t.Context(), f.fn)

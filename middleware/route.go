@@ -3,6 +3,7 @@ package middleware
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -27,7 +28,7 @@ type availability uint8
 
 const (
 	ready      availability = iota
-	open                    // its circuit is open
+	open                    // its circuit is open, or an account failure took it out of rotation
 	cooling                 // it cools down after a wait hint
 	throttled               // its retry throttle allows no retry
 	semFull                 // its concurrency limit has no free slot
@@ -40,15 +41,28 @@ const (
 // view is a member's availability at one moment.
 type view struct {
 	m     *member
-	avail availability
 	left  time.Duration // of an open circuit or a cooldown
-	probe bool          // ready, and its circuit is not closed: the next attempt is its probe
+	avail availability
+	probe bool // ready, and its circuit is not closed: the next attempt is its probe
+	out   bool // open after an account failure (see takeOut)
+}
+
+// why returns the account failure that keeps v's member out of rotation,
+// "" when none does.
+func (v view) why() string {
+	if !v.out {
+		return ""
+	}
+	return v.m.out.Load().why // never nil once set: a later failure replaces it
 }
 
 func (v view) String() string {
 	switch v.avail {
 	case open:
-		return fmt.Sprintf("%s: circuit open (%v left)", v.m.name, v.left.Round(time.Millisecond))
+		if !v.out {
+			return fmt.Sprintf("%s: circuit open (%v left)", v.m.name, v.left.Round(time.Millisecond))
+		}
+		return fmt.Sprintf("%s: out of rotation (%v left) after an account failure: %s", v.m.name, v.left.Round(time.Millisecond), v.why())
 	case cooling:
 		return fmt.Sprintf("%s: cooling down (%v left)", v.m.name, v.left.Round(time.Millisecond))
 	case throttled:
@@ -79,11 +93,15 @@ func describeViews(vs []view) string {
 // refuse.
 func look(m *member, retry bool, now time.Time) view {
 	probe := false
+	out := m.out.Load()
+	if out != nil && !now.Before(out.until) {
+		out = nil // over: the next attempt finds out whether the account is back
+	}
 	if b := m.breaker; b != nil {
 		switch b.State() {
 		case BreakerOpen:
 			if left := b.RemainingDelay(); left > 0 {
-				return view{m: m, avail: open, left: left}
+				return view{m: m, avail: open, left: left, out: out != nil}
 			}
 			probe = true // the delay is over: the next caller to ask gets the probe
 		case BreakerHalfOpen:
@@ -94,6 +112,8 @@ func look(m *member, retry bool, now time.Time) view {
 			// should take anything from its limits on the way.
 			return view{m: m, avail: probing}
 		}
+	} else if out != nil {
+		return view{m: m, avail: open, left: out.until.Sub(now), out: true}
 	}
 	if left := m.cooldown(now); left > 0 {
 		return view{m: m, avail: cooling, left: left}
@@ -389,6 +409,10 @@ func (c *call[R]) toMember(ctx context.Context, number int, slept bool) (*member
 				continue
 			}
 		}
+		if accountsOut(vs) {
+			return nil, nil, c.conclude(number, 0, errAccountsOut, accountsOutClass,
+				&decision{reason: ReasonPermanent, detail: "no member available: " + describeViews(vs)})
+		}
 		return nil, nil, c.conclude(number, 0, errNoMember, noMemberClass, c.noMember(number, vs))
 	}
 }
@@ -588,8 +612,9 @@ func (c *call[R]) decideRoute(n int, class taxonomy.Class, failed *member) *deci
 // the final error of an inner pipeline (a member that is itself resilient)
 // that stopped for reason: a retry at once when reason is one another
 // target may fix (the member is failing, holding off or over a limit of
-// the caller's) and a member no attempt of the call went to is ready, within
-// the attempts of class's kind; nil otherwise, and for a plain pipeline.
+// the caller's, or failed for its account: see takeOut) and a member no
+// attempt of the call went to is ready, within the attempts of class's
+// kind; nil otherwise, and for a plain pipeline.
 // The member that failed, m, is not asked again by the call: its own
 // retries are done.
 func (c *call[R]) nextMember(n int, class taxonomy.Class, reason Reason, m *member) *decision {
@@ -610,6 +635,11 @@ func (c *call[R]) nextMember(n int, class taxonomy.Class, reason Reason, m *memb
 	case ReasonExhausted, ReasonCircuitOpen, ReasonRetryAfterOverCap, ReasonThrottled, ReasonRejected, ReasonConcurrency:
 		// Another member may answer: this one is failing, holding off, or
 		// over a limit of the caller's.
+	case ReasonPermanent:
+		if !accountFailure(class) {
+			return nil
+		}
+		// Another member's account may serve the request (see takeOut).
 	default:
 		return nil
 	}
@@ -627,8 +657,13 @@ func (c *call[R]) nextMember(n int, class taxonomy.Class, reason Reason, m *memb
 // coolDown makes m, whose attempt failed with class, cool down for the
 // wait its answer asked for, whether or not the call retries, so that no
 // call asks it again before; a hint over the cap holds its circuit open
-// instead (bounded by its MaxHold), as a plain pipeline does.
+// instead (bounded by its MaxHold), as a plain pipeline does. An account
+// failure takes m out of rotation instead (see takeOut).
 func (c *call[R]) coolDown(m *member, class taxonomy.Class) {
+	if accountFailure(class) {
+		c.takeOut(m, class)
+		return
+	}
 	if class.Kind == taxonomy.ContextOverflow || class.Kind == taxonomy.Canceled || class.RetryAfter <= 0 {
 		return
 	}
@@ -641,6 +676,100 @@ func (c *call[R]) coolDown(m *member, class taxonomy.Class) {
 	if m.coolFor(d) && c.p.obs.Active() {
 		c.p.obs.Observe(c.caller, Cooldown{Target: m.name, Wait: d})
 	}
+}
+
+// errAccountsOut concludes an attempt that no member took because every
+// member is out of rotation after an account failure.
+var errAccountsOut = errors.New("middleware: every member is out of rotation after an account failure")
+
+// accountsOutClass is the class of that attempt: an account failure, so
+// that the caller's fallbacks take the call as they took the one that
+// found the last member's account failing.
+var accountsOutClass = taxonomy.Class{Kind: taxonomy.Permanent, Rule: "every member out after an account failure", AccountFailure: true}
+
+// accountsOut reports whether every member of vs is out of rotation after
+// an account failure: no wait brings one back soon, and the call fails
+// permanently, as the call that took the last one out did.
+func accountsOut(vs []view) bool {
+	for _, v := range vs {
+		if !v.out {
+			return false
+		}
+	}
+	return len(vs) > 0
+}
+
+// accountFailure reports whether class is a permanent failure of the
+// account or deployment the attempt went to, not of the request: another
+// member may serve the same request (see taxonomy.Class.AccountFailure; a
+// missing model counts, for a classifier of the caller's that says only
+// that).
+func accountFailure(class taxonomy.Class) bool {
+	return class.Kind == taxonomy.Permanent && (class.AccountFailure || class.ModelMissing)
+}
+
+// outage is why, and until when, an account failure keeps a member out of
+// rotation.
+type outage struct {
+	until time.Time
+	why   string // the failure's rule and status, for errors' details
+}
+
+// takeOut takes m, whose attempt failed for its account (a key refused, a
+// quota used up, a deployment missing), out of rotation for its MaxHold:
+// its circuit is held open that long (a BreakerChange when it opens), or,
+// without a breaker, it gets no attempt that long. Every account fails the
+// same way until someone fixes it, so no call should spend a request
+// there before: after the hold, one attempt (its circuit's probe) finds
+// out whether it is back. It is reported as a [Suspended] event.
+func (c *call[R]) takeOut(m *member, class taxonomy.Class) {
+	d := m.maxHold
+	if m.breaker != nil {
+		d = min(d, m.breaker.MaxHold()) // a shared breaker may hold for less
+	}
+	why := class.Rule
+	if class.Status != 0 && !strings.HasPrefix(why, "status ") {
+		why += fmt.Sprintf(", status %d", class.Status)
+	}
+	m.out.Store(&outage{until: time.Now().Add(d), why: why})
+	if m.breaker != nil {
+		m.breaker.HoldOpen(d)
+	}
+	if c.p.obs.Active() {
+		c.p.obs.Observe(c.caller, Suspended{Target: m.name, For: d, Class: class})
+	}
+}
+
+// decideSwitch decides about attempt n, which failed, a member of the
+// pool, failed for its account (takeOut has taken failed out of rotation
+// already). The request is not at fault, so it goes at once, without a
+// backoff, to a ready member no attempt of the call went to: such a switch
+// counts as an attempt, but neither the attempt limits nor the run's retry
+// budget stop it, since it is no retry of the request where it failed, and
+// a call makes fewer switches than the pool has members. Without such a
+// member, another ready member takes a retry within the limits and the
+// budget. Without one, the call fails permanently, with each member's
+// state. [SingleAttempt] makes no switch.
+func (c *call[R]) decideSwitch(n int, failed *member) *decision {
+	vs, tried := c.memberViews(n + 1)
+	untried, other := false, false
+	for _, v := range vs {
+		if v.avail == ready && v.m != failed {
+			other = true
+			untried = untried || !tried[v.m.index]
+		}
+	}
+	cfg := &c.p.cfg
+	stop := &decision{reason: ReasonPermanent, detail: "no other member available: " + describeViews(vs)}
+	switch {
+	case cfg.noRetries || !other:
+		return stop
+	case untried && c.countAttempts(accountFailure)+1 < len(vs):
+		return &decision{retry: true, source: WaitNextMember}
+	case n >= cfg.attemptsFor(taxonomy.Transient):
+		return stop
+	}
+	return c.retryAfter(0, WaitNextMember)
 }
 
 // sleep waits d or until ctx ends, and returns ctx's error then.

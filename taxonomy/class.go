@@ -39,6 +39,22 @@ type Class struct {
 	// decommissioned" sent as a 400). The request fails the same way every
 	// time, but another model can serve it, so package llms falls back on it.
 	ModelMissing bool
+	// AccountFailure reports that the evidence places a permanent failure
+	// with the caller's account or deployment, not with the request: an
+	// invalid, missing or revoked key (401, invalid_api_key), permission
+	// denied to that key or project (403, permission_error), quota or
+	// credits exhausted, billing inactive or a spending limit reached (402,
+	// insufficient_quota, "credit balance is too low"), an account or
+	// organization suspended, the caller's country or region not served,
+	// and every ModelMissing failure (a model or deployment that is not
+	// there). The same request fails the same way on that account every
+	// time, but another account, region or deployment of the same model may
+	// serve it: a pool of package middleware takes the member out of
+	// rotation and sends the request to another, and package llms falls
+	// back on it. A text that says the request itself was refused for its
+	// content (a content filter, a moderation flag) is no account failure,
+	// whatever its status. [Classify] sets it on Permanent classes only.
+	AccountFailure bool
 }
 
 // String renders the class for logs, e.g. "rate_limited (status 429, retry after 7s)".

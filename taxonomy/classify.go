@@ -62,8 +62,11 @@ func Classify(err error) (c Class) {
 	var t lowered
 	t.set(lower)
 	c = decide(err, &ev, &t)
-	if c.Kind == Permanent && !c.ModelMissing {
-		_, c.ModelMissing = missingModelRules.first(&t)
+	if c.Kind == Permanent {
+		if !c.ModelMissing {
+			_, c.ModelMissing = missingModelRules.first(&t)
+		}
+		c.AccountFailure = accountScoped(c, &t)
 	}
 	c.Status = ev.Status
 	c.Code = ev.ErrorCode
@@ -71,8 +74,28 @@ func Classify(err error) (c Class) {
 		c.Code = ev.ErrorType
 	}
 	c = applyShouldRetry(c, ev.ShouldRetry)
+	c.AccountFailure = c.AccountFailure && c.Kind == Permanent
 	c.RetryAfter, c.WaitSource = ev.wait(c.Kind, lower)
 	return c
+}
+
+// accountScoped reports whether c, a permanent failure whose text is t, is
+// one of the caller's account or deployment (see [Class.AccountFailure]):
+// a missing model, or a rule, code or status that says so, or a permanent
+// failure decided otherwise whose text says so (Gemini's 400 "API key not
+// valid"); never one whose text says the request was refused for its
+// content, whatever status carried it.
+func accountScoped(c Class, t *lowered) bool {
+	if c.ModelMissing {
+		return true
+	}
+	if !c.AccountFailure {
+		if _, ok := accountRules.first(t); !ok {
+			return false
+		}
+	}
+	_, refused := contentRules.first(t)
+	return !refused
 }
 
 // decide applies the rules in order of the strength of their evidence.
@@ -247,7 +270,9 @@ func transportClass(err error) (Class, bool) {
 		// Required" (407), "Forbidden", "Bad Gateway".
 		if s, ok := bodyStatuses[strings.ToLower(inner)]; ok {
 			c := statusClass(s)
-			c.Rule = "proxy " + c.Rule
+			// The caller's proxy refused, not the provider: its 403 or 404
+			// says nothing of the account or the model behind it.
+			c.Rule, c.ModelMissing, c.AccountFailure = "proxy "+c.Rule, false, false
 			return c, true
 		}
 		return Class{Kind: Transient, Rule: "transport error"}, true

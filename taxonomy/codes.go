@@ -90,10 +90,32 @@ var missingCodes = map[string]bool{
 	"resourcenotfoundexception": true,
 }
 
+// accountCodes are the codes that say the caller's account or deployment
+// cannot serve the request (Class.AccountFailure): a key refused, a
+// permission missing, a balance used up, an account shut off, a country
+// not served. The missingCodes are account failures as well.
+var accountCodes = map[string]bool{
+	"insufficient_quota":                   true,
+	"billing_hard_limit_reached":           true,
+	"billing_not_active":                   true,
+	"invalid_api_key":                      true,
+	"authentication_error":                 true,
+	"permission_error":                     true,
+	"permission_denied":                    true,
+	"unauthenticated":                      true,
+	"account_deactivated":                  true,
+	"unsupported_country_region_territory": true,
+	"accessdeniedexception":                true,
+	"unrecognizedclientexception":          true,
+	"expiredtokenexception":                true,
+	"invalidsignatureexception":            true,
+}
+
 // A codeRule is an entry of codeKinds with its rule names built once.
 type codeRule struct {
 	kind          Kind
 	missing       bool
+	account       bool
 	code, typ     string // `code "x"` and `type "x"` for the lowercase name x
 	lowercaseName string
 }
@@ -101,7 +123,7 @@ type codeRule struct {
 var codeRules = func() map[string]codeRule {
 	rules := make(map[string]codeRule, len(codeKinds))
 	for name, kind := range codeKinds {
-		rules[name] = codeRule{kind: kind, missing: missingCodes[name], code: `code "` + name + `"`, typ: `type "` + name + `"`, lowercaseName: name}
+		rules[name] = codeRule{kind: kind, missing: missingCodes[name], account: accountCodes[name], code: `code "` + name + `"`, typ: `type "` + name + `"`, lowercaseName: name}
 	}
 	return rules
 }()
@@ -126,7 +148,7 @@ func (r codeRule) named(name, lowercaseRule, prefix string) Class {
 	if name != r.lowercaseName {
 		rule = prefix + name + `"`
 	}
-	return Class{Kind: r.kind, Rule: rule, ModelMissing: r.missing}
+	return Class{Kind: r.kind, Rule: rule, ModelMissing: r.missing, AccountFailure: r.account}
 }
 
 // grpcCodeRE finds the status code in a gRPC error's text, "rpc error: code =
@@ -135,26 +157,27 @@ func (r codeRule) named(name, lowercaseRule, prefix string) Class {
 var grpcCodeRE = regexp.MustCompile(`rpc error: code = ([a-z]+)`)
 
 type grpcClass struct {
-	kind Kind
-	rule string
+	kind    Kind
+	rule    string
+	account bool // the caller's credentials or permissions (Class.AccountFailure)
 }
 
 // grpcCodes maps the lowercased gRPC code names that decide a kind. Unknown and
 // OK are absent on purpose.
 var grpcCodes = map[string]grpcClass{
-	"canceled":           {Canceled, "grpc code Canceled"},
-	"deadlineexceeded":   {Transient, "grpc code DeadlineExceeded"},
-	"aborted":            {Transient, "grpc code Aborted"},
-	"internal":           {Transient, "grpc code Internal"},
-	"resourceexhausted":  {RateLimited, "grpc code ResourceExhausted"},
-	"unavailable":        {Overloaded, "grpc code Unavailable"},
-	"invalidargument":    {Permanent, "grpc code InvalidArgument"},
-	"failedprecondition": {Permanent, "grpc code FailedPrecondition"},
-	"outofrange":         {Permanent, "grpc code OutOfRange"},
-	"notfound":           {Permanent, "grpc code NotFound"},
-	"permissiondenied":   {Permanent, "grpc code PermissionDenied"},
-	"unauthenticated":    {Permanent, "grpc code Unauthenticated"},
-	"unimplemented":      {Programming, "grpc code Unimplemented"},
+	"canceled":           {Canceled, "grpc code Canceled", false},
+	"deadlineexceeded":   {Transient, "grpc code DeadlineExceeded", false},
+	"aborted":            {Transient, "grpc code Aborted", false},
+	"internal":           {Transient, "grpc code Internal", false},
+	"resourceexhausted":  {RateLimited, "grpc code ResourceExhausted", false},
+	"unavailable":        {Overloaded, "grpc code Unavailable", false},
+	"invalidargument":    {Permanent, "grpc code InvalidArgument", false},
+	"failedprecondition": {Permanent, "grpc code FailedPrecondition", false},
+	"outofrange":         {Permanent, "grpc code OutOfRange", false},
+	"notfound":           {Permanent, "grpc code NotFound", false},
+	"permissiondenied":   {Permanent, "grpc code PermissionDenied", true},
+	"unauthenticated":    {Permanent, "grpc code Unauthenticated", true},
+	"unimplemented":      {Programming, "grpc code Unimplemented", false},
 }
 
 // grpcKind classifies the gRPC code in the text, if there is one.
@@ -167,7 +190,7 @@ func grpcKind(lower string) (Class, bool) {
 		return Class{}, false
 	}
 	g, ok := grpcCodes[lower[m[2]:m[3]]]
-	return Class{Kind: g.kind, Rule: g.rule}, ok
+	return Class{Kind: g.kind, Rule: g.rule, AccountFailure: g.account}, ok
 }
 
 // textCode finds a provider code written in the text: a "type", "code" or
@@ -195,7 +218,7 @@ func textCode(lower string) (Class, bool) {
 			start--
 		}
 		if r, ok := lookupCode(rest[start : i+len("exception")]); ok {
-			return Class{Kind: r.kind, Rule: `exception "` + rest[start:i+len("exception")] + `"`, ModelMissing: r.missing}, true
+			return Class{Kind: r.kind, Rule: `exception "` + rest[start:i+len("exception")] + `"`, ModelMissing: r.missing, AccountFailure: r.account}, true
 		}
 		rest = rest[i+len("exception"):]
 	}

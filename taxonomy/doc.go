@@ -67,6 +67,16 @@
 // is chosen as described under Waits. An error whose own methods
 // panic, such as a typed nil pointer returned as an error, is [Programming].
 //
+// A [Permanent] answer then says whose failure it is. [Class.ModelMissing]:
+// the model or deployment is not there (a 404, model_not_found, "does not
+// exist"). [Class.AccountFailure]: the caller's key, account, quota,
+// billing or deployment refused it (a 401, 402 or 403, invalid_api_key,
+// insufficient_quota, the billing rules of step 4, "API key not valid" in
+// a 400, and every missing model), unless the text says the request was
+// refused for its content (a content filter, a moderation flag): another
+// account may serve the same request, so a pool moves it to another member
+// and a model's fallbacks take it.
+//
 // # Waits
 //
 // [Class.RetryAfter] is the wait before a retry that the evidence asks for,

@@ -33,7 +33,7 @@ func fifthFamilyCases() []classifyCase {
 		{"an upstream error with its status: the status decides", text(`upstream error: 429 Too Many Requests`),
 			class(R, "status 429", 429)},
 		{"a gateway's upstream that refused to pay: the status decides (Alishahryar1/free-claude-code#772)", text(`Upstream provider OPENROUTER returned HTTP 402.`),
-			class(P, "status 402", 402)},
+			account("status 402", 402)},
 		{"an upstream that failed to build is no gateway", text(`the upstream repository failed to build`),
 			class(U, "no rule matched", 0)},
 		{"a bare upstream failed names no call", text(`upstream failed`),
@@ -55,9 +55,9 @@ func fifthFamilyCases() []classifyCase {
 
 		// ---- a credential named a token ----
 		{"Cohere's invalid api token (cohere-ai/notebooks#6)", text(`CohereError: invalid api token`),
-			class(P, `pattern "invalid token"`, 0)},
+			account(`pattern "invalid token"`, 0)},
 		{"an expired access token", text(`access token expired`),
-			class(P, `pattern "invalid token"`, 0)},
+			account(`pattern "invalid token"`, 0)},
 		{"a token count is no credential", text(`invalid token count: expected 3, got 4`),
 			class(U, "no rule matched", 0)},
 		{"a JSON parse error is no credential", text(`SyntaxError: Unexpected token < in JSON at position 0`),

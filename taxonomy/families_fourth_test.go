@@ -24,7 +24,7 @@ func fourthFamilyCases() []classifyCase {
 	return []classifyCase{
 		// ---- the status where other clients write it ----
 		{"reason phrase, then the status in brackets (enricoros/big-AGI#176)", errors.New(`[Issue] Anthropic - Forbidden (403) · {"error":{"type":"forbidden","message":"Request not allowed"}}`),
-			class(P, "status 403", 403)},
+			account("status 403", 403)},
 		{"a bracketed number after no reason phrase is no status", errors.New("dropped a batch of tokens (403) early"),
 			class(U, "no rule matched", 0)},
 		{"Python requests' HTTPError (borrrrring/xcstrings#3)", errors.New(`HTTPError: 400 Client Error: Bad Request for url: https://generativelanguage.googleapis.com/v1beta/models/gemini-pro:generateContent?key=*****`),
@@ -32,7 +32,7 @@ func fourthFamilyCases() []classifyCase {
 		{"Python requests' 5xx wording (requests raise_for_status)", errors.New(`503 Server Error: Service Unavailable for url: https://api-inference.huggingface.co/models/gpt2`),
 			class(O, "status 503", 503)},
 		{"an exception's name before the status (anthropic-sdk-typescript PermissionDeniedError)", errors.New(`PermissionDeniedError: 403 {"type":"error","error":{"type":"permission_error","message":"Your API key does not have permission to use the specified resource."}}`),
-			class(P, "status 403", 403)},
+			account("status 403", 403)},
 		{"llama.cpp's body while loading: the code member is the status (llama.cpp server.cpp)", errors.New(`{"error":{"code":503,"message":"Loading model","type":"unavailable_error"}}`),
 			class(O, "status 503", 503)},
 		{"Azure's code member, a string of three digits (microsoft/copilot-camp#551)", errors.New(`{"error":{"code":"429","message": "Rate limit is exceeded. Try again in 2 seconds."}}`),
@@ -46,7 +46,7 @@ func fourthFamilyCases() []classifyCase {
 		{"gemini quota exceeded per minute, without a retry hint (google-gemini/gemini-cli#8437, once its figure was taken)", errors.New(`Generate error: 429 RESOURCE_EXHAUSTED. {'error': {'code': 429, 'message': 'You exceeded your current quota, please check your plan and billing details.', 'status': 'RESOURCE_EXHAUSTED', 'details': [{'@type': 'type.googleapis.com/google.rpc.QuotaFailure', 'violations': [{'quotaMetric': 'generativelanguage.googleapis.com/generate_content_free_tier_requests', 'quotaId': 'GenerateRequestsPerMinutePerProjectPerModel-FreeTier'}]}]}}`),
 			class(R, `marker "exceeded your current quota" that lifts by itself`, 429)},
 		{"a quota exceeded per day stays exhausted", errors.New(`429 RESOURCE_EXHAUSTED. {'error': {'code': 429, 'message': 'You exceeded your current quota, please check your plan and billing details.', 'details': [{'quotaId': 'GenerateRequestsPerDayPerProjectPerModel-FreeTier'}]}}`),
-			class(P, `marker "exceeded your current quota"`, 429)},
+			account(`marker "exceeded your current quota"`, 429)},
 
 		// ---- genai's APIError: the status in an integer Code, Google's status name in Status ----
 		{"genai APIError without a message, wrapped by the caller", fmt.Errorf("gemini: %w", genaiAPIError{Code: 503, Status: "UNAVAILABLE"}),
@@ -76,9 +76,9 @@ func fourthFamilyCases() []classifyCase {
 
 		// ---- an account that cannot pay ----
 		{"together account without a credit card (Nutlope/logocreator#10)", errors.New("ERROR: Your Together AI account needs a credit card on file to use this app. Please add a credit card at: https://api.together.xyz/settings/billing"),
-			class(P, `pattern "needs a payment method"`, 0)},
+			account(`pattern "needs a payment method"`, 0)},
 		{"an account that requires a payment method", errors.New("This model requires a payment method on file."),
-			class(P, `pattern "payment method required"`, 0)},
+			account(`pattern "payment method required"`, 0)},
 		{"an unpaid account's rate limit that asks for a payment method stays a rate limit (openai 2023)", openai(429, "Rate limit reached for default-gpt-3.5-turbo in organization org-xxx on requests per min. Limit: 3 / min. Please try again in 20s. Contact us through our help center at help.openai.com if you continue to have issues. Please add a payment method to your account to increase your rate limit. Visit https://platform.openai.com/account/billing to add a payment method."),
 			hinted(R, "status 429", 429, 20*time.Second)},
 
@@ -88,9 +88,9 @@ func fourthFamilyCases() []classifyCase {
 		{"bedrock access denied as text", errors.New("AccessDeniedException: You don't have access to the model with the specified model ID."),
 			missing(`exception "accessdeniedexception"`, 0)},
 		{"azure 401 access denied", errors.New("Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource."),
-			class(P, `marker "access denied"`, 0)},
+			account(`marker "access denied"`, 0)},
 		{"bedrock account not authorized", errors.New("Your account is not authorized to invoke this API operation."),
-			class(P, `pattern "not authorized"`, 0)},
+			account(`pattern "not authorized"`, 0)},
 
 		// ---- a 4xx of the provider's own making: its words decide ----
 		{"groq 498 flex tier at capacity, words of console.groq.com/docs/errors (laravel/ai#925)", &openaiGoError{StatusCode: 498, Message: "The flex tier is at capacity and the request won't be processed. You can try again later."},
@@ -128,15 +128,15 @@ func fourthFamilyCases() []classifyCase {
 
 		// ---- provider wordings that name the failure without a status ----
 		{"openai 401 without a key", errors.New("You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY)."),
-			class(P, `pattern "no api key"`, 0)},
+			account(`pattern "no api key"`, 0)},
 		{"google PERMISSION_DENIED message", errors.New("The caller does not have permission"),
-			class(P, `pattern "permission denied"`, 0)},
+			account(`pattern "permission denied"`, 0)},
 		{"gemini 403 suspended key", errors.New("Permission denied: Consumer 'api_key:AIzaSy' has been suspended."),
-			class(P, `pattern "disabled or suspended"`, 0)},
+			account(`pattern "disabled or suspended"`, 0)},
 		{"openai organization not verified for streaming", errors.New("Your organization must be verified to stream this model. Please go to: https://platform.openai.com/settings/organization/general and click on Verify Organization."),
-			class(P, `marker "organization must be verified"`, 0)},
+			account(`marker "organization must be verified"`, 0)},
 		{"openai organization disabled, sent as a 429", openai(429, "This organization has been disabled."),
-			class(P, `pattern "disabled or suspended"`, 429)},
+			account(`pattern "disabled or suspended"`, 429)},
 		{"an organization's rate limit is no disabled organization (openai 429)", openai(429, "Rate limit reached for gpt-4o in organization org-abc on requests per min (RPM): Limit 500, Used 500, Requested 1."),
 			class(R, "status 429", 429)},
 		{"openai reasoning models refuse max_tokens", errors.New("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."),
@@ -160,7 +160,7 @@ func fourthFamilyCases() []classifyCase {
 		{"anthropic image over its size limit", errors.New("messages.1.content.0.image.source.base64: image exceeds 5 MB maximum: 6000000 bytes > 5242880 bytes"),
 			class(P, `pattern "image too large"`, 0)},
 		{"hugging face monthly credits used up, sent as a 402", errors.New("You have exceeded your monthly included credits for Inference Providers. Subscribe to PRO to get 20x more monthly included credits."),
-			class(P, `pattern "credits used up"`, 0)},
+			account(`pattern "credits used up"`, 0)},
 		{"AWS ThrottlingException documentation", errors.New("Your request rate is too high. Reduce the frequency of requests."),
 			class(R, `marker "request rate is too high"`, 0)},
 		{"hugging face model too busy", errors.New("Model too busy, unable to get response in less than 60 second(s)"),

@@ -14,14 +14,23 @@ import (
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
-// class, missing and hinted are the answers the family tables expect: a
-// kind decided by a rule, a model missing, a wait the text asked for.
+// class, missing, account and hinted are the answers the family tables
+// expect: a kind decided by a rule, a model missing, an account failure, a
+// wait the text asked for.
 func class(kind taxonomy.Kind, rule string, status int) taxonomy.Class {
 	return taxonomy.Class{Kind: kind, Rule: rule, Status: status}
 }
 
+// missing is a model missing, which is an account failure too: another
+// deployment may have the model.
 func missing(rule string, status int) taxonomy.Class {
-	return taxonomy.Class{Kind: taxonomy.Permanent, Rule: rule, Status: status, ModelMissing: true}
+	return taxonomy.Class{Kind: taxonomy.Permanent, Rule: rule, Status: status, ModelMissing: true, AccountFailure: true}
+}
+
+// account is an account failure: the caller's key, account, quota or
+// billing refused the request, which another account may serve.
+func account(rule string, status int) taxonomy.Class {
+	return taxonomy.Class{Kind: taxonomy.Permanent, Rule: rule, Status: status, AccountFailure: true}
 }
 
 func hinted(kind taxonomy.Kind, rule string, status int, wait time.Duration) taxonomy.Class {
@@ -47,25 +56,25 @@ func familyCases() []classifyCase {
 
 		// ---- billing and account states, whatever 4xx carries them ----
 		{"openai 429 billing_not_active (Chanzhaoyu/chatgpt-web#1273)", openai(429, "Your account is not active, please check your billing details on our website."),
-			class(P, `pattern "account is not active"`, 429)},
+			account(`pattern "account is not active"`, 429)},
 		{"openai 429 billing_not_active in a proxy's JSON text", errors.New(`ChatGPT error 429: {"error": {"message": "Your account is not active, please check your billing details on our website.", "type": "billing_not_active", "param": null, "code": null}}`),
-			class(P, `marker "billing_not_active"`, 429)},
+			account(`marker "billing_not_active"`, 429)},
 		{"xAI 429 credits or monthly spending limit (continuedev/continue#10373)", errors.New(`429 "Your team 16f2151a-40f4-4a80-8ad0-cae00c27e8dd has either used all available credits or reached its monthly spending limit. To continue making API requests, please purchase more credits or raise your spending limit."`),
-			class(P, `pattern "credits used up"`, 429)},
+			account(`pattern "credits used up"`, 429)},
 		{"xAI 403 credits through a CLI proxy (Anantys-oss/koan#2412)", errors.New(`API error (status 403 Forbidden): permission-denied: Your team deadb-a58d-46ca-80a1-beefbeef has either used all available credits or reached its monthly spending limit. To continue making API requests, please purchase more credits or raise your spending limit.`),
-			class(P, `pattern "credits used up"`, 403)},
+			account(`pattern "credits used up"`, 403)},
 		{"xAI spending limit alone", openai(429, "Your team has reached its monthly spending limit. Raise your spending limit to continue."),
-			class(P, `pattern "spending limit reached"`, 429)},
+			account(`pattern "spending limit reached"`, 429)},
 		{"anthropic 400 specified API usage limits (anthropics/claude-code#38035)", anthropicStatus(400, `{"type":"error","error":{"type":"invalid_request_error","message":"You have reached your specified API usage limits. You will regain access on 2026-04-01 at 00:00 UTC."}}`),
-			class(P, `pattern "spending limit reached"`, 400)},
+			account(`pattern "spending limit reached"`, 400)},
 		{"deepseek 402 Insufficient Balance (continuedev/continue#9942)", openai(402, "Insufficient Balance"),
-			class(P, `pattern "insufficient balance"`, 402)},
+			account(`pattern "insufficient balance"`, 402)},
 		{"openrouter insufficient credits text", errors.New(`{"error":{"message":"Insufficient credits. Add more using https://openrouter.ai/credits","code":402}}`),
-			class(P, `pattern "insufficient balance"`, 402)},
+			account(`pattern "insufficient balance"`, 402)},
 		{"grok run out of credits (Wei-Shaw/sub2api#4069)", errors.New(`Grok Responses API returned 403: {"code":"***","error":"You have run out of credits or need a Grok subscription."}`),
-			class(P, `pattern "credits used up"`, 0)},
+			account(`pattern "credits used up"`, 0)},
 		{"go-openai 429 insufficient_quota: HTTPStatusCode field, Type field", &goOpenAIError{Code: "insufficient_quota", Message: "You exceeded your current quota, please check your plan and billing details.", Type: "insufficient_quota", HTTPStatus: "429 Too Many Requests", HTTPStatusCode: 429},
-			taxonomy.Class{Kind: P, Rule: `marker "exceeded your current quota"`, Status: 429, Code: "insufficient_quota"}},
+			taxonomy.Class{Kind: P, Rule: `marker "exceeded your current quota"`, Status: 429, Code: "insufficient_quota", AccountFailure: true}},
 		// Rate limits that mention billing, tiers, upgrades or trial keys stay rate limits.
 		{"groq 429 TPD with an upgrade link to the billing page", openai(429, "Rate limit reached for model `llama-3.3-70b-versatile` in organization `org_01` service tier `on_demand` on tokens per day (TPD): Limit 100000, Used 99812, Requested 1571. Please try again in 22m35.808s. Need more tokens? Upgrade to Dev Tier today at https://console.groq.com/settings/billing"),
 			taxonomy.Class{WaitSource: taxonomy.WaitRetryAfter, Kind: R, Rule: "status 429", Status: 429, RetryAfter: 22*time.Minute + 35808*time.Millisecond}},
@@ -174,9 +183,9 @@ func familyCases() []classifyCase {
 		{"bedrock ValidationException", bedrockException(400, "ValidationException", "Malformed input request: #: extraneous key [foo] is not permitted, please reformat your input and try again."),
 			taxonomy.Class{Kind: P, Rule: `code "ValidationException"`, Status: 400, Code: "ValidationException"}},
 		{"bedrock AccessDeniedException", bedrockException(403, "AccessDeniedException", "You don't have access to the model with the specified model ID."),
-			taxonomy.Class{Kind: P, Rule: `code "AccessDeniedException"`, Status: 403, Code: "AccessDeniedException", ModelMissing: true}},
+			taxonomy.Class{Kind: P, Rule: `code "AccessDeniedException"`, Status: 403, Code: "AccessDeniedException", ModelMissing: true, AccountFailure: true}},
 		{"bedrock ResourceNotFoundException: the model is missing", bedrockException(404, "ResourceNotFoundException", "Could not resolve the foundation model from the provided model identifier."),
-			taxonomy.Class{Kind: P, Rule: `code "ResourceNotFoundException"`, Status: 404, Code: "ResourceNotFoundException", ModelMissing: true}},
+			taxonomy.Class{Kind: P, Rule: `code "ResourceNotFoundException"`, Status: 404, Code: "ResourceNotFoundException", ModelMissing: true, AccountFailure: true}},
 		{"bedrock ServiceQuotaExceededException: resubmit later", bedrockException(400, "ServiceQuotaExceededException", "Your request exceeds the service quota for your account. You can resubmit your request later."),
 			taxonomy.Class{Kind: R, Rule: `code "ServiceQuotaExceededException"`, Status: 400, Code: "ServiceQuotaExceededException"}},
 		{"bedrock stream exception without a response status", bedrockException(0, "ModelStreamErrorException", "An error occurred while streaming the response. Retry your request."),
@@ -186,7 +195,7 @@ func familyCases() []classifyCase {
 		{"go-openai APIError 503", &goOpenAIError{Message: "The engine is currently overloaded, please try again later", Type: "server_error", HTTPStatus: "503 Service Unavailable", HTTPStatusCode: 503},
 			taxonomy.Class{Kind: O, Rule: "status 503", Status: 503, Code: "server_error"}},
 		{"openai-go 429 insufficient_quota: code in a field, text hides it", &openaiGoError{Code: "insufficient_quota", Type: "insufficient_quota", Message: "You exceeded your current quota, please check your plan and billing details.", StatusCode: 429},
-			taxonomy.Class{Kind: P, Rule: `code "insufficient_quota"`, Status: 429, Code: "insufficient_quota"}},
+			taxonomy.Class{Kind: P, Rule: `code "insufficient_quota"`, Status: 429, Code: "insufficient_quota", AccountFailure: true}},
 		{"openai-go 429 with Retry-After-Ms in the response", &openaiGoError{Code: "rate_limit_exceeded", Type: "tokens", Message: "Rate limit reached", StatusCode: 429, Response: &http.Response{Header: http.Header{"Retry-After-Ms": {"1500"}}}},
 			taxonomy.Class{WaitSource: taxonomy.WaitRetryAfter, Kind: R, Rule: `code "rate_limit_exceeded"`, Status: 429, Code: "rate_limit_exceeded", RetryAfter: 1500 * time.Millisecond}},
 		{"openai-go 400 overflow: the hidden message is read", &openaiGoError{Type: "invalid_request_error", Message: openaiOverflow, StatusCode: 400},
@@ -210,7 +219,7 @@ func familyCases() []classifyCase {
 		{"gemini JSON status member", errors.New(`{"error": {"code": 429, "message": "Quota exceeded for quota metric", "status": "RESOURCE_EXHAUSTED"}}`),
 			class(R, "status 429", 429)},
 		{"boto3 exception name", errors.New("An error occurred (AccessDeniedException) when calling the Converse operation: User is not authorized to perform: bedrock:InvokeModel"),
-			class(P, `exception "accessdeniedexception"`, 0)},
+			account(`exception "accessdeniedexception"`, 0)},
 		{"smithy GenericAPIError text", errors.New("api error ModelNotReadyException: Model is not ready for inference."),
 			class(O, `exception "modelnotreadyexception"`, 0)},
 		{"a type member at the very start", errors.New(`"type": "overloaded_error"`),
@@ -218,7 +227,7 @@ func familyCases() []classifyCase {
 		{"an exception name after a bare Exception", errors.New("Exception: ThrottlingException: slow down"),
 			class(R, `exception "throttlingexception"`, 0)},
 		{"an exception name with a z in it", errors.New("UnrecognizedClientException: The security token included in the request is invalid."),
-			class(P, `exception "unrecognizedclientexception"`, 0)},
+			account(`exception "unrecognizedclientexception"`, 0)},
 		{"a type member without a colon is not read", errors.New(`"type" "overloaded_error" was the type`),
 			class(O, `marker "overloaded"`, 0)},
 		{"an unquoted type value is not read", errors.New(`"type": overloaded_error`),

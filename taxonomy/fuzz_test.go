@@ -13,7 +13,8 @@ import (
 // FuzzClassify feeds arbitrary texts, as a bare error, wrapped, and behind
 // wire evidence with an arbitrary status and Retry-After value. Classify must
 // not panic, must answer the same twice, must name a known kind and a rule,
-// and must never report a negative wait.
+// must never report a negative wait, and must call only a permanent failure
+// an account failure.
 func FuzzClassify(f *testing.F) {
 	for _, tt := range classifyCases() {
 		if tt.err == nil {
@@ -52,6 +53,9 @@ func FuzzClassify(f *testing.F) {
 			}
 			if first.Rule == "" {
 				t.Fatalf("Classify(%q).Rule is empty, want the deciding rule", err)
+			}
+			if first.AccountFailure && first.Kind != taxonomy.Permanent {
+				t.Fatalf("Classify(%q) = %+v: an account failure that is not permanent", err, fields(first))
 			}
 		}
 		if wait < 0 {

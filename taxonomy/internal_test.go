@@ -120,7 +120,7 @@ func TestNewFamilyRejectsARuleWithoutItsWords(t *testing.T) {
 // its pairs, or the rule would be passed over for a text it matches.
 func TestPairsNeverHideALiteral(t *testing.T) {
 	var literals []string
-	for _, f := range []*family{&sizeLimitRules, &overflowRules, &unloadableRules, &billingRules, &missingModelRules} {
+	for _, f := range []*family{&sizeLimitRules, &overflowRules, &unloadableRules, &billingRules, &missingModelRules, &accountRules, &contentRules} {
 		literals = append(literals, f.words...)
 		for _, r := range f.rules {
 			literals = append(literals, r.lit+r.need)

@@ -86,7 +86,7 @@ func TestClassifyEvidenceOrder(t *testing.T) {
 		{"502 with quota wording", openai(502, "You exceeded your current quota"),
 			taxonomy.Class{Kind: taxonomy.Transient, Rule: "status 502", Status: 502}},
 		{"499 with quota wording", openai(499, "You exceeded your current quota"),
-			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `marker "exceeded your current quota"`, Status: 499}},
+			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `marker "exceeded your current quota"`, Status: 499, AccountFailure: true}},
 		{"500 with memory wording", openai(500, "model requires more system memory (9 GiB) than is available (4 GiB)"),
 			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `pattern "requires more memory than is available"`, Status: 500}},
 		{"429 with overflow wording is a rate limit", openai(429, "This model's maximum context length is 8192 tokens."),
@@ -94,7 +94,7 @@ func TestClassifyEvidenceOrder(t *testing.T) {
 		{"428 with overflow wording is an overflow", openai(428, "This model's maximum context length is 8192 tokens."),
 			taxonomy.Class{Kind: taxonomy.ContextOverflow, Rule: `marker "maximum context length"`, Status: 428}},
 		{"a code decides before the status", taxonomy.WithEvidence(errors.New("x"), taxonomy.Evidence{Status: 500, ErrorCode: "invalid_api_key"}),
-			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `code "invalid_api_key"`, Status: 500, Code: "invalid_api_key"}},
+			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `code "invalid_api_key"`, Status: 500, Code: "invalid_api_key", AccountFailure: true}},
 		{"a status decides before the type", taxonomy.WithEvidence(errors.New("x"), taxonomy.Evidence{Status: 500, ErrorType: "rate_limit_error"}),
 			taxonomy.Class{Kind: taxonomy.Transient, Rule: "status 500", Status: 500, Code: "rate_limit_error"}},
 
@@ -150,9 +150,9 @@ func TestClassifyEvidenceOrder(t *testing.T) {
 		{"an unknown code is carried but decides nothing", taxonomy.WithEvidence(errors.New("x"), taxonomy.Evidence{ErrorCode: "weird_code"}),
 			taxonomy.Class{Kind: taxonomy.Unknown, Rule: "no rule matched", Code: "weird_code"}},
 		{"a missing model by code", taxonomy.WithEvidence(errors.New("x"), taxonomy.Evidence{ErrorCode: "model_not_found"}),
-			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `code "model_not_found"`, Code: "model_not_found", ModelMissing: true}},
+			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `code "model_not_found"`, Code: "model_not_found", ModelMissing: true, AccountFailure: true}},
 		{"a missing model by type", taxonomy.WithEvidence(errors.New("x"), taxonomy.Evidence{ErrorType: "not_found_error"}),
-			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `type "not_found_error"`, Code: "not_found_error", ModelMissing: true}},
+			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `type "not_found_error"`, Code: "not_found_error", ModelMissing: true, AccountFailure: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

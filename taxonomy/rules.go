@@ -28,6 +28,12 @@ type textRule struct {
 	// missing marks the rules that say the requested model does not exist
 	// or is not available to the caller (Class.ModelMissing).
 	missing bool
+	// account marks the rules that say the caller's account or deployment
+	// cannot serve the request, whatever it is (Class.AccountFailure).
+	account bool
+	// content marks the rules that say the provider refused the request
+	// for what it says: never an account failure.
+	content bool
 	// pairs are byte pairs of lit or need: a text without one of them is
 	// passed over without a scan.
 	pairs []uint16
@@ -50,7 +56,7 @@ func (r *textRule) match(t *lowered) bool {
 
 // class is the answer of a rule that matched.
 func (r textRule) class() Class {
-	return Class{Kind: r.kind, Rule: r.name, ModelMissing: r.missing}
+	return Class{Kind: r.kind, Rule: r.name, ModelMissing: r.missing, AccountFailure: r.account}
 }
 
 // marker is a literal phrase rule named `marker "<phrase>"`.
@@ -82,6 +88,28 @@ func withHint(r textRule, kind Kind) textRule {
 func missingModel(r textRule) textRule {
 	r.missing = true
 	return r
+}
+
+// accountFailure marks a rule as one that says the caller's account or
+// deployment cannot serve the request.
+func accountFailure(r textRule) textRule {
+	r.account = true
+	return r
+}
+
+// contentRefusal marks a rule as one that says the request was refused
+// for its content.
+func contentRefusal(r textRule) textRule {
+	r.content = true
+	return r
+}
+
+// accountFailures marks every rule of f as an account failure.
+func accountFailures(f family) family {
+	for i := range f.rules {
+		f.rules[i].account = true
+	}
+	return f
 }
 
 // mustContain compiles expr and checks, once at start-up, that need is a
@@ -317,7 +345,7 @@ var unloadableRules = newFamily([]string{"memory", "resources", "load"},
 // mentions billing ("Upgrade to Dev Tier today at .../settings/billing"),
 // a pricing tier or a trial key are not matched: every rule names the
 // exhausted balance or the inactive account.
-var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "insufficient", "limit", "payment", "organi", "been ", "used up ", "不足", "欠费"},
+var billingRules = accountFailures(newFamily([]string{"quota", "credit", "billing", "account", "insufficient", "limit", "payment", "organi", "been ", "used up ", "不足", "欠费"},
 	marker(Permanent, "insufficient_quota"), // OpenAI code, in some proxies' texts
 	// OpenAI's 429 insufficient_quota message. Gemini words its free-tier
 	// per-minute limits the same way but adds "Please retry in 12.3s", or
@@ -368,7 +396,7 @@ var billingRules = newFamily([]string{"quota", "credit", "billing", "account", "
 	// your specified API usage limits. You will regain access on 2026-04-01".
 	pattern(Permanent, `pattern "spending limit reached"`, " limit",
 		`\b(?:monthly spending limit|spending limit (?:reached|exceeded)|reached (?:its|your|the) (?:monthly )?spend(?:ing)? limit|specified api usage limits?)\b`),
-)
+))
 
 // overloadedWord says the server is short of capacity. It also decides over
 // a 500 (see decide): Anthropic sends "Overloaded" as a 500 api_error too.
@@ -391,6 +419,32 @@ const modelNamed = "\\bmodels?(?:/| )?(?:[\x60'\"][^\x60'\"]{1,100}[\x60'\"]|[\\
 // by another model, as a 404 is.
 var missingModelRules = newFamily([]string{"model", "deployment", "does not exist", "no endpoints", "not found", "decommissioned", "supported", "have access to "},
 	slices.DeleteFunc(slices.Clone(textRules), func(r textRule) bool { return !r.missing })...)
+
+// accountRules are the rules that say the caller's account or deployment
+// cannot serve the request (a key refused, a balance used up). They also
+// mark a Permanent decided by a status or code as [Class.AccountFailure]:
+// Gemini's 400 "API key not valid" is fixed by another key, as a 401 is.
+var accountRules = newFamily([]string{"auth", "api key", "api_key", "x-api-key", "access denied", "login", "permission", "security token", "token", "supported",
+	"quota", "credit", "billing", "account", "insufficient", "limit", "payment", "organi", "been ", "used up ", "不足", "欠费"},
+	append(slices.DeleteFunc(slices.Clone(textRules), func(r textRule) bool { return !r.account }), billingRules.rules...)...)
+
+// contentRules say that the provider refused the request for what it
+// says: a content filter, a safety block, a moderation flag. They keep a
+// refusal that arrives as a 403 from being read as an account failure
+// (OpenRouter's "403: Your chosen model requires moderation and your input
+// was flagged"): every account would refuse the same request.
+var contentRules = newFamily([]string{"content", "safety", "blocked", "finish", "flagged", "prompt injection"},
+	append(slices.DeleteFunc(slices.Clone(textRules), func(r textRule) bool { return !r.content }),
+		// A moderation flag on the request: OpenRouter "your input was
+		// flagged", OpenAI "Invalid prompt: your prompt was flagged as
+		// potentially violating our usage policy". An account flagged for
+		// abuse is not matched: the subject must be the request.
+		pattern(Permanent, `pattern "input was flagged"`, "flagged",
+			`\b(?:input|prompt|content|request|message|messages|output|response|image) (?:was |were |has been |is )?flagged\b`),
+		// OpenRouter's guardrails, 403 permission_denied: "Request blocked:
+		// prompt injection patterns detected".
+		marker(Permanent, "prompt injection"),
+	)...)
 
 // textRules are tried in order when neither a status nor a typed error
 // decided. The client's own timeout comes first (its text also says
@@ -464,29 +518,29 @@ var textRules = []textRule{
 	marker(Permanent, "illegal base64 data"), // Ollama
 	pattern(Permanent, `pattern "image too large"`, "image ", `\bimage (?:exceeds|is too large|too large)\b`), // Anthropic "image exceeds 5 MB maximum"
 	marker(Permanent, "invalid base64"), // Bedrock
-	marker(Permanent, "login expired"),
-	marker(Permanent, "login failed"),
-	marker(Permanent, "re-auth"),
-	marker(Permanent, "unauthorized"),
+	accountFailure(marker(Permanent, "login expired")),
+	accountFailure(marker(Permanent, "login failed")),
+	accountFailure(marker(Permanent, "re-auth")),
+	accountFailure(marker(Permanent, "unauthorized")),
 	// Refused whoever asks again: Azure 401 "Access denied due to invalid
 	// subscription key or wrong API endpoint", "User x is not authorized to
 	// access model y", Bedrock "Your account is not authorized to invoke
 	// this API operation.".
-	marker(Permanent, "access denied"),
-	pattern(Permanent, `pattern "not authorized"`, "not authori", `\bnot authori[sz]ed\b`),
-	marker(Permanent, "invalid api key"),
+	accountFailure(marker(Permanent, "access denied")),
+	accountFailure(pattern(Permanent, `pattern "not authorized"`, "not authori", `\bnot authori[sz]ed\b`)),
+	accountFailure(marker(Permanent, "invalid api key")),
 	// A credential the provider does not take, in the words that name a
 	// token rather than a key: Cohere "invalid api token", "Access token
 	// expired", "invalid bearer token". The same token fails the same way.
-	pattern(Permanent, `pattern "invalid token"`, "token",
-		`\b(?:invalid|incorrect|expired|revoked) (?:api[ _-]?|access[ _-]?|auth(?:entication)?[ _-]?|bearer |session )token\b|\b(?:api|access|auth|bearer) token (?:is |was |has )?(?:invalid|incorrect|expired|(?:been )?revoked)\b`),
+	accountFailure(pattern(Permanent, `pattern "invalid token"`, "token",
+		`\b(?:invalid|incorrect|expired|revoked) (?:api[ _-]?|access[ _-]?|auth(?:entication)?[ _-]?|bearer |session )token\b|\b(?:api|access|auth|bearer) token (?:is |was |has )?(?:invalid|incorrect|expired|(?:been )?revoked)\b`)),
 	// No key sent at all: OpenAI 401 "You didn't provide an API key. You need
 	// to provide your API key in an Authorization header using Bearer auth".
-	pattern(Permanent, `pattern "no api key"`, "provide an api key", `\b(?:didn't|did not) provide an api key\b`),
+	accountFailure(pattern(Permanent, `pattern "no api key"`, "provide an api key", `\b(?:didn't|did not) provide an api key\b`)),
 	// Google's PERMISSION_DENIED "The caller does not have permission",
 	// "Permission denied: ...", "insufficient permissions".
-	pattern(Permanent, `pattern "permission denied"`, "permission",
-		`\bpermission denied\b|\b(?:does not|doesn't|do not|don't) have (?:the )?permissions?\b|\binsufficient permissions?\b`),
+	accountFailure(pattern(Permanent, `pattern "permission denied"`, "permission",
+		`\bpermission denied\b|\b(?:does not|doesn't|do not|don't) have (?:the )?permissions?\b|\binsufficient permissions?\b`)),
 	// Requests the API refuses as written: OpenAI "Unsupported parameter:
 	// 'max_tokens' is not supported with this model.", "Unrecognized request
 	// argument supplied", "Unknown parameter", Mistral "Extra inputs are
@@ -510,13 +564,13 @@ var textRules = []textRule{
 	// message must be at least 1 token long or tool results must be
 	// specified.", "invalid request: valid input_type must be provided".
 	pattern(Permanent, `pattern "invalid request:"`, "invalid request: ", `(?:^|[\s"'{:])invalid request: `),
-	marker(Permanent, "invalid_api_key"),
-	marker(Permanent, "incorrect api key"),                                      // OpenAI "Incorrect API key provided"
-	marker(Permanent, "invalid x-api-key"),                                      // Anthropic
-	marker(Permanent, "api key not valid"),                                      // Gemini
-	marker(Permanent, "authentication_error"),                                   // Anthropic type
-	marker(Permanent, "permission_error"),                                       // Anthropic type
-	marker(Permanent, "security token included in the request"),                 // Bedrock UnrecognizedClientException
+	accountFailure(marker(Permanent, "invalid_api_key")),
+	accountFailure(marker(Permanent, "incorrect api key")),                      // OpenAI "Incorrect API key provided"
+	accountFailure(marker(Permanent, "invalid x-api-key")),                      // Anthropic
+	accountFailure(marker(Permanent, "api key not valid")),                      // Gemini
+	accountFailure(marker(Permanent, "authentication_error")),                   // Anthropic type
+	accountFailure(marker(Permanent, "permission_error")),                       // Anthropic type
+	accountFailure(marker(Permanent, "security token included in the request")), // Bedrock UnrecognizedClientException
 	missingModel(marker(Permanent, "model_not_found")),                          // OpenAI code
 	missingModel(marker(Permanent, "does not exist or you do not have access")), // OpenAI model_not_found message
 	// The caller may not use the model: OpenAI 403 "Project `proj_x` does
@@ -544,6 +598,11 @@ var textRules = []textRule{
 	// task". A "no such modelfile" is no model.
 	missingModel(pattern(Permanent, `pattern "no such model"`, "no such model", `\bno such model\b`)),
 	missingModel(pattern(Permanent, `pattern "model not supported"`, "supported", modelNamed+`(?:is |are )?not supported\b`)),
+	// A model this region or deployment does not offer: Azure "The
+	// requested model azureml://registries/azureml/models/Phi-3.5-vision-instruct
+	// is not available in region East US 2.". Another region may have it.
+	missingModel(pattern(Permanent, `pattern "model not available in the region"`, "model",
+		modelNamed+`is not available in (?:the |this |your )?(?:region|location)\b`)),
 	// Azure OpenAI DeploymentNotFound "The API deployment for this resource
 	// does not exist", OpenRouter "No endpoints found for x" (and "that
 	// support tool use", "matching your guardrail restrictions").
@@ -568,27 +627,27 @@ var textRules = []textRule{
 	// The caller's country or region is not served: OpenAI "Country, region,
 	// or territory not supported", Gemini "User location is not supported for
 	// the API use".
-	pattern(Permanent, `pattern "location not supported"`, "not supported",
-		`\b(?:country|region|territory|location)\b[^.]{0,30}?\bnot supported\b`),
+	accountFailure(pattern(Permanent, `pattern "location not supported"`, "not supported",
+		`\b(?:country|region|territory|location)\b[^.]{0,30}?\bnot supported\b`)),
 	// A feature the model or the API does not offer, after the rules that
 	// say which one.
 	pattern(Permanent, `pattern "not supported"`, " supported", `\b(?:is|are) not supported\b|\b(?:isn't|aren't) supported\b`),
 	pattern(Permanent, `pattern "model does not support"`, "support",
 		`\bdoes(?: not|n't) support (?:tools?|tool (?:use|calling|choice)|function calling|images?|vision|streaming|system (?:messages?|prompts?)|audio|json mode|structured outputs?)\b`),
-	marker(Permanent, "no such host"),              // a flattened *net.DNSError for a name that does not exist
-	marker(Permanent, "content_policy_violation"),  // OpenAI images code
-	marker(Permanent, "content management policy"), // Azure OpenAI content filter
-	marker(Permanent, "content_filter"),
-	marker(Permanent, "safety system"),                                        // OpenAI "rejected as a result of our safety system"
-	pattern(Permanent, `marker "blocked:"`, "blocked: ", `(?:^|: )blocked: `), // googleai *genai.BlockedError
+	marker(Permanent, "no such host"),                              // a flattened *net.DNSError for a name that does not exist
+	contentRefusal(marker(Permanent, "content_policy_violation")),  // OpenAI images code
+	contentRefusal(marker(Permanent, "content management policy")), // Azure OpenAI content filter
+	contentRefusal(marker(Permanent, "content_filter")),
+	contentRefusal(marker(Permanent, "safety system")),                                        // OpenAI "rejected as a result of our safety system"
+	contentRefusal(pattern(Permanent, `marker "blocked:"`, "blocked: ", `(?:^|: )blocked: `)), // googleai *genai.BlockedError
 	// Gemini's safety blocks as clients word them: "Candidate was blocked due
 	// to SAFETY", "Message is being blocked for reason: SAFETY", "Blocked by
 	// safety settings", "Check the `response.prompt_feedback` to see if the
 	// prompt was blocked", "finish_reason: SAFETY" (or RECITATION,
 	// PROHIBITED_CONTENT, BLOCKLIST, SPII).
-	pattern(Permanent, `pattern "blocked for safety"`, "blocked",
-		`\bblocked\b[^.]{0,40}?\b(?:safety|prohibited_content|recitation|blocklist|spii)\b|\bprompt was blocked\b`),
-	pattern(Permanent, `pattern "finish reason safety"`, "finish", `\bfinish_?reason\W{0,4}(?:safety|prohibited_content|recitation|blocklist|spii)\b`),
+	contentRefusal(pattern(Permanent, `pattern "blocked for safety"`, "blocked",
+		`\bblocked\b[^.]{0,40}?\b(?:safety|prohibited_content|recitation|blocklist|spii)\b|\bprompt was blocked\b`)),
+	contentRefusal(pattern(Permanent, `pattern "finish reason safety"`, "finish", `\bfinish_?reason\W{0,4}(?:safety|prohibited_content|recitation|blocklist|spii)\b`)),
 	pattern(Permanent, `marker "completed due to"`, "completed due to ", `\bcompleted due to (?:max_tokens|refusal|\w+)\b`), // Bedrock stop reasons as errors
 
 	// Rate limited.

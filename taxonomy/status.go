@@ -254,9 +254,12 @@ var statusRules = func() (names [200]string) {
 
 // statusClass maps a failure status (400 to 599, see isFailureStatus) to its
 // class. A 404 says the model is missing: the request names nothing else
-// that can be absent.
+// that can be absent. A 401, 402 or 403 refuses the caller's key, account
+// or payment, not the request: an account failure, unless the text says
+// the request was refused for its content (see Classify).
 func statusClass(status int) Class {
-	return Class{Kind: statusKind(status), Rule: statusRules[status-400], ModelMissing: status == 404}
+	return Class{Kind: statusKind(status), Rule: statusRules[status-400], ModelMissing: status == 404,
+		AccountFailure: status == 401 || status == 402 || status == 403}
 }
 
 // statusKind maps a failure status (400 to 599) to a kind.
