@@ -28,9 +28,12 @@
 // script can hold HTTP errors with the providers' own bodies ([Status],
 // [RateLimited], [Overloaded], [ServerError], [BadGateway],
 // [ContextOverflow], [InvalidAPIKey], [QuotaExceeded]), broken connections
-// and streams ([HangUp], [DropStream], [NoEndMarker], [InBandError],
-// [Stall]) and broken bodies ([Malformed], [TruncatedJSON]). [Step.After]
-// delays any step; [Func] decides the step per request.
+// and streams ([HangUp], [Reset], [DropStream], [NoEndMarker], [InBandError],
+// [Stall]) and broken bodies ([Malformed], [TruncatedJSON]). [Raw],
+// [RawStream] and [RawStall] send bytes verbatim, for what the canned steps
+// do not make (an error object under a 200, a finish reason with no text,
+// keep-alives then silence). [Step.After] delays any step; [Func] decides
+// the step per request.
 //
 // # Embeddings
 //

@@ -107,6 +107,9 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, req *Request, s
 	case kindMalformed:
 		writeBody(w, http.StatusOK, "text/html; charset=utf-8", []byte(st.body))
 
+	case kindRaw, kindRawStream, kindRawStall, kindReset:
+		respondRaw(w, r, s, wr, st)
+
 	case kindTruncatedJSON:
 		setDefault(h, "Content-Type", wr.contentType(false))
 		writeTruncated(w, wr.full(Reply("ok")))

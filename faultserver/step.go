@@ -28,7 +28,9 @@ type Step struct {
 	typ, code string      // WithType, WithCode overrides
 
 	inBandType, inBandMessage string       // kindInBandError
-	body                      string       // kindMalformed
+	body                      string       // kindMalformed, kindRaw
+	rawStatus                 int          // kindRaw
+	rawType                   string       // kindRaw: Content-Type
 	delta                     int          // kindVectors: vectors more than inputs
 	embedErrs                 *[3]apiError // kindStatus on an embeddings endpoint, when the wording differs
 
@@ -52,6 +54,10 @@ const (
 	kindTruncatedJSON
 	kindFunc
 	kindVectors
+	kindRaw
+	kindRawStream
+	kindRawStall
+	kindReset
 )
 
 // apiError is an error response in one wire format. An empty typ or code is

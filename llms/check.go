@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 
 	lcllms "github.com/tmc/langchaingo/llms"
@@ -23,7 +24,8 @@ var (
 	// ErrInBandError: a 200 stream carried an error event.
 	ErrInBandError = errors.New("llms: in-band error event")
 	// ErrStopReason: the stop reason reports an error (a content filter, a
-	// refusal, a provider error).
+	// refusal, a provider error), or the output token limit was reached
+	// before any output.
 	ErrStopReason = errors.New("llms: stop reason reports an error")
 )
 
@@ -35,7 +37,8 @@ type ResponseCheck func(*lcllms.ContentResponse) error
 
 // errorStopReasons maps stop reasons that report an error to their kind.
 // Output limits ("length", "max_tokens") are not errors: the caller asked
-// for at most that many tokens and retrying would end the same way.
+// for at most that many tokens and retrying would end the same way. Reached
+// before any output, they are a permanent failure (see outputLimitStops).
 var errorStopReasons = map[string]taxonomy.Kind{
 	"error":                         taxonomy.Transient, // Mistral
 	"content_filter":                taxonomy.Permanent, // OpenAI, Azure
@@ -45,6 +48,26 @@ var errorStopReasons = map[string]taxonomy.Kind{
 	"FinishReasonBlocklist":         taxonomy.Permanent, // googleai
 	"FinishReasonSPII":              taxonomy.Permanent, // googleai
 	"FinishReasonProhibitedContent": taxonomy.Permanent,
+}
+
+// outputLimitStops are the stop reasons that say the output token limit was
+// reached: OpenAI and Mistral, Anthropic, googleai.
+var outputLimitStops = map[string]bool{
+	"length":                true,
+	"max_tokens":            true,
+	"FinishReasonMaxTokens": true,
+}
+
+// outputLimitError is the failure of a reply whose output limit was spent
+// before any output (all of it on hidden reasoning, or a limit of a few
+// tokens): the same request ends the same way, so a retry only costs. cause
+// is the client's own error, if it reported one.
+func outputLimitError(stop string, cause error) error {
+	err := fmt.Errorf("%w: %s before any output: the output token limit is too low for this request", ErrStopReason, stop)
+	if cause != nil {
+		err = fmt.Errorf("%w (%w)", err, cause)
+	}
+	return classed(taxonomy.Permanent, `stop reason "`+stop+`" before any output`, err)
 }
 
 // provider is the family of the wrapped model, for the checks that differ
@@ -85,8 +108,7 @@ func (m *Model) check(resp *lcllms.ContentResponse, ev taxonomy.Evidence, seen b
 	}
 	switch {
 	case seen && ev.InBand:
-		ev.Status = 0 // the 200 says nothing; the event's type and code decide
-		return &taxonomy.WireError{Evidence: ev,
+		return &taxonomy.WireError{Evidence: wireEvidence(ev),
 			Err: fmt.Errorf("%w: %s", ErrInBandError, cmp.Or(ev.ErrorMessage, ev.ErrorType, ev.ErrorCode, "no message"))}
 	case seen && ev.Status >= 400:
 		// Ollama answers an empty-bodied 500 with a "successful" empty reply.
@@ -107,7 +129,10 @@ func (m *Model) check(resp *lcllms.ContentResponse, ev taxonomy.Evidence, seen b
 	if first == nil { // a model of the caller's may leave holes; isEmpty looks at every choice
 		first = &lcllms.ContentChoice{}
 	}
-	if g != nil && !seen {
+	// Without the transport's watch of the stream (no transport, or a
+	// stream sent under a Content-Type that is not a stream's), each
+	// client's own sign of a cut stream decides.
+	if g != nil && !(seen && ev.Stream) {
 		truncated := false
 		switch p {
 		case emptyStopTruncates:
@@ -124,6 +149,9 @@ func (m *Model) check(resp *lcllms.ContentResponse, ev taxonomy.Evidence, seen b
 	if kind, ok := errorStopReasons[first.StopReason]; ok {
 		return classed(kind, `stop reason "`+first.StopReason+`"`, fmt.Errorf("%w: %s", ErrStopReason, first.StopReason))
 	}
+	if outputLimitStops[first.StopReason] && isEmpty(resp) {
+		return outputLimitError(first.StopReason, nil)
+	}
 	if chunks > 0 && isEmpty(resp) {
 		return classed(taxonomy.Transient, "truncated stream", fmt.Errorf("%w: chunks arrived but the content came back empty", ErrTruncatedStream))
 	}
@@ -136,6 +164,24 @@ func (m *Model) check(resp *lcllms.ContentResponse, ev taxonomy.Evidence, seen b
 		}
 	}
 	return nil
+}
+
+// wireEvidence returns the evidence to attach to an attempt's error. Of an
+// in-band error (an error event in a 200 stream, an error object as a 200's
+// body) the 200 says nothing: the error's type, code and message decide.
+// The one type OpenAI and Anthropic document for a 400 alone,
+// "invalid_request_error", stands for that status, so that the object is
+// read as it would be under it: an overflow or a spent balance by its
+// wording, anything else a request that no retry mends. (The type alone does
+// not decide elsewhere: servers also send it with a 500's crash text.)
+func wireEvidence(ev taxonomy.Evidence) taxonomy.Evidence {
+	if ev.InBand {
+		ev.Status = 0
+		if ev.ErrorType == "invalid_request_error" {
+			ev.Status = http.StatusBadRequest
+		}
+	}
+	return ev
 }
 
 // isEmpty reports whether no choice carries text, reasoning or a tool call.

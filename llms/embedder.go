@@ -1,6 +1,7 @@
 package llms
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -272,15 +273,18 @@ func (e *Embedder) attempt(ctx context.Context, batch []string) ([][]float32, er
 	actx, sl := withSlot(ctx)
 	vecs, err := e.inner.CreateEmbedding(actx, batch)
 	ev, seen := sl.evidence()
-	failedOnWire := seen && ev.Status >= 400
+	failedOnWire := seen && (ev.Status >= 400 || ev.InBand)
 	switch {
+	case err == nil && seen && ev.InBand:
+		return nil, &taxonomy.WireError{Evidence: wireEvidence(ev),
+			Err: fmt.Errorf("%w: %s", ErrInBandError, cmp.Or(ev.ErrorMessage, ev.ErrorType, ev.ErrorCode, "no message"))}
 	case err != nil && vecs != nil && len(vecs) != len(batch) && !failedOnWire:
 		// langchaingo's openai and ollama clients return the vectors they got
 		// with their own error when the count is wrong.
 		return nil, classed(taxonomy.Transient, "wrong vector count",
 			fmt.Errorf("%w: %d for %d texts: %w", ErrVectorCount, len(vecs), len(batch), err))
 	case err != nil && seen:
-		return nil, taxonomy.WithEvidence(err, ev)
+		return nil, taxonomy.WithEvidence(sl.withCause(err), wireEvidence(ev))
 	case err != nil:
 		return nil, err
 	}

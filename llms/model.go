@@ -503,8 +503,12 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 			s.Settle(ctx, estimate, in+out) // the estimate was taken before; the truth is known now
 		}
 		err = m.check(resp, ev, seen, g, cl.provider)
+	} else if stop := sl.stopReason(); seen && ev.EndMarker && outputLimitStops[stop] {
+		// A whole stream that stopped at the output limit, which the client
+		// reported as an error: it had no output to return.
+		err = outputLimitError(stop, err)
 	} else if seen {
-		err = taxonomy.WithEvidence(err, ev)
+		err = taxonomy.WithEvidence(sl.withCause(err), wireEvidence(ev))
 	}
 	if err == nil {
 		return resp, nil

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -16,9 +18,23 @@ import (
 // slot is where the transport writes the evidence of the attempt whose
 // context carries it. The wrapper reads it after the provider client returns.
 type slot struct {
-	mu   sync.Mutex
-	seen bool
-	ev   *taxonomy.Evidence // allocated by the transport: calls that make no HTTP request pay nothing
+	mu    sync.Mutex
+	seen  bool
+	ev    *taxonomy.Evidence // allocated by the transport: calls that make no HTTP request pay nothing
+	rtErr error              // the error of the attempt's last round trip, if it failed
+	stop  string             // the stop reason an Anthropic stream announced
+}
+
+func (s *slot) setStop(reason string) {
+	s.mu.Lock()
+	s.stop = reason
+	s.mu.Unlock()
+}
+
+func (s *slot) stopReason() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stop
 }
 
 type slotKey struct{}
@@ -44,6 +60,22 @@ func (s *slot) evidence() (taxonomy.Evidence, bool) {
 	return *s.ev, s.seen
 }
 
+// withCause returns err with the error of the attempt's last round trip
+// attached when err does not already carry it: langchaingo's openai client
+// answers every transport error with a fixed text ("network error: failed
+// to reach API server"), which says neither what failed nor whether it can
+// fail differently next time. Attached, the cause's types reach the
+// classifier and its text the caller.
+func (s *slot) withCause(err error) error {
+	s.mu.Lock()
+	cause := s.rtErr
+	s.mu.Unlock()
+	if err == nil || cause == nil || errors.Is(err, cause) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", err, cause)
+}
+
 func (s *slot) update(f func(*taxonomy.Evidence)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -57,9 +89,12 @@ func (s *slot) update(f func(*taxonomy.Evidence)) {
 // wrapped model, the wire evidence langchaingo's clients discard, as a
 // [taxonomy.Evidence]: status, Retry-After (seconds or HTTP date),
 // retry-after-ms, x-should-retry, rate-limit reset headers, the provider's
-// error type, code and message from the body of an error response, and for
+// error type, code and message from the body of an error response, and as
+// an in-band error from the body of a successful one that is a provider error
+// object (an OpenAI-compatible server's 200 with {"error": ...}), and for
 // SSE and NDJSON streams whether the end marker arrived and any in-band error
-// event.
+// event. When the round trip itself fails, its error is kept too: clients
+// that replace it with a text of their own lose its cause and its type.
 //
 // The client still receives every byte of the response, unchanged. Of an
 // error body the Transport reads at most the first 1 MiB, to find the
@@ -105,6 +140,8 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := base.RoundTrip(req)
 	s.mu.Lock()
 	s.seen = true
+	s.rtErr = err
+	s.stop = ""
 	s.mu.Unlock()
 	if err != nil {
 		return resp, err
@@ -118,6 +155,8 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if ct := strings.ToLower(resp.Header.Get("Content-Type")); isStream(ct) && resp.Body != nil {
 		ev.Stream = true
 		resp.Body = &streamWatcher{body: resp.Body, slot: s, ndjson: strings.Contains(ct, "ndjson")}
+	} else if resp.StatusCode/100 == 2 && resp.Body != nil && resp.Body != http.NoBody {
+		resp.Body = &errorBodyWatcher{body: resp.Body, slot: s}
 	}
 	s.update(func(dst *taxonomy.Evidence) { *dst = ev })
 	return resp, nil

@@ -349,8 +349,8 @@ func TestTransportBoundsTheMessage(t *testing.T) {
 }
 
 // Every error status from 400 up has its body read; a success's body is
-// not, and is watched as a stream only when it is one (where the same
-// object is an in-band error).
+// watched as a stream when it is one, and otherwise for an error object:
+// under a 200 the same object is an in-band error either way.
 func TestTransportReadsErrorBodiesOnly(t *testing.T) {
 	body := `{"error":{"message":"bad request","type":"invalid_request_error","code":"bad"}}`
 	tests := []struct {
@@ -360,15 +360,15 @@ func TestTransportReadsErrorBodiesOnly(t *testing.T) {
 		wantStream  bool
 	}{
 		{400, "application/json", "invalid_request_error", false},
-		{200, "application/json", "", false},
+		{200, "application/json", "invalid_request_error", false},
 		{200, "text/event-stream", "invalid_request_error", true},
 		{200, "application/x-ndjson", "invalid_request_error", true},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.status, " ", tt.contentType), func(t *testing.T) {
 			resp, ev, seen := roundTrip(t, response(tt.status, tt.contentType, body), true)
-			if !seen || ev.ErrorType != tt.wantType || ev.Stream != tt.wantStream || ev.InBand != tt.wantStream {
-				t.Errorf("got type %q, stream %v, in-band %v; want %q, %v", ev.ErrorType, ev.Stream, ev.InBand, tt.wantType, tt.wantStream)
+			if !seen || ev.ErrorType != tt.wantType || ev.Stream != tt.wantStream || ev.InBand != (tt.status == 200) {
+				t.Errorf("got type %q, stream %v, in-band %v; want %q, %v, %v", ev.ErrorType, ev.Stream, ev.InBand, tt.wantType, tt.wantStream, tt.status == 200)
 			}
 			if got, _ := readAll(t, resp.Body); string(got) != body {
 				t.Errorf("the client sees %q, want %q", got, body)

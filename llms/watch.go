@@ -201,23 +201,43 @@ func mayBeMarker(data []byte) bool {
 
 // object reads the first member of a JSON object for a marker or an error.
 func (w *streamWatcher) object(data []byte) {
-	key, value := firstMember(data)
-	switch string(key) {
-	case "error":
-		w.inBand(data)
-	case "type":
+	if key, value := firstMember(data); string(key) == "type" {
 		switch {
 		case bytes.HasPrefix(value, []byte(`"message_stop"`)):
 			w.end()
-		case bytes.HasPrefix(value, []byte(`"error"`)):
-			w.inBand(data)
-		}
-	case "object":
-		if bytes.HasPrefix(value, []byte(`"error"`)) {
-			w.inBand(data)
+			return
+		case bytes.HasPrefix(value, []byte(`"message_delta"`)):
+			w.stopReason(data)
+			return
 		}
 	}
+	recordErrorObject(w.slot, data)
 }
+
+// stopReason records the stop reason of Anthropic's message_delta event:
+// langchaingo's anthropic client drops it when the message has no content
+// ("no response"), and an output limit reached before any output must not
+// be retried as an empty reply.
+func (w *streamWatcher) stopReason(data []byte) {
+	_, after, ok := bytes.Cut(data, []byte(`"stop_reason"`))
+	if !ok {
+		return
+	}
+	value, ok := bytes.CutPrefix(trimSpace(after), []byte(":"))
+	if !ok {
+		return
+	}
+	reason, ok := bytes.CutPrefix(trimSpace(value), []byte(`"`))
+	if !ok {
+		return
+	}
+	if reason, _, ok = bytes.Cut(reason, []byte(`"`)); ok && len(reason) <= maxStopReason {
+		w.slot.setStop(string(reason))
+	}
+}
+
+// maxStopReason bounds a recorded stop reason: the real ones are short words.
+const maxStopReason = 64
 
 func (w *streamWatcher) end() {
 	if w.ended {
@@ -227,14 +247,27 @@ func (w *streamWatcher) end() {
 	w.slot.update(func(ev *taxonomy.Evidence) { ev.EndMarker = true })
 }
 
-// inBand records an error event, if the object is one of the provider error
-// shapes parseErrorBody knows.
-func (w *streamWatcher) inBand(data []byte) {
+// recordErrorObject records a JSON object as an in-band error if its first
+// member makes it one of the provider error shapes parseErrorBody knows:
+// "error" (OpenAI, Ollama, most compatible servers), "type": "error"
+// (Anthropic) or "object": "error" (Mistral, vLLM). An object whose error
+// says nothing ("error": null) is not one.
+func recordErrorObject(s *slot, data []byte) {
+	key, value := firstMember(data)
+	switch string(key) {
+	case "error":
+	case "type", "object":
+		if !bytes.HasPrefix(value, []byte(`"error"`)) {
+			return
+		}
+	default:
+		return
+	}
 	typ, code, msg := parseErrorBody(data)
 	if typ == "" && code == "" && msg == "" {
 		return
 	}
-	w.slot.update(func(ev *taxonomy.Evidence) {
+	s.update(func(ev *taxonomy.Evidence) {
 		ev.InBand = true
 		ev.ErrorType, ev.ErrorCode, ev.ErrorMessage = typ, code, msg
 	})

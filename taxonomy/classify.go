@@ -259,6 +259,12 @@ func transportClass(err error) (Class, bool) {
 		if strings.Contains(inner, "unsupported protocol scheme") {
 			return Class{Kind: Programming, Rule: `marker "unsupported protocol scheme"`}, true
 		}
+		// net/http's text for a TLS handshake answered in plain HTTP
+		// (https:// to a plain HTTP port), which replaces the typed
+		// tls.RecordHeaderError: every handshake is answered the same way.
+		if strings.Contains(inner, "server gave HTTP response to HTTPS client") {
+			return Class{Kind: Permanent, Rule: "tls handshake"}, true
+		}
 		// net/http answers a proxy's refusal of CONNECT with the reason
 		// phrase of its status and nothing else: "Proxy Authentication
 		// Required" (407), "Forbidden", "Bad Gateway".

@@ -638,6 +638,8 @@ func providerCases() []classifyCase {
 			taxonomy.Class{Kind: taxonomy.Programming, Rule: `marker "only one of content / multicontent"`}},
 		{"base URL without a scheme", &url.Error{Op: "Post", URL: "localhost:11434/api/chat", Err: errors.New(`unsupported protocol scheme "localhost"`)},
 			taxonomy.Class{Kind: taxonomy.Programming, Rule: `marker "unsupported protocol scheme"`}},
+		{"https to a plain HTTP port, as net/http reports it", &url.Error{Op: "Post", URL: "https://localhost:8080/v1/messages", Err: errors.New("http: server gave HTTP response to HTTPS client")},
+			taxonomy.Class{Kind: taxonomy.Permanent, Rule: "tls handshake"}},
 
 		// ---- typed transport errors (net/http, net, io, encoding/json) ----
 		{"context.Canceled in *url.Error", postErr("https://api.openai.com/v1/chat/completions", context.Canceled),

@@ -51,8 +51,10 @@ type Evidence struct {
 	// EndMarker is true when the stream's end marker arrived: "data: [DONE]"
 	// (OpenAI, Mistral), "message_stop" (Anthropic), "done": true (Ollama).
 	EndMarker bool
-	// InBand is true when the stream carried an error event; its type, code
-	// and message are in ErrorType, ErrorCode and ErrorMessage.
+	// InBand is true when the stream carried an error event, or when the
+	// body of a successful response that is not a stream was a provider error
+	// object; its type, code and message are in ErrorType, ErrorCode and
+	// ErrorMessage.
 	InBand bool
 	// BodyErr is the error that ended reading the response body, if any
 	// other than a clean end of file.
