@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The README promises that this example runs against a local Redis and says
@@ -57,10 +58,15 @@ func TestRuns(t *testing.T) {
 	if most, _ := strconv.Atoi(inflight[1]); most < 1 || most > inFlight {
 		t.Errorf("got %d in flight at most, want 1 to %d:\n%s", most, inFlight, out)
 	}
-	refusals := regexp.MustCompile(`(\d+) callers waited 1s for a slot, then were refused with resilient.ErrConcurrency, without a request: (\d+) requests for (\d+) answers`).
+	refusals := regexp.MustCompile(`(\d+) callers waited (\S+) for a slot, then were refused with resilient.ErrConcurrency, without a request: (\d+) requests for (\d+) answers`).
 		FindStringSubmatch(out)
-	if refusals == nil || refusals[2] != refusals[3] {
+	if refusals == nil || refusals[3] != refusals[4] {
 		t.Fatalf("got %v, want refused callers and as many requests as answers:\n%s", refusals, out)
+	}
+	// The wait is maxSlotWait, read on a loaded machine's clock: never
+	// less, and not much more.
+	if waited, err := time.ParseDuration(refusals[2]); err != nil || waited < maxSlotWait || waited > maxSlotWait+time.Second {
+		t.Errorf("refused callers waited %s, want %v (up to a second more on a busy machine)", refusals[2], maxSlotWait)
 	}
 	answered := regexp.MustCompile(`(?m)^   answered at: .*$`).FindAllString(out, -1)
 	if len(answered) != 2 {
@@ -68,7 +74,7 @@ func TestRuns(t *testing.T) {
 	}
 	listed := strings.Count(answered[1], ",") + 1
 	refused, _ := strconv.Atoi(refusals[1])
-	answers, _ := strconv.Atoi(refusals[3])
+	answers, _ := strconv.Atoi(refusals[4])
 	if listed != answers || refused+answers != 2*callersEach {
 		t.Errorf("%d refused, %d answers (%d listed): want %d callers in all, each answered by one request or refused",
 			refused, answers, listed, 2*callersEach)
