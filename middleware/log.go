@@ -25,6 +25,8 @@ import (
 //	"circuit half-opened"      INFO  target, from, to
 //	"circuit closed"           INFO  target, from, to
 //	"cooling down"             INFO  target, delay   a member of a pool, after a wait hint
+//	"member out of rotation: account failure"
+//	                           WARN  target, delay, kind, rule   a member of a pool
 //	"falling back"             WARN  target, fallback, kind
 //	"compacted"                WARN  target, messages_before, messages_after
 //	"stream restarted"         INFO  target, chunks
@@ -37,6 +39,8 @@ import (
 //	"idempotency store failed" ERROR tool, idempotency_key, err
 //	"tool progress"            INFO  server, tool, progress, total, message
 //	"server log"               the server's level: server, logger, message
+//	"redis unavailable"        WARN  feature, redis_key, action, err   shared state (resilientredis)
+//	"redis reachable again"    INFO  feature, redis_key, down
 const (
 	KeyTarget         = "target"          // the protected target's name
 	KeyAttempt        = "attempt"         // the attempt number, from 1
