@@ -463,8 +463,8 @@ var missingModelRules = newFamily([]string{"model", "deployment", "does not exis
 // cannot serve the request (a key refused, a balance used up). They also
 // mark a Permanent decided by a status or code as [Class.AccountFailure]:
 // Gemini's 400 "API key not valid" is fixed by another key, as a 401 is.
-var accountRules = newFamily([]string{"auth", "api key", "api_key", "x-api-key", "access denied", "login", "permission", "security token", "token", "supported",
-	"quota", "credit", "billing", "account", "insufficient", "limit", "payment", "organi", "been ", "used up ", "不足", "欠费"},
+var accountRules = newFamily(append([]string{"auth", "api key", "api_key", "x-api-key", "access denied", "login", "permission", "security token", "token", "supported"},
+	billingRules.words...),
 	append(slices.DeleteFunc(slices.Clone(textRules), func(r textRule) bool { return !r.account }), billingRules.rules...)...)
 
 // contentRules say that the provider refused the request for what it
