@@ -21,7 +21,7 @@ import (
 // in several scripts.
 type Step struct {
 	kind   kind
-	chunks []string   // reply text, one element per streamed chunk
+	chunks []string   // reply text, one element per streamed chunk; the frames of kindRawStream, kindRawStall
 	calls  []ToolCall // kindToolCalls
 
 	errs      [3]apiError // kindStatus, indexed by Format-1
