@@ -220,8 +220,8 @@ func strategyNote(ps []Policy, res [][]poolResult) string {
 		"about half, holds about a quarter of a healthy member's calls in flight, and gets none while a "+
 		"healthier member is idle, save one probe per breaker delay without a call; "+
 		"%s, which admits %d requests per %v and cools down for the rest of the window after its first 429, "+
-		"takes %.0f %%. Lowest latency scores each member by its recent latency, a failure counting as at "+
-		"least twice it, divided by the same health, and sends %s less.",
+		"takes %.0f %%. Lowest latency scores each member by its recent latency (a failure counting as at "+
+		"least twice it) times its calls in flight plus one, divided by the same weighing, and sends %s less.",
 		degradedName, slower, 100*df.degradedFail, strings.Join(parts, "; "), load.median(), ps[0].Name,
 		degradedName, slower, rateLimitedName, df.quota, df.window, limited.median(), degradedName)
 }
