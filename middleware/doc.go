@@ -37,8 +37,9 @@
 // the limit's reason, or [ReasonPermanent] after account failures) and a
 // detail stating each member's state. Each attempt names its member:
 // [Attempt.Target] in the final error, the Target of [Start],
-// [AttemptEnd], [RetryScheduled] and [Refusal]; [Pipeline.Balancer]
-// reports on the members.
+// [AttemptEnd], [LateResult], [RetryScheduled] and [Refusal] (and of
+// package llms's [StreamRestarted]); [Pipeline.Balancer] reports on the
+// members.
 //
 // # Decisions
 //
