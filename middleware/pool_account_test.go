@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -281,4 +282,26 @@ func TestPlainPipelineAccountFailureStops(t *testing.T) {
 	if p.Breaker().State() != middleware.BreakerClosed || len(s.calls) != 3 {
 		t.Errorf("breaker %v after %d calls, want closed after 3", p.Breaker().State(), len(s.calls))
 	}
+}
+
+// TestPoolSuspendedReportedOnce: two calls in flight on a member when its
+// key is refused take it out of rotation once: one Suspended event, one
+// log line, not one per call, as for a cooldown.
+func TestPoolSuspendedReportedOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rec := &observetest.Recorder{}
+		f := newFleet(newScript(step{err: keyRefused, sleep: time.Second}))
+		p := mustPool(t, members(1), middleware.Observe(rec))
+		var wg sync.WaitGroup
+		for range 2 {
+			wg.Go(func() { _, _ = p.Do(context.Background(), f.fn) })
+		}
+		wg.Wait()
+		if went := f.went(); len(went) != 2 {
+			t.Fatalf("attempts went to %v, want both calls on m0", went)
+		}
+		if sus := observetest.Of[middleware.Suspended](rec); len(sus) != 1 || sus[0].For != middleware.DefaultMaxHold {
+			t.Errorf("suspensions %+v, want one for %v", sus, middleware.DefaultMaxHold)
+		}
+	})
 }
