@@ -241,7 +241,8 @@ type Cooldown struct {
 // a quota used up, a deployment missing) and is out of rotation for For,
 // its [MaxHold]: its circuit is held open that long (a [BreakerChange]
 // reports it opening), or, without a breaker, it gets no attempt. Class is
-// the failure's.
+// the failure's. It is sent once each time the member goes out of
+// rotation, not for each call in flight there that fails the same way.
 type Suspended struct {
 	Target string // the member
 	For    time.Duration

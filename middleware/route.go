@@ -738,7 +738,8 @@ type outage struct {
 // without a breaker, it gets no attempt that long. Every account fails the
 // same way until someone fixes it, so no call should spend a request
 // there before: after the hold, one attempt (its circuit's probe) finds
-// out whether it is back. It is reported as a [Suspended] event.
+// out whether it is back. It is reported as a [Suspended] event, once
+// however many calls in flight there fail so.
 func (c *call[R]) takeOut(m *member, class taxonomy.Class) {
 	d := m.maxHold
 	if m.breaker != nil {
@@ -748,11 +749,14 @@ func (c *call[R]) takeOut(m *member, class taxonomy.Class) {
 	if class.Status != 0 && !strings.HasPrefix(why, "status ") {
 		why += fmt.Sprintf(", status %d", class.Status)
 	}
-	m.out.Store(&outage{until: time.Now().Add(d), why: why})
+	now := time.Now()
+	prev := m.out.Swap(&outage{until: now.Add(d), why: why})
 	if m.breaker != nil {
 		m.breaker.HoldOpen(d)
 	}
-	if c.p.obs.Active() {
+	// Calls in flight there when it was taken out fail the same way: one
+	// event per time out of rotation, as a cooldown is reported once.
+	if (prev == nil || !now.Before(prev.until)) && c.p.obs.Active() {
 		c.p.obs.Observe(c.caller, Suspended{Target: m.name, For: d, Class: class})
 	}
 }
