@@ -108,17 +108,14 @@ func firstKeyState(start []byte) uint8 {
 	switch {
 	case key == nil && len(start) < maxFirstKey:
 		return undecided
-	case string(key) == "error":
+	case isErrorMember(key, value):
+		// {"error": ...}, Anthropic's {"type": "error", ...}, Mistral's
+		// {"object": "error", ...}; an OpenAI embeddings list ({"object":
+		// "list"}) or an Anthropic message ({"type": "message"}) is passed
+		// through.
 		return mayBeError
-	case string(key) != "type" && string(key) != "object":
-		return notError
-	case len(value) < len(`"error"`) && len(start) < maxFirstKey:
-		return undecided
-	case bytes.HasPrefix(value, []byte(`"error"`)):
-		// Anthropic's {"type": "error", ...}, Mistral's {"object": "error",
-		// ...}; an OpenAI embeddings list ({"object": "list"}) or an
-		// Anthropic message ({"type": "message"}) is passed through.
-		return mayBeError
+	case (string(key) == "type" || string(key) == "object") && len(value) < len(`"error"`) && len(start) < maxFirstKey:
+		return undecided // the value may yet be "error"
 	}
 	return notError
 }

@@ -253,14 +253,7 @@ func (w *streamWatcher) end() {
 // (Anthropic) or "object": "error" (Mistral, vLLM). An object whose error
 // says nothing ("error": null) is not one.
 func recordErrorObject(s *slot, data []byte) {
-	key, value := firstMember(data)
-	switch string(key) {
-	case "error":
-	case "type", "object":
-		if !bytes.HasPrefix(value, []byte(`"error"`)) {
-			return
-		}
-	default:
+	if !isErrorMember(firstMember(data)) {
 		return
 	}
 	typ, code, msg := parseErrorBody(data)
@@ -271,6 +264,19 @@ func recordErrorObject(s *slot, data []byte) {
 		ev.InBand = true
 		ev.ErrorType, ev.ErrorCode, ev.ErrorMessage = typ, code, msg
 	})
+}
+
+// isErrorMember reports whether the first member of an object, its key and
+// what follows its colon (see firstMember), makes it a provider error
+// object: "error", or "type" or "object" with the value "error".
+func isErrorMember(key, value []byte) bool {
+	switch string(key) {
+	case "error":
+		return true
+	case "type", "object":
+		return bytes.HasPrefix(value, []byte(`"error"`))
+	}
+	return false
 }
 
 // firstMember returns the first key of a JSON object and what follows its
