@@ -46,11 +46,11 @@ type memberSpec struct {
 // not found) is out of rotation for its middleware.MaxHold, 5 min by
 // default, and the call goes at once to another member; when every member
 // fails so, the call fails with middleware.ReasonPermanent and each
-// member's state, and [Fallbacks] take it. The pool has no breaker of its own ([Model.Breaker] is nil): one
-// member down must not stop the others; [Model.Pool] reports on the
-// members. [Middleware] options about the breaker set the members'
-// defaults; a rate or concurrency limit given to the pool bounds it as a
-// whole. [ShareLimits] does not apply to a pool.
+// member's state, and [Fallbacks] take it. The pool has no breaker of its
+// own ([Model.Breaker] is nil): one member down must not stop the others;
+// [Model.Pool] reports on the members. [Middleware] options about the
+// breaker set the members' defaults; a rate or concurrency limit given to
+// the pool bounds it as a whole. [ShareLimits] does not apply to a pool.
 //
 // Members are named as fallbacks are ("openai/gpt-4o", "openai/gpt-4o#2"
 // unless [Named]); the pool is named by [Name], by default
