@@ -211,8 +211,9 @@ func MaxWait(d time.Duration) Option {
 // FailClosed makes a [Limiter] or a [Semaphore] refuse every attempt while
 // Redis is unavailable, with an error that matches [ErrUnavailable],
 // instead of admitting it (a Semaphore admits up to its n slots in each
-// process then). Limiter and Semaphore only. Default: fail open (admit,
-// and log).
+// process then). Limiter and Semaphore only. Default: admit and log (the
+// action middleware.SharedFailOpen for a Limiter, SharedLocal for a
+// Semaphore).
 func FailClosed() Option {
 	return func(c *config) {
 		if c.only(forLimiter|forSemaphore, "FailClosed") {
