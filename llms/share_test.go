@@ -22,20 +22,15 @@ func TestShareLimitsSharesTheConcurrencyLimit(t *testing.T) {
 		defer s.Close()
 		model := mustWrap(t, realClient(t, s, faultserver.OpenAI), llms.Middleware(middleware.MaxConcurrent(3, time.Minute)))
 		e := mustEmbedder(t, realEmbedder(t, s, faultserver.OpenAI), llms.ShareLimits(model))
-		var wg sync.WaitGroup
-		for range 10 {
-			wg.Go(func() {
-				if _, err := model.GenerateContent(context.Background(), hello()); err != nil {
-					t.Errorf("chat: %v", err)
-				}
-			})
-			wg.Go(func() {
-				if _, err := e.CreateEmbedding(context.Background(), []string{"a text"}); err != nil {
-					t.Errorf("embedding: %v", err)
-				}
-			})
-		}
-		wg.Wait()
+		callers(10, func() {
+			if _, err := model.GenerateContent(context.Background(), hello()); err != nil {
+				t.Errorf("chat: %v", err)
+			}
+		}, func() {
+			if _, err := e.CreateEmbedding(context.Background(), []string{"a text"}); err != nil {
+				t.Errorf("embedding: %v", err)
+			}
+		})
 		// 20 requests of a second each, 3 at a time: 7 s, within the
 		// model's wait, which the embedder, without a limit of its own, keeps.
 		if s.Count() != 20 || s.MaxInFlight() != 3 {
@@ -99,17 +94,24 @@ func TestShareLimitsOfAPool(t *testing.T) {
 		s := faultserver.NewInMemory(faultserver.Reply("").After(time.Second))
 		defer s.Close()
 		e := mustEmbedder(t, realEmbedder(t, s, faultserver.OpenAI), llms.ShareLimits(pool))
-		var wg sync.WaitGroup
-		for range 10 {
-			wg.Go(func() {
-				if _, err := e.CreateEmbedding(context.Background(), []string{"a text"}); err != nil {
-					t.Errorf("embedding: %v", err)
-				}
-			})
-		}
-		wg.Wait()
+		callers(10, func() {
+			if _, err := e.CreateEmbedding(context.Background(), []string{"a text"}); err != nil {
+				t.Errorf("embedding: %v", err)
+			}
+		})
 		if s.Count() != 10 || s.MaxInFlight() != 3 {
 			t.Errorf("%d requests, %d at most in flight; want 10, 3 (the pool's limit, not its member's 1)", s.Count(), s.MaxInFlight())
 		}
 	})
+}
+
+// callers runs n callers of each call at once and waits for them all.
+func callers(n int, calls ...func()) {
+	var wg sync.WaitGroup
+	for range n {
+		for _, call := range calls {
+			wg.Go(call)
+		}
+	}
+	wg.Wait()
 }
