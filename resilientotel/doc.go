@@ -91,11 +91,11 @@
 // # Cardinality
 //
 // Every attribute value of a measurement comes from a bounded set: the
-// names of the program's models, tools, pool members and breakers, and the names of
-// kinds, outcomes, wait sources, reasons, states, shared features and
-// their actions. No message text, input or key is ever an attribute. The attribute sets are cached (at most
-// 4096), as are the targets' span names (at most 1024); past those bounds
-// they are built per call instead. The gauge reports at most
+// names of the program's models, tools, pool members and breakers, and the
+// names of kinds, outcomes, wait sources, reasons, states, shared features
+// and their actions. No message text, input or key is ever an attribute.
+// The attribute sets are cached (at most 4096), as are the targets' span
+// names (at most 1024); past those bounds they are built per call instead. The gauge reports at most
 // [DefaultMaxBreakers] breakers (see [MaxBreakers]).
 //
 // # Cost
