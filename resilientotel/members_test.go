@@ -88,7 +88,7 @@ func TestPoolMemberMetrics(t *testing.T) {
 		for _, s := range h.spans.GetSpans() {
 			for _, e := range s.Events {
 				for _, kv := range e.Attributes {
-					noSecret(t, s.Name+" "+e.Name, string(kv.Key)+"="+kv.Value.Emit())
+					noSecret(t, s.Name+" "+e.Name, string(kv.Key)+"="+kv.Value.String())
 				}
 			}
 		}
@@ -105,7 +105,7 @@ func memberEvents(span tracetest.SpanStub) []map[string]string {
 		}
 		m := map[string]string{"name": e.Name}
 		for _, kv := range e.Attributes {
-			m[string(kv.Key)] = kv.Value.Emit()
+			m[string(kv.Key)] = kv.Value.String()
 		}
 		out = append(out, m)
 	}
