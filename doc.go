@@ -62,7 +62,7 @@
 // (embeddings.NewEmbedder): each batch is retried on its own, a batch too
 // large is split in halves, a text too long is named, and vectors that
 // cannot be used are failures. [ShareLimits] lets it share the chat
-// model's breaker and limiters.
+// model's breaker, limiters and concurrency limit.
 //
 // # Packages
 //

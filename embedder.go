@@ -20,8 +20,8 @@ import (
 //	llm, _ := openai.New(openai.WithHTTPClient(resilient.HTTPClient()))
 //	docs, _ := embeddings.NewEmbedder(resilient.Embedder(llm))
 //
-// [ShareLimits] makes it share the breaker and limiters of the chat model
-// of the same account. Options about chat or tools make it report an error.
+// [ShareLimits] makes it share the breaker, limiters and concurrency limit
+// of the chat model of the same account. Options about chat or tools make it report an error.
 //
 // Embedder never fails: a nil client or an invalid option makes every call
 // of the result return the problem, as a programming error, and
@@ -36,11 +36,18 @@ func Embedder(c embeddings.EmbedderClient, opts ...Option) *llms.Embedder {
 	return wrapped
 }
 
-// ShareLimits makes a model or an embedder draw on the circuit breaker and
-// the rate and token limiters of m, the chat model of the same provider
-// account, in place of its own: both spend one quota, so a failure of
-// either counts toward the one breaker, whose open circuit stops both.
-// Models and embedders only. Default: nothing shared.
+// ShareLimits makes a model or an embedder draw on the circuit breaker,
+// the rate and token limiters and the concurrency limit ([MaxConcurrent],
+// [ConcurrencyLimit]) of m, the chat model of the same provider account or
+// deployment, in place of its own: both spend one quota, so a failure of
+// either counts toward the one breaker, whose open circuit stops both, and
+// both take slots of m's one semaphore, as a provider's cap on requests in
+// flight counts the requests of both (a model and an embedder each given
+// MaxConcurrent(8, wait) would otherwise send 16 at once). Each waits for a
+// slot as long as its own MaxConcurrent or ConcurrencyLimit says, m's wait
+// when it has none. When m is a [Pool], the limits shared are those given
+// to the pool as a whole; its members' own limits stay theirs. Models and
+// embedders only, not a pool being built. Default: nothing shared.
 //
 //	model := resilient.Model(llm, resilient.RateLimit(limiter))
 //	embedder := resilient.Embedder(llm, resilient.ShareLimits(model))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -69,6 +70,43 @@ func TestEmbedderSharesLimitsWithTheChatModel(t *testing.T) {
 	if alone.Breaker() == model.Breaker() {
 		t.Error("an embedder without ShareLimits uses the model's breaker")
 	}
+}
+
+// TestEmbedderSharesTheModelsConcurrencyLimit: through the real OpenAI
+// client, a chat model capped at 3 requests in flight and an embedder of
+// the same deployment sharing its limits, ten callers each, never have more
+// than 3 requests at the server at once.
+func TestEmbedderSharesTheModelsConcurrencyLimit(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := faultserver.NewInMemory(faultserver.Reply("ok").After(time.Second))
+		defer s.Close()
+		llm, err := s.OpenAI(openai.WithHTTPClient(&http.Client{Transport: llms.NewTransport(s.Client().Transport)}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		model := resilient.Model(llm, resilient.MaxConcurrent(3, time.Minute))
+		docs, err := embeddings.NewEmbedder(resilient.Embedder(llm, resilient.ShareLimits(model)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		for range 10 {
+			wg.Go(func() {
+				if _, err := model.Call(context.Background(), "Say hello"); err != nil {
+					t.Errorf("chat: %v", err)
+				}
+			})
+			wg.Go(func() {
+				if _, err := docs.EmbedQuery(context.Background(), "a text"); err != nil {
+					t.Errorf("embedding: %v", err)
+				}
+			})
+		}
+		wg.Wait()
+		if s.Count() != 20 || s.MaxInFlight() != 3 {
+			t.Errorf("%d requests, %d at most in flight; want 20, 3", s.Count(), s.MaxInFlight())
+		}
+	})
 }
 
 // An embedder splits a batch the provider rejects as too large and merges

@@ -26,9 +26,12 @@ type wire struct {
 
 func newWire(r *Request) *wire {
 	w := &wire{
-		format:  r.Format,
-		model:   r.model(),
-		now:     time.Now(),
+		format: r.Format,
+		model:  r.model(),
+		// Whole seconds: RFC 3339 timestamps of Ollama's lines then keep one
+		// width, so a reply cut in half (TruncatedJSON) is cut at the same
+		// place every time, rather than wherever the trimmed nanoseconds put it.
+		now:     time.Now().Truncate(time.Second),
 		prompt:  len(r.Body)/4 + 1,
 		usage:   r.Format == OpenAI && r.includeUsage(),
 		streams: r.streamed(),

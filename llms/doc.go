@@ -81,7 +81,8 @@
 // refused by its limits like a model's (the estimate is a quarter of the
 // texts' bytes); langchaingo's embeddings clients return no token usage, so
 // embeddings add requests to the run but no tokens. [ShareLimits] lets an embedder and a
-// chat model of one account share their breaker and limiters:
+// chat model of one account share their breaker, limiters and concurrency
+// limit:
 //
 //	llm, _ := openai.New(openai.WithHTTPClient(llms.HTTPClient()))
 //	model, _ := llms.New(llm)

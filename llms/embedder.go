@@ -30,7 +30,8 @@ var errZeroEmbedder = taxonomy.WithClass(errors.New("llms: zero Embedder: build 
 //
 //   - retry, breaker and timeout come from package middleware, driven by
 //     package taxonomy's classifier: Retry-After is honoured, the run's
-//     budget spent, the breaker shared when [ShareLimits] says so;
+//     budget spent, the breaker (and the rate, token and concurrency limits) shared
+//     when [ShareLimits] says so;
 //   - checks turn a response the client accepted but that cannot be used
 //     into a failure, retried as a transient one: a count of vectors other
 //     than the count of texts ([ErrVectorCount]), an empty vector

@@ -254,14 +254,23 @@ func TokenLimit(l middleware.Limiter) Option {
 }
 
 // ShareLimits makes the model or embedder being built draw on m's circuit
-// breaker, rate limiter ([middleware.RateLimit]) and token limiter
-// ([TokenLimit]) in place of its own: for a chat model and an embedder (or
-// two models) of one provider account, which draw on one quota. A failure
-// of either then counts toward the one breaker, whose open circuit stops
-// both, and their requests share the limits. What m has replaces what other
-// options set; what m lacks (no limiter, say) stays as they set it. m's
-// fallbacks are not shared, and fallbacks of the model being built keep
-// breakers of their own. Default: nothing shared.
+// breaker, rate limiter ([middleware.RateLimit]), token limiter
+// ([TokenLimit]) and concurrency limit ([middleware.MaxConcurrent],
+// [middleware.ConcurrencyLimit]) in place of its own: for a chat model and
+// an embedder (or two models) of one provider account or deployment, which
+// draw on one quota and one cap on requests in flight. A failure of either
+// then counts toward the one breaker, whose open circuit stops both, their
+// requests share the limits, and their attempts take slots of the one
+// semaphore (a deployment capped at 8 requests in flight gets at most 8
+// from both, not 8 each). Each keeps its own wait for a slot when its own
+// options set a concurrency limit, else waits as long as m's callers do.
+// What m has replaces what other options set; what m lacks (no limiter,
+// say) stays as they set it. m's fallbacks are not shared, and fallbacks of
+// the model being built keep limits of their own. When m is a pool
+// ([NewPool]), the limits shared are the pool's, those given to it as a
+// whole (it has no breaker of its own); each member's own limits stay the
+// member's. A pool being built cannot share another's limits. Default:
+// nothing shared.
 func ShareLimits(m *Model) Option {
 	return func(c *config) {
 		switch {
@@ -275,9 +284,10 @@ func ShareLimits(m *Model) Option {
 	}
 }
 
-// sharedLimits returns the pipeline options that put the breaker and the
-// rate limiter of the model given to [ShareLimits] in place of the target's
-// own. They go after the caller's options, which they override.
+// sharedLimits returns the pipeline options that put the breaker, the rate
+// limiter and the concurrency limit of the model given to [ShareLimits] in
+// place of the target's own. They go after the caller's options, which they
+// override, but for the wait for a slot when those set one.
 func (c *config) sharedLimits() []middleware.Option {
 	if c.shared == nil {
 		return nil
@@ -288,6 +298,12 @@ func (c *config) sharedLimits() []middleware.Option {
 	}
 	if l := c.shared.pipe.Limiter(); l != nil {
 		opts = append(opts, middleware.RateLimit(l))
+	}
+	if sem, wait := c.shared.pipe.Concurrency(); sem != nil {
+		if own, ok := middleware.ConcurrencyWait(c.mw...); ok {
+			wait = own
+		}
+		opts = append(opts, middleware.ConcurrencyLimit(sem, wait))
 	}
 	return opts
 }

@@ -50,7 +50,10 @@ type memberSpec struct {
 // own ([Model.Breaker] is nil): one member down must not stop the others;
 // [Model.Pool] reports on the members. [Middleware] options about the
 // breaker set the members' defaults; a rate or concurrency limit given to
-// the pool bounds it as a whole. [ShareLimits] does not apply to a pool.
+// the pool bounds it as a whole. A pool cannot be built with
+// [ShareLimits]; a model or embedder given ShareLimits(pool) draws on the
+// limits given to the pool as a whole (its rate, token and concurrency
+// limits), not on its members'.
 //
 // Members are named as fallbacks are ("openai/gpt-4o", "openai/gpt-4o#2"
 // unless [Named]); the pool is named by [Name], by default
@@ -62,7 +65,7 @@ func NewPool(members []lcllms.Model, opts ...Option) (*Model, error) {
 		cfg.errorf("NewPool: a pool needs at least one member")
 	}
 	if cfg.shared != nil {
-		cfg.errorf("ShareLimits applies to a model, not to a pool: share a member's breaker with middleware.UseBreaker in its options")
+		cfg.errorf("ShareLimits applies to a model, not to a pool: share a member's breaker or concurrency limit with middleware.UseBreaker or ConcurrencyLimit in its options")
 	}
 	var clients []client
 	var specs []middleware.Member

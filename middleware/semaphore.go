@@ -129,6 +129,22 @@ func ConcurrencyLimit(s Semaphore, maxWait time.Duration) Option {
 	}
 }
 
+// ConcurrencyWait returns how long callers wait for a slot of the
+// concurrency limit that opts set ([MaxConcurrent] or [ConcurrencyLimit],
+// the last one given), and whether they set one. It only reads the
+// options: an adapter that puts another target's semaphore in place of the
+// one opts set uses it to keep their wait (package llms, sharing a model's
+// limits with an embedder).
+func ConcurrencyWait(opts ...Option) (time.Duration, bool) {
+	var c config
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	return c.semWait, c.concurrency > 0 || c.semaphore != nil
+}
+
 // newSemaphore returns the semaphore that c asks for, nil for none.
 func (c *config) newSemaphore() Semaphore {
 	if c.semaphore != nil || c.concurrency == 0 {

@@ -220,3 +220,29 @@ func TestBulkheadError(t *testing.T) {
 		}
 	})
 }
+
+// TestConcurrencyWait: the wait of the last concurrency limit the options
+// set, and whether they set one.
+func TestConcurrencyWait(t *testing.T) {
+	b, err := middleware.NewBulkhead(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		opts []middleware.Option
+		want time.Duration
+		set  bool
+	}{
+		{"none", []middleware.Option{middleware.MaxAttempts(2), nil}, 0, false},
+		{"MaxConcurrent", []middleware.Option{middleware.MaxConcurrent(3, time.Second)}, time.Second, true},
+		{"no wait", []middleware.Option{middleware.MaxConcurrent(3, 0)}, 0, true},
+		{"the last one", []middleware.Option{middleware.MaxConcurrent(3, time.Second), middleware.ConcurrencyLimit(b, time.Minute)}, time.Minute, true},
+		{"invalid", []middleware.Option{middleware.MaxConcurrent(0, time.Second)}, 0, false},
+	}
+	for _, tt := range tests {
+		if got, set := middleware.ConcurrencyWait(tt.opts...); got != tt.want || set != tt.set {
+			t.Errorf("%s: got (%v, %v), want (%v, %v)", tt.name, got, set, tt.want, tt.set)
+		}
+	}
+}

@@ -43,8 +43,14 @@
 // circuit, a spent budget) and a pipeline giving up are events on the
 // call's span (resilient.fallback, resilient.hedge, resilient.compaction,
 // resilient.stream_restart, resilient.refusal, resilient.gave_up), as are a
-// tool's idempotent replay, lost lease and failed store. A breaker's
-// changes of state belong to no one call: they are metrics only.
+// tool's idempotent replay, lost lease and failed store. So are a pool
+// member cooling down after a wait hint (resilient.cooldown, with
+// resilient.target, the member, and resilient.cooldown.wait, seconds) and
+// a pool member taken out of rotation after an account failure
+// (resilient.suspension, with resilient.target, error.type, resilient.reason
+// and resilient.suspension.hold, seconds), on the span of the call that
+// found them. A breaker's changes of state belong to no one call: they are
+// metrics only.
 //
 // # Metrics
 //
@@ -59,8 +65,20 @@
 //	resilient.hedges                  counter              resilient.target
 //	resilient.tool.calls              counter              gen_ai.tool.name, resilient.outcome (ok, tool_error, fatal, internal, timeout, circuit_open, stuck, replayed, refused)
 //	resilient.refusals                counter              resilient.target, resilient.reason (budget, throttle, rate_limit, usage_limit, circuit_open, concurrency)
+//	resilient.member.cooldowns        counter              resilient.target (the pool member)
+//	resilient.member.cooldown.wait    histogram, s         resilient.target (the pool member)
+//	resilient.member.suspensions      counter              resilient.target (the pool member), error.type, resilient.reason (account, model_missing)
 //	resilient.shared.unavailable      counter              resilient.shared.feature (store, limiter, breaker, semaphore), resilient.shared.action (fail_open, local, fail_closed)
 //	resilient.shared.unavailable.duration  histogram, s    resilient.shared.feature
+//
+// The member instruments say when a pool (resilient.Pool) takes a member
+// out of rotation: a cooldown after a Retry-After or a rate-limit reset,
+// with the wait it was given, or a suspension for its MaxHold after an
+// account failure, error.type being the failure's kind (permanent) and
+// resilient.reason whether the model or deployment is missing
+// (model_missing) or the account failed otherwise (account: a key refused,
+// a permission missing, a quota used up). The breaker a suspension holds
+// open shows in the breaker instruments as well.
 //
 // The last two count the outages of the Redis that replicas share state
 // through (package resilientredis, with its Observe option): a feature
@@ -73,11 +91,11 @@
 // # Cardinality
 //
 // Every attribute value of a measurement comes from a bounded set: the
-// names of the program's models, tools and breakers, and the names of
-// kinds, outcomes, wait sources, reasons, states, shared features and
-// their actions. No message text, input or key is ever an attribute. The attribute sets are cached (at most
-// 4096), as are the targets' span names (at most 1024); past those bounds
-// they are built per call instead. The gauge reports at most
+// names of the program's models, tools, pool members and breakers, and the
+// names of kinds, outcomes, wait sources, reasons, states, shared features
+// and their actions. No message text, input or key is ever an attribute.
+// The attribute sets are cached (at most 4096), as are the targets' span
+// names (at most 1024); past those bounds they are built per call instead. The gauge reports at most
 // [DefaultMaxBreakers] breakers (see [MaxBreakers]).
 //
 // # Cost

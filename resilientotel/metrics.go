@@ -12,24 +12,28 @@ import (
 
 // instruments are the observer's metric instruments, made once by New.
 type instruments struct {
-	duration    genaiconv.ClientOperationDuration
-	tokens      genaiconv.ClientTokenUsage
-	attempts    metric.Int64Counter
-	retries     metric.Int64Counter
-	retryWait   metric.Float64Histogram
-	transitions metric.Int64Counter
-	fallbacks   metric.Int64Counter
-	hedges      metric.Int64Counter
-	toolCalls   metric.Int64Counter
-	refusals    metric.Int64Counter
-	unavailable metric.Int64Counter
-	downtime    metric.Float64Histogram
-	breaker     metric.Int64ObservableGauge
+	duration     genaiconv.ClientOperationDuration
+	tokens       genaiconv.ClientTokenUsage
+	attempts     metric.Int64Counter
+	retries      metric.Int64Counter
+	retryWait    metric.Float64Histogram
+	transitions  metric.Int64Counter
+	fallbacks    metric.Int64Counter
+	hedges       metric.Int64Counter
+	toolCalls    metric.Int64Counter
+	refusals     metric.Int64Counter
+	unavailable  metric.Int64Counter
+	downtime     metric.Float64Histogram
+	cooldowns    metric.Int64Counter
+	cooldownWait metric.Float64Histogram
+	suspensions  metric.Int64Counter
+	breaker      metric.Int64ObservableGauge
 }
 
 // Bucket boundaries: the GenAI conventions' advice for the duration and
 // the token usage, and for the retry wait a doubling from 0.1 s up to past
-// the default Retry-After cap of a minute.
+// the default Retry-After cap of a minute (a pool member's cooldown too,
+// which comes from the same hints).
 var (
 	durationBuckets  = []float64{0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92}
 	tokenBuckets     = []float64{1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864}
@@ -61,6 +65,10 @@ func newInstruments(m metric.Meter) *instruments {
 		hedges:      counter(nameHedges, "{hedge}", "Hedged attempts started beside a slow one."),
 		toolCalls:   counter(nameToolCalls, "{call}", "Tool calls, by outcome."),
 		refusals:    counter(nameRefusals, "{refusal}", "Calls or attempts refused before any request, by reason."),
+		cooldowns: counter(nameCooldowns, "{cooldown}",
+			"Times a pool member answered with a wait hint (Retry-After, a rate-limit reset) and cools down meanwhile."),
+		suspensions: counter(nameSuspensions, "{suspension}",
+			"Times a pool member was taken out of rotation after an account failure (a key refused, a quota used up, a model missing), by why."),
 		unavailable: counter(nameUnavailable, "{outage}",
 			"Times a feature lost the state it shares with other replicas (Redis), by what it does meanwhile."),
 	}
@@ -71,6 +79,10 @@ func newInstruments(m metric.Meter) *instruments {
 	check(err)
 	in.retryWait, err = m.Float64Histogram(nameRetryWait, metric.WithUnit("s"),
 		metric.WithDescription("Waits before retries, by where the wait came from."),
+		metric.WithExplicitBucketBoundaries(retryWaitBuckets...))
+	check(err)
+	in.cooldownWait, err = m.Float64Histogram(nameCooldownWait, metric.WithUnit("s"),
+		metric.WithDescription("How long pool members cool down after a wait hint."),
 		metric.WithExplicitBucketBoundaries(retryWaitBuckets...))
 	check(err)
 	in.downtime, err = m.Float64Histogram(nameDowntime, metric.WithUnit("s"),
@@ -103,6 +115,8 @@ const (
 	instTokens
 	instUnavailable
 	instDowntime
+	instCooldowns // resilient.member.cooldowns and resilient.member.cooldown.wait
+	instSuspensions
 	numInstruments
 )
 
@@ -122,6 +136,8 @@ var instrumentKeys = [numInstruments][4]attribute.Key{
 	instTokens:      {keyOperation, keyProvider, keyModel, semconv.GenAITokenTypeKey},
 	instUnavailable: {keyFeature, keyAction},
 	instDowntime:    {keyFeature},
+	instCooldowns:   {keyTarget},
+	instSuspensions: {keyTarget, keyErrorType, keyReason},
 }
 
 // setKey identifies the attribute set of a measurement: the instrument and

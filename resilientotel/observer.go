@@ -95,6 +95,10 @@ func (o *Observer) Observe(ctx context.Context, e middleware.Event) {
 		// No span event: a breaker belongs to no one call, and its changes
 		// come without a call's context.
 		o.add(ctx, o.in.transitions, setKey{inst: instTransitions, v: [4]string{e.Target, state}})
+	case middleware.Cooldown:
+		o.cooldown(ctx, e)
+	case middleware.Suspended:
+		o.suspended(ctx, e)
 	case middleware.Refusal:
 		reason := e.Reason.String()
 		o.add(ctx, o.in.refusals, setKey{inst: instRefusals, v: [4]string{e.Target, reason}})
