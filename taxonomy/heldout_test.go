@@ -145,6 +145,8 @@ func TestHeldOut(t *testing.T) {
 		{"sixth, sealed", sixthSealed(), false},
 		{"seventh, tuning", seventhTuning(), false},
 		{"seventh, sealed", seventhSealed(), true},
+		{"eighth, tuning", eighthTuning(), false},
+		{"eighth, sealed", eighthSealed(), true},
 	}
 	unseal := os.Getenv("RESILIENT_HELDOUT_UNSEAL") == "1"
 	for _, set := range sets {
