@@ -448,9 +448,10 @@ var overloadedWord = marker(Overloaded, "overloaded")
 var insufficientBalance = pattern(Permanent, `pattern "insufficient balance"`, "insufficient ",
 	`\binsufficient (?:account )?(?:balance|credits?|funds)\b`)
 
-// modelNamed is the start of the model-missing patterns: "model" or
-// "models/", then at most one name, quoted or not, then a space.
-const modelNamed = "\\bmodels?(?:/| )?(?:[\x60'\"][^\x60'\"]{1,100}[\x60'\"]|[\\w.:/-]{1,100})? "
+// modelNamed is the start of the model-missing patterns: "model",
+// "models/" or "model: ", then at most one name, quoted or not, then a
+// space.
+const modelNamed = "\\bmodels?(?:/|:? )?(?:[\x60'\"][^\x60'\"]{1,100}[\x60'\"]|[\\w.:/-]{1,100})? "
 
 // missingModelRules are the text rules that say the model is missing or
 // retired. They also mark a Permanent decided by a status or code as
@@ -576,6 +577,11 @@ var textRules = []textRule{
 	// No key sent at all: OpenAI 401 "You didn't provide an API key. You need
 	// to provide your API key in an Authorization header using Bearer auth".
 	accountFailure(pattern(Permanent, `pattern "no api key"`, "provide an api key", `\b(?:didn't|did not) provide an api key\b`)),
+	// A key missing, or one the server cannot tell from a missing one:
+	// Langflow "Invalid or missing API key", "Missing API key", "API key is
+	// missing". Sending again without a key fails the same way.
+	accountFailure(gated(Permanent, `pattern "missing api key"`, "api key", "missing",
+		`\bmissing (?:or (?:invalid|incorrect) )?api key\b|\bapi key (?:is |was )?missing\b`)),
 	// Google's PERMISSION_DENIED "The caller does not have permission",
 	// "Permission denied: ...", "insufficient permissions".
 	accountFailure(pattern(Permanent, `pattern "permission denied"`, "permission",
@@ -738,6 +744,10 @@ var textRules = []textRule{
 	// A bare 429 counts only where it stands alone: not in a port (":35429"),
 	// not in a longer number ("4290").
 	pattern(RateLimited, `marker "429"`, "429", `(?:^|[\s(\[=])429(?:$|[\s).,:;\]])`),
+	// The status's name written as one word, as .NET's HttpStatusCode
+	// (Semantic Kernel's retry handler: "Reason: TooManyRequests. Will retry
+	// after 9000ms") and google.api_core's exception classes name it.
+	marker(RateLimited, "toomanyrequests"),
 
 	// Overloaded.
 	overloadedWord, // Anthropic overloaded_error, OpenAI "The server is overloaded"
@@ -806,6 +816,18 @@ var textRules = []textRule{
 	pattern(Transient, `pattern "http2 connection lost"`, "http2: ",
 		`\bhttp2: (?:client connection lost|client conn(?:ection)? (?:not usable|force closed)|timeout awaiting response headers)`),
 	marker(Transient, "unexpected end of json input"), // a body cut off mid-JSON
+	// A JSON parser that found nothing where the body should start: an
+	// empty body or a page in its place, from a server that failed under
+	// the request (DeepSeek during its outage). Python's json "Expecting
+	// value: line 1 column 1 (char 0)", Rust's serde_json "EOF while parsing
+	// a value at line 1 column 0".
+	marker(Transient, "expecting value: line 1 column 1 (char 0)"),
+	marker(Transient, "eof while parsing a value at line 1 column 0"),
+	// The same status names as one word for the gateway failures:
+	// HttpStatusCode.BadGateway, GatewayTimeout; google.api_core's BadGateway.
+	// Whole words only: a setting named gatewayTimeoutMs is no failure.
+	pattern(Transient, `pattern "badgateway"`, "badgateway", `\bbadgateway\b`),
+	pattern(Transient, `pattern "gatewaytimeout"`, "gatewaytimeout", `\bgatewaytimeout\b`),
 	// A stream cut under the reader: Go's HTTP/2 "http2: response body
 	// closed", OkHttp's "unexpected end of stream on https://...".
 	marker(Transient, "response body closed"),
