@@ -12,7 +12,7 @@ import (
 // provider or SDK text (the source is in the row's name), next to the rows
 // of texts they must not match.
 func eighthFamilyCases() []classifyCase {
-	R, T, U := taxonomy.RateLimited, taxonomy.Transient, taxonomy.Unknown
+	C, P, R, T, U := taxonomy.ContextOverflow, taxonomy.Permanent, taxonomy.RateLimited, taxonomy.Transient, taxonomy.Unknown
 	text := errors.New
 	return []classifyCase{
 		// ---- a status's name written as one word ----
@@ -50,5 +50,21 @@ func eighthFamilyCases() []classifyCase {
 			missing(`pattern "model does not exist"`, 0)},
 		{"a model: field whose tool was not found is no missing model", text(`model: gpt-4o tool lookup_weather was not found`),
 			class(U, "no rule matched", 0)},
+
+		// ---- families of the sealed part, written after its figure ----
+		{"xAI over gRPC (UKGovernmentBEIS/inspect_ai#5208)", text("status = StatusCode.INVALID_ARGUMENT\ndetails = \"Failed to start sampling: [input_too_large] Current message (1149677 tokens) exceeds budget (975424 tokens)\""),
+			class(C, `marker "input_too_large"`, 0)},
+		{"a budget exceeded without the code is no overflow", text(`monthly budget exceeded for project p-1`),
+			class(U, "no rule matched", 0)},
+		{"pydantic 1's refusal of a field (microsoft/autogen#1129, Fireworks)", text(`openai.error.InvalidRequestError: [{'loc': ('body', 'messages', 1, 'name'), 'msg': 'extra fields not permitted', 'type': 'value_error.extra'}]`),
+			class(P, `marker "extra fields not permitted"`, 0)},
+		{"extra fields allowed is no refusal", text(`config: extra fields permitted in metadata`),
+			class(U, "no rule matched", 0)},
+		{"the Telegram Bot API's 429 through n8n (n8n-io/n8n#25347)", text(`Workflow could not be published: Too Many Requests: retry after 1`),
+			hinted(R, `marker "too many requests"`, 0, time.Second)},
+		{"Telegram's description in its JSON body", text(`{"ok":false,"error_code":429,"description":"Too Many Requests: retry after 35","parameters":{"retry_after":35}}`),
+			hinted(R, `marker "too many requests"`, 0, 35*time.Second)},
+		{"a number after retry after in other words is no wait", text(`429 rate limited: will retry after 3 attempts`),
+			class(R, "status 429", 429)},
 	}
 }

@@ -248,8 +248,12 @@ func isWordByte(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'z' || c ==
 // and AWS with a generic ValidationException. Only a 429 keeps its own
 // meaning: a per-minute token limit says "reduce the prompt length" too.
 var overflowRules = newFamily([]string{"context", "token", "too long", "too large", "length", "too_large", "too many inputs", "must have less than", "payload", "truncate prompt"},
-	marker(ContextOverflow, "maximum context length"),               // OpenAI, vLLM, DeepSeek, Groq, Mistral, Fireworks "model maximum context length"
-	marker(ContextOverflow, "context_length_exceeded"),              // OpenAI code
+	marker(ContextOverflow, "maximum context length"),  // OpenAI, vLLM, DeepSeek, Groq, Mistral, Fireworks "model maximum context length"
+	marker(ContextOverflow, "context_length_exceeded"), // OpenAI code
+	// xAI's code for a prompt over the model's window: "Failed to start
+	// sampling: [input_too_large] Current message (1149677 tokens) exceeds
+	// budget (975424 tokens)".
+	marker(ContextOverflow, "input_too_large"),
 	marker(ContextOverflow, "exceeds the maximum number of tokens"), // Gemini
 	marker(ContextOverflow, "`inputs` tokens + `max_new_tokens`"),   // Hugging Face TGI, Together
 	marker(ContextOverflow, "reduce the length of the messages"),    // OpenAI-compatible servers
@@ -596,6 +600,7 @@ var textRules = []textRule{
 	marker(Permanent, "unknown parameter"),
 	marker(Permanent, "unrecognized request argument"),
 	marker(Permanent, "extra inputs are not permitted"),
+	marker(Permanent, "extra fields not permitted"), // the same refusal in pydantic 1's words (Fireworks)
 	marker(Permanent, "malformed input request"),
 	// A conversation the model's chat format does not take: Perplexity
 	// "user or tool message(s) should alternate with assistant message(s)",

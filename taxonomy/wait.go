@@ -196,8 +196,14 @@ func isGoDuration(s string) bool {
 // 6m0s", Azure "Please retry after 6 seconds", Gemini "Please retry in 12.3s",
 // its JSON detail "retryDelay": "12s" however it is printed (Python's repr
 // 'retryDelay': '12s', JSON inside a JSON string \"retryDelay\": \"12s\",
-// genai's Go error retryDelay:12s) and gax's "error details: retry in 12s".
-var retryHintRE = regexp.MustCompile(`(?:try again|retry)(?: after| in)\s+(?:((?:\d+(?:\.\d+)?(?:ms|h|m|s))+)|(\d+(?:\.\d+)?)\s*(milliseconds?|seconds?|secs?|minutes?|mins?))\b|retrydelay\W{0,6}(\d+(?:\.\d+)?s)\b`)
+// genai's Go error retryDelay:12s) and gax's "error details: retry in 12s",
+// and the Telegram Bot API's 429 "Too Many Requests: retry after 35", whose
+// number is seconds (its retry_after parameter) though it names no unit.
+var retryHintRE = regexp.MustCompile(`(?:try again|retry)(?: after| in)\s+(?:((?:\d+(?:\.\d+)?(?:ms|h|m|s))+)|(\d+(?:\.\d+)?)\s*(milliseconds?|seconds?|secs?|minutes?|mins?))\b|retrydelay\W{0,6}(\d+(?:\.\d+)?s)\b|retry after (\d{1,6})(?:$|[\s,;)\]}"'])`)
+
+// telegramRetryAfter is how the Telegram Bot API's 429 description puts its
+// wait in seconds.
+const telegramRetryAfter = "too many requests: retry after "
 
 // retryHint extracts a wait hint from a lowercased error text, clamped to
 // MaxWaitHint.
@@ -220,6 +226,14 @@ func retryHint(lower string) (time.Duration, bool) {
 			return ""
 		}
 		return text[m[2*n]:m[2*n+1]]
+	}
+	if num := group(5); num != "" {
+		// A number without a unit is read only in the words of the API
+		// that documents it as seconds: "retry after 3 attempts" is no wait.
+		if !strings.Contains(lower, telegramRetryAfter) {
+			return 0, false
+		}
+		return clampWait(parseDecimal(num) * float64(time.Second)), true
 	}
 	if num := group(2); num != "" {
 		// "6 seconds", "1.5 minutes", "20 milliseconds"
