@@ -14,6 +14,8 @@ import (
 func TestErrorBodyWatcher(t *testing.T) {
 	pretty := "{\n    \"error\": {\n        \"message\": \"The server is overloaded or not ready yet.\",\n        \"type\": \"server_error\",\n        \"param\": null,\n        \"code\": null\n    }\n}\n"
 	long := `{"error":{"message":"` + strings.Repeat("x", maxErrorObject) + `","type":"server_error"}}`
+	whole := `{"error":{"message":"Overloaded","type":"server_error","detail":""}}`
+	whole = whole[:len(whole)-3] + strings.Repeat("x", maxErrorObject-len(whole)) + `"}}` // exactly maxErrorObject bytes
 	tests := []struct {
 		name               string
 		body               string
@@ -31,6 +33,7 @@ func TestErrorBodyWatcher(t *testing.T) {
 		{"an error that says nothing", `{"error":null,"id":"x","choices":[]}`, "", "", "", false},
 		{"not JSON", `<html>error</html>`, "", "", "", false},
 		{"an object longer than an error object", long, "", "", "", false},
+		{"an error object of the largest size kept", whole, "server_error", "", "Overloaded", true},
 		{"blank beyond the first key's bound", strings.Repeat(" ", maxFirstKey) + `{"error":"x"}`, "", "", "", false},
 		{"a first key beyond its bound", `{` + strings.Repeat(" ", maxFirstKey) + `"error":"x"}`, "", "", "", false},
 	}

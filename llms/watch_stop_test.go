@@ -15,6 +15,7 @@ func TestStreamWatcherRecordsTheStopReason(t *testing.T) {
 		{`{"type": "message_delta", "delta": {"stop_reason" : "end_turn"}}`, "end_turn"},
 		{`{"type":"message_delta","delta":{"stop_reason":null}}`, ""},
 		{`{"type":"message_delta","delta":{"stop_reason":"` + strings.Repeat("x", maxStopReason+1) + `"}}`, ""},
+		{`{"type":"message_delta","delta":{"stop_reason":"` + strings.Repeat("y", maxStopReason) + `"}}`, strings.Repeat("y", maxStopReason)},
 	}
 	for _, tt := range tests {
 		ctx, s := withSlot(context.Background())
