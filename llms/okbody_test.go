@@ -14,8 +14,7 @@ import (
 func TestErrorBodyWatcher(t *testing.T) {
 	pretty := "{\n    \"error\": {\n        \"message\": \"The server is overloaded or not ready yet.\",\n        \"type\": \"server_error\",\n        \"param\": null,\n        \"code\": null\n    }\n}\n"
 	long := `{"error":{"message":"` + strings.Repeat("x", maxErrorObject) + `","type":"server_error"}}`
-	whole := `{"error":{"message":"Overloaded","type":"server_error","detail":""}}`
-	whole = whole[:len(whole)-3] + strings.Repeat("x", maxErrorObject-len(whole)) + `"}}` // exactly maxErrorObject bytes
+	whole := largestErrorObject()
 	tests := []struct {
 		name               string
 		body               string
@@ -51,6 +50,42 @@ func TestErrorBodyWatcher(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// largestErrorObject is an error object of exactly maxErrorObject bytes,
+// the largest that is kept and read.
+func largestErrorObject() string {
+	body := `{"error":{"message":"Overloaded","type":"server_error","detail":""}}`
+	return body[:len(body)-3] + strings.Repeat("x", maxErrorObject-len(body)) + `"}}`
+}
+
+// An error object of the largest size kept is recorded however the reads
+// split it: here the network delivers its first byte alone and the rest in
+// one read into a client's large buffer, so the read that finds the first
+// key also brings the whole object.
+func TestErrorBodyWatcherKeepsTheLargestObjectInOneRead(t *testing.T) {
+	body := largestErrorObject()
+	ctx, s := withSlot(t.Context())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "http://provider.test/v1/chat/completions", nil)
+	resp, err := NewTransport(fakeRoundTripper{&http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: io.NopCloser(io.MultiReader(strings.NewReader(body[:1]), strings.NewReader(body[1:])))}}).RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []byte
+	buf := make([]byte, 2*maxErrorObject)
+	for {
+		n, err := resp.Body.Read(buf)
+		got = append(got, buf[:n]...)
+		if err != nil {
+			break
+		}
+	}
+	resp.Body.Close()
+	if ev, _ := s.evidence(); !ev.InBand || ev.ErrorType != "server_error" || ev.ErrorMessage != "Overloaded" || string(got) != body {
+		t.Errorf("got in-band %v, type %q, message %q and %d bytes of %d; want the error recorded and the body unchanged",
+			ev.InBand, ev.ErrorType, ev.ErrorMessage, len(got), len(body))
 	}
 }
 
