@@ -270,6 +270,15 @@ func (c *collector) fn(_ context.Context, chunk []byte) error {
 	return c.err
 }
 
+// restart is a stream restart hook that clears what was shown, as a
+// caller's UI does.
+func (c *collector) restart(context.Context, string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.chunks = nil
+	return nil
+}
+
 func (c *collector) text() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -28,9 +28,9 @@ func TestOutputLimitErrorSaysWhyAndKeepsTheClientError(t *testing.T) {
 			`{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"o4-mini","choices":[{"index":0,"message":{"role":"assistant","content":""},"finish_reason":"length"}],"usage":{"prompt_tokens":5,"completion_tokens":16,"total_tokens":21}}`),
 			false, "length", nil},
 		{"anthropic max_tokens with no text, streamed", faultserver.Anthropic, faultserver.RawStream(
-			"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-3-5-haiku-latest\",\"content\":[],\"stop_reason\":null,\"usage\":{\"input_tokens\":5,\"output_tokens\":1}}}\n\n",
-			"event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"max_tokens\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":1}}\n\n",
-			"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"),
+			anthropicEmptyStart,
+			anthropicMaxTokensDelta,
+			anthropicMessageStop),
 			true, "max_tokens", anthropic.ErrEmptyResponse},
 	}
 	for _, tt := range tests {

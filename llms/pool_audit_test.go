@@ -1,7 +1,6 @@
 package llms_test
 
 import (
-	"context"
 	"errors"
 	"log/slog"
 	"strings"
@@ -40,13 +39,7 @@ func TestPoolStreamCutAfterText(t *testing.T) {
 				[]faultserver.Step{faultserver.ReplyChunks("Hel", "lo")})
 			rec := &observetest.Recorder{}
 			c = collector{}
-			hook := func(context.Context, string) error {
-				c.mu.Lock()
-				c.chunks = nil // the caller clears what it showed
-				c.mu.Unlock()
-				return nil
-			}
-			pool := mustPool(t, members, llms.OnStreamRestart(hook), llms.Middleware(middleware.Observe(rec)),
+			pool := mustPool(t, members, llms.OnStreamRestart(c.restart), llms.Middleware(middleware.Observe(rec)),
 				llms.Middleware(middleware.Balance(middleware.RoundRobin)))
 			start := time.Now()
 			resp, err := pool.GenerateContent(t.Context(), hello(), lcllms.WithStreamingFunc(c.fn))

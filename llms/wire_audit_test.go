@@ -166,6 +166,14 @@ func TestUnusable200(t *testing.T) {
 	})
 }
 
+// The frames of an Anthropic stream that spent its output limit before any
+// text: the message's start, the delta with its stop reason, and its end.
+const (
+	anthropicEmptyStart     = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-3-5-haiku-latest\",\"content\":[],\"stop_reason\":null,\"usage\":{\"input_tokens\":5,\"output_tokens\":1}}}\n\n"
+	anthropicMaxTokensDelta = "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"max_tokens\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":1}}\n\n"
+	anthropicMessageStop    = "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+)
+
 // Streams that fail in band, end early, or go silent.
 func TestStreamFaultsAudit(t *testing.T) {
 	openaiChunk := func(content string) string {
@@ -185,16 +193,16 @@ func TestStreamFaultsAudit(t *testing.T) {
 			faultserver.ReplyChunks("never")), true, "", taxonomy.Permanent, 1},
 		{"anthropic max_tokens with no text, streamed", anthropicOnly, steps(
 			faultserver.RawStream(
-				"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-3-5-haiku-latest\",\"content\":[],\"stop_reason\":null,\"usage\":{\"input_tokens\":5,\"output_tokens\":1}}}\n\n",
-				"event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"max_tokens\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":1}}\n\n",
-				"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"),
+				anthropicEmptyStart,
+				anthropicMaxTokensDelta,
+				anthropicMessageStop),
 			faultserver.ReplyChunks("never")), true, "", taxonomy.Permanent, 1},
 		// The stop reason of a stream that was cut before its end is not
 		// the reply's: the cut is retried like any other before text.
 		{"anthropic max_tokens with no text, cut before message_stop", anthropicOnly, steps(
 			faultserver.RawStream(
-				"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-3-5-haiku-latest\",\"content\":[],\"stop_reason\":null,\"usage\":{\"input_tokens\":5,\"output_tokens\":1}}}\n\n",
-				"event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"max_tokens\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":1}}\n\n"),
+				anthropicEmptyStart,
+				anthropicMaxTokensDelta),
 			faultserver.ReplyChunks("Hel", "lo")), true, "Hello", 0, 2},
 		{"openai content_filter, streamed", openaiOnly, steps(
 			faultserver.RawStream(`data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"gpt-4o-mini","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":"content_filter"}]}`+"\n\n", "data: [DONE]\n\n"),

@@ -1,7 +1,6 @@
 package llms_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"testing/synctest"
@@ -44,13 +43,7 @@ func TestPoolRestartBeforeFallbackNamesTheMember(t *testing.T) {
 		_, members := deployments(t, faultserver.OpenAI, cut, cut, []faultserver.Step{faultserver.ReplyChunks("Hel", "lo")})
 		rec := &observetest.Recorder{}
 		var c collector
-		hook := func(context.Context, string) error {
-			c.mu.Lock()
-			c.chunks = nil // the caller clears what it showed
-			c.mu.Unlock()
-			return nil
-		}
-		pool := mustPool(t, members[:2], llms.Fallbacks(members[2]), llms.OnStreamRestart(hook),
+		pool := mustPool(t, members[:2], llms.Fallbacks(members[2]), llms.OnStreamRestart(c.restart),
 			llms.Middleware(middleware.Observe(rec), middleware.MaxAttempts(2)))
 		resp, err := pool.GenerateContent(t.Context(), hello(), lcllms.WithStreamingFunc(c.fn))
 		if err != nil || text(resp) != "Hello" || c.text() != "Hello" {
