@@ -147,6 +147,8 @@ func TestHeldOut(t *testing.T) {
 		{"seventh, sealed", seventhSealed(), true},
 		{"eighth, tuning", eighthTuning(), false},
 		{"eighth, sealed", eighthSealed(), true},
+		{"dev, tuning", splitBatch(devSet(), false), false},
+		{"dev, check", splitBatch(devSet(), true), true},
 	}
 	unseal := os.Getenv("RESILIENT_HELDOUT_UNSEAL") == "1"
 	for _, set := range sets {
