@@ -41,31 +41,31 @@ func TestWaitFollowsTheHeaders(t *testing.T) {
 		name       string
 		headers    func() []header // built inside the bubble, where the clock is fake
 		want       time.Duration
-		wantSource middleware.WaitSource
+		wantSource taxonomy.WaitSource
 	}{
 		{"openai reset of the exhausted limit", func() []header {
 			return []header{{"x-ratelimit-remaining-requests", "0"}, {"x-ratelimit-reset-requests", "6s"},
 				{"x-ratelimit-remaining-tokens", "1000"}, {"x-ratelimit-reset-tokens", "20ms"}}
-		}, 6 * time.Second, middleware.WaitReset},
+		}, 6 * time.Second, taxonomy.WaitReset},
 		{"openai reset, no limit said to be exhausted: the soonest", func() []header {
 			return []header{{"x-ratelimit-reset-requests", "1m0s"}, {"x-ratelimit-reset-tokens", "3s"}}
-		}, 3 * time.Second, middleware.WaitReset},
+		}, 3 * time.Second, taxonomy.WaitReset},
 		{"anthropic reset of the exhausted limit", func() []header {
 			return []header{{"anthropic-ratelimit-tokens-remaining", "0"}, {"anthropic-ratelimit-tokens-reset", rfc3339In(20 * time.Second)},
 				{"anthropic-ratelimit-requests-remaining", "49"}, {"anthropic-ratelimit-requests-reset", rfc3339In(time.Second)}}
-		}, 20 * time.Second, middleware.WaitReset},
+		}, 20 * time.Second, taxonomy.WaitReset},
 		{"Retry-After wins over a reset", func() []header {
 			return []header{{"Retry-After", "2"}, {"x-ratelimit-remaining-requests", "0"}, {"x-ratelimit-reset-requests", "20s"}}
-		}, 2 * time.Second, middleware.WaitRetryAfter},
+		}, 2 * time.Second, taxonomy.WaitRetryAfter},
 		{"Retry-After 0 means now, whatever the reset", func() []header {
 			return []header{{"Retry-After", "0"}, {"x-ratelimit-remaining-requests", "0"}, {"x-ratelimit-reset-requests", "30s"}}
-		}, 0, middleware.WaitRetryAfter},
+		}, 0, taxonomy.WaitRetryAfter},
 		{"retry-after-ms 0 means now, whatever Retry-After says", func() []header {
 			return []header{{"retry-after-ms", "0"}, {"Retry-After", "7"}}
-		}, 0, middleware.WaitRetryAfter},
+		}, 0, taxonomy.WaitRetryAfter},
 		{"retry-after-ms is the more precise", func() []header {
 			return []header{{"retry-after-ms", "1500"}, {"Retry-After", "2"}}
-		}, 1500 * time.Millisecond, middleware.WaitRetryAfter},
+		}, 1500 * time.Millisecond, taxonomy.WaitRetryAfter},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

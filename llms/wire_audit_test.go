@@ -305,7 +305,7 @@ func TestRateLimitWaitsAudit(t *testing.T) {
 					t.Fatalf("got %v", err)
 				}
 				wantRetryAfter(t, s, tt.want)
-				if retries := observetest.Of[middleware.RetryScheduled](rec); len(retries) != 1 || retries[0].Wait != tt.want || retries[0].Source != middleware.WaitRetryAfter {
+				if retries := observetest.Of[middleware.RetryScheduled](rec); len(retries) != 1 || retries[0].Wait != tt.want || retries[0].Source != taxonomy.WaitRetryAfter {
 					t.Errorf("retries reported: %+v, want one after %v from the Retry-After", retries, tt.want)
 				}
 			})
@@ -327,7 +327,7 @@ func TestBadRetryAfterFallsBackToBackoff(t *testing.T) {
 					t.Fatalf("got %v", err)
 				}
 				wantRetryAfter(t, s, 500*time.Millisecond)
-				if retries := observetest.Of[middleware.RetryScheduled](rec); len(retries) != 1 || retries[0].Source != middleware.WaitBackoff {
+				if retries := observetest.Of[middleware.RetryScheduled](rec); len(retries) != 1 || retries[0].Source != taxonomy.WaitBackoff {
 					t.Errorf("retries reported: %+v, want one after the backoff", retries)
 				}
 			})

@@ -169,7 +169,7 @@ func TestObserverSeesTheCallAndEveryAttempt(t *testing.T) {
 			t.Errorf("the function saw contexts of %+v, want those of attempts 1 and 2", seen)
 		}
 		retries := observetest.Of[middleware.RetryScheduled](rec)
-		if len(retries) != 1 || retries[0].Wait != 7*time.Second || retries[0].Source != middleware.WaitRetryAfter ||
+		if len(retries) != 1 || retries[0].Wait != 7*time.Second || retries[0].Source != taxonomy.WaitRetryAfter ||
 			retries[0].Class.Kind != taxonomy.RateLimited {
 			t.Errorf("retries %+v, want one after the 7s Retry-After", retries)
 		}

@@ -9,16 +9,6 @@ import (
 	"github.com/failsafe-go/failsafe-go/circuitbreaker"
 )
 
-// BreakerState is the state of a [Breaker].
-type BreakerState = circuitbreaker.State
-
-// The breaker states.
-const (
-	BreakerClosed   = circuitbreaker.ClosedState
-	BreakerOpen     = circuitbreaker.OpenState
-	BreakerHalfOpen = circuitbreaker.HalfOpenState
-)
-
 // Breaker holds the health of one protected target (a model, a provider
 // account, a tool). Its circuit opens after a run of consecutive failures
 // that count, fails fast while open, and lets one probe through when

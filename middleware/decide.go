@@ -17,8 +17,8 @@ type decision struct {
 	err     error // the attempt's error
 	retry   bool
 	wait    time.Duration
-	source  WaitSource // where wait came from, when retry
-	reason  Reason     // why the call stops, when !retry
+	source  taxonomy.WaitSource // where wait came from, when retry
+	reason  Reason              // why the call stops, when !retry
 	detail  string
 	inner   *Error        // an inner layer's final error, passed through
 	refusal RefusalReason // set when the call stops because something refused it
@@ -137,7 +137,7 @@ func (c *call[R]) pastDeadline(wait time.Duration) *decision {
 }
 
 // retryAfter schedules a retry after wait, if the run's budget pays for it.
-func (c *call[R]) retryAfter(wait time.Duration, source WaitSource) *decision {
+func (c *call[R]) retryAfter(wait time.Duration, source taxonomy.WaitSource) *decision {
 	if !c.run.TryRetry() {
 		return &decision{reason: ReasonBudgetSpent, refusal: RefusedBudget}
 	}
@@ -146,21 +146,21 @@ func (c *call[R]) retryAfter(wait time.Duration, source WaitSource) *decision {
 
 // wait returns how long to wait before retrying after attempt n failed with
 // class, and where that wait comes from.
-func (c *call[R]) wait(n int, class taxonomy.Class) (time.Duration, WaitSource) {
+func (c *call[R]) wait(n int, class taxonomy.Class) (time.Duration, taxonomy.WaitSource) {
 	if class.Kind == taxonomy.ContextOverflow {
-		return 0, WaitBackoff // the function repairs the request; waiting would not help
+		return 0, taxonomy.WaitBackoff // the function repairs the request; waiting would not help
 	}
-	if class.RetryAfter > 0 || class.WaitSource != WaitBackoff {
+	if class.RetryAfter > 0 || class.WaitSource != taxonomy.WaitBackoff {
 		// Exactly, 0 included ("Retry-After: 0" means now): retrying early is
 		// how accounts get throttled harder. A negative wait, which only a
 		// caller's classifier can give, is no wait.
 		wait := max(class.RetryAfter, 0)
-		if class.WaitSource == WaitBackoff {
-			return wait, WaitRetryAfter // a classifier of the caller's that names no source
+		if class.WaitSource == taxonomy.WaitBackoff {
+			return wait, taxonomy.WaitRetryAfter // a classifier of the caller's that names no source
 		}
 		return wait, class.WaitSource
 	}
-	return c.p.backoff(n), WaitBackoff
+	return c.p.backoff(n), taxonomy.WaitBackoff
 }
 
 // backoff returns the wait before retry n (after attempt n failed): full
@@ -229,5 +229,5 @@ func (c *call[R]) waitForProbe(n int, remaining time.Duration, stop *decision) *
 	if !c.run.TryRetry() {
 		return &decision{reason: ReasonBudgetSpent, refusal: RefusedBudget}
 	}
-	return &decision{retry: true, wait: wait, source: WaitProbe}
+	return &decision{retry: true, wait: wait, source: taxonomy.WaitProbe}
 }

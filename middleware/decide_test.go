@@ -15,7 +15,7 @@ import (
 
 // classed is an error of the given class, as a classifier of the caller's
 // could say it.
-func classed(kind taxonomy.Kind, wait time.Duration, source middleware.WaitSource) error {
+func classed(kind taxonomy.Kind, wait time.Duration, source taxonomy.WaitSource) error {
 	return taxonomy.WithClass(errors.New("classed by the caller"),
 		taxonomy.Class{Kind: kind, RetryAfter: wait, WaitSource: source, Rule: "caller's rule"})
 }
@@ -71,15 +71,15 @@ func TestWaitSources(t *testing.T) {
 		name   string
 		err    error
 		wait   time.Duration
-		source middleware.WaitSource
+		source taxonomy.WaitSource
 	}{
-		{"a wait without a source", classed(taxonomy.RateLimited, 2*time.Second, middleware.WaitBackoff), 2 * time.Second, middleware.WaitRetryAfter},
-		{"a rate-limit reset", classed(taxonomy.RateLimited, 3*time.Second, middleware.WaitReset), 3 * time.Second, middleware.WaitReset},
-		{"retry now", classed(taxonomy.RateLimited, 0, middleware.WaitRetryAfter), 0, middleware.WaitRetryAfter},
-		{"a negative wait", classed(taxonomy.RateLimited, -5*time.Second, middleware.WaitRetryAfter), 0, middleware.WaitRetryAfter},
-		{"Retry-After from the wire", retryAfter(err429, 4*time.Second), 4 * time.Second, middleware.WaitRetryAfter},
-		{"no hint", err500, 500 * time.Millisecond, middleware.WaitBackoff},
-		{"an overflow", classed(taxonomy.ContextOverflow, 2*time.Minute, middleware.WaitRetryAfter), 0, middleware.WaitBackoff},
+		{"a wait without a source", classed(taxonomy.RateLimited, 2*time.Second, taxonomy.WaitBackoff), 2 * time.Second, taxonomy.WaitRetryAfter},
+		{"a rate-limit reset", classed(taxonomy.RateLimited, 3*time.Second, taxonomy.WaitReset), 3 * time.Second, taxonomy.WaitReset},
+		{"retry now", classed(taxonomy.RateLimited, 0, taxonomy.WaitRetryAfter), 0, taxonomy.WaitRetryAfter},
+		{"a negative wait", classed(taxonomy.RateLimited, -5*time.Second, taxonomy.WaitRetryAfter), 0, taxonomy.WaitRetryAfter},
+		{"Retry-After from the wire", retryAfter(err429, 4*time.Second), 4 * time.Second, taxonomy.WaitRetryAfter},
+		{"no hint", err500, 500 * time.Millisecond, taxonomy.WaitBackoff},
+		{"an overflow", classed(taxonomy.ContextOverflow, 2*time.Minute, taxonomy.WaitRetryAfter), 0, taxonomy.WaitBackoff},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
@@ -304,7 +304,7 @@ func TestWaitWhileHalfOpenWaitsABackoff(t *testing.T) {
 		for _, r := range observetest.Of[middleware.RetryScheduled](rec) {
 			waits = append(waits, fmt.Sprintf("%v %v", r.Wait, r.Source))
 		}
-		if want := fmt.Sprint([]string{"500ms " + middleware.WaitProbe.String(), "1s " + middleware.WaitProbe.String()}); fmt.Sprint(waits) != want {
+		if want := fmt.Sprint([]string{"500ms " + taxonomy.WaitProbe.String(), "1s " + taxonomy.WaitProbe.String()}); fmt.Sprint(waits) != want {
 			t.Errorf("waits %v, want %v", waits, want)
 		}
 	})

@@ -28,7 +28,7 @@
 // down after a wait hint and whose limits have room, chosen by the
 // [Balance] strategy ([LeastInFlight], [RoundRobin], [LowestLatency]) with
 // the member a run or a [Sticky] key stuck to first; a retry goes at once
-// ([WaitNextMember]) to a member no attempt of the call went to. A member's
+// ([taxonomy.WaitNextMember]) to a member no attempt of the call went to. A member's
 // Retry-After cools it down ([Cooldown] event) rather than making the call
 // wait, unless no other member can take the call. A member's account
 // failure (a key refused, a quota used up) takes it out of rotation for

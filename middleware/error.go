@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -14,64 +13,6 @@ import (
 	"github.com/resilientgo/resilient/internal/redact"
 	"github.com/resilientgo/resilient/taxonomy"
 )
-
-// Reason says why a call stopped.
-type Reason uint8
-
-// The reasons a call stops.
-const (
-	// ReasonPermanent: the latest failure was permanent or a programming
-	// error; the same request would fail the same way.
-	ReasonPermanent Reason = iota + 1
-	// ReasonExhausted: every attempt allowed for the failure's kind was made.
-	ReasonExhausted
-	// ReasonCircuitOpen: the circuit breaker is open; no request was sent.
-	ReasonCircuitOpen
-	// ReasonCanceled: the caller's context was canceled or its deadline passed.
-	ReasonCanceled
-	// ReasonRetryAfterOverCap: the provider asked for a wait longer than the
-	// pipeline's RetryAfterCap.
-	ReasonRetryAfterOverCap
-	// ReasonBudgetSpent: the run's retry budget was spent.
-	ReasonBudgetSpent
-	// ReasonDeadline: the call's MaxDuration passed, or the next wait would
-	// pass it or the caller's deadline.
-	ReasonDeadline
-	// ReasonContextOverflow: the request exceeds the model's context window
-	// and could not be repaired.
-	ReasonContextOverflow
-	// ReasonUnretryable: the protected function said the failure must not be
-	// retried (see [Unretryable]); Error.Detail says why.
-	ReasonUnretryable
-	// ReasonRejected: a policy added with [Policies] or the [RateLimit]
-	// limiter rejected the attempt.
-	ReasonRejected
-	// ReasonThrottled: most recent attempts of the target failed, so the
-	// breaker's retry throttle allowed no retry.
-	ReasonThrottled
-	// ReasonUsageLimit: a usage limit of the run (tokens, requests, tool
-	// calls) refused the call; the error is a *[UsageLimitError].
-	ReasonUsageLimit
-	// ReasonConcurrency: the target's concurrency limit ([MaxConcurrent])
-	// had no free slot within the wait allowed; no request was sent.
-	ReasonConcurrency
-)
-
-var reasonText = [...]string{
-	ReasonPermanent:         "failed permanently",
-	ReasonExhausted:         "failed after %d attempts",
-	ReasonCircuitOpen:       "circuit open",
-	ReasonCanceled:          "canceled",
-	ReasonRetryAfterOverCap: "retry-after over the cap",
-	ReasonBudgetSpent:       "retry budget spent",
-	ReasonDeadline:          "deadline exceeded",
-	ReasonContextOverflow:   "context overflow",
-	ReasonUnretryable:       "not retryable",
-	ReasonRejected:          "rejected by a policy",
-	ReasonThrottled:         "retries throttled",
-	ReasonUsageLimit:        "usage limit",
-	ReasonConcurrency:       "concurrency limit",
-}
 
 // Sentinels for [errors.Is]: an *[Error] matches the sentinel of its Reason,
 // so callers need not import failsafe-go nor compare Reason values. Models
@@ -105,17 +46,6 @@ var reasonErr = [...]error{
 	ReasonThrottled:         ErrThrottled,
 	ReasonUsageLimit:        ErrUsageLimit,
 	ReasonConcurrency:       ErrConcurrency,
-}
-
-// String returns the reason's short name, e.g. "circuit open".
-func (r Reason) String() string {
-	if r == ReasonExhausted {
-		return "exhausted"
-	}
-	if int(r) < len(reasonText) && r != 0 {
-		return reasonText[r]
-	}
-	return "reason(" + strconv.Itoa(int(r)) + ")"
 }
 
 // Attempt records one attempt of a call.
@@ -236,10 +166,10 @@ func (e *Error) Error() string {
 		if len(e.Attempts) == 1 {
 			b.WriteString("failed after 1 attempt")
 		} else {
-			fmt.Fprintf(&b, reasonText[ReasonExhausted], len(e.Attempts))
+			fmt.Fprintf(&b, "failed after %d attempts", len(e.Attempts))
 		}
 	case ReasonPermanent:
-		b.WriteString(reasonText[ReasonPermanent])
+		b.WriteString("failed permanently")
 	default:
 		b.WriteString("stopped: ")
 		b.WriteString(e.Reason.String())
@@ -338,6 +268,9 @@ type PanicError struct {
 // Error returns "panic: <value>", the value shown as text: an error's text,
 // a byte slice as text (not decimal numbers, which no redaction could read).
 func (e *PanicError) Error() string { return "panic: " + redact.Text(e.Value) }
+
+// PanicStack returns Stack: the log observer ([Log]) writes it.
+func (e *PanicError) PanicStack() []byte { return e.Stack }
 
 // Unwrap returns the panic value when it is an error.
 func (e *PanicError) Unwrap() error {

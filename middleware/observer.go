@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/failsafe-go/failsafe-go/circuitbreaker"
+
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -107,21 +109,6 @@ func (o Outcome) String() string {
 	return "outcome(" + strconv.Itoa(int(o)) + ")"
 }
 
-// WaitSource says where the wait before a retry came from: the pipeline's
-// backoff, the provider's Retry-After, its rate-limit reset, or the
-// breaker's next probe. It is the type the classifier answers in
-// taxonomy.Class.WaitSource.
-type WaitSource = taxonomy.WaitSource
-
-// The sources of a wait.
-const (
-	WaitBackoff    = taxonomy.WaitBackoff    // the pipeline's jittered backoff
-	WaitRetryAfter = taxonomy.WaitRetryAfter // the provider's Retry-After (or retry-after-ms, or a hint in the text)
-	WaitReset      = taxonomy.WaitReset      // a rate-limit reset the provider announced
-	WaitProbe      = taxonomy.WaitProbe      // the breaker's next probe (WaitWhileOpen)
-	WaitNextMember = taxonomy.WaitNextMember // none: the retry goes to another member of a pool
-)
-
 // RefusalReason says why a call or attempt was refused before any request.
 type RefusalReason uint8
 
@@ -195,7 +182,7 @@ type RetryScheduled struct {
 	Target  string
 	Attempt int // the attempt that failed
 	Wait    time.Duration
-	Source  WaitSource
+	Source  taxonomy.WaitSource
 	Class   taxonomy.Class
 }
 
@@ -215,6 +202,17 @@ type GaveUp struct {
 	// given up and its error was returned unchanged.
 	PassedThrough bool
 }
+
+// BreakerState is the state of a circuit breaker (package breaker), as
+// [BreakerChange] reports it.
+type BreakerState = circuitbreaker.State
+
+// The breaker states.
+const (
+	BreakerClosed   = circuitbreaker.ClosedState
+	BreakerOpen     = circuitbreaker.OpenState
+	BreakerHalfOpen = circuitbreaker.HalfOpenState
+)
 
 // BreakerChange reports a circuit breaker's change of state.
 type BreakerChange struct {
@@ -469,20 +467,6 @@ func observeSafely(o Observer, ctx context.Context, e Event, err error) {
 	o.Observe(ctx, e)
 }
 
-// Observe installs observers on the pipeline, after those installed before.
-// Default: none (and [Logger]'s, when set).
-func Observe(observers ...Observer) Option {
-	return func(c *config) {
-		for _, o := range observers {
-			if o == nil {
-				c.errorf("Observe(nil)")
-				continue
-			}
-			c.observers = append(c.observers, o)
-		}
-	}
-}
-
 // callKey marks a context whose logical call an adapter already started, so
 // that a pipeline under it reports attempts only.
 type callKey struct{}
@@ -500,7 +484,10 @@ func (os Observers) StartCall(ctx context.Context, t Target) context.Context {
 	return context.WithValue(ctx, callKey{}, true)
 }
 
-func callStarted(ctx context.Context) bool {
+// InCall reports whether ctx belongs to a logical call that an adapter
+// started with [Observers.StartCall]: a pipeline called with it reports its
+// attempts as part of that call instead of starting one of its own.
+func InCall(ctx context.Context) bool {
 	v, _ := ctx.Value(callKey{}).(bool)
 	return v
 }

@@ -374,3 +374,17 @@ func Fail(err error) Option {
 		}
 	})
 }
+
+// Observe installs observers on the pipeline, after those installed before.
+// Default: none (and [Logger]'s, when set).
+func Observe(observers ...Observer) Option {
+	return func(c *config) {
+		for _, o := range observers {
+			if o == nil {
+				c.errorf("Observe(nil)")
+				continue
+			}
+			c.observers = append(c.observers, o)
+		}
+	}
+}

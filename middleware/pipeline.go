@@ -231,7 +231,7 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 	if p.bal != nil {
 		c.rt = &route{tried: make([]bool, len(p.bal.members)), pin: p.bal.pinFor(ctx)}
 	}
-	if p.obs.Active() && !callStarted(ctx) {
+	if p.obs.Active() && !InCall(ctx) {
 		// No adapter started a logical call around this one: it is one.
 		c.own, c.start = true, time.Now()
 		ctx = p.obs.Start(ctx, Start{Target: p.target})

@@ -65,7 +65,7 @@ func TestPoolAccountFailure(t *testing.T) {
 			t.Errorf("no BreakerChange opened m0's circuit")
 		}
 		retries := observetest.Of[middleware.RetryScheduled](rec)
-		if len(retries) != 1 || retries[0].Target != "m0" || retries[0].Source != middleware.WaitNextMember || retries[0].Wait != 0 {
+		if len(retries) != 1 || retries[0].Target != "m0" || retries[0].Source != taxonomy.WaitNextMember || retries[0].Wait != 0 {
 			t.Errorf("retries %+v, want one of m0 at once to the next member", retries)
 		}
 		m0 := p.Balancer().Members()[0]

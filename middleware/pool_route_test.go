@@ -115,7 +115,7 @@ func TestPoolRetryWaitSource(t *testing.T) {
 		name       string
 		scripts    []*script
 		wantWait   time.Duration
-		wantSource middleware.WaitSource
+		wantSource taxonomy.WaitSource
 	}{
 		{"a reset of the member that failed",
 			[]*script{newScript(fails(hinted(3*time.Second, taxonomy.WaitReset)), succeeds("ok"))},

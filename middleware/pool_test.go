@@ -89,7 +89,7 @@ func TestPoolRetryGoesToAnotherMember(t *testing.T) {
 			t.Errorf("attempts went to %v, want m0 then another member", went)
 		}
 		retries := observetest.Of[middleware.RetryScheduled](rec)
-		if len(retries) != 1 || retries[0].Target != "m0" || retries[0].Source != middleware.WaitNextMember || retries[0].Wait != 0 {
+		if len(retries) != 1 || retries[0].Target != "m0" || retries[0].Source != taxonomy.WaitNextMember || retries[0].Wait != 0 {
 			t.Errorf("retries %+v, want one of m0 at once to the next member", retries)
 		}
 		var targets []string

@@ -581,13 +581,13 @@ func (c *call[R]) decideRoute(n int, class taxonomy.Class, failed *member) *deci
 		}
 	}
 	var wait time.Duration
-	source := WaitNextMember
+	source := taxonomy.WaitNextMember
 	switch {
 	case class.Kind == taxonomy.ContextOverflow:
-		source = WaitBackoff // the function repairs the request; any member will do
+		source = taxonomy.WaitBackoff // the function repairs the request; any member will do
 	case other:
 	case self:
-		wait, source = c.p.backoff(n), WaitBackoff
+		wait, source = c.p.backoff(n), taxonomy.WaitBackoff
 	case overCap && failed != nil && soonestCooldown(vs) == 0:
 		return &decision{reason: ReasonRetryAfterOverCap,
 			detail: fmt.Sprintf("%s asked for %v, cap is %v; no other member available", failed.name, class.RetryAfter, cfg.retryAfterCap)}
@@ -599,8 +599,8 @@ func (c *call[R]) decideRoute(n int, class taxonomy.Class, failed *member) *deci
 			d.detail += "; no member available: " + describeViews(vs)
 			return d
 		}
-		source = WaitRetryAfter
-		if failed != nil && class.WaitSource != WaitBackoff {
+		source = taxonomy.WaitRetryAfter
+		if failed != nil && class.WaitSource != taxonomy.WaitBackoff {
 			if v := vs[failed.index]; v.avail == cooling && v.left == wait {
 				source = class.WaitSource // the member that asked is the first back
 			}
@@ -665,7 +665,7 @@ func (c *call[R]) nextMember(n int, class taxonomy.Class, reason Reason, m *memb
 			if d := c.pastDeadline(0); d != nil {
 				return d
 			}
-			return c.retryAfter(0, WaitNextMember)
+			return c.retryAfter(0, taxonomy.WaitNextMember)
 		}
 	}
 	return nil
@@ -786,11 +786,11 @@ func (c *call[R]) decideSwitch(n int, failed *member) *decision {
 	case cfg.noRetries || !other:
 		return stop
 	case untried && c.countAttempts(accountFailure)+1 < len(vs):
-		return &decision{retry: true, source: WaitNextMember}
+		return &decision{retry: true, source: taxonomy.WaitNextMember}
 	case n >= cfg.attemptsFor(taxonomy.Transient):
 		return stop
 	}
-	return c.retryAfter(0, WaitNextMember)
+	return c.retryAfter(0, taxonomy.WaitNextMember)
 }
 
 // sleep waits d or until ctx ends, and returns ctx's error then.

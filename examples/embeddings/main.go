@@ -31,6 +31,7 @@ import (
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/taxonomy"
 )
 
 func main() {
@@ -179,7 +180,7 @@ func (t *tally) Observe(_ context.Context, e middleware.Event) {
 	defer t.mu.Unlock()
 	switch e := e.(type) {
 	case middleware.RetryScheduled:
-		if e.Source == middleware.WaitRetryAfter {
+		if e.Source == taxonomy.WaitRetryAfter {
 			t.rep.RateLimited++
 			t.rep.Waited += e.Wait
 		}
