@@ -11,9 +11,10 @@ import (
 	lcllms "github.com/tmc/langchaingo/llms"
 
 	"github.com/resilientgo/resilient/faultserver"
-	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -78,7 +79,7 @@ func TestWaitFollowsTheHeaders(t *testing.T) {
 					t.Fatalf("got %v", err)
 				}
 				wantRetryAfter(t, s, tt.want)
-				retries := observetest.Of[middleware.RetryScheduled](rec)
+				retries := observetest.Of[observe.RetryScheduled](rec)
 				if len(retries) != 1 || retries[0].Wait != tt.want || retries[0].Source != tt.wantSource {
 					t.Errorf("retries reported: %+v, want one after %v from %v", retries, tt.want, tt.wantSource)
 				}
@@ -100,7 +101,7 @@ func TestResetOverTheCapFailsFast(t *testing.T) {
 				start := time.Now()
 				_, err := mustWrap(t, realClient(t, s, f)).GenerateContent(t.Context(), hello())
 				var final *middleware.Error
-				if !errors.As(err, &final) || final.Reason != middleware.ReasonRetryAfterOverCap || time.Since(start) != 0 || s.Count() != 1 {
+				if !errors.As(err, &final) || final.Reason != observe.ReasonRetryAfterOverCap || time.Since(start) != 0 || s.Count() != 1 {
 					t.Fatalf("got %v after %v and %d requests, want retry-after over the cap at once", err, time.Since(start), s.Count())
 				}
 				if c := final.Class(); c.RetryAfter > taxonomy.MaxWaitHint || c.WaitSource != taxonomy.WaitReset {

@@ -11,6 +11,7 @@ import (
 	"github.com/failsafe-go/failsafe-go/retrypolicy"
 
 	"github.com/resilientgo/resilient/internal/redact"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -34,18 +35,18 @@ var (
 // reasonErr maps each Reason to its sentinel. ReasonCanceled has none: a
 // canceled call matches context.Canceled or context.DeadlineExceeded.
 var reasonErr = [...]error{
-	ReasonPermanent:         ErrPermanent,
-	ReasonExhausted:         ErrExhausted,
-	ReasonCircuitOpen:       ErrCircuitOpen,
-	ReasonRetryAfterOverCap: ErrRetryAfterOverCap,
-	ReasonBudgetSpent:       ErrBudgetSpent,
-	ReasonDeadline:          ErrDeadline,
-	ReasonContextOverflow:   ErrContextOverflow,
-	ReasonUnretryable:       ErrUnretryable,
-	ReasonRejected:          ErrRejected,
-	ReasonThrottled:         ErrThrottled,
-	ReasonUsageLimit:        ErrUsageLimit,
-	ReasonConcurrency:       ErrConcurrency,
+	observe.ReasonPermanent:         ErrPermanent,
+	observe.ReasonExhausted:         ErrExhausted,
+	observe.ReasonCircuitOpen:       ErrCircuitOpen,
+	observe.ReasonRetryAfterOverCap: ErrRetryAfterOverCap,
+	observe.ReasonBudgetSpent:       ErrBudgetSpent,
+	observe.ReasonDeadline:          ErrDeadline,
+	observe.ReasonContextOverflow:   ErrContextOverflow,
+	observe.ReasonUnretryable:       ErrUnretryable,
+	observe.ReasonRejected:          ErrRejected,
+	observe.ReasonThrottled:         ErrThrottled,
+	observe.ReasonUsageLimit:        ErrUsageLimit,
+	observe.ReasonConcurrency:       ErrConcurrency,
 }
 
 // Attempt records one attempt of a call.
@@ -142,7 +143,7 @@ type Error struct {
 	// Target names what was called (a model, a tool).
 	Target string
 	// Reason says why the call stopped.
-	Reason Reason
+	Reason observe.Reason
 	// Detail adds words to the reason, e.g. why a failure was not retryable.
 	Detail string
 	// Attempts lists every attempt, in order.
@@ -162,13 +163,13 @@ func (e *Error) Error() string {
 		b.WriteString(" ")
 	}
 	switch e.Reason {
-	case ReasonExhausted:
+	case observe.ReasonExhausted:
 		if len(e.Attempts) == 1 {
 			b.WriteString("failed after 1 attempt")
 		} else {
 			fmt.Fprintf(&b, "failed after %d attempts", len(e.Attempts))
 		}
-	case ReasonPermanent:
+	case observe.ReasonPermanent:
 		b.WriteString("failed permanently")
 	default:
 		b.WriteString("stopped: ")
@@ -211,9 +212,9 @@ func (e *Error) Unwrap() []error {
 func (e *Error) Is(target error) bool {
 	switch target {
 	case retrypolicy.ErrExceeded:
-		return e.Reason == ReasonExhausted
+		return e.Reason == observe.ReasonExhausted
 	case circuitbreaker.ErrOpen:
-		return e.Reason == ReasonCircuitOpen
+		return e.Reason == observe.ReasonCircuitOpen
 	}
 	return int(e.Reason) < len(reasonErr) && target != nil && reasonErr[e.Reason] == target
 }
@@ -221,7 +222,7 @@ func (e *Error) Is(target error) bool {
 // Class reports the class of the last attempt (Canceled when the caller gave
 // up), making Error a [taxonomy.Classified].
 func (e *Error) Class() taxonomy.Class {
-	if e.Reason == ReasonCanceled {
+	if e.Reason == observe.ReasonCanceled {
 		return taxonomy.Class{Kind: taxonomy.Canceled, Rule: "caller gave up"}
 	}
 	if len(e.Attempts) == 0 {
@@ -240,7 +241,7 @@ func (e *Error) Last() error {
 
 // Unretryable marks err so that the pipeline does not retry it, whatever its
 // kind: for instance a stream that already delivered output to the caller.
-// The call stops with [ReasonUnretryable] and detail as Error.Detail. The
+// The call stops with [observe.ReasonUnretryable] and detail as Error.Detail. The
 // text of the result is err's text, unchanged; nil stays nil.
 func Unretryable(err error, detail string) error {
 	if err == nil {
@@ -269,7 +270,7 @@ type PanicError struct {
 // a byte slice as text (not decimal numbers, which no redaction could read).
 func (e *PanicError) Error() string { return "panic: " + redact.Text(e.Value) }
 
-// PanicStack returns Stack: the log observer ([Log]) writes it.
+// PanicStack returns Stack: the log observer ([observe.Log]) writes it.
 func (e *PanicError) PanicStack() []byte { return e.Stack }
 
 // Unwrap returns the panic value when it is an error.

@@ -1,4 +1,4 @@
-package middleware
+package observe
 
 import "strconv"
 
@@ -28,18 +28,18 @@ const (
 	// and could not be repaired.
 	ReasonContextOverflow
 	// ReasonUnretryable: the protected function said the failure must not be
-	// retried (see [Unretryable]); Error.Detail says why.
+	// retried (see middleware.Unretryable); Error.Detail says why.
 	ReasonUnretryable
-	// ReasonRejected: a policy added with [Policies] or the [RateLimit]
+	// ReasonRejected: a policy added with middleware.Policies or the middleware.RateLimit
 	// limiter rejected the attempt.
 	ReasonRejected
 	// ReasonThrottled: most recent attempts of the target failed, so the
 	// breaker's retry throttle allowed no retry.
 	ReasonThrottled
 	// ReasonUsageLimit: a usage limit of the run (tokens, requests, tool
-	// calls) refused the call; the error is a *[UsageLimitError].
+	// calls) refused the call; the error is a *middleware.UsageLimitError.
 	ReasonUsageLimit
-	// ReasonConcurrency: the target's concurrency limit ([MaxConcurrent])
+	// ReasonConcurrency: the target's concurrency limit (middleware.MaxConcurrent)
 	// had no free slot within the wait allowed; no request was sent.
 	ReasonConcurrency
 )

@@ -1,4 +1,4 @@
-package middleware
+package observe
 
 import (
 	"context"
@@ -20,7 +20,7 @@ import (
 // through one method, so a new kind of event never breaks an
 // implementation. Observers that do not know an event ignore it.
 //
-// Install observers with [Observe] (or resilient.Observe); [Log] is the
+// Install observers with middleware.Observe (or resilient.Observe); [Log] is the
 // observer that writes the library's slog lines. Events carry names of
 // targets, kinds, reasons, counts and durations, never message texts: error
 // texts may hold secrets. Observers are called on the goroutine of the call,
@@ -68,7 +68,7 @@ type Start struct {
 	// Attempt is 0 for the logical call (a model call with its fallbacks, a
 	// tool call) and counts a pipeline's attempts from 1.
 	Attempt int
-	// Hedge is true for an attempt started beside another (see [Hedge]).
+	// Hedge is true for an attempt started beside another (see middleware.Hedge).
 	Hedge bool
 }
 
@@ -226,7 +226,7 @@ type Refusal struct {
 	Reason RefusalReason
 }
 
-// Cooldown reports that a member of a pool (see [Members]) answered with a
+// Cooldown reports that a member of a pool (see middleware.Members) answered with a
 // wait hint (a Retry-After, a rate-limit reset) and gets no attempt for
 // Wait: the pool sends its calls to the other members meanwhile.
 type Cooldown struct {
@@ -234,10 +234,10 @@ type Cooldown struct {
 	Wait   time.Duration
 }
 
-// Suspended reports that a member of a pool (see [Members]) failed for
+// Suspended reports that a member of a pool (see middleware.Members) failed for
 // its account or deployment (taxonomy.Class.AccountFailure: a key refused,
 // a quota used up, a deployment missing) and is out of rotation for For,
-// its [MaxHold]: its circuit is held open that long (a [BreakerChange]
+// its middleware.MaxHold: its circuit is held open that long (a [BreakerChange]
 // reports it opening), or, without a breaker, it gets no attempt. Class is
 // the failure's. It is sent once each time the member goes out of
 // rotation, not for each call in flight there that fails the same way.
