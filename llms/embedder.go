@@ -10,6 +10,7 @@ import (
 
 	"github.com/tmc/langchaingo/embeddings"
 
+	"github.com/resilientgo/resilient/internal/wire"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/taxonomy"
 )
@@ -271,13 +272,13 @@ func (e *Embedder) attempt(ctx context.Context, batch []string) ([][]float32, er
 				fmt.Errorf("llms: token limit: %w", err)), "the token limiter refused the request")
 		}
 	}
-	actx, sl := withSlot(ctx)
+	actx, sl := wire.WithSlot(ctx)
 	vecs, err := e.inner.CreateEmbedding(actx, batch)
-	ev, seen := sl.evidence()
+	ev, seen := sl.Evidence()
 	failedOnWire := seen && (ev.Status >= 400 || ev.InBand)
 	switch {
 	case err == nil && seen && ev.InBand:
-		return nil, &taxonomy.WireError{Evidence: wireEvidence(ev),
+		return nil, &taxonomy.WireError{Evidence: wire.ForError(ev),
 			Err: fmt.Errorf("%w: %s", ErrInBandError, cmp.Or(ev.ErrorMessage, ev.ErrorType, ev.ErrorCode, "no message"))}
 	case err != nil && vecs != nil && len(vecs) != len(batch) && !failedOnWire:
 		// langchaingo's openai and ollama clients return the vectors they got
@@ -285,7 +286,7 @@ func (e *Embedder) attempt(ctx context.Context, batch []string) ([][]float32, er
 		return nil, classed(taxonomy.Transient, "wrong vector count",
 			fmt.Errorf("%w: %d for %d texts: %w", ErrVectorCount, len(vecs), len(batch), err))
 	case err != nil && seen:
-		return nil, taxonomy.WithEvidence(sl.withCause(err), wireEvidence(ev))
+		return nil, taxonomy.WithEvidence(sl.WithCause(err), wire.ForError(ev))
 	case err != nil:
 		return nil, err
 	}

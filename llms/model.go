@@ -11,6 +11,7 @@ import (
 
 	lcllms "github.com/tmc/langchaingo/llms"
 
+	"github.com/resilientgo/resilient/internal/wire"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/taxonomy"
 )
@@ -475,7 +476,7 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 		}
 	}
 
-	actx, sl := withSlot(ctx)
+	actx, sl := wire.WithSlot(ctx)
 	options := c.options
 	var g *guard
 	if c.streaming {
@@ -494,7 +495,7 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 	if g != nil {
 		stall = g.stop()
 	}
-	ev, seen := sl.evidence()
+	ev, seen := sl.Evidence()
 	if err == nil {
 		in, out := usageOf(resp)
 		middleware.RunFrom(ctx).AddTokens(in, out)
@@ -503,12 +504,12 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 			s.Settle(ctx, estimate, in+out) // the estimate was taken before; the truth is known now
 		}
 		err = m.check(resp, ev, seen, g, cl.provider)
-	} else if stop := sl.stopReason(); seen && ev.EndMarker && outputLimitStops[stop] {
+	} else if stop := sl.StopReason(); seen && ev.EndMarker && outputLimitStops[stop] {
 		// A whole stream that stopped at the output limit, which the client
 		// reported as an error: it had no output to return.
 		err = outputLimitError(stop, err)
 	} else if seen {
-		err = taxonomy.WithEvidence(sl.withCause(err), wireEvidence(ev))
+		err = taxonomy.WithEvidence(sl.WithCause(err), wire.ForError(ev))
 	}
 	if err == nil {
 		return resp, nil

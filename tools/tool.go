@@ -8,8 +8,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/tmc/langchaingo/tools"
-
 	"github.com/resilientgo/resilient/internal/redact"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/taxonomy"
@@ -30,7 +28,21 @@ var (
 // errZeroTool is the problem of a Tool that [New] did not build.
 var errZeroTool = errors.New("tools: zero Tool: build it with tools.New or resilient.Tool")
 
-// Tool is a langchaingo tool wrapped for an agent: it has the wrapped tool's
+// Callable is a tool as this package calls it: langchaingo's tools.Tool
+// has exactly these methods, so every langchaingo tool is one, and an
+// adapter of another framework's tools (module resilienteino for Eino)
+// makes its tools one. Input and output are the text the model writes and
+// reads.
+type Callable interface {
+	// Name is the name the model calls the tool by.
+	Name() string
+	// Description tells the model what the tool does.
+	Description() string
+	// Call runs the tool with the model's input.
+	Call(ctx context.Context, input string) (string, error)
+}
+
+// Tool is a [Callable] (a langchaingo tool, say) wrapped for an agent: it has the wrapped tool's
 // name and description, and Call maps every outcome at the dispatch
 // boundary (see the package documentation): a [taxonomy.ToolError] becomes
 // the observation, a [taxonomy.FatalToolError] ends the run, anything else
@@ -41,7 +53,7 @@ var errZeroTool = errors.New("tools: zero Tool: build it with tools.New or resil
 //
 // The zero Tool is not usable: its calls end the run with an error saying so.
 type Tool struct {
-	inner       tools.Tool
+	inner       Callable
 	name        string
 	description string
 	cfg         config
@@ -51,7 +63,7 @@ type Tool struct {
 	err         error // the problem New reported: every call fails with it
 }
 
-var _ tools.Tool = (*Tool)(nil)
+var _ Callable = (*Tool)(nil)
 
 // reply is what one call of the wrapped tool produced, as the pipeline sees
 // it: a ToolError or FatalToolError is the tool's answer, not a failure of
@@ -71,7 +83,7 @@ type reply struct {
 // resilient.Tool, returns that Tool, so that the problem surfaces at the
 // first call instead of as a panic. New calls t's Name and Description
 // once, recovering from a panic, and keeps what they return.
-func New(t tools.Tool, opts ...Option) (*Tool, error) {
+func New(t Callable, opts ...Option) (*Tool, error) {
 	cfg := build(opts)
 	name, description, problem := describe(t)
 	w := &Tool{inner: t, name: name, description: description, cfg: cfg,
@@ -103,7 +115,7 @@ func New(t tools.Tool, opts ...Option) (*Tool, error) {
 
 // describe calls t's Name and Description, reporting a nil tool or a panic
 // as a problem, in which case the name is "invalid tool".
-func describe(t tools.Tool) (name, description string, problem error) {
+func describe(t Callable) (name, description string, problem error) {
 	const invalid = "invalid tool"
 	switch v := reflect.ValueOf(t); {
 	case t == nil:
@@ -142,7 +154,7 @@ func (t *Tool) Name() string { return t.name }
 func (t *Tool) Description() string { return t.description }
 
 // Unwrap returns the wrapped tool.
-func (t *Tool) Unwrap() tools.Tool { return t.inner }
+func (t *Tool) Unwrap() Callable { return t.inner }
 
 // Idempotent reports whether the tool was wrapped with [Idempotent], so that
 // every call carries its key ([KeyFrom]).
@@ -375,10 +387,10 @@ func (e *stopError) Error() string        { return e.msg }
 func (e *stopError) Is(target error) bool { return target == e.sentinel }
 func (e *stopError) Unwrap() error        { return e.cause }
 
-// Func adapts a function to langchaingo's tools.Tool, for tools too small
-// to deserve a type of their own. The result is safe for concurrent use
-// when fn is.
-func Func(name, description string, fn func(ctx context.Context, input string) (string, error)) tools.Tool {
+// Func adapts a function to a [Callable], which is also a langchaingo
+// tools.Tool, for tools too small to deserve a type of their own. The
+// result is safe for concurrent use when fn is.
+func Func(name, description string, fn func(ctx context.Context, input string) (string, error)) Callable {
 	return &funcTool{name: name, description: description, fn: fn}
 }
 
