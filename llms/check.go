@@ -4,11 +4,11 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 
 	lcllms "github.com/tmc/langchaingo/llms"
 
+	"github.com/resilientgo/resilient/internal/wire"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -108,7 +108,7 @@ func (m *Model) check(resp *lcllms.ContentResponse, ev taxonomy.Evidence, seen b
 	}
 	switch {
 	case seen && ev.InBand:
-		return &taxonomy.WireError{Evidence: wireEvidence(ev),
+		return &taxonomy.WireError{Evidence: wire.ForError(ev),
 			Err: fmt.Errorf("%w: %s", ErrInBandError, cmp.Or(ev.ErrorMessage, ev.ErrorType, ev.ErrorCode, "no message"))}
 	case seen && ev.Status >= 400:
 		// Ollama answers an empty-bodied 500 with a "successful" empty reply.
@@ -164,24 +164,6 @@ func (m *Model) check(resp *lcllms.ContentResponse, ev taxonomy.Evidence, seen b
 		}
 	}
 	return nil
-}
-
-// wireEvidence returns the evidence to attach to an attempt's error. Of an
-// in-band error (an error event in a 200 stream, an error object as a 200's
-// body) the 200 says nothing: the error's type, code and message decide.
-// The one type OpenAI and Anthropic document for a 400 alone,
-// "invalid_request_error", stands for that status, so that the object is
-// read as it would be under it: an overflow or a spent balance by its
-// wording, anything else a request that no retry mends. (The type alone does
-// not decide elsewhere: servers also send it with a 500's crash text.)
-func wireEvidence(ev taxonomy.Evidence) taxonomy.Evidence {
-	if ev.InBand {
-		ev.Status = 0
-		if ev.ErrorType == "invalid_request_error" {
-			ev.Status = http.StatusBadRequest
-		}
-	}
-	return ev
 }
 
 // isEmpty reports whether no choice carries text, reasoning or a tool call.

@@ -11,7 +11,9 @@ import (
 
 	lcllms "github.com/tmc/langchaingo/llms"
 
+	"github.com/resilientgo/resilient/internal/wire"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -31,9 +33,9 @@ var errZeroModel = taxonomy.WithClass(errors.New("llms: zero Model: build it wit
 type Model struct {
 	inner      lcllms.Model // nil for a pool
 	name       string
-	target     middleware.Target
+	target     observe.Target
 	cfg        config
-	obs        middleware.Observers
+	obs        observe.Observers
 	provider   provider
 	members    []client                                      // of a pool, indexed as middleware.State.Member
 	pipe       *middleware.Pipeline[*lcllms.ContentResponse] // non-streaming calls
@@ -96,7 +98,7 @@ func build(m lcllms.Model, cfg config) (*Model, error) {
 		name = given
 	}
 	w := &Model{inner: m, name: name, cfg: cfg, provider: providerOf(m),
-		target: middleware.Target{Name: name, Operation: middleware.OperationChat, Provider: provider, Model: model}}
+		target: observe.Target{Name: name, Operation: observe.OperationChat, Provider: provider, Model: model}}
 	if err := w.buildPipelines(cfg); err != nil {
 		return nil, err
 	}
@@ -294,10 +296,10 @@ func (m *Model) GenerateContent(ctx context.Context, messages []lcllms.MessageCo
 
 // callEnd is the end of a logical call to t that started at start and made
 // attempts, failing with err (nil: it succeeded).
-func callEnd(t middleware.Target, attempts int, start time.Time, err error) middleware.CallEnd {
-	end := middleware.CallEnd{Target: t, Outcome: middleware.OutcomeOK, Attempts: attempts, Duration: time.Since(start)}
+func callEnd(t observe.Target, attempts int, start time.Time, err error) observe.CallEnd {
+	end := observe.CallEnd{Target: t, Outcome: observe.OutcomeOK, Attempts: attempts, Duration: time.Since(start)}
 	if err != nil {
-		end.Outcome, end.Class = middleware.OutcomeFailed, taxonomy.Classify(err)
+		end.Outcome, end.Class = observe.OutcomeFailed, taxonomy.Classify(err)
 		var final *middleware.Error
 		if errors.As(err, &final) {
 			end.Reason = final.Reason
@@ -320,7 +322,7 @@ func (m *Model) generateWithFallbacks(ctx context.Context, c *modelCall) (*lcllm
 			break
 		}
 		if m.obs.Active() {
-			m.obs.Report(ctx, middleware.Fallback{Target: from, To: fb.name, Class: taxonomy.Classify(err)}, err)
+			m.obs.Report(ctx, observe.Fallback{Target: from, To: fb.name, Class: taxonomy.Classify(err)}, err)
 		}
 		if err := c.restart(ctx, m, lastTarget(err, from)); err != nil {
 			return nil, errors.Join(append(errs, err)...)
@@ -343,14 +345,14 @@ func (m *Model) shouldFallBack(ctx context.Context, err error) bool {
 	}
 	class := final.Class()
 	switch final.Reason {
-	case middleware.ReasonExhausted, middleware.ReasonCircuitOpen, middleware.ReasonRetryAfterOverCap,
-		middleware.ReasonThrottled, middleware.ReasonRejected, middleware.ReasonConcurrency:
+	case observe.ReasonExhausted, observe.ReasonCircuitOpen, observe.ReasonRetryAfterOverCap,
+		observe.ReasonThrottled, observe.ReasonRejected, observe.ReasonConcurrency:
 		// The target is failing, holding us off, or over our own rate or
 		// concurrency limit: another model may be fine.
 		return true
-	case middleware.ReasonContextOverflow:
+	case observe.ReasonContextOverflow:
 		return m.cfg.fallbackOnOverflow
-	case middleware.ReasonPermanent:
+	case observe.ReasonPermanent:
 		// A model that does not exist (or was retired) is fixed by another,
 		// and so is a failure of the account or deployment (a key refused,
 		// a quota used up): another may serve the same request.
@@ -425,7 +427,7 @@ func (c *modelCall) restart(ctx context.Context, m *Model, target string) error 
 		return nil
 	}
 	if m.obs.Active() {
-		m.obs.Observe(ctx, middleware.StreamRestarted{Target: target, Chunks: partial.Chunks})
+		m.obs.Observe(ctx, observe.StreamRestarted{Target: target, Chunks: partial.Chunks})
 	}
 	if err := hook(ctx, partial.Partial); err != nil {
 		return middleware.Unretryable(fmt.Errorf("llms: stream restart hook: %w", err), "the stream restart hook refused")
@@ -475,7 +477,7 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 		}
 	}
 
-	actx, sl := withSlot(ctx)
+	actx, sl := wire.WithSlot(ctx)
 	options := c.options
 	var g *guard
 	if c.streaming {
@@ -494,7 +496,7 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 	if g != nil {
 		stall = g.stop()
 	}
-	ev, seen := sl.evidence()
+	ev, seen := sl.Evidence()
 	if err == nil {
 		in, out := usageOf(resp)
 		middleware.RunFrom(ctx).AddTokens(in, out)
@@ -503,12 +505,12 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 			s.Settle(ctx, estimate, in+out) // the estimate was taken before; the truth is known now
 		}
 		err = m.check(resp, ev, seen, g, cl.provider)
-	} else if stop := sl.stopReason(); seen && ev.EndMarker && outputLimitStops[stop] {
+	} else if stop := sl.StopReason(); seen && ev.EndMarker && outputLimitStops[stop] {
 		// A whole stream that stopped at the output limit, which the client
 		// reported as an error: it had no output to return.
 		err = outputLimitError(stop, err)
 	} else if seen {
-		err = taxonomy.WithEvidence(sl.withCause(err), wireEvidence(ev))
+		err = taxonomy.WithEvidence(sl.WithCause(err), wire.ForError(ev))
 	}
 	if err == nil {
 		return resp, nil
@@ -587,7 +589,7 @@ func (m *Model) compact(ctx context.Context, c *modelCall) error {
 			fmt.Errorf("llms: compacting %d messages: %w", before, err))
 	}
 	if m.obs.Active() {
-		m.obs.Observe(ctx, middleware.Compacted{Target: m.name, Before: before, After: len(compacted)})
+		m.obs.Observe(ctx, observe.Compacted{Target: m.name, Before: before, After: len(compacted)})
 	}
 	return nil
 }

@@ -1,4 +1,15 @@
-package tools
+// Package dispatch runs the native tool calls of a langchaingo model's
+// response through wrapped tools (package tools) and returns the tool
+// messages to append to the conversation, with the same outcome mapping as
+// tools.Tool.Call: a [Dispatcher] takes the []llms.ToolCall of a response and
+// returns one tool message per call, in call order; [AssistantMessage]
+// builds the assistant turn that goes before them; [Concurrent] runs the
+// calls of one response concurrently.
+//
+// It is the one part of the tool boundary that speaks langchaingo's message
+// types; package tools itself knows none, so that other frameworks' adapters
+// (module resilienteino) build on it too.
+package dispatch
 
 import (
 	"context"
@@ -11,26 +22,28 @@ import (
 	"sync/atomic"
 
 	"github.com/tmc/langchaingo/llms"
-	"github.com/tmc/langchaingo/tools"
+	lctools "github.com/tmc/langchaingo/tools"
+
+	"github.com/resilientgo/resilient/tools"
 )
 
 // Dispatcher runs the tool calls of a model's response (native tool
 // calling) through wrapped tools and returns the tool messages to append to
-// the conversation, with the same outcome mapping as [Tool.Call].
+// the conversation, with the same outcome mapping as tools.Tool.Call.
 //
 // A Dispatcher is safe for concurrent use.
 type Dispatcher struct {
-	byName     map[string]*Tool
+	byName     map[string]*tools.Tool
 	available  string // the tools' names, sorted, for the unknown-tool answer
 	concurrent int
 }
 
-// A DispatchOption configures a [Dispatcher].
-type DispatchOption func(*dispatchConfig)
+// An Option configures a [Dispatcher].
+type Option func(*config)
 
-type dispatchConfig struct {
-	concurrent int      // Default: one call after the other
-	toolOpts   []Option // Default: none, New's defaults
+type config struct {
+	concurrent int            // Default: one call after the other
+	toolOpts   []tools.Option // Default: none, tools.New's defaults
 	errs       []error
 }
 
@@ -38,8 +51,8 @@ type dispatchConfig struct {
 // started in call order. Use it when the calls of a response are
 // independent, as providers that emit parallel tool calls intend.
 // Default: one call after the other.
-func Concurrent(n int) DispatchOption {
-	return func(c *dispatchConfig) {
+func Concurrent(n int) Option {
+	return func(c *config) {
 		if n < 1 {
 			c.errs = append(c.errs, fmt.Errorf("Concurrent(%d): must be at least 1", n))
 			return
@@ -48,17 +61,18 @@ func Concurrent(n int) DispatchOption {
 	}
 }
 
-// ToolOptions sets the options with which the dispatcher wraps (with [New])
-// the tools that are not wrapped already. Default: none, New's defaults.
-func ToolOptions(opts ...Option) DispatchOption {
-	return func(c *dispatchConfig) { c.toolOpts = append(c.toolOpts, opts...) }
+// ToolOptions sets the options with which the dispatcher wraps (with
+// tools.New) the tools that are not wrapped already. Default: none,
+// tools.New's defaults.
+func ToolOptions(opts ...tools.Option) Option {
+	return func(c *config) { c.toolOpts = append(c.toolOpts, opts...) }
 }
 
-// NewDispatcher returns a dispatcher for ts. A *[Tool] is used as it is;
-// any other tool is wrapped (see [ToolOptions]). It fails on a nil tool, on
-// two tools with the same name and on invalid options.
-func NewDispatcher(ts []tools.Tool, opts ...DispatchOption) (*Dispatcher, error) {
-	cfg := dispatchConfig{concurrent: 1}
+// New returns a dispatcher for ts. A *tools.Tool is used as it is; any
+// other tool is wrapped (see [ToolOptions]). It fails on a nil tool, on two
+// tools with the same name and on invalid options.
+func New(ts []lctools.Tool, opts ...Option) (*Dispatcher, error) {
+	cfg := config{concurrent: 1}
 	for _, o := range opts {
 		if o == nil {
 			cfg.errs = append(cfg.errs, errors.New("nil option"))
@@ -66,17 +80,17 @@ func NewDispatcher(ts []tools.Tool, opts ...DispatchOption) (*Dispatcher, error)
 		}
 		o(&cfg)
 	}
-	d := &Dispatcher{byName: make(map[string]*Tool, len(ts)), concurrent: cfg.concurrent}
+	d := &Dispatcher{byName: make(map[string]*tools.Tool, len(ts)), concurrent: cfg.concurrent}
 	names := make([]string, 0, len(ts))
 	for i, t := range ts {
-		w, ok := t.(*Tool)
+		w, ok := t.(*tools.Tool)
 		switch {
 		case t == nil || ok && w == nil:
 			cfg.errs = append(cfg.errs, fmt.Errorf("tool %d is nil", i))
 			continue
 		case !ok:
 			var err error
-			if w, err = New(t, cfg.toolOpts...); err != nil {
+			if w, err = tools.New(t, cfg.toolOpts...); err != nil {
 				cfg.errs = append(cfg.errs, err)
 				continue
 			}
@@ -89,7 +103,7 @@ func NewDispatcher(ts []tools.Tool, opts ...DispatchOption) (*Dispatcher, error)
 		names = append(names, w.Name())
 	}
 	if err := errors.Join(cfg.errs...); err != nil {
-		return nil, fmt.Errorf("tools: NewDispatcher: %w", err)
+		return nil, fmt.Errorf("dispatch: New: %w", err)
 	}
 	slices.Sort(names)
 	d.available = strings.Join(names, ", ")
@@ -104,7 +118,7 @@ func NewDispatcher(ts []tools.Tool, opts ...DispatchOption) (*Dispatcher, error)
 // (names match exactly) is answered with a text naming the tools it knows,
 // as a ToolError would be.
 //
-// When a call ends the run (a [taxonomy.FatalToolError], or the context is
+// When a call ends the run (a taxonomy.FatalToolError, or the context is
 // done), Dispatch returns no messages and the error of the first such call
 // in call order: the run is over, and a conversation with a call left
 // unanswered is one that no provider accepts. Calls not yet started are not

@@ -1,4 +1,4 @@
-package llms
+package wire
 
 import (
 	"context"
@@ -18,7 +18,7 @@ func TestStreamWatcherRecordsTheStopReason(t *testing.T) {
 		{`{"type":"message_delta","delta":{"stop_reason":"` + strings.Repeat("y", maxStopReason) + `"}}`, strings.Repeat("y", maxStopReason)},
 	}
 	for _, tt := range tests {
-		ctx, s := withSlot(context.Background())
+		ctx, s := WithSlot(context.Background())
 		body := "event: message_start\ndata: {\"type\":\"message_start\"}\n\nevent: message_delta\ndata: " + tt.delta + "\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
 		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "http://provider.test/v1/messages", nil)
 		resp, err := NewTransport(fakeRoundTripper{response(200, "text/event-stream", body)}).RoundTrip(req)
@@ -28,7 +28,7 @@ func TestStreamWatcherRecordsTheStopReason(t *testing.T) {
 		if _, err := readAll(t, resp.Body); err != nil {
 			t.Fatal(err)
 		}
-		if got := s.stopReason(); got != tt.want {
+		if got := s.StopReason(); got != tt.want {
 			t.Errorf("%s: got %q, want %q", tt.delta, got, tt.want)
 		}
 	}

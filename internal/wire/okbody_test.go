@@ -1,4 +1,4 @@
-package llms
+package wire
 
 import (
 	"encoding/json"
@@ -66,7 +66,7 @@ func largestErrorObject() string {
 // key also brings the whole object.
 func TestErrorBodyWatcherKeepsTheLargestObjectInOneRead(t *testing.T) {
 	body := largestErrorObject()
-	ctx, s := withSlot(t.Context())
+	ctx, s := WithSlot(t.Context())
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "http://provider.test/v1/chat/completions", nil)
 	resp, err := NewTransport(fakeRoundTripper{&http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
 		Body: io.NopCloser(io.MultiReader(strings.NewReader(body[:1]), strings.NewReader(body[1:])))}}).RoundTrip(req)
@@ -83,7 +83,7 @@ func TestErrorBodyWatcherKeepsTheLargestObjectInOneRead(t *testing.T) {
 		}
 	}
 	resp.Body.Close()
-	if ev, _ := s.evidence(); !ev.InBand || ev.ErrorType != "server_error" || ev.ErrorMessage != "Overloaded" || string(got) != body {
+	if ev, _ := s.Evidence(); !ev.InBand || ev.ErrorType != "server_error" || ev.ErrorMessage != "Overloaded" || string(got) != body {
 		t.Errorf("got in-band %v, type %q, message %q and %d bytes of %d; want the error recorded and the body unchanged",
 			ev.InBand, ev.ErrorType, ev.ErrorMessage, len(got), len(body))
 	}
@@ -92,7 +92,7 @@ func TestErrorBodyWatcherKeepsTheLargestObjectInOneRead(t *testing.T) {
 // A client that decodes the object and closes the body without reading to
 // its end still has the error recorded.
 func TestErrorBodyWatcherOnClose(t *testing.T) {
-	ctx, s := withSlot(t.Context())
+	ctx, s := WithSlot(t.Context())
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "http://provider.test/v1/chat/completions", nil)
 	body := `{"error":{"message":"Invalid model","type":"invalid_request_error","code":"model_not_found"}}` + "\n\n"
 	resp, err := NewTransport(fakeRoundTripper{response(200, "application/json", body)}).RoundTrip(req)
@@ -104,7 +104,7 @@ func TestErrorBodyWatcherOnClose(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if ev, _ := s.evidence(); !ev.InBand || ev.ErrorCode != "model_not_found" {
+	if ev, _ := s.Evidence(); !ev.InBand || ev.ErrorCode != "model_not_found" {
 		t.Errorf("got %+v, want the error recorded at close", ev)
 	}
 }
@@ -117,7 +117,7 @@ func TestErrorBodyWatcherKeepsNothingOfASuccess(t *testing.T) {
 		`{"object":"list","data":[{"object":"embedding","index":0,"embedding":[` + strings.Repeat("0.1,", 10000) + `0.1]}]}`,
 		`{"type":"message","id":"msg_1","content":[]}`,
 	} {
-		_, s := withSlot(t.Context())
+		_, s := WithSlot(t.Context())
 		w := &errorBodyWatcher{body: io.NopCloser(strings.NewReader(body)), slot: s}
 		if _, err := w.Read(make([]byte, 512)); err != nil {
 			t.Fatal(err)

@@ -1,4 +1,4 @@
-package llms
+package wire
 
 import (
 	"bytes"
@@ -23,7 +23,7 @@ import (
 // goroutine that reads the body, as any response body is.
 type errorBodyWatcher struct {
 	body  io.ReadCloser
-	slot  *slot
+	slot  *Slot
 	buf   []byte
 	state uint8
 }

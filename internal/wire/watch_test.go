@@ -1,4 +1,4 @@
-package llms
+package wire
 
 import (
 	"bytes"
@@ -20,9 +20,9 @@ func ordinaryIsSafe(t *testing.T, line []byte, ndjson bool) {
 	if !w.ordinary(line) {
 		return
 	}
-	_, w.slot = withSlot(context.Background())
+	_, w.slot = WithSlot(context.Background())
 	w.inspect(line)
-	if ev, _ := w.slot.evidence(); ev.EndMarker || ev.InBand {
+	if ev, _ := w.slot.Evidence(); ev.EndMarker || ev.InBand {
 		t.Errorf("ordinary(%q, ndjson %v) = true, but the line records %+v", line, ndjson, ev)
 	}
 }
@@ -86,7 +86,7 @@ func TestOrdinaryTakesContentChunks(t *testing.T) {
 func TestTruncatedObjectLines(t *testing.T) {
 	for _, body := range []string{"data: {\"\n\n", "data:{\"\r\n", "{\"\n", "{\"   \n", "data: {\""} {
 		for _, ndjson := range []bool{false, true} {
-			_, s := withSlot(context.Background())
+			_, s := WithSlot(context.Background())
 			w := &streamWatcher{body: io.NopCloser(iotest.OneByteReader(strings.NewReader(body))), slot: s, ndjson: ndjson}
 			if got, err := io.ReadAll(w); err != nil || string(got) != body {
 				t.Errorf("%q: read %q, %v", body, got, err)
@@ -95,7 +95,7 @@ func TestTruncatedObjectLines(t *testing.T) {
 			if got, err := io.ReadAll(w); err != nil || string(got) != body {
 				t.Errorf("%q: read %q, %v", body, got, err)
 			}
-			if ev, _ := s.evidence(); ev.EndMarker || ev.InBand {
+			if ev, _ := s.Evidence(); ev.EndMarker || ev.InBand {
 				t.Errorf("%q: recorded %+v", body, ev)
 			}
 		}

@@ -1,4 +1,4 @@
-package llms
+package wire
 
 import (
 	"bytes"
@@ -31,7 +31,7 @@ import (
 // allocates nothing per line: only the held line's buffer grows, once.
 type streamWatcher struct {
 	body   io.ReadCloser
-	slot   *slot
+	slot   *Slot
 	ndjson bool   // one JSON object per line (Ollama), rather than SSE
 	held   []byte // the start of a line split across reads
 	skip   bool   // the line being held is longer than maxLine: ignore it to its end
@@ -252,7 +252,7 @@ func (w *streamWatcher) end() {
 // "error" (OpenAI, Ollama, most compatible servers), "type": "error"
 // (Anthropic) or "object": "error" (Mistral, vLLM). An object whose error
 // says nothing ("error": null) is not one.
-func recordErrorObject(s *slot, data []byte) {
+func recordErrorObject(s *Slot, data []byte) {
 	if !isErrorMember(firstMember(data)) {
 		return
 	}

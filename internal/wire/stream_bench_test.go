@@ -1,4 +1,4 @@
-package llms
+package wire
 
 import (
 	"bufio"
@@ -118,7 +118,7 @@ func BenchmarkStream(b *testing.B) {
 					case "lines":
 						rt = linesTransport{wire.base}
 					}
-					ctx, s := withSlot(context.Background())
+					ctx, s := WithSlot(context.Background())
 					b.SetBytes(int64(len(body)))
 					b.ReportAllocs()
 					stop := benchcpu.Start(b)
@@ -135,7 +135,7 @@ func BenchmarkStream(b *testing.B) {
 						}
 					}
 					stop()
-					if ev, _ := s.evidence(); variant == "watched" && !ev.EndMarker {
+					if ev, _ := s.Evidence(); variant == "watched" && !ev.EndMarker {
 						b.Fatalf("the end marker was not seen: %+v", ev)
 					}
 				})

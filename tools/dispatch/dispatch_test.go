@@ -1,4 +1,4 @@
-package tools_test
+package dispatch_test
 
 import (
 	"context"
@@ -10,13 +10,14 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/resilientgo/resilient/internal/logtest"
+	"github.com/resilientgo/resilient/observe/observetest"
 
 	"github.com/tmc/langchaingo/llms"
 	lctools "github.com/tmc/langchaingo/tools"
 
 	"github.com/resilientgo/resilient/taxonomy"
 	"github.com/resilientgo/resilient/tools"
+	"github.com/resilientgo/resilient/tools/dispatch"
 )
 
 func toolCall(id, name, args string) llms.ToolCall {
@@ -28,11 +29,11 @@ func toolMessage(id, name, content string) llms.MessageContent {
 		Parts: []llms.ContentPart{llms.ToolCallResponse{ToolCallID: id, Name: name, Content: content}}}
 }
 
-func mustDispatcher(t *testing.T, ts []lctools.Tool, opts ...tools.DispatchOption) *tools.Dispatcher {
+func mustDispatcher(t *testing.T, ts []lctools.Tool, opts ...dispatch.Option) *dispatch.Dispatcher {
 	t.Helper()
-	d, err := tools.NewDispatcher(ts, opts...)
+	d, err := dispatch.New(ts, opts...)
 	if err != nil {
-		t.Fatalf("NewDispatcher: %v", err)
+		t.Fatalf("New: %v", err)
 	}
 	return d
 }
@@ -64,7 +65,7 @@ func TestDispatchAnswersInCallOrder(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var s sleeper
 		lookup := newCounted("lookup", lookupOrders)
-		d := mustDispatcher(t, []lctools.Tool{s.tool(), lookup}, tools.Concurrent(4))
+		d := mustDispatcher(t, []lctools.Tool{s.tool(), lookup}, dispatch.Concurrent(4))
 		calls := []llms.ToolCall{
 			toolCall("a", "sleep", "3"),
 			toolCall("b", "lookup", "9999"),
@@ -87,14 +88,14 @@ func TestDispatchAnswersInCallOrder(t *testing.T) {
 func TestDispatchConcurrency(t *testing.T) {
 	tests := []struct {
 		name        string
-		opts        []tools.DispatchOption
+		opts        []dispatch.Option
 		wantElapsed time.Duration
 		wantMax     int
 	}{
 		{"default: one after the other", nil, 4 * time.Second, 1},
-		{"Concurrent(1): the same", []tools.DispatchOption{tools.Concurrent(1)}, 4 * time.Second, 1},
-		{"Concurrent(2)", []tools.DispatchOption{tools.Concurrent(2)}, 2 * time.Second, 2},
-		{"Concurrent(8)", []tools.DispatchOption{tools.Concurrent(8)}, time.Second, 4},
+		{"Concurrent(1): the same", []dispatch.Option{dispatch.Concurrent(1)}, 4 * time.Second, 1},
+		{"Concurrent(2)", []dispatch.Option{dispatch.Concurrent(2)}, 2 * time.Second, 2},
+		{"Concurrent(8)", []dispatch.Option{dispatch.Concurrent(8)}, time.Second, 4},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -143,9 +144,9 @@ func TestDispatchUsesWrappedToolsAsTheyAre(t *testing.T) {
 }
 
 func TestDispatchWrapsTheOthersWithToolOptions(t *testing.T) {
-	var logs logtest.Buffer
+	var logs observetest.LogBuffer
 	broken := returns("", errors.New("token=abc123 rejected"))
-	d := mustDispatcher(t, []lctools.Tool{broken}, tools.ToolOptions(tools.Logger(logs.Logger())))
+	d := mustDispatcher(t, []lctools.Tool{broken}, dispatch.ToolOptions(tools.Logger(logs.Logger())))
 	msgs, err := d.Dispatch(t.Context(), []llms.ToolCall{toolCall("a", "t", "{}")})
 	if want := fmt.Sprint([]llms.MessageContent{toolMessage("a", "t", "Error: t failed internally (*errors.errorString)")}); fmt.Sprint(msgs) != want || err != nil {
 		t.Errorf("got (%v, %v), want %s", msgs, err, want)
@@ -155,24 +156,24 @@ func TestDispatchWrapsTheOthersWithToolOptions(t *testing.T) {
 	}
 }
 
-func TestNewDispatcherRejectsInvalidInput(t *testing.T) {
-	_, err := tools.NewDispatcher([]lctools.Tool{returns("", nil), nil, returns("", nil), (*tools.Tool)(nil)},
-		tools.Concurrent(0), nil, tools.ToolOptions(tools.Timeout(-1)))
-	for _, want := range []string{"tools: NewDispatcher: ", "Concurrent(0)", "nil option", "tool 1 is nil", "tool 3 is nil",
+func TestNewRejectsInvalidInput(t *testing.T) {
+	_, err := dispatch.New([]lctools.Tool{returns("", nil), nil, returns("", nil), (*tools.Tool)(nil)},
+		dispatch.Concurrent(0), nil, dispatch.ToolOptions(tools.Timeout(-1)))
+	for _, want := range []string{"dispatch: New: ", "Concurrent(0)", "nil option", "tool 1 is nil", "tool 3 is nil",
 		"tools: t: Timeout(-1ns)"} {
 		if !strings.Contains(fmt.Sprint(err), want) {
 			t.Errorf("error %q does not name %q", err, want)
 		}
 	}
-	_, err = tools.NewDispatcher([]lctools.Tool{returns("", nil), mustWrap(t, returns("", nil))})
-	if want := `tools: NewDispatcher: two tools named "t"`; fmt.Sprint(err) != want {
+	_, err = dispatch.New([]lctools.Tool{returns("", nil), mustWrap(t, returns("", nil))})
+	if want := `dispatch: New: two tools named "t"`; fmt.Sprint(err) != want {
 		t.Errorf("duplicates: got %v, want %s", err, want)
 	}
 }
 
 func TestAssistantMessage(t *testing.T) {
 	calls := []llms.ToolCall{toolCall("a", "lookup", "4471"), toolCall("b", "charge", "4471")}
-	got := tools.AssistantMessage(calls)
+	got := dispatch.AssistantMessage(calls)
 	want := llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{calls[0], calls[1]}}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("got %v, want %v", got, want)

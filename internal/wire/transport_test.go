@@ -1,4 +1,4 @@
-package llms
+package wire
 
 import (
 	"bytes"
@@ -53,9 +53,9 @@ func (f fakeRoundTripper) RoundTrip(*http.Request) (*http.Response, error) { ret
 
 func roundTrip(t *testing.T, resp *http.Response, watched bool) (*http.Response, taxonomy.Evidence, bool) {
 	t.Helper()
-	ctx, s := context.Background(), (*slot)(nil)
+	ctx, s := context.Background(), (*Slot)(nil)
 	if watched {
-		ctx, s = withSlot(ctx)
+		ctx, s = WithSlot(ctx)
 	}
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "http://provider.test/v1/chat/completions", nil)
 	got, err := NewTransport(fakeRoundTripper{resp}).RoundTrip(req)
@@ -67,7 +67,7 @@ func roundTrip(t *testing.T, resp *http.Response, watched bool) (*http.Response,
 	}
 	body, _ := readAll(t, got.Body)
 	got.Body = io.NopCloser(bytes.NewReader(body))
-	ev, seen := s.evidence()
+	ev, seen := s.Evidence()
 	return got, ev, seen
 }
 
@@ -258,11 +258,11 @@ func TestTransportPassesOtherRequestsThrough(t *testing.T) {
 }
 
 func TestTransportBodyReadErrorIsRecorded(t *testing.T) {
-	_, s := withSlot(context.Background())
+	_, s := WithSlot(context.Background())
 	broken := errors.New("connection reset by peer")
 	w := &streamWatcher{body: io.NopCloser(io.MultiReader(strings.NewReader("data: x\n"), errReader{broken})), slot: s}
 	_, _ = io.ReadAll(w)
-	if ev, _ := s.evidence(); !errors.Is(ev.BodyErr, broken) {
+	if ev, _ := s.Evidence(); !errors.Is(ev.BodyErr, broken) {
 		t.Errorf("BodyErr: got %v, want the read error", ev.BodyErr)
 	}
 }
@@ -295,7 +295,7 @@ func TestTransportPassesLongErrorBodiesThrough(t *testing.T) {
 			body := &closeRecorder{Reader: strings.NewReader(tt.body)}
 			resp := response(500, "application/json", "")
 			resp.Body = body
-			ctx, s := withSlot(context.Background())
+			ctx, s := WithSlot(context.Background())
 			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "http://provider.test/v1/chat/completions", nil)
 			got, err := NewTransport(fakeRoundTripper{resp}).RoundTrip(req)
 			if err != nil {
@@ -311,7 +311,7 @@ func TestTransportPassesLongErrorBodiesThrough(t *testing.T) {
 			if got.Body.Close(); !body.closed {
 				t.Errorf("closing the response body did not close the connection's body")
 			}
-			if ev, _ := s.evidence(); ev.ErrorType != tt.wantType {
+			if ev, _ := s.Evidence(); ev.ErrorType != tt.wantType {
 				t.Errorf("error type: got %q, want %q", ev.ErrorType, tt.wantType)
 			}
 		})
@@ -323,7 +323,7 @@ func TestTransportReplaysAnErrorBodyReadError(t *testing.T) {
 	broken := errors.New("connection reset by peer")
 	resp := response(500, "application/json", "")
 	resp.Body = io.NopCloser(io.MultiReader(strings.NewReader(`{"error":`), errReader{broken}))
-	ctx, _ := withSlot(context.Background())
+	ctx, _ := WithSlot(context.Background())
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "http://provider.test/v1/chat/completions", nil)
 	got, err := NewTransport(fakeRoundTripper{resp}).RoundTrip(req)
 	if err != nil {

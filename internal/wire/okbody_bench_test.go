@@ -1,4 +1,4 @@
-package llms
+package wire
 
 import (
 	"context"
@@ -28,7 +28,7 @@ func BenchmarkReplyBody(b *testing.B) {
 				if variant == "watched" {
 					rt = NewTransport(rt)
 				}
-				ctx, _ := withSlot(context.Background())
+				ctx, _ := WithSlot(context.Background())
 				b.SetBytes(int64(len(body)))
 				b.ReportAllocs()
 				for b.Loop() {
