@@ -11,6 +11,8 @@ import (
 
 	lcllms "github.com/tmc/langchaingo/llms"
 
+	"github.com/resilientgo/resilient/internal/reply"
+	"github.com/resilientgo/resilient/internal/streamguard"
 	"github.com/resilientgo/resilient/internal/wire"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
@@ -482,7 +484,7 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 	var g *guard
 	if c.streaming {
 		onStall := func(g *guard, cause error) {
-			s.End(m.streamFailure(c, g, classed(taxonomy.Transient, stallRule(cause), cause)))
+			s.End(m.streamFailure(c, g, classed(taxonomy.Transient, streamguard.StallRule(cause), cause)))
 		}
 		actx, g = newGuard(actx, c.stream, c.streamReasoning, m.cfg.firstChunk, m.cfg.idle, onStall)
 		options = append(options[:len(options):len(options)], g.options()...)
@@ -494,7 +496,7 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 	resp, err := cl.llm.GenerateContent(actx, messages, options...)
 	var stall error
 	if g != nil {
-		stall = g.stop()
+		stall = g.Stop()
 	}
 	ev, seen := sl.Evidence()
 	if err == nil {
@@ -505,10 +507,10 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 			s.Settle(ctx, estimate, in+out) // the estimate was taken before; the truth is known now
 		}
 		err = m.check(resp, ev, seen, g, cl.provider)
-	} else if stop := sl.StopReason(); seen && ev.EndMarker && outputLimitStops[stop] {
+	} else if stop := sl.StopReason(); seen && ev.EndMarker && reply.OutputLimit(stop) {
 		// A whole stream that stopped at the output limit, which the client
 		// reported as an error: it had no output to return.
-		err = outputLimitError(stop, err)
+		err = reply.OutputLimitError(stop, err)
 	} else if seen {
 		err = taxonomy.WithEvidence(sl.WithCause(err), wire.ForError(ev))
 	}
@@ -516,7 +518,7 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 		return resp, nil
 	}
 	if stall != nil {
-		err = classed(taxonomy.Transient, stallRule(stall), fmt.Errorf("%w: %w", stall, err))
+		err = classed(taxonomy.Transient, streamguard.StallRule(stall), fmt.Errorf("%w: %w", stall, err))
 	}
 	if g == nil {
 		return nil, err
@@ -529,11 +531,11 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 // delivered chunks is not retried unless a restart hook is set (the
 // partial text is kept for it); otherwise err.
 func (m *Model) streamFailure(c *modelCall, g *guard, err error) error {
-	if callerErr := g.callerErr(); callerErr != nil {
+	if callerErr := g.CallerErr(); callerErr != nil {
 		return middleware.Unretryable(classed(taxonomy.Canceled, "streaming function returned an error",
 			fmt.Errorf("%w: %w", callerErr, err)), "the caller's streaming function stopped the call")
 	}
-	if perr := g.partial(err); perr != nil {
+	if perr := g.Partial(err); perr != nil {
 		if m.cfg.onRestart == nil {
 			return middleware.Unretryable(perr, "the stream had already delivered output; set OnStreamRestart to allow a retry")
 		}
@@ -543,13 +545,6 @@ func (m *Model) streamFailure(c *modelCall, g *guard, err error) error {
 		return perr
 	}
 	return err
-}
-
-func stallRule(stall error) string {
-	if errors.Is(stall, ErrFirstChunkTimeout) {
-		return "first chunk timeout"
-	}
-	return "stream idle timeout"
 }
 
 // estimate returns the estimated input tokens of the attempt described by
