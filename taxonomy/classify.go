@@ -49,20 +49,20 @@ func Classify(err error) (c Class) {
 	// An HTML error page or a dumped body: the provider's status and message
 	// come first, and reading on would only cost time.
 	text = text[:min(len(text), maxText)]
-	lower := strings.ToLower(text)
+	lower, ascii := lowerText(text)
+	var t lowered
+	t.set(lower)
 	member := false
 	if ev.Status == 0 {
-		ev.Status, member = textStatus(lower)
+		ev.Status, member = textStatus(&t)
 	}
 	// An empty message is contained in every text: nothing to join.
 	if msg := BoundMessage(ev.ErrorMessage); !strings.Contains(text, msg) {
 		// ToLower maps rune by rune, so this equals lowering the joined text.
 		lower += ": " + strings.ToLower(msg)
+		t.set(lower)
 	}
-
-	var t lowered
-	t.set(lower)
-	t.text = text
+	t.text, t.ascii = text, ascii
 	c = decide(err, &ev, &t, member)
 	if c.Kind == Permanent {
 		if !c.ModelMissing {
@@ -77,8 +77,39 @@ func Classify(err error) (c Class) {
 	}
 	c = applyShouldRetry(c, ev.ShouldRetry)
 	c.AccountFailure = c.AccountFailure && c.Kind == Permanent
-	c.RetryAfter, c.WaitSource = ev.wait(c.Kind, lower)
+	c.RetryAfter, c.WaitSource = ev.wait(c.Kind, &t)
 	return c
+}
+
+// lowerText lowercases an error's text and reports whether it is ASCII.
+// Most texts are, and most of their bytes are lowercase already: runs of
+// them are copied whole.
+func lowerText(text string) (string, bool) {
+	first := -1
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c >= 0x80 {
+			return strings.ToLower(text), false
+		}
+		if first < 0 && isUpper(c) {
+			first = i
+		}
+	}
+	if first < 0 {
+		return text, true
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	from := 0
+	for i := first; i < len(text); i++ {
+		if c := text[i]; isUpper(c) {
+			b.WriteString(text[from:i])
+			b.WriteByte(c + 'a' - 'A')
+			from = i + 1
+		}
+	}
+	b.WriteString(text[from:])
+	return b.String(), true
 }
 
 // accountScoped reports whether c, a permanent failure whose text is t, is
@@ -141,7 +172,7 @@ func decide(err error, ev *Evidence, t *lowered, memberStatus bool) Class {
 	// "insufficient balance (1008)" with type api_error) say nothing else.
 	if ev.Status < 500 {
 		if r, ok := billingRules.first(t); ok {
-			if r.hinted != Unknown && liftsByItself(lower) {
+			if r.hinted != Unknown && liftsByItself(t) {
 				return Class{Kind: r.hinted, Rule: r.name + " that lifts by itself"}
 			}
 			return r.class()
@@ -170,7 +201,7 @@ func decide(err error, ev *Evidence, t *lowered, memberStatus bool) Class {
 	// status there (LiteLLM's Bedrock event stream: 'status_code': 400
 	// around a serviceUnavailableException). The provider's code decides.
 	if memberStatus && ev.Status/100 == 4 {
-		if c, ok := textCode(lower); ok && (c.Kind == Overloaded || c.Kind == Transient) {
+		if c, ok := textCode(t); ok && (c.Kind == Overloaded || c.Kind == Transient) {
 			return c
 		}
 	}
@@ -183,7 +214,7 @@ func decide(err error, ev *Evidence, t *lowered, memberStatus bool) Class {
 	if r, ok := lookupCode(ev.ErrorType); ok {
 		return t.serverRefusesParam(r.typeClass(ev.ErrorType))
 	}
-	if c, ok := textCode(lower); ok {
+	if c, ok := textCode(t); ok {
 		return t.serverRefusesParam(c)
 	}
 	if c, ok := grpcKind(lower); ok {
@@ -200,7 +231,7 @@ func decide(err error, ev *Evidence, t *lowered, memberStatus bool) Class {
 	// Request", "error_type": "Validation"), the names of failures the text
 	// writes (exception classes, status names), an OS error number, then
 	// what its clauses say.
-	if f, ok := memberName(t.text); ok {
+	if f, ok := memberName(t); ok {
 		return t.serverRefusesParam(f.class())
 	}
 	rd := t.reading()
@@ -218,7 +249,7 @@ func decide(err error, ev *Evidence, t *lowered, memberStatus bool) Class {
 		// more: read it as HTTP's class of it (4xx, 5xx).
 		return statusClass(ev.Status)
 	}
-	if s := bodyStatus(lower); s != 0 {
+	if s := bodyStatus(t); s != 0 {
 		ev.Status = s
 		return statusClass(s)
 	}
@@ -242,9 +273,9 @@ func definedStatus(status int) bool {
 // "GenerateRequestsPerMinutePerProjectPerModel-FreeTier", Google Cloud's
 // "..._requests_per_minute"). A quota per day or per month is left
 // exhausted: no retry of this call outlives it.
-func liftsByItself(lower string) bool {
-	_, hinted := retryHint(lower)
-	return hinted || perMinuteRE.MatchString(lower)
+func liftsByItself(t *lowered) bool {
+	_, hinted := retryHint(t)
+	return hinted || perMinuteRE.MatchString(t.s)
 }
 
 var perMinuteRE = regexp.MustCompile(`per[ _]?minute`)

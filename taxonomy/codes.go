@@ -202,11 +202,15 @@ func grpcKind(lower string) (Class, bool) {
 // The first one codeKinds knows decides. Like the error type read by the
 // transport, it is broader than the status, so it decides only when no
 // status did.
-func textCode(lower string) (Class, bool) {
-	for name := range memberValues(lower, jsonCodeKeys) {
+func textCode(t *lowered) (Class, bool) {
+	lower := t.s
+	for name := range memberValues(t, lower, jsonCodeKeys) {
 		if r, ok := lookupCode(name); ok {
 			return r.typeClass(name), true
 		}
+	}
+	if !t.mayHold(exceptionLit.grams) {
+		return Class{}, false
 	}
 	for rest := lower; ; {
 		i := strings.Index(rest, "exception")
@@ -224,22 +228,30 @@ func textCode(lower string) (Class, bool) {
 	}
 }
 
+var exceptionLit = lit("exception")
+
 // jsonCodeKeys are the members of an error body that hold a code or type, in
 // both quotings.
-var jsonCodeKeys = []string{`"type"`, `"code"`, `"status"`, `'type'`, `'code'`}
+var jsonCodeKeys = lits(`"type"`, `"code"`, `"status"`, `'type'`, `'code'`)
 
 // memberValues yields the quoted value of every member of a body pasted
 // into the text that one of keys names: key by key, each in the order of
 // the text.
-func memberValues(lower string, keys []string) iter.Seq[string] {
+func memberValues(t *lowered, s string, keys []literal) iter.Seq[string] {
 	return func(yield func(string) bool) {
+		if strings.IndexByte(s, '"') < 0 && strings.IndexByte(s, '\'') < 0 {
+			return // no quote, no member
+		}
 		for _, key := range keys {
-			for rest := lower; ; {
-				i := strings.Index(rest, key)
+			if !t.mayHold(key.grams) {
+				continue
+			}
+			for rest := s; ; {
+				i := strings.Index(rest, key.s)
 				if i < 0 {
 					break
 				}
-				rest = rest[i+len(key):]
+				rest = rest[i+len(key.s):]
 				if value, ok := quotedValue(rest); ok && !yield(value) {
 					return
 				}

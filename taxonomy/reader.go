@@ -40,64 +40,87 @@ const (
 )
 
 // read scans text, the error's text as written (its case tells names
-// apart), at most maxText of it.
-func (r *reading) read(text string) {
+// apart), at most maxText of it. lower is text lowercased, which holds the
+// same words at the same places when aligned is set (an ASCII text).
+func (r *reading) read(text, lower string, aligned bool) {
 	text = text[:min(len(text), maxText)]
 	r.names, r.clues = r.buf[:0:maxFindings], r.buf[maxFindings:maxFindings:2*maxFindings]
 	var cs concepts
-	var low [32]byte
+	var low [64]byte
 	nonASCII := false
 	for i := 0; i < len(text); {
 		c := text[i]
-		if c == ':' && strings.HasPrefix(text[i+1:], "//") {
-			// A URL's words are no words of the message; the URL itself is
-			// an endpoint ("https://.../chat/completions not found").
-			i = skipURL(text, i)
-			cs.add("url", cWhere)
-			continue
-		}
-		if !isNameByte(c) {
-			if c >= 0x80 {
+		if byteClass[c]&bName == 0 {
+			switch {
+			case c == ':' && strings.HasPrefix(text[i+1:], "//"):
+				// A URL's words are no words of the message; the URL itself
+				// is an endpoint ("https://.../chat/completions not found").
+				i = skipURL(text, i)
+				cs.add("url", cWhere)
+				continue
+			case c >= 0x80:
 				nonASCII = true
-			}
-			if endsClause(text, i) {
+			case byteClass[c]&bEnds != 0 && endsClause(text, i):
 				r.endClause(&cs)
 			}
 			i++
 			continue
 		}
+		// A word: its shape says whether it is written as a name.
 		j := i
-		digits := true
-		for j < len(text) && isNameByte(text[j]) {
-			digits = digits && isDigit(text[j])
+		var seen byte // the classes of its bytes
+		hump, joined := false, false
+		for j < len(text) {
+			b := byteClass[text[j]]
+			if b&bName == 0 {
+				break
+			}
+			if b&bUpper != 0 && seen&bLower != 0 && byteClass[text[j-1]]&bLower != 0 {
+				hump = true
+			}
+			if text[j] == '_' && j > i && j+1 < len(text) && byteClass[text[j-1]]&bLetter != 0 && byteClass[text[j+1]]&bLetter != 0 {
+				joined = true
+			}
+			seen |= b
 			j++
 		}
 		run := text[i:j]
 		switch {
-		case digits:
-			cs.digits = true
+		case seen&bLetter == 0:
+			if seen&bDigit != 0 {
+				cs.digits = true
+			}
 		case isKey(text, i, j):
 			// A JSON member's name ("param", "message", "type") is no
 			// word of the message.
 		default:
-			if len(run) <= len(low) {
-				w := lowerInto(low[:0], run)
+			var w string
+			if aligned {
+				w = lower[i:j]
+			} else if len(run) <= len(low) {
+				w = string(lowerInto(low[:0], run))
+			}
+			name := hump || joined || seen&bLower == 0 && len(run) >= 7
+			if !name || joined {
+				// Words joined by underscores are a word of their own
+				// ("max_new_tokens") or their parts.
 				r.word(&cs, w, text, j)
 			}
-			if structuredName(run) && r.namesRead < maxNames {
+			if name && r.namesRead < maxNames && w != "" {
 				r.namesRead++
-				if m, decided, ok := nameMeaning(run); ok && len(r.names) < maxFindings {
+				// The words of a CamelCase name are words of its clause
+				// too: "SyntaxError" is a parser's, "InvalidRequestException"
+				// a request at fault.
+				into := &cs
+				if joined {
+					into = nil
+				}
+				if m, decided, ok := nameMeaning(run, w, into); ok && len(r.names) < maxFindings {
 					r.names = append(r.names, finding{`name "` + run + `" (` + decided + `)`, m})
 				}
-				// A name's words are words of its clause too:
-				// "SyntaxError" is a parser's, "InvalidRequestException" a
-				// request at fault.
-				if strings.IndexByte(run, '_') < 0 {
-					var buf [8]string
-					for _, w := range nameWords(run, buf[:0]) {
-						if c, ok := words[w]; ok {
-							cs.add(w, c)
-						}
+				if r.errno == nil && w == "winerror" {
+					if f, ok := errnoAfter(text[j:]); ok {
+						r.errno = r.keep(f)
 					}
 				}
 			}
@@ -110,22 +133,51 @@ func (r *reading) read(text string) {
 	}
 }
 
-// word adds the word w (lowercase, a view of a scratch buffer) to the
-// clause; at is where it ends in text.
-func (r *reading) word(cs *concepts, w []byte, text string, at int) {
-	if c, ok := words[string(w)]; ok {
-		cs.add(string(w), c)
-	} else if strings.IndexByte(string(w), '_') >= 0 {
+// The classes of bytes the reader tells apart, one table lookup a byte.
+const (
+	bName   = 1 << iota // a byte of a word: a letter, a digit, an underscore
+	bLetter             // a letter
+	bUpper              // an uppercase letter
+	bLower              // a lowercase letter
+	bDigit              // a digit
+	bEnds               // a byte that may end a clause (see endsClause)
+)
+
+var byteClass = func() (t [256]byte) {
+	for c := 0; c < 256; c++ {
+		switch {
+		case c >= 'a' && c <= 'z':
+			t[c] = bName | bLetter | bLower
+		case c >= 'A' && c <= 'Z':
+			t[c] = bName | bLetter | bUpper
+		case c >= '0' && c <= '9':
+			t[c] = bName | bDigit
+		case c == '_':
+			t[c] = bName
+		}
+	}
+	for _, c := range "\n;!?{}.\"'" {
+		t[c] |= bEnds
+	}
+	return t
+}()
+
+// word adds the word w (lowercase) to the clause; at is where it ends in
+// text.
+func (r *reading) word(cs *concepts, w string, text string, at int) {
+	if c, ok := sense(w); ok {
+		cs.add(w, c)
+	} else if strings.IndexByte(w, '_') >= 0 {
 		// "prompt_tokens", "max_seq_len", "invalid_request_error": its parts.
-		for part := range strings.SplitSeq(string(w), "_") {
-			if c, ok := words[part]; ok {
+		for part := range strings.SplitSeq(w, "_") {
+			if c, ok := sense(part); ok {
 				cs.add(part, c)
 			}
 		}
 	} else {
 		cs.add("", 0)
 	}
-	if r.errno == nil && (string(w) == "errno" || string(w) == "winerror") {
+	if r.errno == nil && (w == "errno" || w == "winerror") {
 		if f, ok := errnoAfter(text[at:]); ok {
 			r.errno = r.keep(f)
 		}
@@ -183,7 +235,7 @@ func best(fs []finding, last bool) (finding, bool) {
 	return b, true
 }
 
-func isNameByte(c byte) bool { return isDigit(c) || isLower(c) || isUpper(c) || c == '_' }
+func isNameByte(c byte) bool { return byteClass[c]&bName != 0 }
 
 // lowerInto appends s, lowercased, to dst.
 func lowerInto(dst []byte, s string) []byte {
@@ -334,24 +386,24 @@ func (r *reading) readCJK(text string) {
 
 // memberKeys are the members of an error body that hold its type or code,
 // read by nameMeaning: each provider names them its own way.
-var memberKeys = []string{
+var memberKeys = lits(
 	`"type"`, `"code"`, `"error_code"`, `"errorCode"`, `"error_type"`, `"errorType"`, `"__type"`, `"status"`, `"reason"`,
 	`'type'`, `'code'`, `'error_code'`, `'error_type'`, `'status'`, `'reason'`,
-}
+)
 
 // memberName finds the most specific meaning among the types and codes
 // of a body pasted into the text ("code": "InvalidParameter", 'type':
 // 'Bad Request', "error_type": "Validation", "code": "Throttling.RateQuota").
 // Dotted codes are read segment by segment.
-func memberName(text string) (finding, bool) {
+func memberName(t *lowered) (finding, bool) {
 	var fs [maxFindings]finding
 	found := fs[:0]
-	for value := range memberValues(text, memberKeys) {
+	for value := range memberValues(t, t.text, memberKeys) {
 		if len(value) > 64 || len(found) == len(fs) {
 			continue
 		}
 		for segment := range strings.SplitSeq(value, ".") {
-			if m, decided, ok := nameMeaning(segment); ok && len(found) < len(fs) {
+			if m, decided, ok := nameMeaning(segment, strings.ToLower(segment), nil); ok && len(found) < len(fs) {
 				found = append(found, finding{`type "` + value + `" (` + decided + `)`, m})
 			}
 		}

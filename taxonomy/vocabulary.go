@@ -327,6 +327,7 @@ var senses = []wordSense{
 	{"retries", cAttempt, `boto3 "(reached max retries: 4)"; urllib3 "Max retries exceeded with url"`},
 	{"attempts", cAttempt, `LangChain4j "Exception was thrown on attempt 1 of 3"; AWS SDK "exceeded maximum number of attempts, 3"`},
 	{"day", cDay, `OpenAI "tokens per day (TPD)"; OpenRouter "free-models-per-day"`},
+	{"quota", cUsage, `Gemini "Quota exceeded for metric: ..._input_token_count, limit: 250000"; OpenAI "You exceeded your current quota"`},
 	{"daily", cDay | cUsage, `Baidu error 17 "Open api daily request limit reached"; Gemini "You have exhausted your daily quota"`},
 	{"resource", cWhere, `Azure OpenAI 404 "Resource not found"; AWS ResourceNotFoundException`},
 	{"endpoint", cWhere, `Volcengine "/chat/completions not found, verify your API base"; Azure "wrong API endpoint"`},
@@ -386,6 +387,12 @@ type concepts struct {
 
 // add takes the next word of the clause and its concepts.
 func (cs *concepts) add(word string, c concept) {
+	if c == 0 && cs.lastWord != "request" {
+		// Most words carry no concept: they end what the word before
+		// began, and nothing else.
+		cs.last, cs.lastWord = 0, word
+		return
+	}
 	switch {
 	case cs.last&cNot != 0 && c&cNegatable != 0:
 		// "not valid", "not supported", "not allowed", "not permitted".
@@ -565,32 +572,123 @@ func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
 func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
 
 // nameMeaning reads an error's name ("InvalidRequestException",
-// "RESOURCE_EXHAUSTED", "Bad Request", "InvalidProviderAPIKey"): the
-// longest suffix of its words, generic words left out, that is a term; or
-// else what its words' concepts say together. The second result names
-// what decided. ok is false when the name says nothing.
-func nameMeaning(name string) (means meaning, decided string, ok bool) {
-	var buf [16]string
-	all := nameWords(name, buf[:0])
-	var specific [16]string
-	ws := specific[:0]
-	for _, w := range all {
+// "RESOURCE_EXHAUSTED", "Bad Request", "InvalidProviderAPIKey"); lower is
+// the name lowercased, byte for byte. It returns the longest suffix of
+// its words, generic words left out, that is a term; or else what its
+// words' concepts say together. The second result names what decided.
+// ok is false when the name says nothing. The words' concepts are added
+// to cs too, when it is not nil: a name's words are words of its clause.
+func nameMeaning(name, lower string, cs *concepts) (means meaning, decided string, ok bool) {
+	var spans [16][2]int
+	ws := wordSpans(name, spans[:0])
+	var own concepts
+	if cs == nil {
+		cs = &own
+	}
+	before := cs.set
+	cs.set = 0
+	tail := -1 // the last word that is not generic
+	for k, sp := range ws {
+		w := lower[sp[0]:sp[1]]
+		if c, ok := sense(w); ok {
+			cs.add(w, c)
+		} else {
+			cs.add("", 0)
+		}
 		if !genericWords[w] {
-			ws = append(ws, w)
+			tail = k
 		}
 	}
-	for i := range ws {
-		key := strings.Join(ws[i:], "_")
-		if m, ok := termMeanings[key]; ok {
-			return m, key, true
+	mine := *cs
+	cs.set |= before
+	if tail >= 0 && termTails[lower[ws[tail][0]:ws[tail][1]]] {
+		// The suffixes of the specific words, longest first.
+		var key [64]byte
+		for first := 0; first <= tail; first++ {
+			n := 0
+			for k := first; k <= tail && n < len(key); k++ {
+				w := lower[ws[k][0]:ws[k][1]]
+				if genericWords[w] {
+					continue
+				}
+				if n > 0 {
+					key[n] = '_'
+					n++
+				}
+				n += copy(key[n:], w)
+			}
+			if m, ok := termMeanings[string(key[:n])]; ok {
+				return m, string(key[:n]), true
+			}
 		}
 	}
-	var cs concepts
-	for _, w := range all {
-		cs.add(w, words[w])
-	}
-	if c, ok := cs.clue(); ok {
+	if c, ok := mine.clue(); ok {
 		return c.means, c.words, true
 	}
 	return meaning{}, "", false
+}
+
+// wordSpans appends where the words of a name are: split at underscores,
+// hyphens and spaces, and at the humps of CamelCase, an acronym ending
+// where the next word begins (see nameWords).
+func wordSpans(name string, spans [][2]int) [][2]int {
+	start := -1
+	flush := func(end int) {
+		if start >= 0 && end > start && len(spans) < cap(spans) {
+			spans = append(spans, [2]int{start, end})
+		}
+		start = -1
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case isUpper(c):
+			if start >= 0 && (isLower(name[i-1]) || isDigit(name[i-1]) ||
+				isUpper(name[i-1]) && i+1 < len(name) && isLower(name[i+1])) {
+				flush(i)
+			}
+			if start < 0 {
+				start = i
+			}
+		case isLower(c) || isDigit(c):
+			if start < 0 {
+				start = i
+			}
+		default:
+			flush(i)
+		}
+	}
+	flush(len(name))
+	return spans
+}
+
+// termTails holds the last word of every term: a name whose last specific
+// word is none of them matches no term, whatever its other words.
+var termTails = func() map[string]bool {
+	m := map[string]bool{}
+	for _, t := range terms {
+		m[t.name[strings.LastIndexByte(t.name, '_')+1:]] = true
+	}
+	return m
+}()
+
+// senseLengths has bit n-1 set when a sense word is n bytes long, for
+// each first letter: most words of a text are passed over without a
+// lookup.
+var senseLengths = func() (t [26]uint64) {
+	for _, s := range senses {
+		if c := s.word[0]; c >= 'a' && c <= 'z' && len(s.word) <= 64 {
+			t[c-'a'] |= 1 << (len(s.word) - 1)
+		}
+	}
+	return t
+}()
+
+// sense returns the concepts of a lowercase word, if it is a sense.
+func sense(w string) (concept, bool) {
+	if w == "" || w[0] < 'a' || w[0] > 'z' || len(w) > 64 || senseLengths[w[0]-'a']&(1<<(len(w)-1)) == 0 {
+		return 0, false
+	}
+	c, ok := words[w]
+	return c, ok
 }

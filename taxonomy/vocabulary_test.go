@@ -104,7 +104,7 @@ func TestNameMeaning(t *testing.T) {
 		{"max_tokens", Unknown, ""},
 	}
 	for _, tt := range tests {
-		m, decided, ok := nameMeaning(tt.name)
+		m, decided, ok := nameMeaning(tt.name, strings.ToLower(tt.name), nil)
 		if !ok {
 			m.kind = Unknown
 		}
