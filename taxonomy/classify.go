@@ -155,8 +155,10 @@ func decide(err error, ev *Evidence, t *lowered, memberStatus bool) Class {
 		// The same in other words: a size (tokens, length, batch, input)
 		// over a ceiling (maximum, exceeds, range, more than) in one
 		// clause.
-		if f := t.reading().overflow; f != nil {
-			return f.class()
+		if t.mayHoldAny(sizeWords) {
+			if f := t.reading().overflow; f != nil {
+				return f.class()
+			}
 		}
 	}
 	if r, ok := unloadableRules.first(t); ok {
@@ -190,7 +192,7 @@ func decide(err error, ev *Evidence, t *lowered, memberStatus bool) Class {
 	// an option or a flag of the request is refused: local servers send
 	// every error as a 500 (llama.cpp's "Unsupported param: tools"), and
 	// the same request fails the same way.
-	if ev.Status/100 == 5 {
+	if ev.Status/100 == 5 && t.mayHoldAny(paramWords) {
 		if f := t.reading().param; f != nil {
 			return f.class()
 		}

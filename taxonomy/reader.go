@@ -50,7 +50,11 @@ func (r *reading) read(text, lower string, aligned bool) {
 	nonASCII := false
 	for i := 0; i < len(text); {
 		c := text[i]
-		if byteClass[c]&bName == 0 {
+		if cl := byteClass[c]; cl&bName == 0 {
+			if cl&bMark == 0 {
+				i++ // a space, most of the time
+				continue
+			}
 			switch {
 			case c == ':' && strings.HasPrefix(text[i+1:], "//"):
 				// A URL's words are no words of the message; the URL itself
@@ -75,11 +79,13 @@ func (r *reading) read(text, lower string, aligned bool) {
 			if b&bName == 0 {
 				break
 			}
-			if b&bUpper != 0 && seen&bLower != 0 && byteClass[text[j-1]]&bLower != 0 {
-				hump = true
-			}
-			if text[j] == '_' && j > i && j+1 < len(text) && byteClass[text[j-1]]&bLetter != 0 && byteClass[text[j+1]]&bLetter != 0 {
-				joined = true
+			if b&(bUpper|bUnder) != 0 {
+				switch {
+				case b&bUpper != 0 && seen&bLower != 0 && byteClass[text[j-1]]&bLower != 0:
+					hump = true
+				case b&bUnder != 0 && j > i && j+1 < len(text) && byteClass[text[j-1]]&bLetter != 0 && byteClass[text[j+1]]&bLetter != 0:
+					joined = true
+				}
 			}
 			seen |= b
 			j++
@@ -140,7 +146,9 @@ const (
 	bUpper              // an uppercase letter
 	bLower              // a lowercase letter
 	bDigit              // a digit
+	bUnder              // an underscore
 	bEnds               // a byte that may end a clause (see endsClause)
+	bMark               // a byte the reader looks at when no word holds it: bEnds, ':' and beyond ASCII
 )
 
 var byteClass = func() (t [256]byte) {
@@ -153,12 +161,15 @@ var byteClass = func() (t [256]byte) {
 		case c >= '0' && c <= '9':
 			t[c] = bName | bDigit
 		case c == '_':
-			t[c] = bName
+			t[c] = bName | bUnder
+		case c >= 0x80:
+			t[c] = bMark
 		}
 	}
 	for _, c := range "\n;!?{}.\"'" {
-		t[c] |= bEnds
+		t[c] |= bEnds | bMark
 	}
+	t[':'] |= bMark
 	return t
 }()
 

@@ -522,13 +522,18 @@ var termMeanings = func() map[string]meaning {
 	return m
 }()
 
-// genericWords say that something failed, not what: an SDK's base class
-// ("APIError", "HttpException", "ClientException", "RuntimeException").
-// A name's term is looked up without them.
-var genericWords = map[string]bool{
-	"error": true, "errors": true, "exception": true, "exceptions": true, "err": true,
-	"api": true, "http": true, "https": true, "ai": true, "sdk": true, "base": true,
-	"client": true, "service": true, "status": true, "response": true, "runtime": true,
+// isGeneric reports whether a word says that something failed, not what:
+// the words of an SDK's base class ("APIError", "HttpException",
+// "ClientException", "RuntimeException"). A name's term is looked up
+// without them.
+func isGeneric(w string) bool {
+	switch w {
+	case "error", "errors", "exception", "exceptions", "err",
+		"api", "http", "https", "ai", "sdk", "base",
+		"client", "service", "status", "response", "runtime":
+		return true
+	}
+	return false
 }
 
 // nameWords splits an error's name into lowercase words: at underscores,
@@ -595,7 +600,7 @@ func nameMeaning(name, lower string, cs *concepts) (means meaning, decided strin
 		} else {
 			cs.add("", 0)
 		}
-		if !genericWords[w] {
+		if !isGeneric(w) {
 			tail = k
 		}
 	}
@@ -608,7 +613,7 @@ func nameMeaning(name, lower string, cs *concepts) (means meaning, decided strin
 			n := 0
 			for k := first; k <= tail && n < len(key); k++ {
 				w := lower[ws[k][0]:ws[k][1]]
-				if genericWords[w] {
+				if isGeneric(w) {
 					continue
 				}
 				if n > 0 {
@@ -673,20 +678,31 @@ var termTails = func() map[string]bool {
 }()
 
 // senseLengths has bit n-1 set when a sense word is n bytes long, for
-// each first letter: most words of a text are passed over without a
-// lookup.
-var senseLengths = func() (t [26]uint64) {
+// each first and last letter: most words of a text are passed over
+// without a lookup.
+var senseLengths = func() (t [26][27]uint64) {
 	for _, s := range senses {
-		if c := s.word[0]; c >= 'a' && c <= 'z' && len(s.word) <= 64 {
-			t[c-'a'] |= 1 << (len(s.word) - 1)
+		w := s.word
+		if w[0] >= 'a' && w[0] <= 'z' && len(w) <= 64 {
+			t[w[0]-'a'][lastIndex(w[len(w)-1])] |= 1 << (len(w) - 1)
 		}
 	}
 	return t
 }()
 
+// lastIndex is the column of senseLengths of a word's last byte: its
+// letter, or 26 for any other byte.
+func lastIndex(c byte) int {
+	if c >= 'a' && c <= 'z' {
+		return int(c - 'a')
+	}
+	return 26
+}
+
 // sense returns the concepts of a lowercase word, if it is a sense.
 func sense(w string) (concept, bool) {
-	if w == "" || w[0] < 'a' || w[0] > 'z' || len(w) > 64 || senseLengths[w[0]-'a']&(1<<(len(w)-1)) == 0 {
+	if w == "" || w[0] < 'a' || w[0] > 'z' || len(w) > 64 ||
+		senseLengths[w[0]-'a'][lastIndex(w[len(w)-1])]&(1<<(len(w)-1)) == 0 {
 		return 0, false
 	}
 	c, ok := words[w]

@@ -226,3 +226,23 @@ func TestConceptsOverflow(t *testing.T) {
 		}
 	}
 }
+
+// TestStemsCoverTheirSenses checks that every word of a size or of a
+// parameter holds one of the stems that let the reader run early
+// (sizeWords, paramWords): a sense the stems miss would never be read
+// there.
+func TestStemsCoverTheirSenses(t *testing.T) {
+	for _, s := range senses {
+		for _, c := range []struct {
+			concept concept
+			stems   []literal
+		}{{cSize, sizeWords}, {cParam, paramWords}} {
+			if s.concepts&c.concept == 0 {
+				continue
+			}
+			if !slices.ContainsFunc(c.stems, func(l literal) bool { return strings.Contains(s.word, l.s) }) {
+				t.Errorf("sense %q holds none of its stems", s.word)
+			}
+		}
+	}
+}
