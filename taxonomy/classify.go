@@ -49,9 +49,9 @@ func Classify(err error) (c Class) {
 	// An HTML error page or a dumped body: the provider's status and message
 	// come first, and reading on would only cost time.
 	text = text[:min(len(text), maxText)]
-	lower, ascii := lowerText(text)
 	var t lowered
-	t.set(lower)
+	t.prepare(text)
+	lower := t.s
 	member := false
 	if ev.Status == 0 {
 		ev.Status, member = textStatus(&t)
@@ -62,7 +62,6 @@ func Classify(err error) (c Class) {
 		lower += ": " + strings.ToLower(msg)
 		t.set(lower)
 	}
-	t.text, t.ascii = text, ascii
 	c = decide(err, &ev, &t, member)
 	if c.Kind == Permanent {
 		if !c.ModelMissing {
@@ -79,37 +78,6 @@ func Classify(err error) (c Class) {
 	c.AccountFailure = c.AccountFailure && c.Kind == Permanent
 	c.RetryAfter, c.WaitSource = ev.wait(c.Kind, &t)
 	return c
-}
-
-// lowerText lowercases an error's text and reports whether it is ASCII.
-// Most texts are, and most of their bytes are lowercase already: runs of
-// them are copied whole.
-func lowerText(text string) (string, bool) {
-	first := -1
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		if c >= 0x80 {
-			return strings.ToLower(text), false
-		}
-		if first < 0 && isUpper(c) {
-			first = i
-		}
-	}
-	if first < 0 {
-		return text, true
-	}
-	var b strings.Builder
-	b.Grow(len(text))
-	from := 0
-	for i := first; i < len(text); i++ {
-		if c := text[i]; isUpper(c) {
-			b.WriteString(text[from:i])
-			b.WriteByte(c + 'a' - 'A')
-			from = i + 1
-		}
-	}
-	b.WriteString(text[from:])
-	return b.String(), true
 }
 
 // accountScoped reports whether c, a permanent failure whose text is t, is
@@ -156,7 +124,7 @@ func decide(err error, ev *Evidence, t *lowered, memberStatus bool) Class {
 		// over a ceiling (maximum, exceeds, range, more than) in one
 		// clause.
 		if t.mayHoldAny(sizeWords) {
-			if f := t.reading().overflow; f != nil {
+			if f := t.reading().overflow; f.found() {
 				return f.class()
 			}
 		}
@@ -193,7 +161,7 @@ func decide(err error, ev *Evidence, t *lowered, memberStatus bool) Class {
 	// every error as a 500 (llama.cpp's "Unsupported param: tools"), and
 	// the same request fails the same way.
 	if ev.Status/100 == 5 && t.mayHoldAny(paramWords) {
-		if f := t.reading().param; f != nil {
+		if f := t.reading().param; f.found() {
 			return f.class()
 		}
 	}
@@ -237,13 +205,13 @@ func decide(err error, ev *Evidence, t *lowered, memberStatus bool) Class {
 		return t.serverRefusesParam(f.class())
 	}
 	rd := t.reading()
-	if f, ok := best(rd.names, true); ok {
+	if f, ok := best(rd.names.all(), true); ok {
 		return f.class()
 	}
-	if rd.errno != nil {
+	if rd.errno.found() {
 		return rd.errno.class()
 	}
-	if f, ok := best(rd.clues, false); ok {
+	if f, ok := best(rd.clues.all(), false); ok {
 		return f.class()
 	}
 	if isFailureStatus(ev.Status) {

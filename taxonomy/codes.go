@@ -1,7 +1,6 @@
 package taxonomy
 
 import (
-	"iter"
 	"regexp"
 	"strings"
 )
@@ -204,7 +203,8 @@ func grpcKind(lower string) (Class, bool) {
 // status did.
 func textCode(t *lowered) (Class, bool) {
 	lower := t.s
-	for name := range memberValues(t, lower, jsonCodeKeys) {
+	var buf [maxMembers]string
+	for _, name := range memberValues(t, lower, jsonCodeKeys, buf[:0]) {
 		if r, ok := lookupCode(name); ok {
 			return r.typeClass(name), true
 		}
@@ -234,31 +234,33 @@ var exceptionLit = lit("exception")
 // both quotings.
 var jsonCodeKeys = lits(`"type"`, `"code"`, `"status"`, `'type'`, `'code'`)
 
-// memberValues yields the quoted value of every member of a body pasted
+// memberValues appends the quoted value of every member of a body pasted
 // into the text that one of keys names: key by key, each in the order of
-// the text.
-func memberValues(t *lowered, s string, keys []literal) iter.Seq[string] {
-	return func(yield func(string) bool) {
-		if strings.IndexByte(s, '"') < 0 && strings.IndexByte(s, '\'') < 0 {
-			return // no quote, no member
+// the text, as many as values has room for.
+func memberValues(t *lowered, s string, keys []literal, values []string) []string {
+	if strings.IndexByte(s, '"') < 0 && strings.IndexByte(s, '\'') < 0 {
+		return values // no quote, no member
+	}
+	for _, key := range keys {
+		if !t.mayHold(key.grams) {
+			continue
 		}
-		for _, key := range keys {
-			if !t.mayHold(key.grams) {
-				continue
+		for rest := s; len(values) < cap(values); {
+			i := strings.Index(rest, key.s)
+			if i < 0 {
+				break
 			}
-			for rest := s; ; {
-				i := strings.Index(rest, key.s)
-				if i < 0 {
-					break
-				}
-				rest = rest[i+len(key.s):]
-				if value, ok := quotedValue(rest); ok && !yield(value) {
-					return
-				}
+			rest = rest[i+len(key.s):]
+			if value, ok := quotedValue(rest); ok {
+				values = append(values, value)
 			}
 		}
 	}
+	return values
 }
+
+// maxMembers bounds the member values read of one text.
+const maxMembers = 16
 
 // quotedValue reads `: "value"` (or single-quoted) at the start of s.
 func quotedValue(s string) (string, bool) {

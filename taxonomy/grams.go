@@ -23,10 +23,12 @@ type lowered struct {
 	// so that s holds its words lowercased at the same places.
 	text  string
 	ascii bool
-	rd    *reading
-	// nums holds where the text holds a number that may be a status.
-	nums     []int
-	numBuf   [8]int
+	rd    reading
+	read  bool // rd is read
+	// nums holds where the text holds a number that may be a status, the
+	// first numCount of them.
+	nums     [8]int
+	numCount int
 	numbered bool
 }
 
@@ -80,20 +82,20 @@ var (
 // (see failureNumbers), found on the first call.
 func (t *lowered) numbers() []int {
 	if !t.numbered {
-		t.nums = failureNumbers(t.s, t.numBuf[:0])
+		t.numCount = len(failureNumbers(t.s, t.nums[:0]))
 		t.numbered = true
 	}
-	return t.nums
+	return t.nums[:t.numCount]
 }
 
 // reading returns what the evidence reader finds in the text, reading it
 // on the first call.
 func (t *lowered) reading() *reading {
-	if t.rd == nil {
-		t.rd = new(reading)
+	if !t.read {
 		t.rd.read(t.text, t.s, t.ascii)
+		t.read = true
 	}
-	return t.rd
+	return &t.rd
 }
 
 // serverRefusesParam turns c, a server's failure decided by a type or
@@ -103,7 +105,7 @@ func (t *lowered) serverRefusesParam(c Class) Class {
 	if c.Kind != Transient && c.Kind != Overloaded && c.Kind != Unknown || !t.mayHoldAny(paramWords) {
 		return c
 	}
-	if f := t.reading().param; f != nil {
+	if f := t.reading().param; f.found() {
 		return f.class()
 	}
 	return c
@@ -123,14 +125,117 @@ func (t *lowered) set(s string) {
 	if !t.hasGrams {
 		return
 	}
+	// One pass for the trigrams and the numbers that may be statuses
+	// (what failureNumbers finds).
 	t.grams = gramSet{}
+	t.numCount = 0
 	x := uint32(0)
+	digits := 0 // in a row
 	for i := 0; i < len(s); i++ {
-		x = x<<8 | uint32(s[i])
+		c := s[i]
+		x = x<<8 | uint32(c)
 		if i >= 2 {
 			t.grams.add(hashGram(x & 0xffffff))
 		}
+		if isDigit(c) {
+			digits++
+			continue
+		}
+		if digits == 3 {
+			t.addNumber(s, i-3)
+		}
+		digits = 0
 	}
+	if digits == 3 {
+		t.addNumber(s, len(s)-3)
+	}
+	t.numbered = true
+}
+
+// addNumber records the number of three digits at p if it may be a
+// status, while there is room.
+func (t *lowered) addNumber(s string, p int) {
+	if (s[p] == '4' || s[p] == '5') && t.numCount < len(t.nums) {
+		t.nums[t.numCount] = p
+		t.numCount++
+	}
+}
+
+// prepare makes t the error's text, lowercased: at the same places when
+// the text is ASCII (most are; ascii says so), by strings.ToLower
+// otherwise. One pass lowers an ASCII text and builds its trigram set and
+// its numbers (see set).
+func (t *lowered) prepare(text string) {
+	t.text, t.ascii = text, true
+	if len(text) < minGramLen {
+		for i := 0; i < len(text); i++ {
+			if text[i] >= 0x80 {
+				t.ascii = false
+				t.set(strings.ToLower(text))
+				return
+			}
+		}
+		t.set(lowerASCII(text))
+		return
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	g := &t.grams
+	*g = gramSet{}
+	t.hasGrams, t.numCount, t.numbered = true, 0, true
+	x, digits, changed := uint32(0), 0, false
+	var chunk [128]byte
+	for base := 0; base < len(text); base += len(chunk) {
+		n := copy(chunk[:], text[base:])
+		for k, c := range chunk[:n] {
+			if c >= 0x80 {
+				t.ascii = false
+				t.set(strings.ToLower(text))
+				return
+			}
+			if c-'A' < 26 {
+				c += 'a' - 'A'
+				chunk[k], changed = c, true
+			}
+			// The first two bytes make grams of fewer bytes: they only
+			// add bits, which never hides a literal.
+			x = x<<8 | uint32(c)
+			h := hashGram(x & 0xffffff)
+			g[h>>6] |= 1 << (h & 63)
+			if c-'0' < 10 {
+				digits++
+				continue
+			}
+			if digits == 3 {
+				t.addNumber(text, base+k-3)
+			}
+			digits = 0
+		}
+		b.Write(chunk[:n])
+	}
+	if digits == 3 {
+		t.addNumber(text, len(text)-3)
+	}
+	t.s = text
+	if changed {
+		t.s = b.String()
+	}
+}
+
+// lowerASCII lowercases an ASCII text.
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if isUpper(s[i]) {
+			b := []byte(s)
+			for k := i; k < len(b); k++ {
+				if isUpper(b[k]) {
+					b[k] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
 }
 
 // mayHold reports whether the text may hold a literal with these grams.

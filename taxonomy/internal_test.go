@@ -43,7 +43,7 @@ func TestMustContainRejectsABadPrefilter(t *testing.T) {
 func TestRulePrefilters(t *testing.T) {
 	for _, rules := range [][]textRule{sizeLimitRules.rules, overflowRules.rules, unloadableRules.rules, billingRules.rules, textRules} {
 		for _, r := range rules {
-			if r.onText != nil {
+			if r.serverStatus {
 				if r.need != "" || r.re != nil || r.lit != "" || r.test != nil {
 					t.Errorf("rule %s: a test of the lowered text needs nothing else", r.name)
 				}

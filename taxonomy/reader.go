@@ -11,21 +11,38 @@ import (
 // operating system's error number. Classify weighs it with the rest of
 // the evidence (see decide); the scan runs once, on the first need.
 type reading struct {
-	names     []finding // names that mean something, in the order of the text
-	clues     []finding // clauses that mean something, in the order of the text
-	overflow  *finding  // the first clause that says the request is over a size limit
-	param     *finding  // the first clause that says a parameter, option or flag is refused
-	errno     *finding  // the first OS error number the text gives
-	namesRead int       // names looked up, bounded by maxNames
-	buf       [2*maxFindings + 3]finding
+	names     findings // names that mean something, in the order of the text
+	clues     findings // clauses that mean something, in the order of the text
+	overflow  finding  // the first clause that says the request is over a size limit
+	param     finding  // the first clause that says a parameter, option or flag is refused
+	errno     finding  // the first OS error number the text gives
+	namesRead int      // names looked up, bounded by maxNames
 }
 
+// findings holds up to maxFindings findings, in the order found.
+type findings struct {
+	list [maxFindings]finding
+	n    int
+}
+
+func (fs *findings) add(f finding) {
+	if fs.n < len(fs.list) {
+		fs.list[fs.n] = f
+		fs.n++
+	}
+}
+
+func (fs *findings) full() bool    { return fs.n == len(fs.list) }
+func (fs *findings) all() []finding { return fs.list[:fs.n] }
+
 // A finding is one piece of evidence the reader found: the rule that
-// names it and what it means.
+// names it and what it means. The zero finding is none.
 type finding struct {
 	rule  string
 	means meaning
 }
+
+func (f finding) found() bool { return f.rule != "" }
 
 func (f finding) class() Class {
 	return Class{Kind: f.means.kind, Rule: f.rule, ModelMissing: f.means.missing, AccountFailure: f.means.account}
@@ -44,7 +61,6 @@ const (
 // same words at the same places when aligned is set (an ASCII text).
 func (r *reading) read(text, lower string, aligned bool) {
 	text = text[:min(len(text), maxText)]
-	r.names, r.clues = r.buf[:0:maxFindings], r.buf[maxFindings:maxFindings:2*maxFindings]
 	var cs concepts
 	var low [64]byte
 	nonASCII := false
@@ -96,7 +112,7 @@ func (r *reading) read(text, lower string, aligned bool) {
 			if seen&bDigit != 0 {
 				cs.digits = true
 			}
-		case isKey(text, i, j):
+		case i > 0 && (text[i-1] == '"' || text[i-1] == '\'') && isKey(text, i, j):
 			// A JSON member's name ("param", "message", "type") is no
 			// word of the message.
 		default:
@@ -110,7 +126,11 @@ func (r *reading) read(text, lower string, aligned bool) {
 			if !name || joined {
 				// Words joined by underscores are a word of their own
 				// ("max_new_tokens") or their parts.
-				r.word(&cs, w, text, j)
+				if c, ok := sense(w); ok {
+					cs.add(w, c)
+				} else {
+					r.word(&cs, w, text, j)
+				}
 			}
 			if name && r.namesRead < maxNames && w != "" {
 				r.namesRead++
@@ -121,13 +141,11 @@ func (r *reading) read(text, lower string, aligned bool) {
 				if joined {
 					into = nil
 				}
-				if m, decided, ok := nameMeaning(run, w, into); ok && len(r.names) < maxFindings {
-					r.names = append(r.names, finding{`name "` + run + `" (` + decided + `)`, m})
+				if m, decided, ok := nameMeaning(run, w, into); ok && !r.names.full() {
+					r.names.add(finding{`name "` + run + `" (` + decided + `)`, m})
 				}
-				if r.errno == nil && w == "winerror" {
-					if f, ok := errnoAfter(text[j:]); ok {
-						r.errno = r.keep(f)
-					}
+				if !r.errno.found() && w == "winerror" {
+					r.errno, _ = errnoAfter(text[j:])
 				}
 			}
 		}
@@ -173,12 +191,10 @@ var byteClass = func() (t [256]byte) {
 	return t
 }()
 
-// word adds the word w (lowercase) to the clause; at is where it ends in
-// text.
+// word adds the word w (lowercase), which is no sense, to the clause; at
+// is where it ends in text.
 func (r *reading) word(cs *concepts, w string, text string, at int) {
-	if c, ok := sense(w); ok {
-		cs.add(w, c)
-	} else if strings.IndexByte(w, '_') >= 0 {
+	if strings.IndexByte(w, '_') >= 0 {
 		// "prompt_tokens", "max_seq_len", "invalid_request_error": its parts.
 		for part := range strings.SplitSeq(w, "_") {
 			if c, ok := sense(part); ok {
@@ -188,10 +204,8 @@ func (r *reading) word(cs *concepts, w string, text string, at int) {
 	} else {
 		cs.add("", 0)
 	}
-	if r.errno == nil && (w == "errno" || w == "winerror") {
-		if f, ok := errnoAfter(text[at:]); ok {
-			r.errno = r.keep(f)
-		}
+	if (w[0] == 'e' || w[0] == 'w') && !r.errno.found() && (w == "errno" || w == "winerror") {
+		r.errno, _ = errnoAfter(text[at:])
 	}
 }
 
@@ -203,27 +217,17 @@ func skipURL(text string, i int) int {
 	return i
 }
 
-// keep stores f in the reading's own storage.
-func (r *reading) keep(f finding) *finding {
-	i := 2 * maxFindings
-	for r.buf[i].rule != "" {
-		i++
-	}
-	r.buf[i] = f
-	return &r.buf[i]
-}
-
 // endClause reads what the clause's concepts mean and starts the next.
 func (r *reading) endClause(cs *concepts) {
 	if cs.set != 0 {
-		if r.overflow == nil && cs.overflow() {
-			r.overflow = r.keep(finding{`words "` + cs.sizeWord + ` … ` + cs.limitWord + `"`, mean(ContextOverflow)})
+		if !r.overflow.found() && cs.overflow() {
+			r.overflow = finding{`words "` + cs.sizeWord + ` … ` + cs.limitWord + `"`, mean(ContextOverflow)}
 		}
-		if r.param == nil && cs.paramFault() {
-			r.param = r.keep(finding{`words "` + cs.faultWord + ` … ` + cs.partWord + `"`, mean(Permanent)})
+		if !r.param.found() && cs.paramFault() {
+			r.param = finding{`words "` + cs.faultWord + ` … ` + cs.partWord + `"`, mean(Permanent)}
 		}
-		if c, ok := cs.clue(); ok && len(r.clues) < maxFindings {
-			r.clues = append(r.clues, finding{`words "` + c.words + `"`, c.means})
+		if c, ok := cs.clue(); ok && !r.clues.full() {
+			r.clues.add(finding{`words "` + c.words + `"`, c.means})
 		}
 	}
 	*cs = concepts{}
@@ -379,7 +383,7 @@ var cjkClues = []cjkClue{
 // readCJK reads the Chinese clues of a text.
 func (r *reading) readCJK(text string) {
 	for _, c := range cjkClues {
-		if len(r.clues) == maxFindings {
+		if r.clues.full() {
 			return
 		}
 		if !strings.Contains(text, c.phrase) {
@@ -390,7 +394,7 @@ func (r *reading) readCJK(text string) {
 			found = found || strings.Contains(text, w)
 		}
 		if found {
-			r.clues = append(r.clues, finding{c.rule, c.means})
+			r.clues.add(finding{c.rule, c.means})
 		}
 	}
 }
@@ -409,7 +413,8 @@ var memberKeys = lits(
 func memberName(t *lowered) (finding, bool) {
 	var fs [maxFindings]finding
 	found := fs[:0]
-	for value := range memberValues(t, t.text, memberKeys) {
+	var buf [maxMembers]string
+	for _, value := range memberValues(t, t.text, memberKeys, buf[:0]) {
 		if len(value) > 64 || len(found) == len(fs) {
 			continue
 		}

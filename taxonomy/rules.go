@@ -19,8 +19,10 @@ type textRule struct {
 	lit  string                  // a literal phrase, matched with strings.Contains
 	re   *guarded                // or an anchored pattern
 	test func(lower string) bool // or a test that reads numbers out of the text
-	// or a test of the lowered text and what was read of it once
-	onText func(t *lowered) bool
+	// serverStatus marks the one rule that reads the numbers the status
+	// reader found (serverStatusWords), called directly so that the
+	// lowered text stays on the stack
+	serverStatus bool
 	need   string // a literal every match of re or test contains: they run only when it is present
 	// hinted, when not Unknown, is the kind when the text says the limit
 	// lifts by itself: a retry hint ("Please retry in 12.3s") or a quota
@@ -49,8 +51,8 @@ func (r *textRule) match(t *lowered) bool {
 		// The literal check first: it is much faster than the pattern, which
 		// Go cannot skip ahead through when it starts with \b.
 		return strings.Contains(t.s, r.need) && r.re.matchIn(t)
-	case r.onText != nil:
-		return r.onText(t)
+	case r.serverStatus:
+		return serverStatusWords(t)
 	case r.test != nil:
 		return strings.Contains(t.s, r.need) && r.test(t.s)
 	}
@@ -828,7 +830,7 @@ var textRules = []textRule{
 
 	// Transient: the original retry pattern, transport texts, and
 	// langchaingo's stream read failures.
-	textRule{kind: Transient, name: `marker "5xx"`, onText: serverStatusWords},
+	textRule{kind: Transient, name: `marker "5xx"`, serverStatus: true},
 	marker(Transient, "internal server error"),
 	marker(Transient, "bad gateway"),
 	pattern(Transient, `marker "gateway timeout"`, "gateway time", `gateway time-?out`),

@@ -124,6 +124,9 @@ func textStatus(t *lowered) (status int, member bool) {
 		// words a form starts with, and few such numbers.
 		for _, p := range at {
 			w := statusWindow(lower, p)
+			if !strings.Contains(w, st.need) {
+				continue
+			}
 			m := st.re.FindStringSubmatchIndex(w)
 			if m == nil {
 				continue
@@ -143,7 +146,7 @@ func textStatus(t *lowered) (status int, member bool) {
 	if s := leadingStatus(lower); s != 0 {
 		return s, false
 	}
-	return reasonStatus(lower), false
+	return reasonStatusAt(lower, at), false
 }
 
 // leadingStatus reads the status that opens the message of the TypeScript
@@ -235,13 +238,16 @@ var reasonPhrases = []string{
 // It scans bytes rather than running a pattern: most texts hold no such
 // number, and a page of HTML holds many digits.
 func reasonStatus(lower string) int {
-	for i := range max(len(lower)-4, 0) { // a number, a space and a letter at least
-		c := lower[i]
-		if c != '4' && c != '5' || !isDigit(lower[i+1]) || !isDigit(lower[i+2]) || lower[i+3] != ' ' {
+	var buf [8]int
+	return reasonStatusAt(lower, failureNumbers(lower, buf[:0]))
+}
+
+// reasonStatusAt is reasonStatus on the numbers at the given places, those
+// failureNumbers finds: a status before a reason phrase is one of them.
+func reasonStatusAt(lower string, at []int) int {
+	for _, i := range at {
+		if i+4 > len(lower) || lower[i+3] != ' ' || i > 0 && isWordByte(lower[i-1]) {
 			continue
-		}
-		if i > 0 && isWordByte(lower[i-1]) {
-			continue // part of a longer number or a word
 		}
 		rest := lower[i+4:]
 		for _, phrase := range reasonPhrases {
@@ -253,6 +259,7 @@ func reasonStatus(lower string) int {
 	}
 	return 0
 }
+
 
 // bodyStatuses are the reason phrases that a body may hold as its whole
 // message, and the status each one names.
@@ -277,7 +284,8 @@ var bodyKeys = lits(`"detail"`, `"message"`, `"error"`, `"title"`, `'detail'`, `
 // status. It runs only when no rule decided, so it costs nothing on the
 // texts that say more.
 func bodyStatus(t *lowered) int {
-	for value := range memberValues(t, t.s, bodyKeys) {
+	var buf [maxMembers]string
+	for _, value := range memberValues(t, t.s, bodyKeys, buf[:0]) {
 		if s, ok := bodyStatuses[strings.TrimSpace(value)]; ok {
 			return s
 		}

@@ -202,7 +202,8 @@ const (
 	cCompared                          // a size compared with a bound: "input ... more tokens than" (made by add)
 	cTooBig                            // a size "too long", "too large", "too big" (made by add)
 	cOutputLimit                       // "maximum tokens", "max tokens": the output limit in words (made by add)
-	cNotPart                           // "request id": an identifier, no part of the request (made by add)
+	cMax                               // "max", "maximum": before "tokens", the output's limit
+	cRequest                           // "request": before "id", an identifier
 )
 
 // A wordSense is a word and the concepts it carries, with where the word
@@ -256,7 +257,7 @@ var senses = []wordSense{
 	{"body", cPart, `Volcengine Ark "could not parse the JSON body of your request"; vLLM "'loc': ('body',)"`},
 	{"json", cPart, `Volcengine Ark "the JSON body of your request"; Anthropic "invalid JSON"`},
 	{"schema", cPart, `OpenAI "Invalid schema for function"; DeepSeek "schema must be a JSON Schema"`},
-	{"request", cPart, `Cohere "invalid request:"; Semantic Kernel "The request is not valid"`},
+	{"request", cPart | cRequest, `Cohere "invalid request:"; Semantic Kernel "The request is not valid"`},
 	{"role", cPart, `Qwen "Role must be user or assistant"; Perplexity "roles must alternate"`},
 	{"messages", cPart | cSize, `Baidu ERNIE "the length of messages must be an odd number"; Zhipu "messages 参数非法"`},
 	{"content", cPart, `Qwen "Content length must be greater than 0"; OpenAI "'content' is required"`},
@@ -288,8 +289,8 @@ var senses = []wordSense{
 	{"sequence", cSize, `Volcengine "exceed max_sequence_length"; Hugging Face "sequence length is longer than the specified maximum"`},
 	{"seq", cSize, `SiliconFlow "max_seq_len"; Volcengine "max_sequence_length"`},
 	{"kv", cSize, `llama-box "input prompt is too big compared to KV size"; llama.cpp "KV cache is full"`},
-	{"maximum", cCeiling, `Gemini "exceeds the maximum number of tokens allowed"; SiliconFlow "maximum allowed batch size"`},
-	{"max", cCeiling, `Voyage AI "The max allowed tokens per submitted batch"; OpenAI "max 300000 tokens per request"`},
+	{"maximum", cCeiling | cMax, `Gemini "exceeds the maximum number of tokens allowed"; SiliconFlow "maximum allowed batch size"`},
+	{"max", cCeiling | cMax, `Voyage AI "The max allowed tokens per submitted batch"; OpenAI "max 300000 tokens per request"`},
 	{"exceed", cCeiling, `llama-cpp-python "Requested tokens (2285) exceed context window"; Volcengine "exceed max_sequence_length"`},
 	{"exceeds", cCeiling, `Jackson "String value length exceeds the maximum allowed"; Gemini "The input token count exceeds the maximum"`},
 	{"exceeded", cCeiling | cReached, `llama.cpp "Context size has been exceeded"; Tencent Cloud RequestLimitExceeded; alphaXiv "Usage limit has been exceeded"`},
@@ -375,7 +376,6 @@ type concepts struct {
 	set       concept
 	last      concept // the concepts of the word before
 	beforeBe  concept // the concepts of the word before a "be"
-	lastWord  string  // the word before
 	digits    bool    // the clause holds a number
 	minimum   bool    // a comparison after "must be" or "should be": a lower bound ("must be greater than 0")
 	comparing bool    // a size, then a comparison: "than" makes it one
@@ -387,10 +387,18 @@ type concepts struct {
 
 // add takes the next word of the clause and its concepts.
 func (cs *concepts) add(word string, c concept) {
-	if c == 0 && cs.lastWord != "request" {
+	if c == 0 {
 		// Most words carry no concept: they end what the word before
 		// began, and nothing else.
-		cs.last, cs.lastWord = 0, word
+		if cs.last&cRequest != 0 && word == "id" {
+			// "Request id: 0217...", "invalid request id": boilerplate
+			// that names the request, no part of it.
+			cs.set &^= cPart
+			if cs.partWord == "request" {
+				cs.partWord = ""
+			}
+		}
+		cs.last = 0
 		return
 	}
 	switch {
@@ -405,18 +413,10 @@ func (cs *concepts) add(word string, c concept) {
 	case cs.last&cToo != 0 && c&cBig != 0 && cs.set&cSize != 0:
 		// "input is too large", "prompt is too long".
 		c |= cTooBig
-	case (cs.lastWord == "maximum" || cs.lastWord == "max") && word == "tokens":
+	case cs.last&cMax != 0 && word == "tokens":
 		// "The maximum tokens you requested": max_tokens in words, the
 		// output's own limit.
 		c |= cOutputLimit
-	case cs.lastWord == "request" && word == "id":
-		// "Request id: 0217...", "invalid request id": boilerplate that
-		// names the request, no part of it.
-		cs.set &^= cPart
-		if cs.partWord == "request" {
-			cs.partWord = ""
-		}
-		c = cNotPart
 	}
 	if c&cCompare != 0 {
 		if c&cLess == 0 && cs.last&cBe != 0 && cs.beforeBe&cMust != 0 && cs.beforeBe&cNot == 0 {
@@ -435,7 +435,7 @@ func (cs *concepts) add(word string, c concept) {
 		// "should not be larger than 10": the negation is the bound's.
 		c |= cMust
 	}
-	cs.last, cs.lastWord = c, word
+	cs.last = c
 	cs.set |= c
 	switch {
 	case c&cFault != 0 && cs.faultWord == "":
