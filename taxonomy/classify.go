@@ -187,7 +187,7 @@ func decide(err error, ev *Evidence, t *lowered, memberStatus bool) Class {
 	if c, ok := textCode(t); ok {
 		return t.serverRefusesParam(c)
 	}
-	if c, ok := grpcKind(lower); ok {
+	if c, ok := grpcKind(t); ok {
 		return c
 	}
 	if c, ok := transportClass(err); ok {

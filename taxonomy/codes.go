@@ -180,8 +180,9 @@ var grpcCodes = map[string]grpcClass{
 }
 
 // grpcKind classifies the gRPC code in the text, if there is one.
-func grpcKind(lower string) (Class, bool) {
-	if !strings.Contains(lower, "rpc error: code = ") {
+func grpcKind(t *lowered) (Class, bool) {
+	lower := t.s
+	if t.index(lower, rpcErrorLit) < 0 {
 		return Class{}, false
 	}
 	m := grpcCodeRE.FindStringSubmatchIndex(lower)
@@ -228,7 +229,10 @@ func textCode(t *lowered) (Class, bool) {
 	}
 }
 
-var exceptionLit = lit("exception")
+var (
+	exceptionLit = lit("exception")
+	rpcErrorLit  = lit("rpc error: code = ")
+)
 
 // jsonCodeKeys are the members of an error body that hold a code or type, in
 // both quotings.

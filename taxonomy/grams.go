@@ -59,6 +59,17 @@ func (t *lowered) index(s string, l literal) int {
 	return strings.Index(s, l.s)
 }
 
+// hasGramsOf reports whether the text may hold every literal whose grams
+// are given.
+func (t *lowered) hasGramsOf(grams [][]uint16) bool {
+	for _, g := range grams {
+		if !t.mayHold(g) {
+			return false
+		}
+	}
+	return true
+}
+
 // mayHoldAny reports whether the text holds one of the literals.
 func (t *lowered) mayHoldAny(ls []literal) bool {
 	for _, l := range ls {

@@ -97,13 +97,15 @@ func (g *guarded) MatchString(s string) bool { return g.mayMatch(s) && g.re.Matc
 // matchIn reports whether the expression matches the lowered text t:
 // after the literal test, and on a long text only around its literals.
 func (g *guarded) matchIn(t *lowered) bool {
-	if !g.mayMatchIn(t) {
-		return false
+	if !g.windowed(t) {
+		return g.mayMatchIn(t) && g.re.MatchString(t.s)
 	}
-	if len(t.s) < windowedLen || g.maxLen < 0 || len(g.anyOf) == 0 {
-		return g.re.MatchString(t.s)
-	}
-	return g.matchWindows(t.s)
+	return g.matchWindows(t)
+}
+
+// windowed reports whether the expression is tried in windows on t.
+func (g *guarded) windowed(t *lowered) bool {
+	return len(t.s) >= windowedLen && g.maxLen >= 0 && len(g.anyOf) > 0
 }
 
 // windowedLen is the length from which a text is matched in windows: Go
@@ -118,11 +120,21 @@ const windowedLen = 256
 // words, so that \b reads as it does in the whole text; ^ and $ cannot
 // match at a window's edge inside the text, since a match there would
 // reach more than maxLen bytes to the literal.
-func (g *guarded) matchWindows(s string) bool {
+func (g *guarded) matchWindows(t *lowered) bool {
+	s := t.s
+	var tried [maxAlternatives]string
+	n := 0
 	for k, all := range g.anyOf {
 		anchor := all[0] // the longest (see usable)
-		if slices.ContainsFunc(g.anyOf[:k], func(a []string) bool { return a[0] == anchor }) {
-			continue // tried with an earlier alternative
+		if !t.hasGramsOf(g.grams[k]) {
+			continue // a literal of the alternative is not in the text
+		}
+		if slices.Contains(tried[:n], anchor) {
+			continue // its windows were tried for an earlier alternative
+		}
+		if n < len(tried) {
+			tried[n] = anchor
+			n++
 		}
 		for from := 0; ; {
 			i := strings.Index(s[from:], anchor)

@@ -32,7 +32,7 @@ func (fs *findings) add(f finding) {
 	}
 }
 
-func (fs *findings) full() bool    { return fs.n == len(fs.list) }
+func (fs *findings) full() bool     { return fs.n == len(fs.list) }
 func (fs *findings) all() []finding { return fs.list[:fs.n] }
 
 // A finding is one piece of evidence the reader found: the rule that

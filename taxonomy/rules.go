@@ -23,7 +23,7 @@ type textRule struct {
 	// reader found (serverStatusWords), called directly so that the
 	// lowered text stays on the stack
 	serverStatus bool
-	need   string // a literal every match of re or test contains: they run only when it is present
+	need         string // a literal every match of re or test contains: they run only when it is present
 	// hinted, when not Unknown, is the kind when the text says the limit
 	// lifts by itself: a retry hint ("Please retry in 12.3s") or a quota
 	// counted per minute.
@@ -50,6 +50,11 @@ func (r *textRule) match(t *lowered) bool {
 	case r.re != nil:
 		// The literal check first: it is much faster than the pattern, which
 		// Go cannot skip ahead through when it starts with \b.
+		if r.re.windowed(t) {
+			// The windows are found by scanning for the literals: a scan
+			// for need first would read the text once more.
+			return t.mayHold(r.grams) && r.re.matchWindows(t)
+		}
 		return strings.Contains(t.s, r.need) && r.re.matchIn(t)
 	case r.serverStatus:
 		return serverStatusWords(t)

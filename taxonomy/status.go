@@ -260,7 +260,6 @@ func reasonStatusAt(lower string, at []int) int {
 	return 0
 }
 
-
 // bodyStatuses are the reason phrases that a body may hold as its whole
 // message, and the status each one names.
 var bodyStatuses = map[string]int{

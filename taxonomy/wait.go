@@ -228,13 +228,11 @@ var tryLit = lit("try")
 // unit: "retry after 99999999999999999999 minutes" is 43 bytes.
 const maxHintLen = 96
 
-// retryHintShape extracts a wait hint in the shapes retryHintRE knows.
-func retryHintShape(t *lowered) (time.Duration, bool) {
+// retryHintMatch finds the first match of retryHintRE, tried at the start
+// of each "try again" and "retry" of the text, and the text it matched
+// in.
+func retryHintMatch(t *lowered) (string, []int) {
 	lower := t.s
-	// Every match holds "try" at most three bytes after its start ("try
-	// again", "retry", "retrydelay"): run the expression
-	// from three bytes before the first "try", if there is one. Whichever of
-	// "try again" and "retry" comes first, the match cannot start earlier.
 	// It runs on the words after each "try" only: a stack trace holds
 	// "retry" many times (RetryUtils.withRetry) and no wait.
 	var text string
@@ -242,7 +240,7 @@ func retryHintShape(t *lowered) (time.Duration, bool) {
 	for from := 0; m == nil; {
 		i := t.index(lower[from:], tryLit)
 		if i < 0 {
-			return 0, false // the common case, without running the expression
+			return "", nil // the common case, without running the expression
 		}
 		i += from
 		from = i + len("try")
@@ -257,6 +255,15 @@ func retryHintShape(t *lowered) (time.Duration, bool) {
 		}
 		m = retryHintRE.FindStringSubmatchIndex(text)
 	}
+	return text, m
+}
+
+// retryHintShape extracts a wait hint in the shapes retryHintRE knows.
+func retryHintShape(t *lowered) (time.Duration, bool) {
+	text, m := retryHintMatch(t)
+	if m == nil {
+		return 0, false
+	}
 	group := func(n int) string {
 		if m[2*n] == -1 { // the group did not take part in the match
 			return ""
@@ -266,7 +273,7 @@ func retryHintShape(t *lowered) (time.Duration, bool) {
 	if num := group(5); num != "" {
 		// A number without a unit is read only in the words of the API
 		// that documents it as seconds: "retry after 3 attempts" is no wait.
-		if !strings.Contains(lower, telegramRetryAfter) {
+		if !strings.Contains(t.s, telegramRetryAfter) {
 			return 0, false
 		}
 		return clampWait(parseDecimal(num) * float64(time.Second)), true
