@@ -12,6 +12,7 @@ import (
 
 	"github.com/resilientgo/resilient/internal/wire"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -52,9 +53,9 @@ var errZeroEmbedder = taxonomy.WithClass(errors.New("llms: zero Embedder: build 
 type Embedder struct {
 	inner  embeddings.EmbedderClient
 	name   string
-	target middleware.Target
+	target observe.Target
 	pipe   *middleware.Pipeline[[][]float32]
-	obs    middleware.Observers
+	obs    observe.Observers
 	tokens middleware.Limiter
 	err    error // construction error, returned by every call
 }
@@ -127,7 +128,7 @@ func buildEmbedder(c embeddings.EmbedderClient, cfg config) (*Embedder, error) {
 		name = cfg.name
 	}
 	e := &Embedder{inner: c, name: name, tokens: cfg.tokenLimit(),
-		target: middleware.Target{Name: name, Operation: middleware.OperationEmbeddings, Provider: provider, Model: model}}
+		target: observe.Target{Name: name, Operation: observe.OperationEmbeddings, Provider: provider, Model: model}}
 	opts := append([]middleware.Option{middleware.Logger(cfg.logger), middleware.Describe(e.target),
 		middleware.Timeout(cfg.attemptTimeout)}, cfg.mw...)
 	opts = append(opts, cfg.sharedLimits()...)
@@ -251,7 +252,7 @@ func (e *Embedder) embed(ctx context.Context, c *embedCall, from, to int, out []
 		return nil, &TextTooLongError{Index: from, Texts: len(c.texts), Bytes: len(batch[0]), Err: err}
 	}
 	if e.obs.Active() {
-		e.obs.Report(ctx, middleware.BatchSplit{Target: e.name, Texts: len(batch)}, err)
+		e.obs.Report(ctx, observe.BatchSplit{Target: e.name, Texts: len(batch)}, err)
 	}
 	if out == nil {
 		out = make([][]float32, 0, len(c.texts))

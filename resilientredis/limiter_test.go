@@ -13,6 +13,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/resilientredis"
 )
 
@@ -190,7 +191,7 @@ func TestLimiterInPipeline(t *testing.T) {
 		t.Errorf("first call: %v", err)
 	}
 	var final *middleware.Error
-	if err := call(); !errors.As(err, &final) || final.Reason != middleware.ReasonRejected || !errors.Is(err, middleware.ErrLimited) {
+	if err := call(); !errors.As(err, &final) || final.Reason != observe.ReasonRejected || !errors.Is(err, middleware.ErrLimited) {
 		t.Errorf("second call: got %v, want rejected by the limiter", err)
 	}
 }

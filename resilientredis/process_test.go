@@ -17,6 +17,7 @@ import (
 	lctools "github.com/tmc/langchaingo/tools"
 
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/resilientredis"
 	"github.com/resilientgo/resilient/tools"
 )
@@ -124,11 +125,11 @@ func breakerChild() error {
 	client := redis.NewClient(&redis.Options{Addr: os.Getenv(addrEnv)})
 	defer client.Close()
 	b := middleware.NewBreaker("provider", 5, 100*time.Millisecond, nil)
-	b.OnStateChange(func(s middleware.BreakerState) {
+	b.OnStateChange(func(s observe.BreakerState) {
 		switch s {
-		case middleware.BreakerOpen:
+		case observe.BreakerOpen:
 			fmt.Println("OPEN", b.RemainingDelay().Milliseconds())
-		case middleware.BreakerClosed:
+		case observe.BreakerClosed:
 			fmt.Println("CLOSED")
 		}
 	})

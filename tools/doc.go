@@ -109,12 +109,12 @@
 // # Events and logs
 //
 // Every call reports its outcome to the observers of the tool's pipeline
-// (middleware.Observe, resilient.Observe): a middleware.CallEnd with the
+// (middleware.Observe, resilient.Observe): a observe.CallEnd with the
 // outcome (ok, tool error, fatal, internal, timeout, circuit open, stuck,
 // replayed), and IdempotentReplay, LeaseLost and StoreFailed events; the
 // pipeline reports its attempts, retries and breaker changes. The logger of
-// [Logger] writes them as the lines of middleware.Log, with its keys
-// (middleware.KeyTool, ...), after the [Redactor] ([Redact] by default) has
+// [Logger] writes them as the lines of observe.Log, with its keys
+// (observe.KeyTool, ...), after the [Redactor] ([Redact] by default) has
 // removed credentials from every text and error.
 //
 // # Concurrency

@@ -10,6 +10,7 @@ import (
 
 	"github.com/resilientgo/resilient/internal/redact"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -57,8 +58,8 @@ type Tool struct {
 	name        string
 	description string
 	cfg         config
-	target      middleware.Target
-	obs         middleware.Observers
+	target      observe.Target
+	obs         observe.Observers
 	pipe        *middleware.Pipeline[reply]
 	err         error // the problem New reported: every call fails with it
 }
@@ -87,7 +88,7 @@ func New(t Callable, opts ...Option) (*Tool, error) {
 	cfg := build(opts)
 	name, description, problem := describe(t)
 	w := &Tool{inner: t, name: name, description: description, cfg: cfg,
-		target: middleware.Target{Name: name, Operation: middleware.OperationExecuteTool}}
+		target: observe.Target{Name: name, Operation: observe.OperationExecuteTool}}
 	logger := redact.Logger(cfg.logger, cfg.redact)
 	errs := cfg.errs
 	if problem != nil {
@@ -108,7 +109,7 @@ func New(t Callable, opts ...Option) (*Tool, error) {
 	err = fmt.Errorf("%s%w", prefix, errors.Join(errs...))
 	w.err = err
 	if cfg.logger != nil {
-		w.obs = middleware.Observers{middleware.Log(logger)}
+		w.obs = observe.Observers{observe.Log(logger)}
 	}
 	return w, err
 }
@@ -195,7 +196,7 @@ func (t *Tool) Call(ctx context.Context, input string) (string, error) {
 	}
 	r := t.run(ctx, input)
 	if t.obs.Active() {
-		t.obs.Report(ctx, middleware.CallEnd{Target: t.target, Outcome: r.outcome, Attempts: r.attempts,
+		t.obs.Report(ctx, observe.CallEnd{Target: t.target, Outcome: r.outcome, Attempts: r.attempts,
 			Duration: time.Since(start), Reason: r.reason, Class: r.class, Type: r.typ}, r.logged)
 	}
 	return r.out, r.err
@@ -207,9 +208,9 @@ type result struct {
 	out string
 	err error
 
-	outcome  middleware.Outcome
+	outcome  observe.Outcome
 	attempts int
-	reason   middleware.Reason
+	reason   observe.Reason
 	class    taxonomy.Class
 	typ      string // of an internal failure
 	logged   error  // the error the log line shows
@@ -223,7 +224,7 @@ func (t *Tool) run(ctx context.Context, input string) result {
 	if problem != nil {
 		cause := taxonomy.WithClass(problem, taxonomy.Class{Kind: taxonomy.Programming, Rule: "invalid tool"})
 		err := &taxonomy.FatalToolError{Tool: t.name, Cause: cause}
-		return result{err: err, outcome: middleware.OutcomeFatal, logged: err}
+		return result{err: err, outcome: observe.OutcomeFatal, logged: err}
 	}
 	var key string // the idempotency key, computed once for both its uses
 	if t.cfg.idempotent || t.cfg.customKey {
@@ -234,14 +235,14 @@ func (t *Tool) run(ctx context.Context, input string) result {
 		if limit := reps.limit.Load(); limit > 0 {
 			if n := reps.add(repeatHash(t.name, key, input)); int64(n) > limit {
 				msg := fmt.Sprintf("stuck: %s called %d times with the same input", t.name, n)
-				return t.stop(middleware.OutcomeStuck, ErrStuck, msg, nil)
+				return t.stop(observe.OutcomeStuck, ErrStuck, msg, nil)
 			}
 		}
 		if err := run.StartToolCall(); err != nil {
 			// Over the run's tool call limit: the run ends, as with a
 			// FatalToolError; the model is not told.
 			fatal := &taxonomy.FatalToolError{Tool: t.name, Cause: err}
-			return result{err: fatal, outcome: middleware.OutcomeRefused, reason: middleware.ReasonUsageLimit, logged: fatal}
+			return result{err: fatal, outcome: observe.OutcomeRefused, reason: observe.ReasonUsageLimit, logged: fatal}
 		}
 	}
 	if t.cfg.idempotent {
@@ -278,7 +279,7 @@ func (t *Tool) call(caller, ctx context.Context, input string, c *claim) result 
 	n := int(attempts.Load())
 	switch {
 	case err == nil && r.err == nil:
-		return result{out: r.out, outcome: middleware.OutcomeOK, attempts: n}
+		return result{out: r.out, outcome: observe.OutcomeOK, attempts: n}
 	case err == nil:
 		res := t.answer(r.err)
 		res.attempts = n
@@ -287,8 +288,8 @@ func (t *Tool) call(caller, ctx context.Context, input string, c *claim) result 
 		return canceled(caller, n)
 	}
 	var final *middleware.Error
-	if errors.As(err, &final) && final.Reason == middleware.ReasonCircuitOpen {
-		res := t.stop(middleware.OutcomeCircuitOpen, ErrCircuitOpen, t.name+" circuit is open; stopping instead of retrying", err)
+	if errors.As(err, &final) && final.Reason == observe.ReasonCircuitOpen {
+		res := t.stop(observe.OutcomeCircuitOpen, ErrCircuitOpen, t.name+" circuit is open; stopping instead of retrying", err)
 		res.attempts, res.reason, res.class = n, final.Reason, final.Class()
 		return res
 	}
@@ -299,7 +300,7 @@ func (t *Tool) call(caller, ctx context.Context, input string, c *claim) result 
 
 // canceled is the result of a call whose caller gave up.
 func canceled(ctx context.Context, attempts int) result {
-	return result{err: ctx.Err(), outcome: middleware.OutcomeFailed, attempts: attempts, reason: middleware.ReasonCanceled,
+	return result{err: ctx.Err(), outcome: observe.OutcomeFailed, attempts: attempts, reason: observe.ReasonCanceled,
 		class: taxonomy.Class{Kind: taxonomy.Canceled, Rule: "caller gave up"}}
 }
 
@@ -329,11 +330,11 @@ func (t *Tool) answer(err error) result {
 		default:
 			err = &taxonomy.FatalToolError{Tool: t.name, Cause: err}
 		}
-		return result{err: err, outcome: middleware.OutcomeFatal, logged: err}
+		return result{err: err, outcome: observe.OutcomeFatal, logged: err}
 	}
 	var te *taxonomy.ToolError
 	errors.As(err, &te)
-	return result{out: te.Message, outcome: middleware.OutcomeToolError, logged: te}
+	return result{out: te.Message, outcome: observe.OutcomeToolError, logged: te}
 }
 
 // internal maps a failure of the tool: the model reads the tool's name and
@@ -358,19 +359,19 @@ func (t *Tool) internal(err error, final *middleware.Error, last *attempt) resul
 	default:
 		kind = fmt.Sprintf("%T", shown)
 	}
-	res := result{out: "Error: " + t.name + " failed internally (" + kind + ")", outcome: middleware.OutcomeInternal,
+	res := result{out: "Error: " + t.name + " failed internally (" + kind + ")", outcome: observe.OutcomeInternal,
 		typ: kind, logged: err, class: taxonomy.Classify(err)}
 	if final != nil {
 		res.reason = final.Reason
 	}
 	if errors.Is(shown, context.DeadlineExceeded) {
-		res.outcome = middleware.OutcomeTimeout
+		res.outcome = observe.OutcomeTimeout
 	}
 	return res
 }
 
 // stop returns the result of a run that the wrapper itself ends.
-func (t *Tool) stop(outcome middleware.Outcome, sentinel error, msg string, cause error) result {
+func (t *Tool) stop(outcome observe.Outcome, sentinel error, msg string, cause error) result {
 	err := &taxonomy.FatalToolError{Tool: t.name, Cause: &stopError{msg: msg, sentinel: sentinel, cause: cause}}
 	return result{err: err, outcome: outcome, logged: err}
 }

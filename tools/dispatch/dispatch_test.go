@@ -10,7 +10,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/resilientgo/resilient/internal/logtest"
+	"github.com/resilientgo/resilient/observe/observetest"
 
 	"github.com/tmc/langchaingo/llms"
 	lctools "github.com/tmc/langchaingo/tools"
@@ -144,7 +144,7 @@ func TestDispatchUsesWrappedToolsAsTheyAre(t *testing.T) {
 }
 
 func TestDispatchWrapsTheOthersWithToolOptions(t *testing.T) {
-	var logs logtest.Buffer
+	var logs observetest.LogBuffer
 	broken := returns("", errors.New("token=abc123 rejected"))
 	d := mustDispatcher(t, []lctools.Tool{broken}, dispatch.ToolOptions(tools.Logger(logs.Logger())))
 	msgs, err := d.Dispatch(t.Context(), []llms.ToolCall{toolCall("a", "t", "{}")})

@@ -1,6 +1,4 @@
-// Package logtest collects slog output as text, for tests that assert on
-// the events a package logs.
-package logtest
+package observetest
 
 import (
 	"bytes"
@@ -8,22 +6,22 @@ import (
 	"sync"
 )
 
-// Buffer is an io.Writer that keeps what slog writes to it. It is safe for
-// concurrent use.
-type Buffer struct {
+// LogBuffer is an io.Writer that keeps what slog writes to it, for tests
+// that assert on the lines of observe.Log. It is safe for concurrent use.
+type LogBuffer struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
 }
 
 // Write appends p.
-func (b *Buffer) Write(p []byte) (int, error) {
+func (b *LogBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.Write(p)
 }
 
 // String returns everything written so far.
-func (b *Buffer) String() string {
+func (b *LogBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
@@ -31,7 +29,7 @@ func (b *Buffer) String() string {
 
 // Logger returns a debug-level text logger writing to b without times, so
 // that its lines can be compared exactly.
-func (b *Buffer) Logger() *slog.Logger {
+func (b *LogBuffer) Logger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(b, &slog.HandlerOptions{
 		Level: slog.LevelDebug,
 		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {

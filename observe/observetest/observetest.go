@@ -1,28 +1,30 @@
-// Package observetest records the events of middleware.Observer for tests,
-// in place of parsing log lines.
+// Package observetest is the test kit of package observe, as httptest is
+// net/http's: a [Recorder] keeps the events an observe.Observer receives,
+// in place of parsing log lines, and a [LogBuffer] keeps the lines of
+// observe.Log for the tests that assert on them.
 package observetest
 
 import (
 	"context"
 	"sync"
 
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 )
 
-// Recorder is a middleware.Observer that keeps every Start and event, in
+// Recorder is an observe.Observer that keeps every Start and event, in
 // order. Start puts the Start it received into the context it returns, so
 // that tests can check which context reaches the called function. It is
 // safe for concurrent use.
 type Recorder struct {
 	mu     sync.Mutex
-	starts []middleware.Start
-	events []middleware.Event
+	starts []observe.Start
+	events []observe.Event
 }
 
 type startKey struct{}
 
 // Start records s and returns ctx carrying it.
-func (r *Recorder) Start(ctx context.Context, s middleware.Start) context.Context {
+func (r *Recorder) Start(ctx context.Context, s observe.Start) context.Context {
 	r.mu.Lock()
 	r.starts = append(r.starts, s)
 	r.mu.Unlock()
@@ -30,34 +32,34 @@ func (r *Recorder) Start(ctx context.Context, s middleware.Start) context.Contex
 }
 
 // Observe records e.
-func (r *Recorder) Observe(_ context.Context, e middleware.Event) {
+func (r *Recorder) Observe(_ context.Context, e observe.Event) {
 	r.mu.Lock()
 	r.events = append(r.events, e)
 	r.mu.Unlock()
 }
 
 // StartFrom returns the Start that the Recorder put into ctx, if any.
-func StartFrom(ctx context.Context) (middleware.Start, bool) {
-	s, ok := ctx.Value(startKey{}).(middleware.Start)
+func StartFrom(ctx context.Context) (observe.Start, bool) {
+	s, ok := ctx.Value(startKey{}).(observe.Start)
 	return s, ok
 }
 
 // Starts returns the recorded Starts.
-func (r *Recorder) Starts() []middleware.Start {
+func (r *Recorder) Starts() []observe.Start {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append([]middleware.Start(nil), r.starts...)
+	return append([]observe.Start(nil), r.starts...)
 }
 
 // Events returns the recorded events.
-func (r *Recorder) Events() []middleware.Event {
+func (r *Recorder) Events() []observe.Event {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append([]middleware.Event(nil), r.events...)
+	return append([]observe.Event(nil), r.events...)
 }
 
 // Of returns the recorded events of type E, in order.
-func Of[E middleware.Event](r *Recorder) []E {
+func Of[E observe.Event](r *Recorder) []E {
 	var out []E
 	for _, e := range r.Events() {
 		if e, ok := e.(E); ok {

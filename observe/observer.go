@@ -1,10 +1,12 @@
-package middleware
+package observe
 
 import (
 	"context"
 	"log/slog"
 	"strconv"
 	"time"
+
+	"github.com/failsafe-go/failsafe-go/circuitbreaker"
 
 	"github.com/resilientgo/resilient/taxonomy"
 )
@@ -18,7 +20,7 @@ import (
 // through one method, so a new kind of event never breaks an
 // implementation. Observers that do not know an event ignore it.
 //
-// Install observers with [Observe] (or resilient.Observe); [Log] is the
+// Install observers with middleware.Observe (or resilient.Observe); [Log] is the
 // observer that writes the library's slog lines. Events carry names of
 // targets, kinds, reasons, counts and durations, never message texts: error
 // texts may hold secrets. Observers are called on the goroutine of the call,
@@ -66,7 +68,7 @@ type Start struct {
 	// Attempt is 0 for the logical call (a model call with its fallbacks, a
 	// tool call) and counts a pipeline's attempts from 1.
 	Attempt int
-	// Hedge is true for an attempt started beside another (see [Hedge]).
+	// Hedge is true for an attempt started beside another (see middleware.Hedge).
 	Hedge bool
 }
 
@@ -106,21 +108,6 @@ func (o Outcome) String() string {
 	}
 	return "outcome(" + strconv.Itoa(int(o)) + ")"
 }
-
-// WaitSource says where the wait before a retry came from: the pipeline's
-// backoff, the provider's Retry-After, its rate-limit reset, or the
-// breaker's next probe. It is the type the classifier answers in
-// taxonomy.Class.WaitSource.
-type WaitSource = taxonomy.WaitSource
-
-// The sources of a wait.
-const (
-	WaitBackoff    = taxonomy.WaitBackoff    // the pipeline's jittered backoff
-	WaitRetryAfter = taxonomy.WaitRetryAfter // the provider's Retry-After (or retry-after-ms, or a hint in the text)
-	WaitReset      = taxonomy.WaitReset      // a rate-limit reset the provider announced
-	WaitProbe      = taxonomy.WaitProbe      // the breaker's next probe (WaitWhileOpen)
-	WaitNextMember = taxonomy.WaitNextMember // none: the retry goes to another member of a pool
-)
 
 // RefusalReason says why a call or attempt was refused before any request.
 type RefusalReason uint8
@@ -195,7 +182,7 @@ type RetryScheduled struct {
 	Target  string
 	Attempt int // the attempt that failed
 	Wait    time.Duration
-	Source  WaitSource
+	Source  taxonomy.WaitSource
 	Class   taxonomy.Class
 }
 
@@ -216,6 +203,17 @@ type GaveUp struct {
 	PassedThrough bool
 }
 
+// BreakerState is the state of a circuit breaker (package breaker), as
+// [BreakerChange] reports it.
+type BreakerState = circuitbreaker.State
+
+// The breaker states.
+const (
+	BreakerClosed   = circuitbreaker.ClosedState
+	BreakerOpen     = circuitbreaker.OpenState
+	BreakerHalfOpen = circuitbreaker.HalfOpenState
+)
+
 // BreakerChange reports a circuit breaker's change of state.
 type BreakerChange struct {
 	Target   string // the breaker's name
@@ -228,7 +226,7 @@ type Refusal struct {
 	Reason RefusalReason
 }
 
-// Cooldown reports that a member of a pool (see [Members]) answered with a
+// Cooldown reports that a member of a pool (see middleware.Members) answered with a
 // wait hint (a Retry-After, a rate-limit reset) and gets no attempt for
 // Wait: the pool sends its calls to the other members meanwhile.
 type Cooldown struct {
@@ -236,10 +234,10 @@ type Cooldown struct {
 	Wait   time.Duration
 }
 
-// Suspended reports that a member of a pool (see [Members]) failed for
+// Suspended reports that a member of a pool (see middleware.Members) failed for
 // its account or deployment (taxonomy.Class.AccountFailure: a key refused,
 // a quota used up, a deployment missing) and is out of rotation for For,
-// its [MaxHold]: its circuit is held open that long (a [BreakerChange]
+// its middleware.MaxHold: its circuit is held open that long (a [BreakerChange]
 // reports it opening), or, without a breaker, it gets no attempt. Class is
 // the failure's. It is sent once each time the member goes out of
 // rotation, not for each call in flight there that fails the same way.
@@ -469,20 +467,6 @@ func observeSafely(o Observer, ctx context.Context, e Event, err error) {
 	o.Observe(ctx, e)
 }
 
-// Observe installs observers on the pipeline, after those installed before.
-// Default: none (and [Logger]'s, when set).
-func Observe(observers ...Observer) Option {
-	return func(c *config) {
-		for _, o := range observers {
-			if o == nil {
-				c.errorf("Observe(nil)")
-				continue
-			}
-			c.observers = append(c.observers, o)
-		}
-	}
-}
-
 // callKey marks a context whose logical call an adapter already started, so
 // that a pipeline under it reports attempts only.
 type callKey struct{}
@@ -500,7 +484,10 @@ func (os Observers) StartCall(ctx context.Context, t Target) context.Context {
 	return context.WithValue(ctx, callKey{}, true)
 }
 
-func callStarted(ctx context.Context) bool {
+// InCall reports whether ctx belongs to a logical call that an adapter
+// started with [Observers.StartCall]: a pipeline called with it reports its
+// attempts as part of that call instead of starting one of its own.
+func InCall(ctx context.Context) bool {
 	v, _ := ctx.Value(callKey{}).(bool)
 	return v
 }

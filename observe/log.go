@@ -1,4 +1,4 @@
-package middleware
+package observe
 
 import (
 	"context"
@@ -133,12 +133,12 @@ func (o logObserver) observeError(ctx context.Context, e Event, err error) {
 			slog.Int(KeyAttempts, e.Attempts), slog.String(KeyKind, e.Class.Kind.String()),
 			slog.String(KeyRule, e.Class.Rule), errAttr(err))
 	case AttemptEnd:
-		var pe *PanicError
+		var pe panicError
 		switch {
 		case errors.As(err, &pe):
 			l.LogAttrs(ctx, slog.LevelError, "panic recovered",
 				slog.String(KeyTarget, e.Target), slog.Int(KeyAttempt, e.Attempt),
-				errAttr(err), slog.String(KeyStack, string(pe.Stack)))
+				errAttr(err), slog.String(KeyStack, string(pe.PanicStack())))
 		case e.Abandoned:
 			l.LogAttrs(ctx, slog.LevelWarn, "attempt abandoned",
 				slog.String(KeyTarget, e.Target), slog.Int(KeyAttempt, e.Attempt),
@@ -203,6 +203,13 @@ func (o logObserver) observeError(ctx context.Context, e Event, err error) {
 // such an observer, and a program that sets both sees each line once. It
 // does nothing.
 func (logObserver) LogsLibraryLines() {}
+
+// panicError is the failure of an attempt that panicked
+// (middleware.PanicError): Log writes its stack.
+type panicError interface {
+	error
+	PanicStack() []byte
+}
 
 // textAttr renders the text a server sent, which travels as the error of
 // a report; nil gives an empty attribute, which slog drops.
