@@ -13,6 +13,7 @@ import (
 
 	"github.com/resilientgo/resilient/internal/wire"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -61,7 +62,7 @@ type call struct {
 	target        *target
 	caller        context.Context
 	run           *middleware.Run
-	obs           middleware.Observers
+	obs           observe.Observers
 	viaMiddleware bool
 	started       time.Time // when observed
 
@@ -327,11 +328,11 @@ func (c *call) report(ctx context.Context, final *middleware.Error, err error) {
 		return
 	}
 	c.mu.Lock()
-	e := middleware.CallEnd{Target: c.target.desc, Outcome: middleware.OutcomeOK, Attempts: c.attempts,
+	e := observe.CallEnd{Target: c.target.desc, Outcome: observe.OutcomeOK, Attempts: c.attempts,
 		Duration: time.Since(c.started), InputTokens: c.tokens.input, OutputTokens: c.tokens.output}
 	c.mu.Unlock()
 	if err != nil {
-		e.Outcome, e.Class = middleware.OutcomeFailed, taxonomy.Classify(err)
+		e.Outcome, e.Class = observe.OutcomeFailed, taxonomy.Classify(err)
 		if final != nil {
 			e.Reason = final.Reason
 		}

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -34,7 +35,7 @@ type core struct {
 // of the pool.
 type target struct {
 	key  string
-	desc middleware.Target
+	desc observe.Target
 	pipe *middleware.Pipeline[*http.Response]
 }
 
@@ -47,7 +48,7 @@ func newCore(opts []Option) *core {
 	}
 	// Build one pipeline now, so that invalid options of package
 	// middleware are reported at once, by every call.
-	_, err := c.newPipeline(middleware.Target{Name: "check"})
+	_, err := c.newPipeline(observe.Target{Name: "check"})
 	c.err = errors.Join(c.cfg.err(), err)
 	return c
 }
@@ -87,7 +88,7 @@ func (c *core) target(u *url.URL, model string) (*target, error) {
 
 // newPipeline builds the pipeline of the target desc describes: a pool's
 // over the deployments when there is a pool.
-func (c *core) newPipeline(desc middleware.Target) (*middleware.Pipeline[*http.Response], error) {
+func (c *core) newPipeline(desc observe.Target) (*middleware.Pipeline[*http.Response], error) {
 	opts := append([]middleware.Option{middleware.Describe(desc)}, c.cfg.mw...)
 	if c.cfg.pool != nil {
 		members := make([]middleware.Member, len(c.cfg.pool))

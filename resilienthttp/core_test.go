@@ -11,8 +11,9 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/faultserver"
-	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/resilienthttp"
 )
 
@@ -129,14 +130,14 @@ func TestObserversSeeTheCallAndItsTokens(t *testing.T) {
 			if _, _, err := post(t.Context(), client, srv, chat("gpt-4o-mini", stream)); err != nil {
 				t.Fatal(err)
 			}
-			ends := observetest.Of[middleware.CallEnd](rec)
+			ends := observetest.Of[observe.CallEnd](rec)
 			want := srv.Requests()[1]
-			if len(ends) != 1 || ends[0].Attempts != 2 || ends[0].Outcome != middleware.OutcomeOK ||
+			if len(ends) != 1 || ends[0].Attempts != 2 || ends[0].Outcome != observe.OutcomeOK ||
 				ends[0].InputTokens != want.InputTokens || ends[0].OutputTokens != want.OutputTokens ||
 				ends[0].Target.Model != "gpt-4o-mini" || ends[0].Target.Provider != "openai" {
 				t.Errorf("got %+v, want one call of 2 attempts to openai's gpt-4o-mini with %d+%d tokens", ends, want.InputTokens, want.OutputTokens)
 			}
-			if got := observetest.Of[middleware.RetryScheduled](rec); len(got) != 1 {
+			if got := observetest.Of[observe.RetryScheduled](rec); len(got) != 1 {
 				t.Errorf("got %d retries reported, want 1", len(got))
 			}
 		})

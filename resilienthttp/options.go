@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 )
 
 // Defaults of the options of this package; the pipeline's own (attempts,
@@ -131,7 +132,7 @@ func Logger(l *slog.Logger) Option { return Pipeline(middleware.Logger(l)) }
 // Observe installs observers: every decision reaches them as a typed event
 // (package resilientotel turns them into OpenTelemetry traces and metrics).
 // Default: none.
-func Observe(observers ...middleware.Observer) Option {
+func Observe(observers ...observe.Observer) Option {
 	return Pipeline(middleware.Observe(observers...))
 }
 

@@ -10,7 +10,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 )
 
 // body is a request body that every attempt can send again.
@@ -144,12 +144,12 @@ func bound(s string) string {
 
 // describe says what a request is, for observers: its operation and
 // provider, from its path and host.
-func describe(u *url.URL, model string) middleware.Target {
-	t := middleware.Target{Operation: middleware.OperationChat, Model: model}
+func describe(u *url.URL, model string) observe.Target {
+	t := observe.Target{Operation: observe.OperationChat, Model: model}
 	path := u.Path
 	switch {
 	case strings.HasSuffix(path, "/embeddings") || strings.HasSuffix(path, ":embedContent") || strings.HasSuffix(path, ":batchEmbedContents"):
-		t.Operation = middleware.OperationEmbeddings
+		t.Operation = observe.OperationEmbeddings
 	}
 	host := strings.ToLower(u.Hostname())
 	switch {
