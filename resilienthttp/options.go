@@ -65,25 +65,29 @@ func (c *config) errorf(format string, args ...any) {
 func (c *config) err() error { return errors.Join(c.errs...) }
 
 // MaxAttempts sets how many requests a retryable failure may take in all,
-// the first included. Default: 3 (middleware.DefaultMaxAttempts), with
-// rate limits allowed 5 and unknown failures 2 unless n is given.
+// the first included. Default: 3 ([middleware.DefaultMaxAttempts]), with
+// rate limits allowed 5 ([middleware.DefaultRateLimitedAttempts]) and
+// unknown failures 2 ([middleware.DefaultUnknownAttempts]) unless n is
+// given.
 func MaxAttempts(n int) Option { return Pipeline(middleware.MaxAttempts(n)) }
 
 // Backoff sets the full-jitter exponential backoff: the wait before retry n
 // is uniform in [0, min(base*2^(n-1), max)), unless the provider said how
-// long to wait. Default: 0.5 s to 8 s.
+// long to wait. Default: 0.5 s ([middleware.DefaultBaseDelay]) to 8 s
+// ([middleware.DefaultMaxDelay]).
 func Backoff(base, max time.Duration) Option { return Pipeline(middleware.Backoff(base, max)) }
 
 // RetryAfterCap sets the longest wait hint slept on (Retry-After,
 // retry-after-ms, a rate-limit reset); a longer one ends the call at once,
 // its response handed to the SDK, and holds the target's breaker open.
-// Default: 60 s.
+// Default: 60 s ([middleware.DefaultRetryAfterCap]).
 func RetryAfterCap(d time.Duration) Option { return Pipeline(middleware.RetryAfterCap(d)) }
 
 // CircuitBreaker sets each target's breaker: open after failures
 // consecutive failures that say something about the target, for delay.
 // A target is a host and the model the request names, or a model of a
-// pool's member. Default: 10 failures, 10 s.
+// pool's member. Default: 10 failures ([middleware.DefaultBreakerFailures]),
+// 10 s ([middleware.DefaultBreakerDelay]).
 func CircuitBreaker(failures int, delay time.Duration) Option {
 	return Pipeline(middleware.CircuitBreaker(failures, delay))
 }
@@ -92,7 +96,7 @@ func CircuitBreaker(failures int, delay time.Duration) Option {
 // hand, which is its whole body for a response that is not a stream, and
 // its first event with content for a stream. A hung attempt is a transient
 // failure and is retried. 0 disables it. Default: 2 min
-// (middleware.DefaultTimeout).
+// ([middleware.DefaultTimeout]).
 func Timeout(d time.Duration) Option { return Pipeline(middleware.Timeout(d)) }
 
 // StreamIdleTimeout bounds the gap between two reads of a stream handed to
