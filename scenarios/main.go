@@ -99,6 +99,7 @@ func runAll(cfg config) (*report, error) {
 			return s, err
 		}},
 		{"pool", func() (section, error) { return pooled(cfg) }},
+		{"agent runs on Eino", func() (section, error) { return einoScenario(cfg) }},
 	}
 	for i, st := range steps {
 		t := time.Now()

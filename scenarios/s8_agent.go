@@ -73,10 +73,23 @@ type agentRun struct {
 	output string
 	err    error
 	wall   time.Duration
+	unpaid bool // the run's order was never charged
 }
 
-func (r agentRun) completed() bool  { return r.err == nil && r.output == r.script.answer }
-func (r agentRun) misleading() bool { return r.err == nil && r.output != r.script.answer }
+func (r agentRun) completed() bool { return r.err == nil && r.output == r.script.answer && !r.unpaid }
+func (r agentRun) misleading() bool {
+	return r.err == nil && (r.output != r.script.answer || r.unpaid)
+}
+
+// markUnpaid marks the runs whose order the payment service never charged:
+// an answer that says the order is paid is then a misleading one.
+func markUnpaid(runs []agentRun, p *paymentService) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i := range runs {
+		runs[i].unpaid = p.charges[runs[i].script.order] == 0
+	}
+}
 
 // agentResult is what one policy's runs did.
 type agentResult struct {
@@ -139,6 +152,7 @@ func runAgents(p Policy, runs []int) (agentResult, error) {
 	}
 	res.toolCalls = box.calls()
 	res.duplicates = box.payments.duplicates()
+	markUnpaid(res.runs, box.payments)
 	return res, nil
 }
 
@@ -322,7 +336,7 @@ func agentSetup(n int, steps, calls float64, res []agentResult) string {
 		"still going after %v has failed.\n\n"+
 		"Served in all, over every policy: %s. A run is completed when the executor returns the script's answer; a "+
 		"misleading success is a run that returned without error but with another answer (a cut stream taken for "+
-		"the answer). Requests and tokens count both providers; tokens are a quarter of the request's bytes plus "+
+		"the answer), or whose order was never charged. Requests and tokens count both providers; tokens are a quarter of the request's bytes plus "+
 		"the answer's words (20 per tool call), for the requests the provider answered. \"vs fault-free\" divides "+
 		"the requests per completed run by the model steps of a run without faults (%.2f). Times are provider "+
 		"time (harness time x %d).",
