@@ -39,3 +39,39 @@ func BenchmarkString(b *testing.B) {
 		})
 	}
 }
+
+// hostile are texts of 1 MiB built to make a scanner read the same bytes
+// over and over: each place where a secret may start opens a value, a URL
+// or an encoding that never ends. Their cost stays linear (compare with
+// size=1MB).
+var hostile = map[string]string{
+	"names":     r("password=", 1<<20/9),
+	"quotes":    `{"token":"` + r("a", 1<<20),
+	"urls":      r("a://b:", 1<<20/6),
+	"prefixes":  r("sk-", 1<<20/3),
+	"escapes":   r(`\"`, 1<<19),
+	"percent":   r("%22", 1<<20/3),
+	"brackets":  r("key:[", 1<<20/5),
+	"pairs":     r(`"name":"password",`, 1<<20/18),
+	"keywords":  r("keytokensecretpass", 1<<20/18),
+	"telegram":  r("12345:A", 1<<20/7),
+	"userinfos": "https://u:" + r("/x", 1<<19),
+}
+
+func BenchmarkStringLarge(b *testing.B) {
+	big := r(benchTexts["10KB"], 100)
+	b.Run("size=1MB", func(b *testing.B) {
+		b.SetBytes(int64(len(big)))
+		for b.Loop() {
+			redact.String(big)
+		}
+	})
+	for name, text := range hostile {
+		b.Run("hostile="+name, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				redact.String(text)
+			}
+		})
+	}
+}
