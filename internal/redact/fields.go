@@ -116,8 +116,9 @@ func assignment(s string, i int) (int, bool) {
 // pairs: Kubernetes' env, HAR's headers, Postman's keys.
 var pairNames = []string{"name", "key", "header", "param", "parameter", "variable"}
 
-// pair reads the value of a name/value pair whose name, s[a:b], is a
+// pair records the value of a name/value pair whose name, s[a:b], is a
 // secret's: the value of the first field called value within a few lines.
+// It returns -1: what lies between the name and the value is not read.
 func (t *text) pair(a, b int, k fieldKind) int {
 	s := t.s
 	i := a
@@ -151,7 +152,8 @@ func (t *text) pair(a, b int, k fieldKind) int {
 			continue
 		}
 		if i, ok := assignment(s, p+5); ok {
-			return t.value(i, k)
+			t.value(i, k)
+			return -1 // the fields between the name and its value are read too
 		}
 	}
 }
@@ -171,7 +173,9 @@ func (t *text) value(i int, k fieldKind) int {
 		return j + len(Redacted)
 	}
 	if strings.HasPrefix(s[j:], "[]string{") { // %#v of an http.Header
-		j += len("[]string{")
+		if j += len("[]string{"); j == len(s) {
+			return -1
+		}
 	}
 	switch c := s[j]; {
 	case (isQuote(c) || c == '[') && strings.HasPrefix(s[j+1:], Redacted):
@@ -419,8 +423,12 @@ func isBareEnd(c byte) bool {
 	return false
 }
 
-// bare returns the end of a value written without quotes from s[i].
+// bare returns the end of a value written without quotes from s[i]; a
+// value redacted already is none.
 func bare(s string, i int) int {
+	if strings.HasPrefix(s[min(i, len(s)):], Redacted) {
+		return i
+	}
 	limit := min(len(s), i+maxValue)
 	for i < limit && !isBareEnd(s[i]) {
 		i++
@@ -495,14 +503,16 @@ func placeholder(v, lower string) bool {
 }
 
 // template returns the end of a reference to an environment variable or
-// of a template's expression that starts at s[i], ${NAME} or {{ ... }}, or
-// -1.
+// of a template's expression that starts at s[i], ${NAME} or
+// {{ .Values.key }}, on one line, or -1.
 func template(s string, i int) int {
 	for _, delims := range [][2]string{{"${", "}"}, {"{{", "}}"}} {
-		if strings.HasPrefix(s[i:], delims[0]) {
-			if end := boundedIndex(s, i+2, delims[1], 200); end > 0 {
-				return end + len(delims[1])
-			}
+		if !strings.HasPrefix(s[i:], delims[0]) {
+			continue
+		}
+		end := boundedIndex(s, i+2, delims[1], 200)
+		if end > i+2 && !strings.ContainsAny(s[i+2:end], "\n\r\"'\\{") {
+			return end + len(delims[1])
 		}
 	}
 	return -1

@@ -200,7 +200,8 @@ func basic(t *text, i int) int {
 func block(t *text, begin int) int {
 	s := t.s
 	header := boundedIndex(s, begin+len("-----BEGIN "), "-----", 100)
-	if header < 0 || !strings.Contains(s[begin:header], "PRIVATE KEY") {
+	if header < 0 || !strings.Contains(s[begin:header], "PRIVATE KEY") ||
+		strings.ContainsFunc(s[begin+len("-----BEGIN "):header], func(r rune) bool { return !('A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == ' ') }) {
 		return -1
 	}
 	start := header + len("-----")

@@ -3,18 +3,17 @@ package redact
 import "strings"
 
 // url finds the password of a URL, scheme://user:password@host, for any
-// scheme (postgres, redis, amqp, https, ...); p is where "://" is.
+// scheme (postgres, redis, amqp, https, ...); p is where "://" is. The
+// other detectors still read the URL.
 func url(t *text, p int) int {
 	s := t.s
 	if p == 0 || !isLower(t.lower[p-1]) && !isDigit(s[p-1]) {
 		return -1
 	}
-	start, end, ok := urlPassword(s, p+3, t.urlEnd(p+3))
-	if !ok {
-		return -1
+	if start, end, ok := urlPassword(s, p+3, t.urlEnd(p+3)); ok {
+		t.add(start, end)
 	}
-	t.add(start, end)
-	return end
+	return -1 // the user may be a token (https://ghp_...:x-oauth-basic@github.com)
 }
 
 // dsn finds the password of Go's MySQL DSN, user:password@tcp(host)/db;
@@ -83,6 +82,9 @@ func urlPassword(s string, i, end int) (start, stop int, ok bool) {
 		return 0, 0, false
 	}
 	pw := colon + 1
+	if strings.HasPrefix(tok[pw:], Redacted+"@") {
+		return i + pw, i + pw + len(Redacted), true // redacted already
+	}
 	authority := len(tok)
 	if k := strings.IndexAny(tok[pw:], "/?#"); k >= 0 {
 		authority = pw + k
