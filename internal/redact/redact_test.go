@@ -45,6 +45,7 @@ var families = map[string][]row{
 		{"MySQL DSN", "open app:hunter2@tcp(db:3306)/shop: refused", "open app:" + X + "@tcp(db:3306)/shop: refused"},
 		{"MySQL DSN, / and @ in the password", "dsn=app:p@ss/w@tcp(db:3306)/shop", "dsn=app:" + X + "@tcp(db:3306)/shop"},
 		{"MySQL DSN over a socket", "app:pw@unix(/tmp/mysql.sock)/shop", "app:" + X + "@unix(/tmp/mysql.sock)/shop"},
+		{"a token as the user", "https://ghp_" + b62[:36] + ":x-oauth-basic@github.com/o/r", "https://" + X + ":" + X + "@github.com/o/r"},
 		// Left alone.
 		{"a port", "GET http://host:8080/path?page=2", "GET http://host:8080/path?page=2"},
 		{"a port, an email in the path", "GET http://localhost:8080/users/bob@example.com: 404", "GET http://localhost:8080/users/bob@example.com: 404"},
@@ -138,6 +139,7 @@ var families = map[string][]row{
 		{"cut short", "key: -----BEGIN " + "PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC", "key: -----BEGIN PRIVATE KEY-----" + X},
 		{"in a JSON string", `{"private_key":"-----BEGIN ` + `PRIVATE KEY-----\nMIIEvQ\n-----END PRIVATE KEY-----\n"}`, `{"private_key":"` + X + `"}`},
 		{"OpenSSH", "-----BEGIN " + "OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----", "-----BEGIN OPENSSH PRIVATE KEY-----" + X},
+		{"a header left open hides nothing", "-----BEGIN PRIVATE KEY\nhttps://u:pw@h\n-----BEGIN X", "-----BEGIN PRIVATE KEY\nhttps://u:" + X + "@h\n-----BEGIN X"},
 		// Left alone.
 		{"a certificate", "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----", "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----"},
 	},
@@ -216,6 +218,9 @@ var families = map[string][]row{
 		{"Kubernetes env", "env:\n- name: DB_PASSWORD\n  value: hunter2\n- name: REGION\n  value: eu", "env:\n- name: DB_PASSWORD\n  value: " + X + "\n- name: REGION\n  value: eu"},
 		{"HAR headers", `[{"name":"Authorization","value":"Bearer abc.def"},{"name":"Accept","value":"json"}]`, `[{"name":"Authorization","value":"` + X + `"},{"name":"Accept","value":"json"}]`},
 		{"Postman keys", `{"key":"X-Api-Key","value":"abc123","type":"text"}`, `{"key":"X-Api-Key","value":"` + X + `","type":"text"}`},
+		{"fields between a pair's name and value", `{"name":"Authorization","note":"password=hunter2","value":"Bearer abc123"}`,
+			`{"name":"Authorization","note":"password=` + X + `","value":"` + X + `"}`},
+		{"a reference left open hides nothing", "secret: ${X\npassword=hunter2", "secret: " + X + "\npassword=" + X},
 		{"Docker config", `{"auths":{"ghcr.io":{"auth":"Ym9iOnMzY3JldA=="}}}`, `{"auths":{"ghcr.io":{"auth":"` + X + `"}}}`},
 		{"a scheme before the key", "api_key: Bearer abc123", "api_key: " + X},
 		{"already redacted", "password=" + X + " token: " + X, "password=" + X + " token: " + X},
