@@ -362,9 +362,14 @@ func NewRun(ctx context.Context, opts ...RunOption) context.Context {
 	return middleware.NewRun(ctx, opts...)
 }
 
-// RunFrom returns the run carried by ctx, nil if none: its Retries and
-// Refusals tell how much of the budget was spent.
-func RunFrom(ctx context.Context) *middleware.Run { return middleware.RunFrom(ctx) }
+// RunFrom returns the run carried by ctx, nil if none (or if ctx is nil):
+// its Retries and Refusals tell how much of the budget was spent.
+func RunFrom(ctx context.Context) *middleware.Run {
+	if ctx == nil {
+		return nil
+	}
+	return middleware.RunFrom(ctx)
+}
 
 // Usage is what a run has used so far: requests to models (failed ones
 // included), the input and output tokens the providers reported, tool
@@ -372,5 +377,5 @@ func RunFrom(ctx context.Context) *middleware.Run { return middleware.RunFrom(ct
 type Usage = middleware.Usage
 
 // UsageFrom returns the usage of the run carried by ctx so far, the zero
-// Usage without a run.
-func UsageFrom(ctx context.Context) Usage { return middleware.RunFrom(ctx).Usage() }
+// Usage without a run or with a nil ctx.
+func UsageFrom(ctx context.Context) Usage { return RunFrom(ctx).Usage() }

@@ -96,6 +96,9 @@ func NewDispatcher(ts []tools.Tool, opts ...DispatchOption) (*Dispatcher, error)
 	return d, nil
 }
 
+// errNilDispatcher is the error of Dispatch on a nil *Dispatcher.
+var errNilDispatcher = errors.New("tools: nil *Dispatcher: build it with tools.NewDispatcher")
+
 // Dispatch runs calls and returns one tool message per call, in call order:
 // Role [llms.ChatMessageTypeTool] and one [llms.ToolCallResponse] part
 // carrying the call's ID, the tool's name and the observation (openai
@@ -109,8 +112,15 @@ func NewDispatcher(ts []tools.Tool, opts ...DispatchOption) (*Dispatcher, error)
 // in call order: the run is over, and a conversation with a call left
 // unanswered is one that no provider accepts. Calls not yet started are not
 // started; calls already running finish, because a mutating call abandoned
-// halfway is the worst outcome of all.
+// halfway is the worst outcome of all. A nil *Dispatcher or a nil context
+// makes it return an error classified as a programming failure.
 func (d *Dispatcher) Dispatch(ctx context.Context, calls []llms.ToolCall) ([]llms.MessageContent, error) {
+	switch {
+	case d == nil:
+		return nil, programming(errNilDispatcher)
+	case ctx == nil:
+		return nil, programming(errNilContext)
+	}
 	msgs := make([]llms.MessageContent, len(calls))
 	errs := make([]error, len(calls))
 	var next atomic.Int64
