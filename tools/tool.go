@@ -295,7 +295,7 @@ func (t *Tool) call(caller, ctx context.Context, input string, c *claim) result 
 		}
 		out, err = t.inner.Call(ctx, input)
 		returned = true
-		last.Store(&attempt{out: out, err: err})
+		last.Store(&attempt{out: out, err: err, timedOut: errors.Is(ctx.Err(), context.DeadlineExceeded)})
 		if isAnswer(err) {
 			return reply{err: err}, nil
 		}
@@ -349,8 +349,9 @@ func isAnswer(err error) bool {
 
 // attempt is what the wrapped tool returned on its latest call.
 type attempt struct {
-	out string
-	err error
+	out      string
+	err      error
+	timedOut bool // the attempt's time had run out when the tool returned
 }
 
 // answer maps the tool's own answer: a fatal error ends the run, a ToolError
@@ -378,9 +379,11 @@ func (t *Tool) answer(err error) result {
 // internal maps a failure of the tool: the model reads the tool's name and
 // the Go type of the error it returned in its latest attempt ("panic" for a
 // panic), or that it timed out when that attempt ran out of time (whether
-// the tool returned the context's error or was abandoned); the full error
-// is logged, and the event carries the type (for an abandoned attempt,
-// the type of the context's error, as for a tool that returned it).
+// the tool returned then or was abandoned) or the tool's error says its
+// own deadline passed (a store that timed out before the tool ran is a
+// failure like any other); the full error is logged, and
+// the event carries the type (for an abandoned attempt, the type of the
+// context's error, as for a tool that returned it).
 func (t *Tool) internal(err error, final *middleware.Error, last *attempt) result {
 	shown := err
 	if final != nil && final.Last() != nil {
@@ -388,13 +391,16 @@ func (t *Tool) internal(err error, final *middleware.Error, last *attempt) resul
 	}
 	var abandoned *middleware.AbandonedError
 	var kind string
+	timedOut := false // the tool's own time ran out, not a dependency's (a store's)
 	switch {
 	case errors.As(shown, &abandoned) && abandoned.Cause != nil:
 		kind = fmt.Sprintf("%T", abandoned.Cause)
+		timedOut = errors.Is(abandoned.Cause, context.DeadlineExceeded)
 	case errors.As(err, new(*middleware.PanicError)):
 		kind = "panic"
 	case last != nil && last.err != nil:
 		kind = fmt.Sprintf("%T", last.err)
+		timedOut = last.timedOut || errors.Is(last.err, context.DeadlineExceeded)
 	default:
 		kind = fmt.Sprintf("%T", shown)
 	}
@@ -404,7 +410,10 @@ func (t *Tool) internal(err error, final *middleware.Error, last *attempt) resul
 		res.reason = final.Reason
 	}
 	if errors.Is(shown, context.DeadlineExceeded) {
-		res.out, res.outcome = "Error: "+t.name+" timed out", middleware.OutcomeTimeout
+		res.outcome = middleware.OutcomeTimeout
+	}
+	if timedOut {
+		res.out = "Error: " + t.name + " timed out"
 	}
 	return res
 }
