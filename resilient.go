@@ -39,10 +39,11 @@ func Model(m lcllms.Model, opts ...Option) *llms.Model {
 
 // Tool wraps t for an agent and returns it, still a [lctools.Tool] with the
 // same name and description: at the dispatch boundary a taxonomy.ToolError
-// becomes the observation (the model may correct its call), a
-// taxonomy.FatalToolError ends the run (the model never sees it), and any
-// other error or panic becomes "Error: <tool> failed internally (<Type>)"
-// with nothing else leaking; the full error is logged, secrets redacted.
+// becomes the observation, its credentials redacted (the model may correct
+// its call), a taxonomy.FatalToolError ends the run (the model never sees
+// it), and any other error or panic becomes "Error: <tool> failed
+// internally (<Type>)" ("Error: <tool> timed out" for a timeout) with
+// nothing else leaking; the full error is logged, secrets redacted.
 // With no option: a 30 s timeout per call, no retry (mark read-only tools
 // [SafeToRetry]), a circuit breaker per tool.
 //

@@ -8,7 +8,7 @@
 // with examples):
 //
 //   - keys and tokens with a known prefix (OpenAI, Anthropic, AWS, Google,
-//     GitHub, GitLab, Slack, Stripe, Hugging Face and some forty more), JSON
+//     GitHub, GitLab, Slack, Stripe, Hugging Face and some thirty more), JSON
 //     web tokens, and tokens in the path of a URL (Telegram bots, Slack,
 //     Discord and Teams webhooks);
 //   - passwords in URLs, whatever characters they hold, and in MySQL DSNs;
