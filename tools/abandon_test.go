@@ -10,7 +10,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/resilientgo/resilient/internal/logtest"
+	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/tools"
 )
 
@@ -104,7 +104,7 @@ func TestAbandonedSuccessIsStored(t *testing.T) {
 // is stored.
 func TestIdempotentClaimOutlivesItsLease(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var logs logtest.Buffer
+		var logs observetest.LogBuffer
 		store := tools.NewMemoryStore()
 		defer store.Close()
 		key := tools.DefaultKey("charge", "order 4471")
@@ -147,7 +147,7 @@ func (f *forgetful) Claim(ctx context.Context, key, owner string, lease time.Dur
 // over; the first holder's result then loses, and the loss is logged.
 func TestIdempotentLeaseLost(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var logs logtest.Buffer
+		var logs observetest.LogBuffer
 		store := &forgetful{MemoryStore: tools.NewMemoryStore()}
 		defer store.Close()
 		key := tools.DefaultKey("charge", "order 4471")
