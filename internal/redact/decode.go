@@ -73,18 +73,21 @@ func (d *decoding) result() (string, []mark) { return string(d.out), d.marks }
 // escaped reports whether s holds a backslash escape of a quote, a slash or
 // a backslash, or a \u or \x escape.
 func escaped(s string) bool {
-	for i := strings.IndexByte(s, '\\'); i >= 0 && i+1 < len(s); {
-		switch s[i+1] {
-		case '"', '\'', '\\', '/', 'u', 'x':
-			return true
-		}
-		j := strings.IndexByte(s[i+2:], '\\')
+	return holds(s, '\\', func(i int) bool { return i+1 < len(s) && strings.IndexByte(`"'\/ux`, s[i+1]) >= 0 })
+}
+
+// holds reports whether s holds the byte c at an index i for which escape
+// reports true.
+func holds(s string, c byte, escape func(i int) bool) bool {
+	for i := 0; ; i++ {
+		j := strings.IndexByte(s[i:], c)
 		if j < 0 {
 			return false
 		}
-		i += 2 + j
+		if i += j; escape(i) {
+			return true
+		}
 	}
-	return false
 }
 
 // unescape decodes the escapes of JSON, Go and most languages' string
@@ -106,22 +109,22 @@ func unescape(s string) (string, []mark) {
 			d.escape(i+2, '\t')
 		case 'r':
 			d.escape(i+2, '\r')
-		case 'u':
-			r, ok := hexValue(s, i+2, 4)
-			if !ok {
+		case 'u', 'x': // \u0022 (JSON, Go), \x22 (Go, Python)
+			width := 4
+			if c == 'x' {
+				width = 2
+			}
+			v, ok := hexValue(s, i+2, width)
+			switch {
+			case ok && c == 'u':
+				d.rune(i+2+width, rune(v))
+			case ok:
+				d.escape(i+2+width, byte(v))
+			default:
 				d.out = append(d.out, s[i])
 				i++
 				continue
 			}
-			d.rune(i+6, rune(r))
-		case 'x':
-			b, ok := hexValue(s, i+2, 2)
-			if !ok {
-				d.out = append(d.out, s[i])
-				i++
-				continue
-			}
-			d.escape(i+4, byte(b))
 		default:
 			d.out = append(d.out, s[i])
 			i++
@@ -134,17 +137,10 @@ func unescape(s string) (string, []mark) {
 
 // percentEncoded reports whether s holds a percent escape.
 func percentEncoded(s string) bool {
-	for i := strings.IndexByte(s, '%'); i >= 0; {
-		if _, ok := hexValue(s, i+1, 2); ok {
-			return true
-		}
-		j := strings.IndexByte(s[i+1:], '%')
-		if j < 0 {
-			return false
-		}
-		i += 1 + j
-	}
-	return false
+	return holds(s, '%', func(i int) bool {
+		_, ok := hexValue(s, i+1, 2)
+		return ok
+	})
 }
 
 // percentDecode decodes percent escapes, and + as a space, as forms
