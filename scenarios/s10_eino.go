@@ -338,7 +338,9 @@ func einoScenario(cfg config) (section, error) {
 		add("no 429 retried before its Retry-After", fmt.Sprint(r.faults["429 (retried early)"]), r.faults["429 (retried early)"] == 0, "")
 		add("zero misleading successes", fmt.Sprint(st.misleading), st.misleading == 0, "")
 	}
-	sec.notes = append(sec.notes, "A run is completed when the agent's last message is the script's answer. "+
+	sec.notes = append(sec.notes, "A run is completed when the agent's last message is the script's answer and the "+
+		"payment service charged the run's order; a misleading success is a run that answered otherwise, or said the "+
+		"order was paid when it was never charged (a failed charge taken for done). "+
 		"Eino's own retry sends every failure again, the 400 of a context overflow included (which no retry mends), "+
 		"and waits its own backoff whatever the provider's Retry-After says; its tool error handler hands the model "+
 		"each error's text. The library's handler compacts the overflowing conversation, waits the Retry-After, "+
