@@ -40,8 +40,11 @@ type einoPolicy struct {
 	Transport func(rt http.RoundTripper) http.RoundTripper
 	// Tool wraps a tool; nil leaves it as it is.
 	Tool func(r rig, t tool.InvokableTool, k toolKind) tool.BaseTool
-	// Agent completes the agent's configuration.
-	Agent func(r rig, cfg *adk.ChatModelAgentConfig)
+	// Agent returns what completes the configuration of each run's agent,
+	// built once for the policy's runs (a handler and its breakers are
+	// shared by them; Eino v0.9.0's ChatModelAgent is not safe for
+	// concurrent runs, so each run has an agent of its own).
+	Agent func(r rig) func(cfg *adk.ChatModelAgentConfig)
 	// Run returns the context of one run; nil uses ctx as it is.
 	Run func(ctx context.Context) context.Context
 }
@@ -70,9 +73,10 @@ func einoRetry() einoPolicy {
 		Tool: func(_ rig, t tool.InvokableTool, _ toolKind) tool.BaseTool {
 			return utils.WrapToolWithErrorHandler(t, func(_ context.Context, err error) string { return err.Error() })
 		},
-		Agent: func(r rig, cfg *adk.ChatModelAgentConfig) {
-			cfg.ModelRetryConfig = &adk.ModelRetryConfig{MaxRetries: einoMaxRetries,
+		Agent: func(r rig) func(cfg *adk.ChatModelAgentConfig) {
+			retry := &adk.ModelRetryConfig{MaxRetries: einoMaxRetries,
 				BackoffFunc: func(_ context.Context, attempt int) time.Duration { return r.ts.of(einoBackoff(attempt)) }}
+			return func(cfg *adk.ChatModelAgentConfig) { cfg.ModelRetryConfig = retry }
 		},
 	}
 }
@@ -93,9 +97,9 @@ func einoLibrary() einoPolicy {
 			"option at its default (its durations scaled like every wait), and each run's context " +
 			"`resilienteino.NewRun(ctx)`.",
 		Transport: func(rt http.RoundTripper) http.RoundTripper { return resilienteino.Transport(rt) },
-		Agent: func(r rig, cfg *adk.ChatModelAgentConfig) {
+		Agent: func(r rig) func(cfg *adk.ChatModelAgentConfig) {
 			ts := r.ts
-			cfg.Handlers = append(cfg.Handlers, resilienteino.Handler(
+			h := resilienteino.Handler(
 				resilienteino.Backoff(ts.of(middleware.DefaultBaseDelay), ts.of(middleware.DefaultMaxDelay)),
 				resilienteino.RetryAfterCap(ts.of(middleware.DefaultRetryAfterCap)),
 				resilienteino.CircuitBreaker(middleware.DefaultBreakerFailures, ts.of(middleware.DefaultBreakerDelay)),
@@ -105,7 +109,8 @@ func einoLibrary() einoPolicy {
 				resilienteino.ForTool("lookup_order", resilienteino.SafeToRetry()),
 				resilienteino.ForTool("quote_shipping", resilienteino.SafeToRetry()),
 				resilienteino.ForTool("charge_card", resilienteino.Idempotent(nil),
-					resilienteino.ToolOptions(tools.Lease(ts.of(tools.DefaultLease))))))
+					resilienteino.ToolOptions(tools.Lease(ts.of(tools.DefaultLease)))))
+			return func(cfg *adk.ChatModelAgentConfig) { cfg.Handlers = append(cfg.Handlers, h) }
 		},
 		Run: func(ctx context.Context) context.Context { return resilienteino.NewRun(ctx) },
 	}
@@ -170,18 +175,26 @@ func runEino(p einoPolicy, runs []int) (einoResult, error) {
 	}
 	box := newToolBox(primarySeed, ts)
 	box.secret = einoSecret
-	ts2 := box.einoTools(p, r)
-	cfg := &adk.ChatModelAgentConfig{Name: "payments", Description: "pays orders",
-		Instruction: "You pay orders with the tools.", Model: m, MaxIterations: maxIterations,
-		ToolsConfig: adk.ToolsConfig{ToolsNodeConfig: compose.ToolsNodeConfig{Tools: ts2}}}
+	agentTools := box.einoTools(p, r)
+	complete := func(*adk.ChatModelAgentConfig) {}
 	if p.Agent != nil {
-		p.Agent(r, cfg)
+		complete = p.Agent(r)
 	}
-	agent, err := adk.NewChatModelAgent(context.Background(), cfg)
-	if err != nil {
+	// newRunner runs a new agent over the policy's model and tools.
+	newRunner := func() (*adk.Runner, error) {
+		cfg := &adk.ChatModelAgentConfig{Name: "payments", Description: "pays orders",
+			Instruction: "You pay orders with the tools.", Model: m, MaxIterations: maxIterations,
+			ToolsConfig: adk.ToolsConfig{ToolsNodeConfig: compose.ToolsNodeConfig{Tools: agentTools}}}
+		complete(cfg)
+		agent, err := adk.NewChatModelAgent(context.Background(), cfg)
+		if err != nil {
+			return nil, err
+		}
+		return adk.NewRunner(context.Background(), adk.RunnerConfig{Agent: agent}), nil
+	}
+	if _, err := newRunner(); err != nil {
 		return einoResult{}, err
 	}
-	runner := adk.NewRunner(context.Background(), adk.RunnerConfig{Agent: agent})
 
 	res := einoResult{agentResult: agentResult{runs: make([]agentRun, len(runs))}}
 	work := make(chan int)
@@ -189,6 +202,11 @@ func runEino(p einoPolicy, runs []int) (einoResult, error) {
 	for range agentConcurrency {
 		wg.Go(func() {
 			for i := range work {
+				runner, err := newRunner()
+				if err != nil { // it built above
+					res.runs[i] = agentRun{script: newScript(runs[i]), err: err}
+					continue
+				}
 				res.runs[i] = oneEinoRun(p, runner, newScript(runs[i]), ts)
 			}
 		})
@@ -302,7 +320,8 @@ func einoScenario(cfg config) (section, error) {
 	}
 	sec.setup = fmt.Sprintf("Scenario 8's %d runs, its scripted provider, its faults and its tools, on Eino v0.9.0: "+
 		"an `adk.ChatModelAgent` (iteration limit %d) with eino-ext's openai model v0.1.7, run by `adk.Runner` without "+
-		"streaming (the runner's default), so that a stream cut is a reply cut in its body. The payment service's "+
+		"streaming (the runner's default), so that a stream cut is a reply cut in its body; each run has an agent of "+
+		"its own over the policy's model, tools and handler (Eino v0.9.0's agent is not safe for concurrent runs). The payment service's "+
 		"failures carry its credential in their text (`%s...`), as an SDK's error that prints its request does; "+
 		"\"secrets sent to the model\" counts the model requests that carried it. The policies:\n\n%s\n"+
 		"Served in all, over every policy: %s. The other columns are scenario 8's; \"429s retried early\" counts "+
