@@ -137,7 +137,7 @@ func (d *deployment) failover(ctx context.Context, key string, force bool) (time
 		sc := redis.NewSentinelClient(&redis.Options{Addr: d.addrs[0]})
 		old, err := sc.GetMasterAddrByName(ctx, d.master).Result()
 		if err == nil {
-			err = sc.Failover(ctx, d.master).Err()
+			err = d.askFailover(ctx, sc)
 		}
 		sc.Close()
 		if err != nil {
@@ -152,7 +152,7 @@ func (d *deployment) failover(ctx context.Context, key string, force bool) (time
 			// ask again.
 			if time.Since(asked) > 10*time.Second {
 				sc := redis.NewSentinelClient(&redis.Options{Addr: d.addrs[0]})
-				_ = sc.Failover(ctx, d.master).Err()
+				_ = d.askFailover(ctx, sc)
 				sc.Close()
 				asked = time.Now()
 			}
@@ -175,6 +175,29 @@ func (d *deployment) failover(ctx context.Context, key string, force bool) (time
 		}
 		return took, err
 	}
+}
+
+// askFailover sends SENTINEL FAILOVER once the sentinel's news of every
+// replica is fresh: it promotes only a replica it heard from in the last
+// 5 s, and it asks them every 10 s, so a failover asked at a bad moment is
+// abandoned ("failover-abort-no-good-slave").
+func (d *deployment) askFailover(ctx context.Context, sc *redis.SentinelClient) error {
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		replicas, err := sc.Replicas(ctx, d.master).Result()
+		if err != nil {
+			return err
+		}
+		fresh := len(replicas) > 0
+		for _, r := range replicas {
+			if ms, err := strconv.Atoi(r["info-refresh"]); err != nil || ms > 2000 {
+				fresh = false
+			}
+		}
+		if fresh {
+			break
+		}
+	}
+	return sc.Failover(ctx, d.master).Err()
 }
 
 // until calls f until it returns nil, for a minute at most.
