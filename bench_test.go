@@ -64,8 +64,8 @@ func rawFailsafe[R any](attemptTimeout time.Duration) failsafe.Executor[R] {
 		WithJitterFactor(1).
 		Build()
 	breaker := circuitbreaker.NewBuilder[R]().
-		WithFailureThreshold(middleware.DefaultBreakerFailures).
-		WithDelay(middleware.DefaultBreakerDelay).
+		WithFailureThreshold(middleware.DefaultFailures).
+		WithDelay(middleware.DefaultDelay).
 		Build()
 	return failsafe.With[R](retry, breaker, timeout.New[R](attemptTimeout))
 }

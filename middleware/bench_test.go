@@ -28,8 +28,8 @@ func rawFailsafe() failsafe.Executor[string] {
 		WithJitterFactor(1).
 		Build()
 	breaker := circuitbreaker.NewBuilder[string]().
-		WithFailureThreshold(middleware.DefaultBreakerFailures).
-		WithDelay(middleware.DefaultBreakerDelay).
+		WithFailureThreshold(middleware.DefaultFailures).
+		WithDelay(middleware.DefaultDelay).
 		Build()
 	return failsafe.With[string](retry, breaker, timeout.New[string](middleware.DefaultTimeout))
 }

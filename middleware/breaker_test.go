@@ -28,7 +28,7 @@ func listen(b *middleware.Breaker) func() []observe.BreakerState {
 // is changes nothing and tells nobody. Each step checks the remaining delay.
 func TestHoldOpenTellsListenersOfLongerPeriods(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		b := middleware.NewBreaker("b", 1, 10*time.Second, nil)
+		b := middleware.BreakerNew(middleware.Settings{Name: "b", Failures: 1, Delay: 10 * time.Second})
 		seen := listen(b)
 		steps := []struct {
 			name      string
@@ -66,7 +66,7 @@ func TestHoldOpenTellsListenersOfLongerPeriods(t *testing.T) {
 // state turns half-open only as the probe asks to pass).
 func TestRemainingDelayAfterHoldOpen(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		b := middleware.NewBreaker("b", 1, 10*time.Second, nil)
+		b := middleware.BreakerNew(middleware.Settings{Name: "b", Failures: 1, Delay: 10 * time.Second})
 		b.HoldOpen(30 * time.Second)
 		for _, at := range []time.Duration{0, 10 * time.Second, 29 * time.Second} {
 			time.Sleep(at - (30*time.Second - b.RemainingDelay()))
@@ -90,17 +90,17 @@ func TestRemainingDelayAfterHoldOpen(t *testing.T) {
 func TestNewBreakerDefaults(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		for _, delay := range []time.Duration{0, -time.Second} {
-			b := middleware.NewBreaker("b", 1, delay, nil)
+			b := middleware.BreakerNew(middleware.Settings{Name: "b", Failures: 1, Delay: delay})
 			b.Open()
-			if got := b.RemainingDelay(); got != middleware.DefaultBreakerDelay {
-				t.Errorf("NewBreaker(delay %v): open for %v, want %v", delay, got, middleware.DefaultBreakerDelay)
+			if got := b.RemainingDelay(); got != middleware.DefaultDelay {
+				t.Errorf("New(delay %v): open for %v, want %v", delay, got, middleware.DefaultDelay)
 			}
 			if got := b.MaxHold(); got != middleware.DefaultMaxHold {
 				t.Errorf("NewBreaker: MaxHold %v, want %v", got, middleware.DefaultMaxHold)
 			}
 		}
-		for _, c := range []struct{ failures, opensAfter int }{{0, middleware.DefaultBreakerFailures}, {-1, middleware.DefaultBreakerFailures}, {1, 1}, {2, 2}} {
-			b := middleware.NewBreaker("b", c.failures, time.Second, nil)
+		for _, c := range []struct{ failures, opensAfter int }{{0, middleware.DefaultFailures}, {-1, middleware.DefaultFailures}, {1, 1}, {2, 2}} {
+			b := middleware.BreakerNew(middleware.Settings{Name: "b", Failures: c.failures, Delay: time.Second})
 			p := mustPipeline(t, middleware.UseBreaker(b), middleware.SingleAttempt(), middleware.NoThrottle())
 			n := 0
 			for b.State() == observe.BreakerClosed && n < 100 {
@@ -108,7 +108,7 @@ func TestNewBreakerDefaults(t *testing.T) {
 				n++
 			}
 			if n != c.opensAfter {
-				t.Errorf("NewBreaker(failures %d): opened after %d failures, want %d", c.failures, n, c.opensAfter)
+				t.Errorf("New(failures %d): opened after %d failures, want %d", c.failures, n, c.opensAfter)
 			}
 		}
 	})
@@ -126,10 +126,10 @@ func TestWaitHintHoldIsBounded(t *testing.T) {
 		{"MaxHold", []middleware.Option{middleware.MaxHold(90 * time.Second)}, 90 * time.Second},
 		// A pipeline's MaxHold bounds the holds it asks of a shared breaker...
 		{"MaxHold on a shared breaker", []middleware.Option{middleware.MaxHold(time.Minute),
-			middleware.UseBreaker(middleware.NewBreaker("shared", 1, time.Second, nil))}, time.Minute},
+			middleware.UseBreaker(middleware.BreakerNew(middleware.Settings{Name: "shared", Failures: 1, Delay: time.Second}))}, time.Minute},
 		// ...and the shared breaker's own maximum bounds them all.
 		{"shared breaker", []middleware.Option{middleware.MaxHold(time.Hour),
-			middleware.UseBreaker(middleware.NewBreaker("shared", 1, time.Second, nil))}, middleware.DefaultMaxHold},
+			middleware.UseBreaker(middleware.BreakerNew(middleware.Settings{Name: "shared", Failures: 1, Delay: time.Second}))}, middleware.DefaultMaxHold},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
@@ -174,7 +174,7 @@ func TestMaxHoldMustBePositive(t *testing.T) {
 func TestHoldOpenOfABreakerOpenedByFailures(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		rec := &observetest.Recorder{}
-		b := middleware.NewBreaker("b", 1, 10*time.Second, nil, rec)
+		b := middleware.BreakerNew(middleware.Settings{Name: "b", Failures: 1, Delay: 10 * time.Second, Observers: []observe.Observer{rec}})
 		seen := listen(b)
 		p := mustPipeline(t, middleware.UseBreaker(b), middleware.SingleAttempt())
 		_, _ = p.Do(t.Context(), newScript(fails(err500)).fn)

@@ -121,7 +121,7 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *member) *dec
 	if d := c.pastDeadline(wait); d != nil {
 		return d
 	}
-	if b := c.p.breaker; b != nil && !cfg.noThrottle && !overflow && !b.throttle.allowsRetry() {
+	if b := c.p.breaker; b != nil && !cfg.noThrottle && !overflow && !b.AllowsRetry() {
 		return &decision{reason: observe.ReasonThrottled, detail: "most recent attempts of " + b.Name() + " failed", refusal: observe.RefusedThrottle}
 	}
 	return c.retryAfter(wait, source)

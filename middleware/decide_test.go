@@ -213,7 +213,7 @@ func TestMaxDurationPassingDuringAnAttempt(t *testing.T) {
 // openBreaker returns a pipeline with WaitWhileOpen on a breaker of its own
 // (one failure opens it for 10s), and the breaker.
 func openBreaker(t *testing.T, opts ...middleware.Option) (*middleware.Pipeline[string], *middleware.Breaker) {
-	b := middleware.NewBreaker("shared", 1, 10*time.Second)
+	b := middleware.BreakerNew(middleware.Settings{Name: "shared", Failures: 1, Delay: 10 * time.Second})
 	p := mustPipeline(t, append([]middleware.Option{middleware.UseBreaker(b), middleware.WaitWhileOpen(), middleware.NoJitter()}, opts...)...)
 	return p, b
 }

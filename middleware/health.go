@@ -34,11 +34,11 @@ const minHealth = 0.1
 // breaker: not a cancellation, not a rate limit (its wait hint cools the
 // member down instead); a request refused for its own content shows the
 // member up, and counts as an answer.
-func (m *member) judge(o outcome) {
+func (m *member) judge(o Outcome) {
 	switch o {
-	case healthy:
+	case Healthy:
 		m.health += (1 - m.health) / healthWeight
-	case unhealthy:
+	case Unhealthy:
 		m.health -= m.health / healthWeight
 	}
 }

@@ -51,19 +51,6 @@ type TryLimiter interface {
 // time. A call refused by its limiter stops with [observe.ReasonRejected].
 var ErrLimited = errors.New("middleware: rate limit would be exceeded")
 
-// RateLimit makes every attempt acquire one unit from l before it starts.
-// Default: no limiter.
-func RateLimit(l Limiter) Option {
-	return func(c *config) {
-		c.gate()
-		if l == nil {
-			c.errorf("RateLimit(nil)")
-			return
-		}
-		c.limiter = l
-	}
-}
-
 // LocalLimiter is a [Limiter] for one process, on failsafe-go's smooth rate
 // limiter: n units per period, evenly spaced. A caller waits for its turn up
 // to maxWait, after which Acquire returns [ErrLimited]. Safe for concurrent

@@ -27,14 +27,6 @@ const (
 	DefaultMaxDelay            = 8 * time.Second
 	DefaultRetryAfterCap       = 60 * time.Second
 	DefaultTimeout             = 2 * time.Minute
-	DefaultBreakerFailures     = 10
-	DefaultBreakerDelay        = 10 * time.Second
-	// DefaultMaxHold bounds how long a provider's wait hint may hold a
-	// breaker open: long enough that a provider asking for minutes gets
-	// them, short enough that a wrong or hostile hint (Retry-After of a
-	// year) costs minutes, not the provider. A provider still limiting after
-	// the hold answers the probe with a new hint: one request per hold.
-	DefaultMaxHold = 5 * time.Minute
 )
 
 // An Option configures a [Pipeline]. Options are applied in order; a later
@@ -95,8 +87,8 @@ func defaultConfig() config {
 		maxDelay:       DefaultMaxDelay,
 		retryAfterCap:  DefaultRetryAfterCap,
 		attemptTimeout: DefaultTimeout,
-		breakerThresh:  DefaultBreakerFailures,
-		breakerDelay:   DefaultBreakerDelay,
+		breakerThresh:  DefaultFailures,
+		breakerDelay:   DefaultDelay,
 		maxHold:        DefaultMaxHold,
 		classifier:     taxonomy.Default,
 	}
@@ -223,8 +215,8 @@ func MaxDuration(d time.Duration) Option {
 // after failures consecutive failures that say something about the target
 // (not cancellations, rate limits, or requests rejected for their own
 // content) and stays open for delay before letting one probe through.
-// Default: 10 failures ([DefaultBreakerFailures]), 10 s
-// ([DefaultBreakerDelay]): a provider failing one request in three keeps
+// Default: 10 failures ([DefaultFailures]), 10 s
+// ([DefaultDelay]): a provider failing one request in three keeps
 // its circuit closed (retries handle it), a dead one is detected within a few
 // calls, and a recovery is noticed within seconds.
 func CircuitBreaker(failures int, delay time.Duration) Option {
@@ -243,7 +235,7 @@ func CircuitBreaker(failures int, delay time.Duration) Option {
 // d, after which one probe goes through and its answer decides. It sets the
 // maximum of the pipeline's own breaker; with [UseBreaker] it bounds the
 // holds this pipeline asks for, and the shared breaker's own maximum
-// ([DefaultMaxHold] for [NewBreaker]) bounds them all. In a pool it is also
+// ([DefaultMaxHold] for [New]) bounds them all. In a pool it is also
 // how long an account failure takes a member out of rotation (see
 // [Members]). It must be positive. Default: 5 min ([DefaultMaxHold]).
 func MaxHold(d time.Duration) Option {

@@ -63,7 +63,7 @@ func TestMaxAttemptsLeavesOverflowsAlone(t *testing.T) {
 
 // TestUseBreakerAfterNoBreaker: the later option wins, both ways.
 func TestUseBreakerAfterNoBreaker(t *testing.T) {
-	b := middleware.NewBreaker("shared", 1, time.Second)
+	b := middleware.BreakerNew(middleware.Settings{Name: "shared", Failures: 1, Delay: time.Second})
 	if got := mustPipeline(t, middleware.NoBreaker(), middleware.UseBreaker(b)).Breaker(); got != b {
 		t.Errorf("NoBreaker then UseBreaker: breaker %v, want the shared one", got)
 	}

@@ -129,7 +129,7 @@ func New[R any](name string, opts ...Option) (*Pipeline[R], error) {
 	} else {
 		p.breaker = cfg.breaker // one shared with UseBreaker, or none
 		if p.breaker == nil && !cfg.breakerOff {
-			p.breaker = newBreaker(name, cfg.breakerThresh, cfg.breakerDelay, cfg.maxHold, p.obs...)
+			p.breaker = BreakerNew(Settings{Name: name, Failures: cfg.breakerThresh, Delay: cfg.breakerDelay, MaxHold: cfg.maxHold, Observers: p.obs})
 		}
 	}
 
@@ -338,7 +338,7 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 	}
 	c.attempts = append(c.attempts, Attempt{Number: number, Wait: wait})
 	c.mu.Unlock()
-	c.run.addWaited(wait)
+	c.run.AddWaited(wait)
 	hedge := exec.IsHedge()
 
 	if hedge {
@@ -361,7 +361,7 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 	g, err := c.admit(parent, number)
 	if err != nil {
 		if counted {
-			c.run.unstartRequest() // never sent
+			c.run.ReturnRequest() // never sent
 		}
 		return zero, err
 	}
@@ -392,7 +392,7 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 	end(nil)
 
 	if err == nil {
-		g.record(p.bal, healthy, elapsed)
+		g.record(p.bal, Healthy, elapsed)
 		if g.m != nil && c.rt.pin != nil {
 			c.rt.pin.m.Store(g.m) // the conversation stays where it was answered
 		}
@@ -412,7 +412,7 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 	if g.m != nil && accountFailure(class) {
 		// The member cannot serve any request: a probe it fails so must
 		// not close its circuit, and its health falls.
-		o = unhealthy
+		o = Unhealthy
 	}
 	g.record(p.bal, o, elapsed)
 	if g.m != nil {
@@ -438,11 +438,11 @@ type pass struct {
 // record reports the attempt's outcome to its breaker and, in a pool, what
 // it took to the balancer, and whether it was the probe that closed the
 // member's circuit.
-func (g *pass) record(b *Balancer, o outcome, elapsed time.Duration) {
+func (g *pass) record(b *Balancer, o Outcome, elapsed time.Duration) {
 	probe := false
 	if g.breaker != nil {
-		probe = g.m != nil && o == healthy && g.breaker.State() == observe.BreakerHalfOpen
-		g.breaker.record(o)
+		probe = g.m != nil && o == Healthy && g.breaker.State() == observe.BreakerHalfOpen
+		g.breaker.Record(o)
 	}
 	if g.m != nil {
 		b.measure(g.m, elapsed, o, probe && g.breaker.State() == observe.BreakerClosed)
@@ -501,7 +501,7 @@ func (c *call[R]) admit(ctx context.Context, number int) (*pass, error) {
 		}
 		return g, nil
 	}
-	if p.breaker != nil && !p.breaker.tryAcquire() {
+	if p.breaker != nil && !p.breaker.TryAcquire() {
 		g.release()
 		return nil, c.conclude(number, 0, circuitbreaker.ErrOpen, taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "circuit open"},
 			c.decideOpen(number))
@@ -653,20 +653,20 @@ func (c *call[R]) userClassify(err error) (class taxonomy.Class) {
 // own content (permanent, context overflow) shows the target is up; a rate
 // limit is about the caller's account, and its Retry-After is honoured by the
 // retry (or, over the cap, holds the breaker open by itself).
-func healthOf(class taxonomy.Class, err error) outcome {
+func healthOf(class taxonomy.Class, err error) Outcome {
 	switch class.Kind {
 	case taxonomy.Canceled, taxonomy.RateLimited:
-		return unknown
+		return NoEvidence
 	case taxonomy.Permanent, taxonomy.ContextOverflow:
-		return healthy
+		return Healthy
 	case taxonomy.Programming:
 		var pe *PanicError
 		if errors.As(err, &pe) {
-			return unhealthy // a panicking target is broken
+			return Unhealthy // a panicking target is broken
 		}
-		return unknown
+		return NoEvidence
 	}
-	return unhealthy
+	return Unhealthy
 }
 
 // conclude records the attempt and returns the error the retry policy sees.

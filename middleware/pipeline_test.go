@@ -678,7 +678,7 @@ func TestWaitWhileOpenGivesUpWithinItsAttempts(t *testing.T) {
 
 func TestBreakerListeners(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		b := middleware.NewBreaker("b", 1, 10*time.Second, nil)
+		b := middleware.BreakerNew(middleware.Settings{Name: "b", Failures: 1, Delay: 10 * time.Second})
 		var seen []observe.BreakerState
 		remove := b.OnStateChange(func(s observe.BreakerState) { seen = append(seen, s) })
 		b.HoldOpen(30 * time.Second) // closed -> open

@@ -297,7 +297,7 @@ func newMember(index int, spec Member, pool *config, obs observe.Observers) (*me
 	case c.breaker != nil:
 		m.breaker = c.breaker
 	default:
-		m.breaker = newBreaker(spec.Name, c.breakerThresh, c.breakerDelay, c.maxHold, obs...)
+		m.breaker = BreakerNew(Settings{Name: spec.Name, Failures: c.breakerThresh, Delay: c.breakerDelay, MaxHold: c.maxHold, Observers: obs})
 	}
 	return m, nil
 }

@@ -361,7 +361,7 @@ func TestPoolUseBalancer(t *testing.T) {
 // that pipeline, is passed over without taking anything from its limits.
 func TestPoolProbeElsewhereTakesNoLimit(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		shared := middleware.NewBreaker("m0", 1, 10*time.Second)
+		shared := middleware.BreakerNew(middleware.Settings{Name: "m0", Failures: 1, Delay: 10 * time.Second})
 		other := mustPipeline(t, middleware.UseBreaker(shared))
 		lim := &counting{}
 		f := newFleet(newScript(succeeds("m0")), newScript(succeeds("m1")))

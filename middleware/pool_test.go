@@ -529,7 +529,7 @@ func TestPoolOptions(t *testing.T) {
 			`two members are named "a"`},
 		{"Weight outside a pool", []middleware.Option{middleware.Weight(2)}, "Weight applies to a member of a pool"},
 		{"UseBreaker on a pool", []middleware.Option{middleware.Members(middleware.Member{Name: "a"}),
-			middleware.UseBreaker(middleware.NewBreaker("b", 1, time.Second))}, "UseBreaker applies to a member"},
+			middleware.UseBreaker(middleware.BreakerNew(middleware.Settings{Name: "b", Failures: 1, Delay: time.Second}))}, "UseBreaker applies to a member"},
 		{"Balance outside a pool", []middleware.Option{middleware.Balance(middleware.RoundRobin)}, "apply to a pool"},
 		{"no members", []middleware.Option{middleware.Members()}, "at least one member"},
 		{"a bad weight", []middleware.Option{middleware.Members(middleware.Member{Name: "a",

@@ -1,6 +1,9 @@
 package middleware
 
-import "context"
+import (
+	"context"
+	"errors"
+)
 
 // CallOption configures one call of a [Pipeline], given to [Pipeline.Do] or
 // [Pipeline.DoHedged]. The zero CallOption changes nothing.
@@ -34,7 +37,9 @@ func (c *call[R]) startRequest(ctx context.Context, s State) (bool, error) {
 	if c.run.HasTokenBudget() {
 		estimate = c.estimate(ctx, s)
 	}
-	if refused := c.run.startRequest(estimate); refused != nil {
+	if err := c.run.StartRequest(estimate); err != nil {
+		var refused *UsageLimitError
+		errors.As(err, &refused)
 		class := refused.Class()
 		return false, c.conclude(s.Attempt, 0, refused, class, c.decide(s.Attempt, class, refused, nil))
 	}

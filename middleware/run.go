@@ -194,13 +194,6 @@ func (r *Run) Usage() Usage {
 // A [Pipeline] call made with the [Request] option calls it before each
 // attempt.
 func (r *Run) StartRequest(estimate int) error {
-	if refused := r.startRequest(estimate); refused != nil {
-		return refused
-	}
-	return nil
-}
-
-func (r *Run) startRequest(estimate int) *UsageLimitError {
 	if r == nil {
 		return nil
 	}
@@ -220,8 +213,10 @@ func (r *Run) startRequest(estimate int) *UsageLimitError {
 	return nil
 }
 
-// unstartRequest gives back the place of a request that was never sent.
-func (r *Run) unstartRequest() {
+// ReturnRequest gives back the place that [Run.StartRequest] took for a
+// request that was never sent (a limiter or a breaker refused it after the
+// run admitted it).
+func (r *Run) ReturnRequest() {
 	r.mu.Lock()
 	r.usage.Requests--
 	r.mu.Unlock()
@@ -266,10 +261,11 @@ func (r *Run) StartToolCall() error {
 	return nil
 }
 
-// addWaited adds a wait before a retry to the run's usage. A first attempt,
-// which waited nothing, takes no lock. Waits are never negative (decide
-// clamps them), so d == 0 is the one case to skip.
-func (r *Run) addWaited(d time.Duration) {
+// AddWaited adds a wait before a retry to the run's usage. A first attempt,
+// which waited nothing, takes no lock. Waits are never negative (the
+// pipeline clamps them), so d == 0 is the one case to skip; a nil Run
+// adds nothing.
+func (r *Run) AddWaited(d time.Duration) {
 	if r == nil || d == 0 {
 		return
 	}

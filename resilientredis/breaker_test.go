@@ -22,7 +22,7 @@ type replica struct {
 // prefix through a client of its own at addr.
 func share(t *testing.T, addr, prefix string, opts ...resilientredis.Option) replica {
 	t.Helper()
-	b := middleware.NewBreaker("provider", 5, 100*time.Millisecond, nil)
+	b := middleware.BreakerNew(middleware.Settings{Name: "provider", Failures: 5, Delay: 100*time.Millisecond})
 	sb, err := resilientredis.ShareBreaker(context.Background(), newClient(t, addr), b, "provider",
 		append([]resilientredis.Option{slow, resilientredis.Prefix(prefix)}, opts...)...)
 	if err != nil {
@@ -144,7 +144,7 @@ func TestBreakerOpenBeforeSharing(t *testing.T) {
 	addr := redisAddr(t)
 	prefix := testPrefix(t, addr)
 	other := share(t, addr, prefix)
-	b := middleware.NewBreaker("provider", 5, 2*time.Second, nil)
+	b := middleware.BreakerNew(middleware.Settings{Name: "provider", Failures: 5, Delay: 2*time.Second})
 	b.Open()
 	sb, err := resilientredis.ShareBreaker(context.Background(), newClient(t, addr), b, "provider", resilientredis.Prefix(prefix))
 	if err != nil {
@@ -178,7 +178,7 @@ func TestBreakerClosedStopsSharing(t *testing.T) {
 func TestBreakerDown(t *testing.T) {
 	t.Parallel()
 	logger, msgs := newRecorder()
-	b := middleware.NewBreaker("provider", 5, time.Minute, nil)
+	b := middleware.BreakerNew(middleware.Settings{Name: "provider", Failures: 5, Delay: time.Minute})
 	start := time.Now()
 	sb, err := resilientredis.ShareBreaker(context.Background(), downClient(t), b, "provider",
 		resilientredis.Logger(logger), resilientredis.PollInterval(50*time.Millisecond))

@@ -86,7 +86,7 @@ func ExampleShareBreaker() {
 	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
 	defer rdb.Close()
 
-	breaker := middleware.NewBreaker("openai", 5, 30*time.Second, observe.Log(slog.Default()))
+	breaker := middleware.BreakerNew(middleware.Settings{Name: "openai", Failures: 5, Delay: 30 * time.Second, Observers: []observe.Observer{observe.Log(slog.Default())}})
 	shared, err := resilientredis.ShareBreaker(context.Background(), rdb, breaker, "openai")
 	if err != nil {
 		log.Fatal(err)

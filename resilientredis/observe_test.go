@@ -34,7 +34,7 @@ func TestObserveTransitions(t *testing.T) {
 		t.Fatal(err)
 	}
 	sem := semaphoreOn(t, srv, 2, append(opts, resilientredis.Lease(time.Second))...)
-	shared, err := resilientredis.ShareBreaker(ctx, rdb, middleware.NewBreaker("openai", 3, time.Second), "openai",
+	shared, err := resilientredis.ShareBreaker(ctx, rdb, middleware.BreakerNew(middleware.Settings{Name: "openai", Failures: 3, Delay: time.Second}), "openai",
 		append(opts, resilientredis.PollInterval(50*time.Millisecond))...)
 	if err != nil {
 		t.Fatal(err)

@@ -124,7 +124,7 @@ func breakerChild() error {
 	poll, _ := time.ParseDuration(os.Getenv("POLL"))
 	client := redis.NewClient(&redis.Options{Addr: os.Getenv(addrEnv)})
 	defer client.Close()
-	b := middleware.NewBreaker("provider", 5, 100*time.Millisecond, nil)
+	b := middleware.BreakerNew(middleware.Settings{Name: "provider", Failures: 5, Delay: 100*time.Millisecond})
 	b.OnStateChange(func(s observe.BreakerState) {
 		switch s {
 		case observe.BreakerOpen:
@@ -293,7 +293,7 @@ func TestBreakerAcrossProcesses(t *testing.T) {
 	c := startChild(t, "breaker", "PREFIX="+prefix, "KEY=provider", "POLL="+poll.String())
 	c.expect(t, "READY", 15*time.Second)
 
-	b := middleware.NewBreaker("provider", 5, 100*time.Millisecond, nil)
+	b := middleware.BreakerNew(middleware.Settings{Name: "provider", Failures: 5, Delay: 100*time.Millisecond})
 	sb, err := resilientredis.ShareBreaker(context.Background(), newClient(t, addr), b, "provider",
 		resilientredis.Prefix(prefix), resilientredis.PollInterval(poll))
 	if err != nil {

@@ -32,7 +32,7 @@ func modelDefaults() []libOption {
 	return []libOption{
 		durs2Option(resilient.Backoff, middleware.DefaultBaseDelay, middleware.DefaultMaxDelay),
 		durOption(resilient.RetryAfterCap, middleware.DefaultRetryAfterCap),
-		countDurOption(resilient.CircuitBreaker, middleware.DefaultBreakerFailures, middleware.DefaultBreakerDelay),
+		countDurOption(resilient.CircuitBreaker, middleware.DefaultFailures, middleware.DefaultDelay),
 		durOption(resilient.Timeout, middleware.DefaultTimeout),
 		modelDurOption(llms.FirstChunkTimeout, llms.DefaultFirstChunkTimeout),
 		modelDurOption(llms.StreamIdleTimeout, llms.DefaultStreamIdleTimeout),
