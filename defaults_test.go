@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/resilientmcp"
@@ -33,11 +34,11 @@ var defaults = map[string]any{
 	"middleware.DefaultMaxDelay":            middleware.DefaultMaxDelay,
 	"middleware.DefaultRetryAfterCap":       middleware.DefaultRetryAfterCap,
 	"middleware.DefaultTimeout":             middleware.DefaultTimeout,
-	"middleware.DefaultFailures":     middleware.DefaultFailures,
-	"middleware.DefaultDelay":        middleware.DefaultDelay,
-	"middleware.DefaultMaxHold":             middleware.DefaultMaxHold,
+	"middleware.DefaultFailures":            breaker.DefaultFailures,
+	"middleware.DefaultDelay":               breaker.DefaultDelay,
+	"middleware.DefaultMaxHold":             breaker.DefaultMaxHold,
 	"middleware.DefaultRetryBudget":         middleware.DefaultRetryBudget,
-	"middleware.DefaultRetryThrottle":       middleware.DefaultRetryThrottle,
+	"middleware.DefaultRetryThrottle":       breaker.DefaultRetryThrottle,
 	"middleware.DefaultWeight":              middleware.DefaultWeight,
 	"middleware.DefaultMaxStickyKeys":       middleware.DefaultMaxStickyKeys,
 	"llms.DefaultFirstChunkTimeout":         llms.DefaultFirstChunkTimeout,

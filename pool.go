@@ -19,7 +19,7 @@ import (
 // member while it is healthy, for the provider's prompt cache; so do calls
 // made with the same [StickyKey]. A member whose key is refused or whose
 // quota is used up (an account failure) is out of rotation for 5 min
-// ([middleware.DefaultMaxHold]) and the call goes at once to another. When
+// ([breaker.DefaultMaxHold]) and the call goes at once to another. When
 // every member's circuit is open, or every member failed for its account,
 // the call fails fast (to its [Fallbacks], if any) with each member's state.
 //

@@ -169,8 +169,8 @@ func RetryAfterCap(d time.Duration) Option {
 // failures that say something about the target, for delay. Given to a
 // pool, it sets each member's breaker (a pool has none of its own); given
 // to a [Member], that member's. Default: models 10 failures
-// ([middleware.DefaultFailures]) and 10 s
-// ([middleware.DefaultDelay]), tools 5 failures
+// ([breaker.DefaultFailures]) and 10 s
+// ([breaker.DefaultDelay]), tools 5 failures
 // ([tools.DefaultBreakerFailures]) and 30 s ([tools.DefaultBreakerDelay]).
 func CircuitBreaker(failures int, delay time.Duration) Option {
 	return func(s *settings) { s.mw = append(s.mw, middleware.CircuitBreaker(failures, delay)) }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tmc/langchaingo/embeddings"
 
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/internal/wire"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
@@ -173,7 +174,7 @@ func (e *Embedder) Err() error { return e.err }
 
 // Breaker returns the embedder's circuit breaker (the shared one with
 // [ShareLimits]), nil when disabled.
-func (e *Embedder) Breaker() *middleware.Breaker {
+func (e *Embedder) Breaker() *breaker.Breaker {
 	if e.pipe == nil {
 		return nil
 	}

@@ -11,6 +11,7 @@ import (
 
 	lcllms "github.com/tmc/langchaingo/llms"
 
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/internal/wire"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
@@ -213,7 +214,7 @@ func (m *Model) Err() error { return m.err }
 
 // Breaker returns the model's circuit breaker, nil when disabled and for a
 // pool, whose members have one each (see [Model.Pool]).
-func (m *Model) Breaker() *middleware.Breaker {
+func (m *Model) Breaker() *breaker.Breaker {
 	if m.pipe == nil {
 		return nil
 	}

@@ -12,6 +12,7 @@ import (
 
 	lcllms "github.com/tmc/langchaingo/llms"
 
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/internal/scripted"
 	"github.com/resilientgo/resilient/llms"
@@ -198,7 +199,7 @@ func TestPoolUnderConcurrencyLimit(t *testing.T) {
 				if r := observetest.Of[observe.Refusal](rec); len(r) != refused || (refused > 0 && r[0].Reason != observe.RefusedConcurrency) {
 					t.Errorf("%d refusal events (%+v), want %d for the concurrency limit", len(r), r[:min(len(r), 1)], refused)
 				}
-				breakers := []*middleware.Breaker{m.Breaker()}
+				breakers := []*breaker.Breaker{m.Breaker()}
 				if p := m.Pool(); p != nil {
 					breakers = nil
 					for _, st := range p.Members() {

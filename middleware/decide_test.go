@@ -8,6 +8,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
@@ -212,8 +213,8 @@ func TestMaxDurationPassingDuringAnAttempt(t *testing.T) {
 
 // openBreaker returns a pipeline with WaitWhileOpen on a breaker of its own
 // (one failure opens it for 10s), and the breaker.
-func openBreaker(t *testing.T, opts ...middleware.Option) (*middleware.Pipeline[string], *middleware.Breaker) {
-	b := middleware.BreakerNew(middleware.Settings{Name: "shared", Failures: 1, Delay: 10 * time.Second})
+func openBreaker(t *testing.T, opts ...middleware.Option) (*middleware.Pipeline[string], *breaker.Breaker) {
+	b := breaker.New(breaker.Settings{Name: "shared", Failures: 1, Delay: 10 * time.Second})
 	p := mustPipeline(t, append([]middleware.Option{middleware.UseBreaker(b), middleware.WaitWhileOpen(), middleware.NoJitter()}, opts...)...)
 	return p, b
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/failsafe-go/failsafe-go/hedgepolicy"
 	"github.com/failsafe-go/failsafe-go/retrypolicy"
 
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 )
@@ -74,7 +75,7 @@ type Pipeline[R any] struct {
 	target  observe.Target
 	cfg     config
 	obs     observe.Observers
-	breaker *Breaker
+	breaker *breaker.Breaker
 	sem     Semaphore
 	bal     *Balancer // of a pool; nil for a plain pipeline
 	exec    failsafe.Executor[R]
@@ -129,7 +130,7 @@ func New[R any](name string, opts ...Option) (*Pipeline[R], error) {
 	} else {
 		p.breaker = cfg.breaker // one shared with UseBreaker, or none
 		if p.breaker == nil && !cfg.breakerOff {
-			p.breaker = BreakerNew(Settings{Name: name, Failures: cfg.breakerThresh, Delay: cfg.breakerDelay, MaxHold: cfg.maxHold, Observers: p.obs})
+			p.breaker = breaker.New(breaker.Settings{Name: name, Failures: cfg.breakerThresh, Delay: cfg.breakerDelay, MaxHold: cfg.maxHold, Observers: p.obs})
 		}
 	}
 
@@ -165,7 +166,7 @@ func (p *Pipeline[R]) Name() string { return p.name }
 
 // Breaker returns the pipeline's circuit breaker, nil when disabled and
 // for a pool, whose members have one each (see [Balancer.Members]).
-func (p *Pipeline[R]) Breaker() *Breaker { return p.breaker }
+func (p *Pipeline[R]) Breaker() *breaker.Breaker { return p.breaker }
 
 // Limiter returns the limiter set with [RateLimit], nil if none: an adapter
 // shares it with another target drawing on the same quota (package llms
@@ -392,7 +393,7 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 	end(nil)
 
 	if err == nil {
-		g.record(p.bal, Healthy, elapsed)
+		g.record(p.bal, breaker.Healthy, elapsed)
 		if g.m != nil && c.rt.pin != nil {
 			c.rt.pin.m.Store(g.m) // the conversation stays where it was answered
 		}
@@ -412,7 +413,7 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 	if g.m != nil && accountFailure(class) {
 		// The member cannot serve any request: a probe it fails so must
 		// not close its circuit, and its health falls.
-		o = Unhealthy
+		o = breaker.Unhealthy
 	}
 	g.record(p.bal, o, elapsed)
 	if g.m != nil {
@@ -431,17 +432,17 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 // and what gives back the slots it took, called when its function returns.
 type pass struct {
 	m       *member
-	breaker *Breaker
+	breaker *breaker.Breaker
 	release func()
 }
 
 // record reports the attempt's outcome to its breaker and, in a pool, what
 // it took to the balancer, and whether it was the probe that closed the
 // member's circuit.
-func (g *pass) record(b *Balancer, o Outcome, elapsed time.Duration) {
+func (g *pass) record(b *Balancer, o breaker.Outcome, elapsed time.Duration) {
 	probe := false
 	if g.breaker != nil {
-		probe = g.m != nil && o == Healthy && g.breaker.State() == observe.BreakerHalfOpen
+		probe = g.m != nil && o == breaker.Healthy && g.breaker.State() == observe.BreakerHalfOpen
 		g.breaker.Record(o)
 	}
 	if g.m != nil {
@@ -653,20 +654,20 @@ func (c *call[R]) userClassify(err error) (class taxonomy.Class) {
 // own content (permanent, context overflow) shows the target is up; a rate
 // limit is about the caller's account, and its Retry-After is honoured by the
 // retry (or, over the cap, holds the breaker open by itself).
-func healthOf(class taxonomy.Class, err error) Outcome {
+func healthOf(class taxonomy.Class, err error) breaker.Outcome {
 	switch class.Kind {
 	case taxonomy.Canceled, taxonomy.RateLimited:
-		return NoEvidence
+		return breaker.NoEvidence
 	case taxonomy.Permanent, taxonomy.ContextOverflow:
-		return Healthy
+		return breaker.Healthy
 	case taxonomy.Programming:
 		var pe *PanicError
 		if errors.As(err, &pe) {
-			return Unhealthy // a panicking target is broken
+			return breaker.Unhealthy // a panicking target is broken
 		}
-		return NoEvidence
+		return breaker.NoEvidence
 	}
-	return Unhealthy
+	return breaker.Unhealthy
 }
 
 // conclude records the attempt and returns the error the retry policy sees.

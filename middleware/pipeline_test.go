@@ -10,6 +10,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
 
@@ -678,7 +679,7 @@ func TestWaitWhileOpenGivesUpWithinItsAttempts(t *testing.T) {
 
 func TestBreakerListeners(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		b := middleware.BreakerNew(middleware.Settings{Name: "b", Failures: 1, Delay: 10 * time.Second})
+		b := breaker.New(breaker.Settings{Name: "b", Failures: 1, Delay: 10 * time.Second})
 		var seen []observe.BreakerState
 		remove := b.OnStateChange(func(s observe.BreakerState) { seen = append(seen, s) })
 		b.HoldOpen(30 * time.Second) // closed -> open

@@ -10,6 +10,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
@@ -529,7 +530,7 @@ func TestPoolOptions(t *testing.T) {
 			`two members are named "a"`},
 		{"Weight outside a pool", []middleware.Option{middleware.Weight(2)}, "Weight applies to a member of a pool"},
 		{"UseBreaker on a pool", []middleware.Option{middleware.Members(middleware.Member{Name: "a"}),
-			middleware.UseBreaker(middleware.BreakerNew(middleware.Settings{Name: "b", Failures: 1, Delay: time.Second}))}, "UseBreaker applies to a member"},
+			middleware.UseBreaker(breaker.New(breaker.Settings{Name: "b", Failures: 1, Delay: time.Second}))}, "UseBreaker applies to a member"},
 		{"Balance outside a pool", []middleware.Option{middleware.Balance(middleware.RoundRobin)}, "apply to a pool"},
 		{"no members", []middleware.Option{middleware.Members()}, "at least one member"},
 		{"a bad weight", []middleware.Option{middleware.Members(middleware.Member{Name: "a",

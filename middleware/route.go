@@ -11,6 +11,7 @@ import (
 
 	"github.com/failsafe-go/failsafe-go/circuitbreaker"
 
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 )
@@ -294,16 +295,16 @@ const latencyWeight = 4 // 1/4
 // twice the member's average, so that a member failing fast does not look
 // fast; one that says nothing of it (a rate limit, a cancellation) is not
 // counted.
-func (b *Balancer) measure(m *member, d time.Duration, o Outcome, closed bool) {
+func (b *Balancer) measure(m *member, d time.Duration, o breaker.Outcome, closed bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if m.judge(o); closed {
 		m.health, m.current = 1, 0 // a fresh start, as when the pool was built
 	}
 	switch o {
-	case NoEvidence:
+	case breaker.NoEvidence:
 		return
-	case Unhealthy:
+	case breaker.Unhealthy:
 		d = max(d, 2*m.latency)
 	}
 	if step := (d - m.latency) / latencyWeight; m.latency == 0 || step == 0 {

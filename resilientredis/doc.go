@@ -8,7 +8,7 @@
 // sending 8 requests at once to a deployment sized for 8 overload it.
 //
 // The in-memory versions (tools.MemoryStore, middleware.LocalLimiter, a
-// middleware.Breaker of its own, middleware.Bulkhead) stay the defaults; this package is
+// breaker.Breaker of its own, middleware.Bulkhead) stay the defaults; this package is
 // separate so that a program without Redis does not link go-redis.
 //
 //	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
@@ -64,7 +64,7 @@
 //
 // # Shared circuit breaker
 //
-// [ShareBreaker] links a middleware.Breaker to the breakers of the other
+// [ShareBreaker] links a breaker.Breaker to the breakers of the other
 // replicas: an open (from failures, or held open by a Retry-After over the
 // cap) holds the others open for the rest of its period, at most the
 // breaker's longest hold (middleware.MaxHold, 5 min by default), and a

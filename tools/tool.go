@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/internal/redact"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
@@ -162,7 +163,7 @@ func (t *Tool) Unwrap() Callable { return t.inner }
 func (t *Tool) Idempotent() bool { return t.cfg.idempotent }
 
 // Breaker returns the tool's circuit breaker, nil when disabled.
-func (t *Tool) Breaker() *middleware.Breaker {
+func (t *Tool) Breaker() *breaker.Breaker {
 	if t.pipe == nil {
 		return nil
 	}

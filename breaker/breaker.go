@@ -1,4 +1,4 @@
-package middleware
+package breaker
 
 import (
 	"slices"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/failsafe-go/failsafe-go/circuitbreaker"
+
 	"github.com/resilientgo/resilient/observe"
 )
 
@@ -69,7 +70,7 @@ type Settings struct {
 
 // New returns a breaker configured by s; values of s below 1 give the
 // defaults.
-func BreakerNew(s Settings) *Breaker {
+func New(s Settings) *Breaker {
 	name, failures, delay, maxHold := s.Name, s.Failures, s.Delay, s.MaxHold
 	if failures < 1 {
 		failures = DefaultFailures
