@@ -5,6 +5,7 @@ import (
 
 	lcllms "github.com/tmc/langchaingo/llms"
 
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
 )
@@ -105,6 +106,6 @@ func MaxConcurrent(n int, maxWait time.Duration) Option {
 // ConcurrencyLimit is [MaxConcurrent] on a semaphore shared with other
 // targets, or by the replicas of a service (resilientredis.NewSemaphore).
 // Default: no limit.
-func ConcurrencyLimit(sem middleware.Semaphore, maxWait time.Duration) Option {
+func ConcurrencyLimit(sem limit.Semaphore, maxWait time.Duration) Option {
 	return func(s *settings) { s.mw = append(s.mw, middleware.ConcurrencyLimit(sem, maxWait)) }
 }

@@ -12,6 +12,7 @@ import (
 
 	lctools "github.com/tmc/langchaingo/tools"
 
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
@@ -257,10 +258,10 @@ func Timeout(d time.Duration) Option {
 }
 
 // RateLimit makes every attempt acquire a unit from l first, such as a
-// middleware.LocalLimiter or a limiter shared by replicas
+// limit.LocalLimiter or a limiter shared by replicas
 // (package resilientredis). Given to a pool, it limits the pool as a
 // whole; given to a [Member], that member. Default: none.
-func RateLimit(l middleware.Limiter) Option {
+func RateLimit(l limit.Limiter) Option {
 	return func(s *settings) { s.mw = append(s.mw, middleware.RateLimit(l)) }
 }
 
@@ -310,7 +311,7 @@ var (
 	ErrCircuitOpen = middleware.ErrCircuitOpen
 	// ErrConcurrency: the concurrency limit had no free slot within the
 	// wait allowed (see [MaxConcurrent]), so no request was sent.
-	ErrConcurrency = middleware.ErrConcurrency
+	ErrConcurrency = limit.ErrConcurrency
 	// ErrUsageLimit: a limit of the run ([TokenBudget], [RequestLimit],
 	// [ToolCallLimit]) refused a call, so nothing was sent and the run
 	// stops; errors.As finds the *middleware.UsageLimitError that names the

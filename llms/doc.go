@@ -66,7 +66,7 @@
 // definitions, images and each provider's framing of the messages are not
 // counted, so a request may still pass the budget: the call that crosses it
 // returns its answer, and the next is refused. [TokenLimit] takes the same
-// estimate, and a limiter that implements middleware.Settler is corrected
+// estimate, and a limiter that implements limit.Settler is corrected
 // with the reported tokens after the response.
 //
 // # Embeddings

@@ -12,6 +12,7 @@ import (
 
 	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/internal/wire"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
@@ -57,7 +58,7 @@ type Embedder struct {
 	target observe.Target
 	pipe   *middleware.Pipeline[[][]float32]
 	obs    observe.Observers
-	tokens middleware.Limiter
+	tokens limit.Limiter
 	err    error // construction error, returned by every call
 }
 

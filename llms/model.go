@@ -13,6 +13,7 @@ import (
 
 	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/internal/wire"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
@@ -502,7 +503,7 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 		in, out := usageOf(resp)
 		middleware.RunFrom(ctx).AddTokens(in, out)
 		c.root().addTokens(in, out)
-		if s, ok := m.cfg.tokenLimiter.(middleware.Settler); ok && in+out > 0 {
+		if s, ok := m.cfg.tokenLimiter.(limit.Settler); ok && in+out > 0 {
 			s.Settle(ctx, estimate, in+out) // the estimate was taken before; the truth is known now
 		}
 		err = m.check(resp, ev, seen, g, cl.provider)

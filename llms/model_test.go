@@ -16,6 +16,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/resilientgo/resilient/internal/scripted"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
@@ -548,9 +549,9 @@ func TestTokenLimit(t *testing.T) {
 	if fmt.Sprint(lim.costs) != "[100]" {
 		t.Errorf("acquired %v, want [100] (400 characters)", lim.costs)
 	}
-	refusing := &recordingLimiter{err: middleware.ErrLimited}
+	refusing := &recordingLimiter{err: limit.ErrLimited}
 	_, err := mustWrap(t, inner, llms.TokenLimit(refusing)).Call(t.Context(), "hi")
-	if !errors.Is(err, middleware.ErrLimited) || taxonomy.Classify(err).Kind != taxonomy.RateLimited || inner.Calls() != 1 {
+	if !errors.Is(err, limit.ErrLimited) || taxonomy.Classify(err).Kind != taxonomy.RateLimited || inner.Calls() != 1 {
 		t.Errorf("refused: got %v after %d calls, want a rate-limited error and no call", err, inner.Calls()-1)
 	}
 }

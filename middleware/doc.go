@@ -83,7 +83,7 @@
 //     turns it off). A provider failing one request in three keeps the
 //     bucket full;
 //   - a concurrency limit with no free slot within its wait stops the call
-//     with [observe.ReasonConcurrency] ([ErrConcurrency]), never retried, never
+//     with [observe.ReasonConcurrency] ([limit.ErrConcurrency]), never retried, never
 //     counted by the breaker, reported as a [observe.Refusal];
 //   - a panic in the protected function is recovered and becomes a
 //     programming failure ([PanicError]), so no breaker permit leaks.

@@ -11,6 +11,7 @@ import (
 	"github.com/failsafe-go/failsafe-go/retrypolicy"
 
 	"github.com/resilientgo/resilient/internal/redact"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 )
@@ -46,7 +47,7 @@ var reasonErr = [...]error{
 	observe.ReasonRejected:          ErrRejected,
 	observe.ReasonThrottled:         ErrThrottled,
 	observe.ReasonUsageLimit:        ErrUsageLimit,
-	observe.ReasonConcurrency:       ErrConcurrency,
+	observe.ReasonConcurrency:       limit.ErrConcurrency,
 }
 
 // Attempt records one attempt of a call.

@@ -2,11 +2,13 @@ package middleware
 
 import (
 	"time"
+
+	"github.com/resilientgo/resilient/limit"
 )
 
 // RateLimit makes every attempt acquire one unit from l before it starts.
 // Default: no limiter.
-func RateLimit(l Limiter) Option {
+func RateLimit(l limit.Limiter) Option {
 	return func(c *config) {
 		c.gate()
 		if l == nil {
@@ -18,7 +20,7 @@ func RateLimit(l Limiter) Option {
 }
 
 // MaxConcurrent bounds the attempts of the target in flight at once to n,
-// on a [Bulkhead] of the pipeline's own (a model's streaming and
+// on a [limit.Bulkhead] of the pipeline's own (a model's streaming and
 // non-streaming calls share one; given to a pool, it bounds the pool as a
 // whole, and given in a member's options, that member; a pool's caller
 // waiting for a member's cooldown to end holds no slot). A caller waits up
@@ -42,7 +44,7 @@ func MaxConcurrent(n int, maxWait time.Duration) Option {
 // shared by several targets, or by the replicas of a service (package
 // resilientredis). Callers wait up to maxWait for a slot. Default: no
 // limit.
-func ConcurrencyLimit(s Semaphore, maxWait time.Duration) Option {
+func ConcurrencyLimit(s limit.Semaphore, maxWait time.Duration) Option {
 	return func(c *config) {
 		c.gate()
 		if s == nil || maxWait < 0 {
@@ -70,11 +72,11 @@ func ConcurrencyWait(opts ...Option) (time.Duration, bool) {
 }
 
 // newSemaphore returns the semaphore that c asks for, nil for none.
-func (c *config) newSemaphore() Semaphore {
+func (c *config) newSemaphore() limit.Semaphore {
 	if c.semaphore != nil || c.concurrency == 0 {
 		return c.semaphore
 	}
-	b, _ := NewBulkhead(c.concurrency) // MaxConcurrent checked n
+	b, _ := limit.NewBulkhead(c.concurrency) // MaxConcurrent checked n
 	return b
 }
 
@@ -82,4 +84,4 @@ func (c *config) newSemaphore() Semaphore {
 // [ConcurrencyLimit], nil if none, and how long callers wait for it: an
 // adapter shares it with another pipeline of the same target (package llms
 // shares a model's between its streaming and non-streaming calls).
-func (p *Pipeline[R]) Concurrency() (Semaphore, time.Duration) { return p.sem, p.cfg.semWait }
+func (p *Pipeline[R]) Concurrency() (limit.Semaphore, time.Duration) { return p.sem, p.cfg.semWait }

@@ -8,6 +8,7 @@ import (
 	"github.com/failsafe-go/failsafe-go"
 
 	"github.com/resilientgo/resilient/breaker"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 )
@@ -63,9 +64,9 @@ type config struct {
 	target         observe.Target
 	hedge          *hedging // nil: DoHedged is Do
 	policies       []any    // failsafe.Policy[R], checked by New
-	limiter        Limiter
-	concurrency    int       // MaxConcurrent: slots of a bulkhead of the pipeline's own
-	semaphore      Semaphore // ConcurrencyLimit: a semaphore of the caller's
+	limiter        limit.Limiter
+	concurrency    int             // MaxConcurrent: slots of a bulkhead of the pipeline's own
+	semaphore      limit.Semaphore // ConcurrencyLimit: a semaphore of the caller's
 	semWait        time.Duration
 	waitWhileOpen  bool
 	noThrottle     bool

@@ -16,6 +16,7 @@ import (
 	"github.com/failsafe-go/failsafe-go/retrypolicy"
 
 	"github.com/resilientgo/resilient/breaker"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 )
@@ -76,7 +77,7 @@ type Pipeline[R any] struct {
 	cfg     config
 	obs     observe.Observers
 	breaker *breaker.Breaker
-	sem     Semaphore
+	sem     limit.Semaphore
 	bal     *Balancer // of a pool; nil for a plain pipeline
 	exec    failsafe.Executor[R]
 	hedged  failsafe.Executor[R]
@@ -171,7 +172,7 @@ func (p *Pipeline[R]) Breaker() *breaker.Breaker { return p.breaker }
 // Limiter returns the limiter set with [RateLimit], nil if none: an adapter
 // shares it with another target drawing on the same quota (package llms
 // shares a model's with an embedder of the same account).
-func (p *Pipeline[R]) Limiter() Limiter { return p.cfg.limiter }
+func (p *Pipeline[R]) Limiter() limit.Limiter { return p.cfg.limiter }
 
 // Target returns what the pipeline protects, as observers see it.
 func (p *Pipeline[R]) Target() observe.Target { return p.target }

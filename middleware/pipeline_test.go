@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/breaker"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
 
@@ -572,7 +573,7 @@ func providerErr(message string) error { return errors.New(message) }
 
 func TestRateLimiterSpacesAttempts(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		lim, err := middleware.NewLocalLimiter(2, time.Second, 0)
+		lim, err := limit.NewLocalLimiter(2, time.Second, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -592,7 +593,7 @@ func TestRateLimiterSpacesAttempts(t *testing.T) {
 
 func TestRateLimiterRefusal(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		lim, err := middleware.NewLocalLimiter(1, time.Minute, time.Second)
+		lim, err := limit.NewLocalLimiter(1, time.Minute, time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -600,7 +601,7 @@ func TestRateLimiterRefusal(t *testing.T) {
 		s := newScript(succeeds("ok"))
 		_, _ = p.Do(t.Context(), s.fn)
 		_, err = p.Do(t.Context(), s.fn)
-		if e := asError(t, err); e.Reason != observe.ReasonRejected || !errors.Is(err, middleware.ErrLimited) || s.count() != 1 {
+		if e := asError(t, err); e.Reason != observe.ReasonRejected || !errors.Is(err, limit.ErrLimited) || s.count() != 1 {
 			t.Errorf("got %v after %d calls, want rejected by the limiter after 1", err, s.count())
 		}
 	})

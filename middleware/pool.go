@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/breaker"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/observe"
 )
 
@@ -219,8 +220,8 @@ type member struct {
 	weight     int
 	breaker    *breaker.Breaker // nil when disabled
 	noThrottle bool
-	limiter    Limiter
-	sem        Semaphore
+	limiter    limit.Limiter
+	sem        limit.Semaphore
 	semWait    time.Duration
 	probeEvery time.Duration // LowestLatency measures a member again after this long
 	maxHold    time.Duration // how long an account failure takes it out of rotation

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/breaker"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
@@ -168,7 +169,7 @@ type toggle struct{ full atomic.Bool }
 
 func (l *toggle) Acquire(context.Context, int) error {
 	if l.full.Load() {
-		return middleware.ErrLimited
+		return limit.ErrLimited
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/breaker"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
@@ -462,7 +463,7 @@ func TestPoolSticky(t *testing.T) {
 // counting against any breaker.
 func TestPoolMemberLimits(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		limiter, err := middleware.NewLocalLimiter(1, time.Hour, time.Millisecond)
+		limiter, err := limit.NewLocalLimiter(1, time.Hour, time.Millisecond)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -491,7 +492,7 @@ func TestPoolMemberLimits(t *testing.T) {
 		start := time.Now()
 		_, err = p.Do(t.Context(), f.fn)
 		e := asError(t, err)
-		if e.Reason != observe.ReasonConcurrency || !errors.Is(err, middleware.ErrConcurrency) {
+		if e.Reason != observe.ReasonConcurrency || !errors.Is(err, limit.ErrConcurrency) {
 			t.Errorf("got %v, want the concurrency limit's reason", err)
 		}
 		if took := time.Since(start); took != time.Second {

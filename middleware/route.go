@@ -12,6 +12,7 @@ import (
 	"github.com/failsafe-go/failsafe-go/circuitbreaker"
 
 	"github.com/resilientgo/resilient/breaker"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 )
@@ -340,9 +341,9 @@ func (m *member) gates(ctx context.Context, wait bool) (func(), availability, er
 	}
 	if m.limiter != nil {
 		var err error
-		if tl, ok := m.limiter.(TryLimiter); ok && !wait {
+		if tl, ok := m.limiter.(limit.TryLimiter); ok && !wait {
 			if !tl.TryAcquire(ctx, 1) {
-				err = ErrLimited
+				err = limit.ErrLimited
 			}
 		} else {
 			err = m.limiter.Acquire(ctx, 1)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/failsafe-go/failsafe-go/circuitbreaker"
 
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
@@ -191,7 +192,7 @@ func TestAttemptRefusedByTheBreakerIsNotARequest(t *testing.T) {
 // An attempt the rate limiter refuses was never sent either.
 func TestAttemptRefusedByTheLimiterIsNotARequest(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		lim, err := middleware.NewLocalLimiter(1, time.Minute, time.Second)
+		lim, err := limit.NewLocalLimiter(1, time.Minute, time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -199,7 +200,7 @@ func TestAttemptRefusedByTheLimiterIsNotARequest(t *testing.T) {
 		p := mustPipeline(t, middleware.RateLimit(lim))
 		s := newScript(succeeds("ok"))
 		_, _ = p.Do(ctx, s.fn, request(1))
-		if _, err := p.Do(ctx, s.fn, request(1)); !errors.Is(err, middleware.ErrLimited) {
+		if _, err := p.Do(ctx, s.fn, request(1)); !errors.Is(err, limit.ErrLimited) {
 			t.Fatalf("got %v, want refused by the limiter", err)
 		}
 		if got := middleware.RunFrom(ctx).Usage().Requests; got != 1 {
@@ -318,42 +319,4 @@ func TestLimitsUnderConcurrency(t *testing.T) {
 			t.Errorf("%d tokens for %d requests of %d", u.Tokens(), u.Requests, perCall)
 		}
 	})
-}
-
-// Settle charges the units used beyond the estimate: later callers wait
-// for them. An estimate above the truth is not given back.
-func TestLocalLimiterSettle(t *testing.T) {
-	tests := []struct {
-		name             string
-		estimate, actual int
-		wantWaitAtLeast  time.Duration
-		wantWaitLessThan time.Duration
-	}{
-		{"as estimated", 10, 10, 90 * time.Millisecond, 110 * time.Millisecond},
-		{"more than estimated", 10, 50, 490 * time.Millisecond, 510 * time.Millisecond},
-		{"less than estimated", 10, 2, 90 * time.Millisecond, 110 * time.Millisecond},
-		{"one unit more than estimated", 10, 11, 105 * time.Millisecond, 115 * time.Millisecond},
-		{"an estimate of 0 is one unit", 0, 1, 5 * time.Millisecond, 15 * time.Millisecond},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				lim, err := middleware.NewLocalLimiter(100, time.Second, 0) // one unit per 10 ms
-				if err != nil {
-					t.Fatal(err)
-				}
-				start := time.Now()
-				if err := lim.Acquire(t.Context(), tt.estimate); err != nil {
-					t.Fatal(err)
-				}
-				lim.Settle(t.Context(), tt.estimate, tt.actual)
-				if err := lim.Acquire(t.Context(), 1); err != nil {
-					t.Fatal(err)
-				}
-				if waited := time.Since(start); waited < tt.wantWaitAtLeast || waited >= tt.wantWaitLessThan {
-					t.Errorf("the next unit came after %v, want [%v, %v)", waited, tt.wantWaitAtLeast, tt.wantWaitLessThan)
-				}
-			})
-		})
-	}
 }

@@ -76,7 +76,7 @@ func ExampleTokens() {
 	}
 	promptTokens, maxTokens := 1200, 800
 	if err := limiter.Acquire(context.Background(), promptTokens+maxTokens); err != nil {
-		log.Fatal(err) // middleware.ErrLimited: not within the wait allowed
+		log.Fatal(err) // limit.ErrLimited: not within the wait allowed
 	}
 	fmt.Println("call the model")
 }

@@ -1,4 +1,4 @@
-package middleware
+package limit
 
 import (
 	"context"
@@ -32,7 +32,7 @@ type Semaphore interface {
 // ErrConcurrency is matched by [errors.Is] on the error of a [Semaphore]
 // that had no slot in time (a *[ConcurrencyError]), and on the final error
 // of a call stopped by it ([observe.ReasonConcurrency]).
-var ErrConcurrency = errors.New("middleware: concurrency limit reached")
+var ErrConcurrency = errors.New("limit: concurrency limit reached")
 
 // ConcurrencyError is the error of a [Semaphore] that had no free slot
 // within the wait allowed. It matches [ErrConcurrency].
@@ -52,7 +52,7 @@ func (e *ConcurrencyError) Error() string {
 	if e.Shared != "" {
 		where = " of " + e.Shared
 	}
-	return fmt.Sprintf("middleware: concurrency limit reached: all %d slots%s in use for %v", e.Limit, where, e.Waited)
+	return fmt.Sprintf("limit: concurrency limit reached: all %d slots%s in use for %v", e.Limit, where, e.Waited)
 }
 
 // Is matches [ErrConcurrency].
@@ -71,7 +71,7 @@ var _ Semaphore = (*Bulkhead)(nil)
 // NewBulkhead returns a bulkhead of n slots.
 func NewBulkhead(n int) (*Bulkhead, error) {
 	if n < 1 {
-		return nil, fmt.Errorf("middleware: NewBulkhead(%d): need at least 1 slot", n)
+		return nil, fmt.Errorf("limit: NewBulkhead(%d): need at least 1 slot", n)
 	}
 	return &Bulkhead{bh: bulkhead.New[any](uint(n)), n: n}, nil
 }
