@@ -20,6 +20,7 @@ import (
 	"github.com/resilientgo/resilient/resilientmcp"
 	"github.com/resilientgo/resilient/resilientotel"
 	"github.com/resilientgo/resilient/resilientredis"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/tools"
 )
 
@@ -34,11 +35,11 @@ var defaults = map[string]any{
 	"middleware.DefaultMaxDelay":            middleware.DefaultMaxDelay,
 	"middleware.DefaultRetryAfterCap":       middleware.DefaultRetryAfterCap,
 	"middleware.DefaultTimeout":             middleware.DefaultTimeout,
-	"middleware.DefaultFailures":            breaker.DefaultFailures,
-	"middleware.DefaultDelay":               breaker.DefaultDelay,
-	"middleware.DefaultMaxHold":             breaker.DefaultMaxHold,
-	"middleware.DefaultRetryBudget":         middleware.DefaultRetryBudget,
-	"middleware.DefaultRetryThrottle":       breaker.DefaultRetryThrottle,
+	"breaker.DefaultFailures":               breaker.DefaultFailures,
+	"breaker.DefaultDelay":                  breaker.DefaultDelay,
+	"breaker.DefaultMaxHold":                breaker.DefaultMaxHold,
+	"run.DefaultRetryBudget":                run.DefaultRetryBudget,
+	"breaker.DefaultRetryThrottle":          breaker.DefaultRetryThrottle,
 	"middleware.DefaultWeight":              middleware.DefaultWeight,
 	"middleware.DefaultMaxStickyKeys":       middleware.DefaultMaxStickyKeys,
 	"llms.DefaultFirstChunkTimeout":         llms.DefaultFirstChunkTimeout,

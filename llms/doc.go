@@ -45,7 +45,7 @@
 // # Usage and run limits
 //
 // Every attempt is a request of the run in the context (see
-// middleware.Run), counted before it is sent, failed ones included, and
+// run.Run), counted before it is sent, failed ones included, and
 // refused there by the run's request limit and token budget: a refusal
 // stops the call with its own reason, is never retried, leaves the breaker
 // alone and is never a reason to fall back. After each response the tokens

@@ -15,6 +15,7 @@ import (
 	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -234,7 +235,7 @@ func (e *Embedder) embedAll(ctx context.Context, c *embedCall) ([][]float32, err
 func (e *Embedder) embed(ctx context.Context, c *embedCall, from, to int, out [][]float32) ([][]float32, error) {
 	batch := c.texts[from:to]
 	var request middleware.CallOption // without a run there is nothing to count
-	if middleware.RunFrom(ctx) != nil {
+	if run.From(ctx) != nil {
 		request = middleware.Request(func(context.Context, middleware.State) int {
 			return estimateTextTokens(batch)
 		})

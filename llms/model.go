@@ -16,6 +16,7 @@ import (
 	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -442,7 +443,7 @@ func (m *Model) generate(ctx context.Context, c *modelCall) (*lcllms.ContentResp
 		return m.attempt(ctx, c, s)
 	}
 	var request middleware.CallOption // without a run there is nothing to count
-	if middleware.RunFrom(ctx) != nil {
+	if run.From(ctx) != nil {
 		request = middleware.Request(func(_ context.Context, s middleware.State) int {
 			return m.estimate(c, s)
 		})
@@ -501,7 +502,7 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 	ev, seen := sl.Evidence()
 	if err == nil {
 		in, out := usageOf(resp)
-		middleware.RunFrom(ctx).AddTokens(in, out)
+		run.From(ctx).AddTokens(in, out)
 		c.root().addTokens(in, out)
 		if s, ok := m.cfg.tokenLimiter.(limit.Settler); ok && in+out > 0 {
 			s.Settle(ctx, estimate, in+out) // the estimate was taken before; the truth is known now

@@ -20,6 +20,7 @@ import (
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -459,8 +460,8 @@ func TestHedgeAnswersFromTheFasterAttempt(t *testing.T) {
 			return &lcllms.ContentResponse{Choices: []*lcllms.ContentChoice{{Content: "slow", StopReason: "stop"}}}, nil
 		}}
 		inner := scripted.New(slow, scripted.Reply("fast"))
-		ctx := middleware.NewRun(t.Context())
-		run := middleware.RunFrom(ctx)
+		ctx := run.New(t.Context())
+		run := run.From(ctx)
 		start := time.Now()
 		got, err := mustWrap(t, inner, llms.Hedge(2*time.Second, 1)).Call(ctx, "hi")
 		if err != nil || got != "fast" || time.Since(start) != 2*time.Second {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -62,7 +63,7 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *member) *dec
 	cfg := &c.p.cfg
 	var nr *unretryableError
 	var inner *Error
-	var refused *UsageLimitError
+	var refused *run.UsageLimitError
 	if errors.As(err, &refused) {
 		return &decision{reason: observe.ReasonUsageLimit, detail: refused.Limit, refusal: observe.RefusedUsageLimit}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/resilientgo/resilient/internal/redact"
 	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -46,7 +47,7 @@ var reasonErr = [...]error{
 	observe.ReasonUnretryable:       ErrUnretryable,
 	observe.ReasonRejected:          ErrRejected,
 	observe.ReasonThrottled:         ErrThrottled,
-	observe.ReasonUsageLimit:        ErrUsageLimit,
+	observe.ReasonUsageLimit:        run.ErrUsageLimit,
 	observe.ReasonConcurrency:       limit.ErrConcurrency,
 }
 

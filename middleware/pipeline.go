@@ -18,6 +18,7 @@ import (
 	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -149,7 +150,7 @@ func New[R any](name string, opts ...Option) (*Pipeline[R], error) {
 	p.exec = failsafe.With(append([]failsafe.Policy[R]{retry}, policies...)...)
 	if h := cfg.hedge; h != nil {
 		hedge := hedgepolicy.NewBuilderWithDelayFunc[R](func(exec failsafe.ExecutionAttempt[R]) time.Duration {
-			if run := RunFrom(exec.Context()); run != nil && run.Remaining() == 0 {
+			if run := run.From(exec.Context()); run != nil && run.Remaining() == 0 {
 				return -1 // the run cannot pay for another hedge
 			}
 			return h.delay
@@ -225,7 +226,7 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 		return zero, &Error{Target: p.name, Reason: observe.ReasonPermanent, Detail: "zero Pipeline",
 			Attempts: []Attempt{{Number: 1, Err: errZeroPipeline, Class: programming("zero value")}}}
 	}
-	c := &call[R]{p: p, caller: ctx, bounded: ctx, fn: fn, run: RunFrom(ctx)}
+	c := &call[R]{p: p, caller: ctx, bounded: ctx, fn: fn, run: run.From(ctx)}
 	for _, o := range opts {
 		if o.estimate != nil {
 			c.estimate = o.estimate
@@ -295,7 +296,7 @@ type call[R any] struct {
 	caller  context.Context // the caller's context: consulted before any classification
 	bounded context.Context // caller's context bounded by MaxDuration
 	fn      Func[R]
-	run     *Run
+	run     *run.Run
 	rt      *route // of a pool's call
 	// estimate is set by the Request option: the attempts are requests,
 	// counted by the run.

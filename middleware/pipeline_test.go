@@ -14,6 +14,7 @@ import (
 	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
+	"github.com/resilientgo/resilient/run"
 
 	"github.com/failsafe-go/failsafe-go/bulkhead"
 	"github.com/failsafe-go/failsafe-go/circuitbreaker"
@@ -370,8 +371,8 @@ func TestNestedLayersDoNotMultiply(t *testing.T) {
 
 func TestRunBudgetIsShared(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		ctx := middleware.NewRun(t.Context(), middleware.RetryBudget(3))
-		run := middleware.RunFrom(ctx)
+		ctx := run.New(t.Context(), run.RetryBudget(3))
+		run := run.From(ctx)
 		a, b := newScript(fails(err500)), newScript(fails(err429))
 		_, _ = mustPipeline(t).Do(ctx, a.fn) // 3 calls, 2 retries
 		_, err := mustPipeline(t).Do(ctx, b.fn)
@@ -495,8 +496,8 @@ func TestConcurrentCallers(t *testing.T) {
 
 func TestHedgeWinsAndCancelsTheLoser(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		ctx := middleware.NewRun(t.Context(), middleware.RetryBudget(5))
-		run := middleware.RunFrom(ctx)
+		ctx := run.New(t.Context(), run.RetryBudget(5))
+		run := run.From(ctx)
 		p := mustPipeline(t, middleware.Hedge(time.Second, 1))
 		var mu sync.Mutex
 		var loserErr error
@@ -795,15 +796,15 @@ func TestNoRetriesOverridesEveryLimit(t *testing.T) {
 }
 
 func TestZeroRunHasTheDefaultBudget(t *testing.T) {
-	var r middleware.Run
-	if got := r.Remaining(); got != middleware.DefaultRetryBudget {
-		t.Fatalf("zero Run: Remaining() = %d, want %d", got, middleware.DefaultRetryBudget)
+	var r run.Run
+	if got := r.Remaining(); got != run.DefaultRetryBudget {
+		t.Fatalf("zero Run: Remaining() = %d, want %d", got, run.DefaultRetryBudget)
 	}
 }
 
 func TestRunLocalIsCreatedOncePerKey(t *testing.T) {
 	type key struct{}
-	r := middleware.RunFrom(middleware.NewRun(t.Context()))
+	r := run.From(run.New(t.Context()))
 	calls := 0
 	init := func() any { calls++; return new(int) }
 	a, b := r.Local(key{}, init), r.Local(key{}, init)
@@ -824,7 +825,7 @@ func TestErrorMatchesTheSentinelOfItsReason(t *testing.T) {
 		observe.ReasonUnretryable:       middleware.ErrUnretryable,
 		observe.ReasonRejected:          middleware.ErrRejected,
 		observe.ReasonThrottled:         middleware.ErrThrottled,
-		observe.ReasonUsageLimit:        middleware.ErrUsageLimit,
+		observe.ReasonUsageLimit:        run.ErrUsageLimit,
 	}
 	for reason, want := range sentinels {
 		err := error(&middleware.Error{Target: "m", Reason: reason})

@@ -14,6 +14,7 @@ import (
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -188,7 +189,7 @@ func TestPoolAccountSwitchesPastLimits(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFleet(newScript(fails(keyRefused)), newScript(fails(keyRefused)), newScript(fails(keyRefused)), newScript(succeeds("ok")))
 		p := mustPool(t, members(4), middleware.MaxAttempts(2), middleware.NoStickyRuns())
-		ctx := middleware.NewRun(t.Context(), middleware.RetryBudget(0))
+		ctx := run.New(t.Context(), run.RetryBudget(0))
 		if got, err := p.Do(ctx, f.fn); err != nil || got != "ok" {
 			t.Fatalf("got (%q, %v), want ok from m3", got, err)
 		}

@@ -50,7 +50,7 @@ func modelDurOption(f func(time.Duration) llms.Option, d time.Duration) libOptio
 // defaultConstants names the exported constants the defaults above come
 // from, for the report.
 const defaultConstants = "middleware.DefaultBaseDelay, DefaultMaxDelay, DefaultRetryAfterCap, " +
-	"DefaultBreakerFailures, DefaultBreakerDelay, DefaultTimeout; llms.DefaultFirstChunkTimeout, " +
+	"DefaultTimeout; breaker.DefaultFailures, DefaultDelay; llms.DefaultFirstChunkTimeout, " +
 	"DefaultStreamIdleTimeout; tools.DefaultTimeout, DefaultBreakerFailures, DefaultBreakerDelay, DefaultLease"
 
 // A toolKind says what a tool of the agent runs does, which decides how

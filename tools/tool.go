@@ -12,6 +12,7 @@ import (
 	"github.com/resilientgo/resilient/internal/redact"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -180,7 +181,7 @@ func (t *Tool) Breaker() *breaker.Breaker {
 //   - a *[taxonomy.FatalToolError] naming the tool when the tool returned
 //     one, when its circuit is open ([ErrCircuitOpen]), when the model is
 //     stuck repeating the call ([ErrStuck]) and when the run's tool call
-//     limit is reached (middleware.ErrUsageLimit): the run ends;
+//     limit is reached (run.ErrUsageLimit): the run ends;
 //   - the context's error when the caller gave up: the run ends.
 //
 // For an [Idempotent] tool, a repeat of a completed call returns
@@ -231,7 +232,7 @@ func (t *Tool) run(ctx context.Context, input string) result {
 	if t.cfg.idempotent || t.cfg.customKey {
 		key = t.cfg.keyFunc(t.name, input)
 	}
-	if run := middleware.RunFrom(ctx); run != nil {
+	if run := run.From(ctx); run != nil {
 		reps := repeatsOf(run)
 		if limit := reps.limit.Load(); limit > 0 {
 			if n := reps.add(repeatHash(t.name, key, input)); int64(n) > limit {
