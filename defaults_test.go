@@ -17,6 +17,7 @@ import (
 	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/resilienthttp"
 	"github.com/resilientgo/resilient/resilientmcp"
 	"github.com/resilientgo/resilient/resilientotel"
 	"github.com/resilientgo/resilient/resilientredis"
@@ -28,38 +29,42 @@ import (
 // library, for TestDefaultsInDocsMatchTheConstants. The test fails when a
 // package declares one that is missing here.
 var defaults = map[string]any{
-	"middleware.DefaultMaxAttempts":         middleware.DefaultMaxAttempts,
-	"middleware.DefaultRateLimitedAttempts": middleware.DefaultRateLimitedAttempts,
-	"middleware.DefaultUnknownAttempts":     middleware.DefaultUnknownAttempts,
-	"middleware.DefaultBaseDelay":           middleware.DefaultBaseDelay,
-	"middleware.DefaultMaxDelay":            middleware.DefaultMaxDelay,
-	"middleware.DefaultRetryAfterCap":       middleware.DefaultRetryAfterCap,
-	"middleware.DefaultTimeout":             middleware.DefaultTimeout,
-	"breaker.DefaultFailures":               breaker.DefaultFailures,
-	"breaker.DefaultDelay":                  breaker.DefaultDelay,
-	"breaker.DefaultMaxHold":                breaker.DefaultMaxHold,
-	"run.DefaultRetryBudget":                run.DefaultRetryBudget,
-	"breaker.DefaultRetryThrottle":          breaker.DefaultRetryThrottle,
-	"middleware.DefaultWeight":              middleware.DefaultWeight,
-	"middleware.DefaultMaxStickyKeys":       middleware.DefaultMaxStickyKeys,
-	"llms.DefaultFirstChunkTimeout":         llms.DefaultFirstChunkTimeout,
-	"llms.DefaultStreamIdleTimeout":         llms.DefaultStreamIdleTimeout,
-	"tools.DefaultTimeout":                  tools.DefaultTimeout,
-	"tools.DefaultLease":                    tools.DefaultLease,
-	"tools.DefaultResultTTL":                tools.DefaultResultTTL,
-	"tools.DefaultBreakerFailures":          tools.DefaultBreakerFailures,
-	"tools.DefaultBreakerDelay":             tools.DefaultBreakerDelay,
-	"tools.DefaultMaxRecords":               tools.DefaultMaxRecords,
-	"tools.DefaultRepeatLimit":              tools.DefaultRepeatLimit,
-	"resilientredis.DefaultTimeout":         resilientredis.DefaultTimeout,
-	"resilientredis.DefaultPollInterval":    resilientredis.DefaultPollInterval,
-	"resilientredis.DefaultStorePrefix":     resilientredis.DefaultStorePrefix,
-	"resilientredis.DefaultLimiterPrefix":   resilientredis.DefaultLimiterPrefix,
-	"resilientredis.DefaultBreakerPrefix":   resilientredis.DefaultBreakerPrefix,
-	"resilientredis.DefaultSemaphorePrefix": resilientredis.DefaultSemaphorePrefix,
-	"resilientredis.DefaultLease":           resilientredis.DefaultLease,
-	"resilientotel.DefaultMaxBreakers":      resilientotel.DefaultMaxBreakers,
-	"resilientmcp.DefaultServerLogLevel":    resilientmcp.DefaultServerLogLevel,
+	"middleware.DefaultMaxAttempts":          middleware.DefaultMaxAttempts,
+	"middleware.DefaultRateLimitedAttempts":  middleware.DefaultRateLimitedAttempts,
+	"middleware.DefaultUnknownAttempts":      middleware.DefaultUnknownAttempts,
+	"middleware.DefaultBaseDelay":            middleware.DefaultBaseDelay,
+	"middleware.DefaultMaxDelay":             middleware.DefaultMaxDelay,
+	"middleware.DefaultRetryAfterCap":        middleware.DefaultRetryAfterCap,
+	"middleware.DefaultTimeout":              middleware.DefaultTimeout,
+	"breaker.DefaultFailures":                breaker.DefaultFailures,
+	"breaker.DefaultDelay":                   breaker.DefaultDelay,
+	"breaker.DefaultMaxHold":                 breaker.DefaultMaxHold,
+	"run.DefaultRetryBudget":                 run.DefaultRetryBudget,
+	"breaker.DefaultRetryThrottle":           breaker.DefaultRetryThrottle,
+	"middleware.DefaultWeight":               middleware.DefaultWeight,
+	"middleware.DefaultMaxStickyKeys":        middleware.DefaultMaxStickyKeys,
+	"llms.DefaultFirstChunkTimeout":          llms.DefaultFirstChunkTimeout,
+	"llms.DefaultStreamIdleTimeout":          llms.DefaultStreamIdleTimeout,
+	"tools.DefaultTimeout":                   tools.DefaultTimeout,
+	"tools.DefaultLease":                     tools.DefaultLease,
+	"tools.DefaultResultTTL":                 tools.DefaultResultTTL,
+	"tools.DefaultBreakerFailures":           tools.DefaultBreakerFailures,
+	"tools.DefaultBreakerDelay":              tools.DefaultBreakerDelay,
+	"tools.DefaultMaxRecords":                tools.DefaultMaxRecords,
+	"tools.DefaultRepeatLimit":               tools.DefaultRepeatLimit,
+	"resilientredis.DefaultTimeout":          resilientredis.DefaultTimeout,
+	"resilientredis.DefaultPollInterval":     resilientredis.DefaultPollInterval,
+	"resilientredis.DefaultStorePrefix":      resilientredis.DefaultStorePrefix,
+	"resilientredis.DefaultLimiterPrefix":    resilientredis.DefaultLimiterPrefix,
+	"resilientredis.DefaultBreakerPrefix":    resilientredis.DefaultBreakerPrefix,
+	"resilientredis.DefaultSemaphorePrefix":  resilientredis.DefaultSemaphorePrefix,
+	"resilientredis.DefaultLease":            resilientredis.DefaultLease,
+	"resilientotel.DefaultMaxBreakers":       resilientotel.DefaultMaxBreakers,
+	"resilientmcp.DefaultServerLogLevel":     resilientmcp.DefaultServerLogLevel,
+	"resilienthttp.DefaultStreamIdleTimeout": resilienthttp.DefaultStreamIdleTimeout,
+	"resilienthttp.DefaultMaxBody":           resilienthttp.DefaultMaxBody,
+	"resilienthttp.DefaultMaxHold":           resilienthttp.DefaultMaxHold,
+	"resilienthttp.DefaultMaxTargets":        resilienthttp.DefaultMaxTargets,
 }
 
 // Every default written in a doc comment ("Default: 30 s ([DefaultTimeout])")
@@ -122,6 +127,8 @@ func TestCheckDefault(t *testing.T) {
 		{"resilientmcp", `Default: "warning" ([DefaultServerLogLevel])`, 0},
 		{"llms", `Default: the provider and the model ("openai/gpt-4o"; an embedder "openai/text-embedding-3-small")`, 0},
 		{"middleware", "Default: 0", 0},
+		{"resilienthttp", "Default: 32 MiB ([DefaultMaxBody])", 0},
+		{"resilienthttp", "Default: 32 KiB ([DefaultMaxBody])", 1}, // wrong size
 		{"middleware", "Default: discard", 0},
 		{"tools", "Default: 31 s ([DefaultTimeout])", 1},                                          // wrong value
 		{"tools", "Default: 30 s", 1},                                                             // no constant
@@ -299,6 +306,8 @@ var (
 	timeUnits = map[string]time.Duration{"ms": time.Millisecond, "s": time.Second, "second": time.Second,
 		"seconds": time.Second, "min": time.Minute, "minute": time.Minute, "minutes": time.Minute,
 		"h": time.Hour, "hour": time.Hour, "hours": time.Hour}
+	// sizeUnits scale a count of bytes.
+	sizeUnits = map[string]float64{"KiB": 1 << 10, "MiB": 1 << 20}
 )
 
 // quantity is a value written in a Default sentence.
@@ -349,6 +358,10 @@ func checkDefault(pkg, sentence string) []string {
 			if i+1 < len(words) {
 				if unit, ok := timeUnits[strings.Trim(words[i+1], "(),.;:")]; ok {
 					q.isTime, q.value = true, v*float64(unit)
+					q.text += " " + strings.Trim(words[i+1], "(),.;:")
+					i++
+				} else if unit, ok := sizeUnits[strings.Trim(words[i+1], "(),.;:")]; ok {
+					q.value *= unit
 					q.text += " " + strings.Trim(words[i+1], "(),.;:")
 					i++
 				}

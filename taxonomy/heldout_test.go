@@ -152,6 +152,8 @@ func TestHeldOut(t *testing.T) {
 		{"eighth, sealed", eighthSealed(), true},
 		{"ninth, tuning", ninthTuning(), false},
 		{"ninth, sealed", ninthSealed(), true},
+		{"dev, tuning", splitBatch(devSet(), false), false},
+		{"dev, check", splitBatch(devSet(), true), true},
 	}
 	// firstSight holds the floor, in percent of decisions, of each set
 	// registered before any rule was fitted to it: its first-sight figure

@@ -1,4 +1,4 @@
-package llms
+package streamguard
 
 import (
 	"context"
@@ -25,7 +25,7 @@ func TestGuardKeepsABoundedTail(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g := &guard{}
+			g := &Guard{}
 			var all strings.Builder
 			for range tt.n {
 				g.chunks++
@@ -35,7 +35,7 @@ func TestGuardKeepsABoundedTail(t *testing.T) {
 					t.Fatalf("the tail holds %d bytes in a buffer of %d, want at most %d in %d", len(g.tail), cap(g.tail), 2*maxPartial, 4*maxPartial)
 				}
 			}
-			perr := g.partial(errors.New("dropped"))
+			perr := g.Partial(errors.New("dropped"))
 			text := all.String()
 			if perr.Bytes != len(text) || !strings.HasSuffix(text, perr.Partial) || len(perr.Partial) > maxPartial ||
 				len(perr.Partial) < maxPartial-utf8.UTFMax || !utf8.ValidString(perr.Partial) {
@@ -47,7 +47,7 @@ func TestGuardKeepsABoundedTail(t *testing.T) {
 }
 
 func TestGuardWithoutChunksHasNoPartial(t *testing.T) {
-	if perr := (&guard{}).partial(errors.New("dropped")); perr != nil {
+	if perr := (&Guard{}).Partial(errors.New("dropped")); perr != nil {
 		t.Errorf("got %v, want nil", perr)
 	}
 }
@@ -73,11 +73,11 @@ func TestGuardStallCause(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				var mu sync.Mutex
 				var stalls []error
-				ctx, g := newGuard(t.Context(), func(context.Context, []byte) error { return nil }, nil, tt.first, tt.idle,
-					func(_ *guard, cause error) { mu.Lock(); stalls = append(stalls, cause); mu.Unlock() })
+				ctx, g := New(t.Context(), tt.first, tt.idle,
+					func(_ *Guard, cause error) { mu.Lock(); stalls = append(stalls, cause); mu.Unlock() })
 				start := time.Now()
 				if tt.chunk {
-					if err := g.onChunk(ctx, []byte("Hel")); err != nil {
+					if err := g.Deliver([]byte("Hel"), func() error { return nil }); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -86,7 +86,7 @@ func TestGuardStallCause(t *testing.T) {
 				case <-time.After(time.Hour):
 				}
 				synctest.Wait() // the timer's goroutine has told onStall
-				stall := g.stop()
+				stall := g.Stop()
 				mu.Lock()
 				defer mu.Unlock()
 				if tt.want == nil {
@@ -108,15 +108,15 @@ func TestGuardStallCause(t *testing.T) {
 func TestGuardDropsChunksAfterTheAttempt(t *testing.T) {
 	parent, cancel := context.WithCancel(context.Background())
 	calls := 0
-	ctx, g := newGuard(parent, func(context.Context, []byte) error { calls++; return nil }, nil, 0, 0, nil)
+	_, g := New(parent, 0, 0, nil)
 	cancel()
-	if err := g.onChunk(ctx, []byte("late")); !errors.Is(err, errAttemptOver) || calls != 0 {
-		t.Errorf("got %v after %d deliveries, want errAttemptOver and none", err, calls)
+	if err := g.Deliver([]byte("late"), func() error { calls++; return nil }); !errors.Is(err, ErrAttemptOver) || calls != 0 {
+		t.Errorf("got %v after %d deliveries, want ErrAttemptOver and none", err, calls)
 	}
-	if chunks, bytes := g.delivered(); chunks != 0 || bytes != 0 {
+	if chunks, bytes := g.Delivered(); chunks != 0 || bytes != 0 {
 		t.Errorf("counted %d chunks, %d bytes, want none", chunks, bytes)
 	}
-	g.stop()
+	g.Stop()
 }
 
 // The partial text starts at a rune when the tail cut one, and is the whole
@@ -133,11 +133,25 @@ func TestGuardPartialStartsAtARune(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g := &guard{chunks: 1}
+			g := &Guard{chunks: 1}
 			g.keep([]byte(tt.text))
-			if perr := g.partial(errors.New("dropped")); perr.Partial != tt.want || perr.Bytes != len(tt.text) {
+			if perr := g.Partial(errors.New("dropped")); perr.Partial != tt.want || perr.Bytes != len(tt.text) {
 				t.Errorf("got %d bytes (%q...) of %d, want %d bytes of %d", len(perr.Partial), perr.Partial[:min(8, len(perr.Partial))], perr.Bytes, len(tt.want), len(tt.text))
 			}
 		})
+	}
+}
+
+// The caller's error stops the delivery and is kept; a chunk the caller
+// refused is not counted.
+func TestGuardKeepsTheCallersError(t *testing.T) {
+	_, g := New(context.Background(), 0, 0, nil)
+	defer g.Stop()
+	mine := errors.New("the screen is gone")
+	if err := g.Deliver([]byte("Hel"), func() error { return mine }); err != mine || g.CallerErr() != mine {
+		t.Errorf("got %v, kept %v; want %v both", err, g.CallerErr(), mine)
+	}
+	if chunks, _ := g.Delivered(); chunks != 0 {
+		t.Errorf("counted %d chunks, want 0", chunks)
 	}
 }
