@@ -16,7 +16,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/breaker"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/resilientredis"
 	"github.com/resilientgo/resilient/tools"
@@ -363,7 +364,7 @@ func throughFailover(t *testing.T, d *deployment, o loadOptions) window {
 		}
 		t.Cleanup(func() { _ = sem.Close() })
 		sems = append(sems, sem)
-		b := middleware.NewBreaker("provider", 5, time.Minute, nil)
+		b := breaker.New(breaker.Settings{Name: "provider", Failures: 5, Delay: time.Minute})
 		sb, err := resilientredis.ShareBreaker(ctx, c, b, "provider", resilientredis.Prefix(prefix+"breaker:"))
 		if err != nil {
 			t.Fatal(err)
@@ -419,7 +420,7 @@ func throughFailover(t *testing.T, d *deployment, o loadOptions) window {
 					admitMu.Lock()
 					admits = append(admits, span{sent, time.Now()})
 					admitMu.Unlock()
-				case errors.Is(err, middleware.ErrLimited):
+				case errors.Is(err, limit.ErrLimited):
 				default:
 					limiterErrs.Add(1)
 					errs.add(err)
@@ -439,7 +440,7 @@ func throughFailover(t *testing.T, d *deployment, o loadOptions) window {
 				}
 				release, err := sems[i%3].Acquire(ctx, 200*time.Millisecond)
 				if err != nil {
-					if !errors.Is(err, middleware.ErrConcurrency) {
+					if !errors.Is(err, limit.ErrConcurrency) {
 						semErrs.Add(1)
 						errs.add(err)
 					}
