@@ -18,6 +18,7 @@ import (
 	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/resilienteino"
@@ -102,7 +103,7 @@ func einoLibrary() einoPolicy {
 			h := resilienteino.Handler(
 				resilienteino.Backoff(ts.of(middleware.DefaultBaseDelay), ts.of(middleware.DefaultMaxDelay)),
 				resilienteino.RetryAfterCap(ts.of(middleware.DefaultRetryAfterCap)),
-				resilienteino.CircuitBreaker(middleware.DefaultBreakerFailures, ts.of(middleware.DefaultBreakerDelay)),
+				resilienteino.CircuitBreaker(breaker.DefaultFailures, ts.of(breaker.DefaultDelay)),
 				resilienteino.Timeout(ts.of(middleware.DefaultTimeout)),
 				resilienteino.ToolOptions(tools.Timeout(ts.of(tools.DefaultTimeout)),
 					tools.CircuitBreaker(tools.DefaultBreakerFailures, ts.of(tools.DefaultBreakerDelay))),
