@@ -108,3 +108,39 @@ func TestSemaphoreAfterRestart(t *testing.T) {
 		t.Errorf("another replica after the holder renewed: got %v, want ErrConcurrency", err)
 	}
 }
+
+// TestSemaphoreStallLeavesNoGhostSlots: two replicas each try to take a
+// slot of three while Redis stalls for 4 s (DEBUG SLEEP); both give up at
+// their Timeout and admit on a slot of their own process (failing open).
+// Their takes run in Redis when it wakes, but an acquisition that gave up
+// never holds a slot afterwards: once Redis is back, all three slots are
+// free, not two of them taken for a lease by nobody.
+func TestSemaphoreStallLeavesNoGhostSlots(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	opts := []resilientredis.Option{resilientredis.Timeout(200 * time.Millisecond)} // the default lease, 15 s
+	a, b := semaphoreOn(t, srv, 3, opts...), semaphoreOn(t, srv, 3, opts...)
+	acquire(t, a, 0)() // loads the scripts
+	acquire(t, b, 0)()
+
+	resumed := srv.pause(4 * time.Second)
+	for _, s := range []*resilientredis.Semaphore{a, b} {
+		release, err := s.Acquire(context.Background(), 0)
+		if err != nil {
+			t.Fatalf("fail open while Redis stalls: got %v, want a slot of this process", err)
+		}
+		release()
+	}
+	resumed()
+
+	key := resilientredis.DefaultSemaphorePrefix + "provider"
+	if _, ok := eventually(5*time.Second, func() bool { return srv.do("ZCARD", key) == int64(0) }); !ok {
+		t.Fatalf("after Redis woke: %v slots held in Redis, want none: the acquisitions that gave up hold them", srv.do("ZCARD", key))
+	}
+	for range 3 {
+		defer acquire(t, a, 0)()
+	}
+	if got := srv.do("ZCARD", key); got != int64(3) {
+		t.Errorf("three acquisitions once Redis is back: got %v slots in Redis, want 3", got)
+	}
+}
