@@ -14,7 +14,7 @@ func TestOutcomeAndRefusalNames(t *testing.T) {
 		middleware.OutcomeOK: "ok", middleware.OutcomeFailed: "failed", middleware.OutcomeToolError: "tool_error",
 		middleware.OutcomeFatal: "fatal", middleware.OutcomeInternal: "internal", middleware.OutcomeTimeout: "timeout",
 		middleware.OutcomeCircuitOpen: "circuit_open", middleware.OutcomeStuck: "stuck", middleware.OutcomeReplayed: "replayed",
-		middleware.OutcomeRefused: "refused", middleware.OutcomeRefused + 1: "outcome(10)", 200: "outcome(200)",
+		middleware.OutcomeRefused: "refused", middleware.OutcomeUnknown: "unknown", middleware.OutcomeUnknown + 1: "outcome(11)", 200: "outcome(200)",
 	}
 	for o, want := range outcomes {
 		if got := o.String(); got != want {

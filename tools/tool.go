@@ -25,6 +25,11 @@ var (
 	// ErrStuck: the model called the tool with the same input more often
 	// than the run's repeat limit allows.
 	ErrStuck = errors.New("tools: stuck")
+	// ErrOutcomeUnknown: an idempotent call with the same key outlived its
+	// claim's maximum lifetime ([MaxClaim]) with the tool still running,
+	// so whether its action took place is unknown; the tool is not run
+	// again until its record expires ([ResultTTL]) or the tool returns.
+	ErrOutcomeUnknown = errors.New("tools: outcome unknown")
 )
 
 // errZeroTool is the problem of a Tool that [New] did not build.
@@ -252,7 +257,13 @@ func (t *Tool) call(caller, ctx context.Context, input string, c *claim) result 
 		var out string
 		var err error
 		if c != nil {
-			c.enter()
+			switch run, stored, ok := c.enter(); {
+			case ok:
+				// An earlier attempt, abandoned, succeeded after all.
+				return reply{out: stored}, nil
+			case !run:
+				return reply{}, middleware.Unretryable(errClaimEnded, "the claim ended before the attempt started")
+			}
 			defer func() { c.leave(returned && err == nil, out) }()
 		}
 		out, err = t.inner.Call(ctx, input)
