@@ -2,8 +2,8 @@ package tools
 
 import (
 	"fmt"
-	"math"
 	"log/slog"
+	"math"
 	"time"
 
 	"github.com/resilientgo/resilient/middleware"
