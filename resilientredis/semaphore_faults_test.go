@@ -14,19 +14,14 @@ import (
 // when the test ends.
 func semaphoreOn(t *testing.T, srv *server, n int, opts ...resilientredis.Option) *resilientredis.Semaphore {
 	t.Helper()
-	s, err := resilientredis.NewSemaphore(srv.client(), "provider", n, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
-	return s
+	return newSemaphore(t, srv.client(), "provider", n, opts...)
 }
 
 // TestSemaphoreRedisStalls: while Redis stalls (DEBUG SLEEP), an Acquire
 // answers at its Timeout, not at the stall's end: failing open, with a
 // slot of this process; with FailClosed, with ErrUnavailable. The acquire
-// that timed out runs when Redis wakes and takes a slot nobody holds: the
-// fleet has one slot fewer until its lease ends, never one more.
+// that timed out runs when Redis wakes, but takes no slot: it was given
+// back and barred.
 func TestSemaphoreRedisStalls(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t)
@@ -52,13 +47,18 @@ func TestSemaphoreRedisStalls(t *testing.T) {
 	}
 	resumed()
 
-	key := resilientredis.DefaultSemaphorePrefix + "provider"
-	if got := srv.do("ZCARD", key); got != int64(1) {
-		t.Errorf("after Redis woke: got %v holders, want 1 (an acquire that timed out)", got)
+	resilientredis.WaitGivenBack(open)
+	resilientredis.WaitGivenBack(closed)
+	if got := slots(srv, resilientredis.DefaultSemaphorePrefix+"provider"); got != 0 {
+		t.Errorf("after Redis woke: got %v holders, want none", got)
 	}
-	if _, ok := eventually(lease+2*time.Second, func() bool { return srv.do("ZCARD", key) == int64(0) }); !ok {
-		t.Error("the slot of the acquire that timed out was not freed by its lease")
-	}
+}
+
+// slots returns how many slots of the semaphore at key are held in srv:
+// the members of its sorted set scored by the end of a lease, not the
+// tokens barred (scored below zero).
+func slots(srv *server, key string) int64 {
+	return srv.do("ZCOUNT", key, "(0", "+inf").(int64)
 }
 
 // TestSemaphoreResubscribes: when Redis drops the subscription's
@@ -101,7 +101,7 @@ func TestSemaphoreAfterRestart(t *testing.T) {
 	defer release()
 	srv.restart()
 	key := resilientredis.DefaultSemaphorePrefix + "provider"
-	if _, ok := eventually(3*lease, func() bool { return srv.do("ZCARD", key) == int64(1) }); !ok {
+	if _, ok := eventually(3*lease, func() bool { return slots(srv, key) == 1 }); !ok {
 		t.Fatal("the holder did not take its slot again after the restart")
 	}
 	if _, err := b.Acquire(context.Background(), 0); !errors.Is(err, middleware.ErrConcurrency) {
@@ -134,13 +134,48 @@ func TestSemaphoreStallLeavesNoGhostSlots(t *testing.T) {
 	resumed()
 
 	key := resilientredis.DefaultSemaphorePrefix + "provider"
-	if _, ok := eventually(5*time.Second, func() bool { return srv.do("ZCARD", key) == int64(0) }); !ok {
-		t.Fatalf("after Redis woke: %v slots held in Redis, want none: the acquisitions that gave up hold them", srv.do("ZCARD", key))
+	resilientredis.WaitGivenBack(a)
+	resilientredis.WaitGivenBack(b)
+	if got := slots(srv, key); got != 0 {
+		t.Fatalf("after Redis woke: %v slots held in Redis, want none: the acquisitions that gave up hold them", got)
 	}
 	for range 3 {
 		defer acquire(t, a, 0)()
 	}
-	if got := srv.do("ZCARD", key); got != int64(3) {
+	if got := slots(srv, key); got != 3 {
 		t.Errorf("three acquisitions once Redis is back: got %v slots in Redis, want 3", got)
 	}
+}
+
+// TestSemaphoreGiveBackBeforeTheLateTake: when the give-back of an
+// acquisition that gave up lands before its take (held up on the way), the
+// take takes nothing, nor does a renewal of the token; the bar is not a
+// slot, and other acquisitions take every slot as usual.
+func TestSemaphoreGiveBackBeforeTheLateTake(t *testing.T) {
+	t.Parallel()
+	ss, key := newSemaphores(t, 1, 2)
+	s := ss[0]
+	resilientredis.GiveBack(s, "gave-up")
+	if got, err := resilientredis.Take(s, "gave-up"); got != 2 || err != nil {
+		t.Errorf("the late take: got %v, %v, want 2 (barred)", got, err)
+	}
+	if got, err := resilientredis.Renew(s, "gave-up"); got != 0 || err != nil {
+		t.Errorf("a late renewal: got %v, %v, want 0 (none)", got, err)
+	}
+	r1, r2 := acquire(t, s, 0), acquire(t, s, 0)
+	refused(t, s, key, 2)
+	r1()
+	r2()
+	// A token given back after it took a slot frees the slot and is barred.
+	if got, err := resilientredis.Take(s, "late"); got != 1 || err != nil {
+		t.Fatalf("Take: got %v, %v, want 1", got, err)
+	}
+	resilientredis.GiveBack(s, "late")
+	if got, _ := resilientredis.Take(s, "late"); got != 2 {
+		t.Errorf("a token given back: got %v, want 2 (barred)", got)
+	}
+	a, b := acquire(t, s, 0), acquire(t, s, 0)
+	refused(t, s, key, 2)
+	a()
+	b()
 }

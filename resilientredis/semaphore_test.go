@@ -18,6 +18,23 @@ import (
 	"github.com/resilientgo/resilient/resilientredis"
 )
 
+// newSemaphore returns a semaphore on c, closed when the test ends, after
+// which c is closed and the slots the semaphore gives back in the
+// background are waited for (closing the client ends them).
+func newSemaphore(t *testing.T, c *redis.Client, key string, n int, opts ...resilientredis.Option) *resilientredis.Semaphore {
+	t.Helper()
+	s, err := resilientredis.NewSemaphore(c, key, n, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = s.Close()
+		_ = c.Close()
+		resilientredis.WaitGivenBack(s)
+	})
+	return s
+}
+
 // newSemaphores returns count semaphores of n slots sharing one key, each
 // with a client of its own (count replicas), closed when the test ends,
 // and the key of their sorted set.
@@ -28,12 +45,7 @@ func newSemaphores(t *testing.T, count, n int, opts ...resilientredis.Option) ([
 	opts = append([]resilientredis.Option{slow, resilientredis.Prefix(prefix)}, opts...)
 	var ss []*resilientredis.Semaphore
 	for range count {
-		s, err := resilientredis.NewSemaphore(newClient(t, addr), "provider", n, opts...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = s.Close() })
-		ss = append(ss, s)
+		ss = append(ss, newSemaphore(t, newClient(t, addr), "provider", n, opts...))
 	}
 	return ss, prefix + "provider"
 }
@@ -320,11 +332,7 @@ func TestSemaphoreLeaseLost(t *testing.T) {
 func TestSemaphoreRedisDown(t *testing.T) {
 	t.Parallel()
 	logger, msgs := newRecorder()
-	s, err := resilientredis.NewSemaphore(downClient(t), "provider", 2, resilientredis.Logger(logger))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := newSemaphore(t, downClient(t), "provider", 2, resilientredis.Logger(logger))
 	r1 := acquire(t, s, 0)
 	r2 := acquire(t, s, time.Second)
 	if _, err := s.Acquire(context.Background(), 0); !errors.Is(err, middleware.ErrConcurrency) {
@@ -339,11 +347,7 @@ func TestSemaphoreRedisDown(t *testing.T) {
 		t.Errorf("log: got %q, want one \"redis unavailable\"", got)
 	}
 
-	closed, err := resilientredis.NewSemaphore(downClient(t), "provider", 2, resilientredis.FailClosed())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closed.Close()
+	closed := newSemaphore(t, downClient(t), "provider", 2, resilientredis.FailClosed())
 	if r, err := closed.Acquire(context.Background(), time.Second); r != nil || !errors.Is(err, resilientredis.ErrUnavailable) {
 		t.Errorf("fail closed: got %v, want ErrUnavailable", err)
 	}
@@ -432,11 +436,7 @@ func TestSemaphorePerMemberAcrossReplicas(t *testing.T) {
 	west := faultserver.New(faultserver.Reply("ok").After(30 * time.Millisecond))
 	defer west.Close()
 	member := func(srv *faultserver.Server, name string) lcllms.Model {
-		sem, err := resilientredis.NewSemaphore(newClient(t, addr), name, n, slow, resilientredis.Prefix(prefix))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = sem.Close() })
+		sem := newSemaphore(t, newClient(t, addr), name, n, slow, resilientredis.Prefix(prefix))
 		llm, err := srv.OpenAI()
 		if err != nil {
 			t.Fatal(err)
@@ -477,11 +477,7 @@ func TestSemaphoreRedisDownThroughModel(t *testing.T) {
 	srv := faultserver.New()
 	defer srv.Close()
 	call := func(opts ...resilientredis.Option) (*observetest.Recorder, error) {
-		sem, err := resilientredis.NewSemaphore(downClient(t), "provider", 2, opts...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer sem.Close()
+		sem := newSemaphore(t, downClient(t), "provider", 2, opts...)
 		llm, err := srv.OpenAI()
 		if err != nil {
 			t.Fatal(err)

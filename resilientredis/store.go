@@ -206,13 +206,15 @@ func (s *Store) Claim(ctx context.Context, key, owner string, lease time.Duratio
 }
 
 // abandon undoes owner's claim of key, which failed after its command was
-// sent, in the background, until Redis answers or the lease has passed: a
-// claim that lands later than that blocks its key for one lease at most.
+// sent, in the background: the first round trip at once (it follows the
+// claim on the wire), then until Redis answers or the lease has passed. A
+// claim that lands later than a lease after that blocks its key for one
+// lease at most.
 func (s *Store) abandon(key, owner string, lease time.Duration) {
 	s.abandons.Go(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), lease)
 		defer cancel()
-		_, _ = retry(ctx, s, "abandon", key, func(ctx context.Context) (any, error) {
+		_, _ = undo(ctx, s.health, s.timeout, func(ctx context.Context) (any, error) {
 			return nil, abandonScript.Run(ctx, s.client, []string{s.prefix + key}, owner, millis(lease)).Err()
 		})
 	})
@@ -286,13 +288,22 @@ func do[T any](ctx context.Context, s *Store, op, key string, f func(context.Con
 	return v, sent, err
 }
 
-// retry runs f until Redis answers, ctx ends or the client is closed,
-// waiting 50 ms, then twice as long up to 1 s, between tries. It returns
-// the last failure when ctx ends first.
+// retry runs f, a round trip of s, until Redis answers, ctx ends or the
+// client is closed (see retryRound).
 func retry[T any](ctx context.Context, s *Store, op, key string, f func(context.Context) (T, error)) (T, error) {
+	return retryRound(ctx, func(ctx context.Context) (T, error) {
+		v, _, err := do(ctx, s, op, key, f)
+		return v, err
+	})
+}
+
+// retryRound runs round, one round trip, until it succeeds, ctx ends or the
+// client is closed, waiting 50 ms, then twice as long up to 1 s, between
+// tries. It returns the last failure when ctx ends first.
+func retryRound[T any](ctx context.Context, round func(context.Context) (T, error)) (T, error) {
 	var last error
 	for wait := 50 * time.Millisecond; ; wait = min(2*wait, time.Second) {
-		v, _, err := do(ctx, s, op, key, f)
+		v, err := round(ctx)
 		switch {
 		case err == nil:
 			return v, nil
