@@ -45,6 +45,7 @@ var defaults = map[string]any{
 	"tools.DefaultTimeout":                  tools.DefaultTimeout,
 	"tools.DefaultLease":                    tools.DefaultLease,
 	"tools.DefaultResultTTL":                tools.DefaultResultTTL,
+	"tools.DefaultMaxClaim":                 tools.DefaultMaxClaim,
 	"tools.DefaultBreakerFailures":          tools.DefaultBreakerFailures,
 	"tools.DefaultBreakerDelay":             tools.DefaultBreakerDelay,
 	"tools.DefaultMaxRecords":               tools.DefaultMaxRecords,

@@ -128,8 +128,8 @@ func TestTimeoutHonouredWhateverTheClient(t *testing.T) {
 // TestTimedOutClaimLeavesNoGhost: a Claim that timed out on the client
 // runs in Redis when it wakes, making an in-flight record whose caller has
 // gone. The Store abandons it, so the next identical call runs as soon as
-// Redis answers, instead of waiting out the lease of a call that never
-// ran.
+// the abandon lands (within a second of Redis answering again), instead of
+// waiting out the lease of a call that never ran.
 func TestTimedOutClaimLeavesNoGhost(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t)
@@ -148,6 +148,9 @@ func TestTimedOutClaimLeavesNoGhost(t *testing.T) {
 		t.Errorf("Call while Redis stalls: got (%q, %v), want (%q, nil)", out, err, want)
 	}
 	resumed()
+	// The abandon lands when Redis answers again, and the Store, which
+	// treated Redis as down during the stall, tries it again within a second.
+	resilientredis.WaitAbandons(s)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -11,10 +11,10 @@ import (
 
 // Defaults, as documented on each option.
 const (
-	DefaultTimeout   = 30 * time.Second // each call of the tool: Timeout
-	DefaultLease     = 2 * time.Minute  // an idempotent call's hold on its key: Lease
-	DefaultResultTTL = 24 * time.Hour   // an idempotent call's stored result: ResultTTL
-	DefaultMaxClaim  = 10 * time.Minute // an idempotent call's longest hold on its key, with the default Lease and Timeout: MaxClaim
+	DefaultTimeout   = 30 * time.Second                    // each call of the tool: Timeout
+	DefaultLease     = 2 * time.Minute                     // an idempotent call's hold on its key: Lease
+	DefaultResultTTL = 24 * time.Hour                      // an idempotent call's stored result: ResultTTL
+	DefaultMaxClaim  = 4 * (DefaultLease + DefaultTimeout) // 10 min: an idempotent call's longest hold on its key with the default Lease and Timeout: MaxClaim
 
 	// A tool's breaker opens sooner than a model's (each failed tool call
 	// costs the run a model step): CircuitBreaker.
@@ -149,13 +149,13 @@ func Lease(d time.Duration) Option {
 //
 // d must be longer than the Lease plus the Timeout: a tool that honours
 // its context has returned by then, since the call's context is bounded by
-// the lease and each attempt by the timeout. It needs [Idempotent].
-// Default: four times the Lease plus the Timeout, which is 10 min
-// ([DefaultMaxClaim]) with their defaults (2 min and 30 s), and four times
-// the Lease with Timeout(0): long enough for a tool that ignores its
-// context but still makes progress (a client with a timeout of its own
-// of a few minutes), short enough that a hung call does not make every
-// retry of its input wait for its own deadline for ever.
+// the lease and each attempt by the timeout. The default leaves a tool
+// that ignores its context but still makes progress (a client with a
+// timeout of its own of a few minutes) three times that long again, and a
+// hung call no longer makes every retry of its input wait for its own
+// deadline. It needs [Idempotent]. Default: four times the Lease plus the
+// Timeout, 10 min ([DefaultMaxClaim]) with the default Lease (2 min,
+// [DefaultLease]) and Timeout (30 s, [DefaultTimeout]).
 func MaxClaim(d time.Duration) Option {
 	return positive("MaxClaim", d, func(c *config) { c.maxClaim = d })
 }
