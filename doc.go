@@ -89,6 +89,6 @@
 //   - resilientmcp: the tools of an MCP server as wrapped tools.
 //
 // Every decision is reported as a typed event to the observers installed
-// with [Observe] (see middleware.Observer); [Logger] writes them as slog
+// with [Observe] (see observe.Observer); [Logger] writes them as slog
 // lines, secrets redacted. Every option has its default written beside it.
 package resilient

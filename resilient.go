@@ -14,6 +14,7 @@ import (
 
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 	"github.com/resilientgo/resilient/tools"
 )
@@ -191,10 +192,10 @@ func Logger(l *slog.Logger) Option {
 }
 
 // Observe installs observers on models and tools: every decision reaches
-// them as a typed event (see middleware.Observer); package resilientotel
+// them as a typed event (see observe.Observer); package resilientotel
 // turns them into OpenTelemetry traces and metrics. Observers installed
 // with several Observe options are all called, in order. Default: none.
-func Observe(observers ...middleware.Observer) Option {
+func Observe(observers ...observe.Observer) Option {
 	return func(s *settings) { s.mwNotMember("Observe", middleware.Observe(observers...)) }
 }
 

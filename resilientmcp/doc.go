@@ -5,7 +5,7 @@
 // it cannot, and a server that dies does not take the run with it.
 //
 //	client := mcp.NewClient(&mcp.Implementation{Name: "agent"}, nil)
-//	client.AddReceivingMiddleware(resilientmcp.Notifications(middleware.Log(logger)))
+//	client.AddReceivingMiddleware(resilientmcp.Notifications(observe.Log(logger)))
 //	connect := func(ctx context.Context) (*mcp.ClientSession, error) {
 //		return client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command("shop-server")}, nil)
 //	}
@@ -65,8 +65,8 @@
 // The tools ask for progress notifications (each call carries a progress
 // token naming its tool) and for server logs at [ServerLogLevel]
 // ("warning" by default). [Notifications], installed on the client,
-// reports them to observers as middleware.ToolProgress and
-// middleware.ServerLog events; middleware.Log writes them to slog, with
+// reports them to observers as observe.ToolProgress and
+// observe.ServerLog events; observe.Log writes them to slog, with
 // the server's texts redacted. The model never sees them. What happens to
 // the sessions (lost, replaced, a reconnection that failed) is written to
 // the logger of [Logger], which the wrappers log to as well.

@@ -14,7 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/resilientgo/resilient"
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/resilientmcp"
 )
 
@@ -107,10 +107,10 @@ func TestNotificationsReachObservers(t *testing.T) {
 			t.Fatal(err)
 		}
 		synctest.Wait()
-		want := []middleware.Event{
-			middleware.ToolProgress{Server: "shop", Tool: "lookup", Progress: 1, Total: 2},
-			middleware.ToolProgress{Server: "shop", Tool: "lookup", Progress: 2, Total: 2},
-			middleware.ServerLog{Server: "shop", Logger: "db", Level: slog.LevelWarn},
+		want := []observe.Event{
+			observe.ToolProgress{Server: "shop", Tool: "lookup", Progress: 1, Total: 2},
+			observe.ToolProgress{Server: "shop", Tool: "lookup", Progress: 2, Total: 2},
+			observe.ServerLog{Server: "shop", Logger: "db", Level: slog.LevelWarn},
 		}
 		if got := events.all(); !slices.Equal(got, want) {
 			t.Fatalf("events:\n got %v\nwant %v", got, want)
@@ -120,18 +120,18 @@ func TestNotificationsReachObservers(t *testing.T) {
 
 type eventRecorder struct {
 	mu     sync.Mutex
-	events []middleware.Event
+	events []observe.Event
 }
 
-func (r *eventRecorder) Start(ctx context.Context, _ middleware.Start) context.Context { return ctx }
+func (r *eventRecorder) Start(ctx context.Context, _ observe.Start) context.Context { return ctx }
 
-func (r *eventRecorder) Observe(_ context.Context, e middleware.Event) {
+func (r *eventRecorder) Observe(_ context.Context, e observe.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.events = append(r.events, e)
 }
 
-func (r *eventRecorder) all() []middleware.Event {
+func (r *eventRecorder) all() []observe.Event {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return slices.Clone(r.events)

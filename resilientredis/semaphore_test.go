@@ -13,15 +13,16 @@ import (
 
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/faultserver"
-	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/resilientredis"
 )
 
 // newSemaphore returns a semaphore on c, closed when the test ends, after
 // which c is closed and the slots the semaphore gives back in the
 // background are waited for (closing the client ends them).
-func newSemaphore(t *testing.T, c *redis.Client, key string, n int, opts ...resilientredis.Option) *resilientredis.Semaphore {
+func newSemaphore(t *testing.T, c redis.UniversalClient, key string, n int, opts ...resilientredis.Option) *resilientredis.Semaphore {
 	t.Helper()
 	s, err := resilientredis.NewSemaphore(c, key, n, opts...)
 	if err != nil {
@@ -497,7 +498,7 @@ func TestSemaphoreRedisDownThroughModel(t *testing.T) {
 	if !errors.Is(err, resilientredis.ErrUnavailable) || !errors.Is(err, middleware.ErrConcurrency) || srv.Count() != 1 {
 		t.Errorf("fail closed: got %v after %d requests in all, want ErrUnavailable and ErrConcurrency, and no new request", err, srv.Count())
 	}
-	if got := observetest.Of[middleware.Refusal](rec); len(got) != 1 || got[0].Reason != middleware.RefusedConcurrency {
+	if got := observetest.Of[observe.Refusal](rec); len(got) != 1 || got[0].Reason != observe.RefusedConcurrency {
 		t.Errorf("fail closed: refusals %+v, want one of the concurrency limit", got)
 	}
 }

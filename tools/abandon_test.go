@@ -9,7 +9,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/resilientgo/resilient/internal/logtest"
+	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/tools"
 )
 
@@ -103,7 +103,7 @@ func TestAbandonedSuccessIsStored(t *testing.T) {
 // is stored.
 func TestIdempotentClaimOutlivesItsLease(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var logs logtest.Buffer
+		var logs observetest.LogBuffer
 		store := tools.NewMemoryStore()
 		defer store.Close()
 		key := tools.DefaultKey("charge", "order 4471")
@@ -142,7 +142,7 @@ func (f *forgetful) Renew(context.Context, string, string, time.Duration) (bool,
 // over; the first holder's result then loses, and the loss is logged.
 func TestIdempotentLeaseLost(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var logs logtest.Buffer
+		var logs observetest.LogBuffer
 		store := &forgetful{MemoryStore: tools.NewMemoryStore()}
 		defer store.Close()
 		key := tools.DefaultKey("charge", "order 4471")

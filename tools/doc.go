@@ -1,7 +1,9 @@
-// Package tools wraps langchaingo tools for agents: it maps every outcome of
-// a tool call at the dispatch boundary, so that one failing tool no longer
-// ends the run, the model never reads an internal error, and a mutating tool
-// that the model calls twice acts once.
+// Package tools wraps tools for agents: it maps every outcome of a tool call
+// at the dispatch boundary, so that one failing tool no longer ends the run,
+// the model never reads an internal error, and a mutating tool that the
+// model calls twice acts once. It wraps any [Callable]: every langchaingo
+// tools.Tool is one, and module resilienteino adapts Eino's tools to it; the
+// package itself imports no agent framework.
 //
 // langchaingo's agents.Executor aborts the whole run, discarding its steps,
 // on the first error any tool returns. A [Tool] made by [New] is still a
@@ -100,24 +102,23 @@
 //
 // # Native tool calling
 //
-// A [Dispatcher] takes the []llms.ToolCall of a response and returns the
-// tool messages to append, one per call in call order, with the same
-// mapping; [AssistantMessage] builds the assistant turn that goes before
-// them. [Concurrent] runs the calls of one response concurrently.
+// Package tools/dispatch takes the []llms.ToolCall of a langchaingo
+// response and returns the tool messages to append, one per call in call
+// order, with the same mapping.
 //
 // # Events and logs
 //
 // Every call reports its outcome to the observers of the tool's pipeline
-// (middleware.Observe, resilient.Observe): a middleware.CallEnd with the
+// (middleware.Observe, resilient.Observe): a observe.CallEnd with the
 // outcome (ok, tool error, fatal, internal, timeout, circuit open, stuck,
 // replayed), and IdempotentReplay, LeaseLost and StoreFailed events; the
 // pipeline reports its attempts, retries and breaker changes. The logger of
-// [Logger] writes them as the lines of middleware.Log, with its keys
-// (middleware.KeyTool, ...), after the [Redactor] ([Redact] by default) has
+// [Logger] writes them as the lines of observe.Log, with its keys
+// (observe.KeyTool, ...), after the [Redactor] ([Redact] by default) has
 // removed credentials from every text and error.
 //
 // # Concurrency
 //
-// Tools, dispatchers and memory stores are safe for concurrent use. Build a
+// Tools and memory stores are safe for concurrent use. Build a
 // Tool once per tool and share it.
 package tools

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 )
 
 const (
@@ -38,20 +38,20 @@ func (t *Tool) callOnce(ctx context.Context, key, input string) result {
 			return canceled(ctx, 0)
 		case err != nil:
 			// Without the store, the tool must not run.
-			t.report(ctx, middleware.StoreFailed{Tool: t.name, Key: key}, err)
+			t.report(ctx, observe.StoreFailed{Tool: t.name, Key: key}, err)
 			return t.internal(err, nil, nil)
 		case claimed:
 			return t.runClaimed(ctx, key, owner, input)
 		case rec.Unknown:
 			msg := fmt.Sprintf("the same call is still running after %v; outcome unknown (idempotency key %s)", rec.Held, key)
-			return t.stop(middleware.OutcomeUnknown, ErrOutcomeUnknown, msg, nil)
+			return t.stop(observe.OutcomeUnknown, ErrOutcomeUnknown, msg, nil)
 		case rec.Done && waited:
 			// The call this one waited for: its result, as it would have
 			// been had they not met.
-			return result{out: rec.Result, outcome: middleware.OutcomeReplayed}
+			return result{out: rec.Result, outcome: observe.OutcomeReplayed}
 		case rec.Done:
-			t.report(ctx, middleware.IdempotentReplay{Tool: t.name, Key: key}, nil)
-			return result{out: "already done: " + rec.Result, outcome: middleware.OutcomeReplayed}
+			t.report(ctx, observe.IdempotentReplay{Tool: t.name, Key: key}, nil)
+			return result{out: "already done: " + rec.Result, outcome: observe.OutcomeReplayed}
 		}
 		waited = true
 		timer := time.NewTimer(poll/2 + mathrand.N(poll/2))
@@ -183,11 +183,11 @@ func (c *claim) expire() {
 	err := t.cfg.store.MarkUnknown(ctx, c.key, c.owner, t.cfg.maxClaim, t.cfg.resultTTL)
 	switch {
 	case errors.Is(err, ErrLeaseLost):
-		t.report(c.ctx, middleware.LeaseLost{Tool: t.name, Key: c.key}, nil)
+		t.report(c.ctx, observe.LeaseLost{Tool: t.name, Key: c.key}, nil)
 	case err != nil:
-		t.report(c.ctx, middleware.StoreFailed{Tool: t.name, Key: c.key}, err)
+		t.report(c.ctx, observe.StoreFailed{Tool: t.name, Key: c.key}, err)
 	}
-	t.report(c.ctx, middleware.HungCall{Tool: t.name, Key: c.key, Held: t.cfg.maxClaim}, nil)
+	t.report(c.ctx, observe.HungCall{Tool: t.name, Key: c.key, Held: t.cfg.maxClaim}, nil)
 }
 
 // enter adds an attempt as a holder, and reports whether it may run the
@@ -230,7 +230,7 @@ func (c *claim) leave(ok bool, out string) {
 	t := c.t
 	if release {
 		if err := t.cfg.store.Release(ctx, c.key, c.owner); err != nil {
-			t.report(c.ctx, middleware.StoreFailed{Tool: t.name, Key: c.key}, err)
+			t.report(c.ctx, observe.StoreFailed{Tool: t.name, Key: c.key}, err)
 		}
 		return
 	}
@@ -238,9 +238,9 @@ func (c *claim) leave(ok bool, out string) {
 	case errors.Is(err, ErrLeaseLost):
 		// Another caller took the key over after the lease: the tool may
 		// have run twice.
-		t.report(c.ctx, middleware.LeaseLost{Tool: t.name, Key: c.key}, nil)
+		t.report(c.ctx, observe.LeaseLost{Tool: t.name, Key: c.key}, nil)
 	case err != nil:
-		t.report(c.ctx, middleware.StoreFailed{Tool: t.name, Key: c.key}, err)
+		t.report(c.ctx, observe.StoreFailed{Tool: t.name, Key: c.key}, err)
 	}
 }
 
@@ -249,7 +249,7 @@ func (c *claim) leave(ok bool, out string) {
 var errClaimEnded = errors.New("tools: the call's claim on its key ended before the attempt started")
 
 // report sends an event of the tool to its observers.
-func (t *Tool) report(ctx context.Context, e middleware.Event, err error) {
+func (t *Tool) report(ctx context.Context, e observe.Event, err error) {
 	if t.obs.Active() {
 		t.obs.Report(ctx, e, err)
 	}

@@ -9,8 +9,8 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/resilientgo/resilient/internal/logtest"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/taxonomy"
 	"github.com/resilientgo/resilient/tools"
 )
@@ -33,7 +33,7 @@ func TestHungToolOutcomeUnknown(t *testing.T) {
 			<-unblock
 			return charges(ctx, n, input)
 		})
-		var logs logtest.Buffer
+		var logs observetest.LogBuffer
 		w := mustWrap(t, charge, tools.Idempotent(store), tools.Logger(logs.Logger()))
 		start := time.Now()
 		if out, _ := w.Call(t.Context(), "order 4471"); out != "Error: charge failed internally (context.deadlineExceededError)" {

@@ -8,10 +8,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/tmc/langchaingo/tools"
-
 	"github.com/resilientgo/resilient/internal/redact"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -35,7 +34,21 @@ var (
 // errZeroTool is the problem of a Tool that [New] did not build.
 var errZeroTool = errors.New("tools: zero Tool: build it with tools.New or resilient.Tool")
 
-// Tool is a langchaingo tool wrapped for an agent: it has the wrapped tool's
+// Callable is a tool as this package calls it: langchaingo's tools.Tool
+// has exactly these methods, so every langchaingo tool is one, and an
+// adapter of another framework's tools (module resilienteino for Eino)
+// makes its tools one. Input and output are the text the model writes and
+// reads.
+type Callable interface {
+	// Name is the name the model calls the tool by.
+	Name() string
+	// Description tells the model what the tool does.
+	Description() string
+	// Call runs the tool with the model's input.
+	Call(ctx context.Context, input string) (string, error)
+}
+
+// Tool is a [Callable] (a langchaingo tool, say) wrapped for an agent: it has the wrapped tool's
 // name and description, and Call maps every outcome at the dispatch
 // boundary (see the package documentation): a [taxonomy.ToolError] becomes
 // the observation, a [taxonomy.FatalToolError] ends the run, anything else
@@ -46,17 +59,17 @@ var errZeroTool = errors.New("tools: zero Tool: build it with tools.New or resil
 //
 // The zero Tool is not usable: its calls end the run with an error saying so.
 type Tool struct {
-	inner       tools.Tool
+	inner       Callable
 	name        string
 	description string
 	cfg         config
-	target      middleware.Target
-	obs         middleware.Observers
+	target      observe.Target
+	obs         observe.Observers
 	pipe        *middleware.Pipeline[reply]
 	err         error // the problem New reported: every call fails with it
 }
 
-var _ tools.Tool = (*Tool)(nil)
+var _ Callable = (*Tool)(nil)
 
 // reply is what one call of the wrapped tool produced, as the pipeline sees
 // it: a ToolError or FatalToolError is the tool's answer, not a failure of
@@ -76,11 +89,11 @@ type reply struct {
 // resilient.Tool, returns that Tool, so that the problem surfaces at the
 // first call instead of as a panic. New calls t's Name and Description
 // once, recovering from a panic, and keeps what they return.
-func New(t tools.Tool, opts ...Option) (*Tool, error) {
+func New(t Callable, opts ...Option) (*Tool, error) {
 	cfg := build(opts)
 	name, description, problem := describe(t)
 	w := &Tool{inner: t, name: name, description: description, cfg: cfg,
-		target: middleware.Target{Name: name, Operation: middleware.OperationExecuteTool}}
+		target: observe.Target{Name: name, Operation: observe.OperationExecuteTool}}
 	logger := redact.Logger(cfg.logger, cfg.redact)
 	errs := cfg.errs
 	if problem != nil {
@@ -101,14 +114,14 @@ func New(t tools.Tool, opts ...Option) (*Tool, error) {
 	err = fmt.Errorf("%s%w", prefix, errors.Join(errs...))
 	w.err = err
 	if cfg.logger != nil {
-		w.obs = middleware.Observers{middleware.Log(logger)}
+		w.obs = observe.Observers{observe.Log(logger)}
 	}
 	return w, err
 }
 
 // describe calls t's Name and Description, reporting a nil tool or a panic
 // as a problem, in which case the name is "invalid tool".
-func describe(t tools.Tool) (name, description string, problem error) {
+func describe(t Callable) (name, description string, problem error) {
 	const invalid = "invalid tool"
 	switch v := reflect.ValueOf(t); {
 	case t == nil:
@@ -147,7 +160,7 @@ func (t *Tool) Name() string { return t.name }
 func (t *Tool) Description() string { return t.description }
 
 // Unwrap returns the wrapped tool.
-func (t *Tool) Unwrap() tools.Tool { return t.inner }
+func (t *Tool) Unwrap() Callable { return t.inner }
 
 // Idempotent reports whether the tool was wrapped with [Idempotent], so that
 // every call carries its key ([KeyFrom]).
@@ -188,7 +201,7 @@ func (t *Tool) Call(ctx context.Context, input string) (string, error) {
 	}
 	r := t.run(ctx, input)
 	if t.obs.Active() {
-		t.obs.Report(ctx, middleware.CallEnd{Target: t.target, Outcome: r.outcome, Attempts: r.attempts,
+		t.obs.Report(ctx, observe.CallEnd{Target: t.target, Outcome: r.outcome, Attempts: r.attempts,
 			Duration: time.Since(start), Reason: r.reason, Class: r.class, Type: r.typ}, r.logged)
 	}
 	return r.out, r.err
@@ -200,9 +213,9 @@ type result struct {
 	out string
 	err error
 
-	outcome  middleware.Outcome
+	outcome  observe.Outcome
 	attempts int
-	reason   middleware.Reason
+	reason   observe.Reason
 	class    taxonomy.Class
 	typ      string // of an internal failure
 	logged   error  // the error the log line shows
@@ -216,7 +229,7 @@ func (t *Tool) run(ctx context.Context, input string) result {
 	if problem != nil {
 		cause := taxonomy.WithClass(problem, taxonomy.Class{Kind: taxonomy.Programming, Rule: "invalid tool"})
 		err := &taxonomy.FatalToolError{Tool: t.name, Cause: cause}
-		return result{err: err, outcome: middleware.OutcomeFatal, logged: err}
+		return result{err: err, outcome: observe.OutcomeFatal, logged: err}
 	}
 	var key string // the idempotency key, computed once for both its uses
 	if t.cfg.idempotent || t.cfg.customKey {
@@ -227,14 +240,14 @@ func (t *Tool) run(ctx context.Context, input string) result {
 		if limit := reps.limit.Load(); limit > 0 {
 			if n := reps.add(repeatHash(t.name, key, input)); int64(n) > limit {
 				msg := fmt.Sprintf("stuck: %s called %d times with the same input", t.name, n)
-				return t.stop(middleware.OutcomeStuck, ErrStuck, msg, nil)
+				return t.stop(observe.OutcomeStuck, ErrStuck, msg, nil)
 			}
 		}
 		if err := run.StartToolCall(); err != nil {
 			// Over the run's tool call limit: the run ends, as with a
 			// FatalToolError; the model is not told.
 			fatal := &taxonomy.FatalToolError{Tool: t.name, Cause: err}
-			return result{err: fatal, outcome: middleware.OutcomeRefused, reason: middleware.ReasonUsageLimit, logged: fatal}
+			return result{err: fatal, outcome: observe.OutcomeRefused, reason: observe.ReasonUsageLimit, logged: fatal}
 		}
 	}
 	if t.cfg.idempotent {
@@ -277,7 +290,7 @@ func (t *Tool) call(caller, ctx context.Context, input string, c *claim) result 
 	n := int(attempts.Load())
 	switch {
 	case err == nil && r.err == nil:
-		return result{out: r.out, outcome: middleware.OutcomeOK, attempts: n}
+		return result{out: r.out, outcome: observe.OutcomeOK, attempts: n}
 	case err == nil:
 		res := t.answer(r.err)
 		res.attempts = n
@@ -286,8 +299,8 @@ func (t *Tool) call(caller, ctx context.Context, input string, c *claim) result 
 		return canceled(caller, n)
 	}
 	var final *middleware.Error
-	if errors.As(err, &final) && final.Reason == middleware.ReasonCircuitOpen {
-		res := t.stop(middleware.OutcomeCircuitOpen, ErrCircuitOpen, t.name+" circuit is open; stopping instead of retrying", err)
+	if errors.As(err, &final) && final.Reason == observe.ReasonCircuitOpen {
+		res := t.stop(observe.OutcomeCircuitOpen, ErrCircuitOpen, t.name+" circuit is open; stopping instead of retrying", err)
 		res.attempts, res.reason, res.class = n, final.Reason, final.Class()
 		return res
 	}
@@ -298,7 +311,7 @@ func (t *Tool) call(caller, ctx context.Context, input string, c *claim) result 
 
 // canceled is the result of a call whose caller gave up.
 func canceled(ctx context.Context, attempts int) result {
-	return result{err: ctx.Err(), outcome: middleware.OutcomeFailed, attempts: attempts, reason: middleware.ReasonCanceled,
+	return result{err: ctx.Err(), outcome: observe.OutcomeFailed, attempts: attempts, reason: observe.ReasonCanceled,
 		class: taxonomy.Class{Kind: taxonomy.Canceled, Rule: "caller gave up"}}
 }
 
@@ -328,11 +341,11 @@ func (t *Tool) answer(err error) result {
 		default:
 			err = &taxonomy.FatalToolError{Tool: t.name, Cause: err}
 		}
-		return result{err: err, outcome: middleware.OutcomeFatal, logged: err}
+		return result{err: err, outcome: observe.OutcomeFatal, logged: err}
 	}
 	var te *taxonomy.ToolError
 	errors.As(err, &te)
-	return result{out: te.Message, outcome: middleware.OutcomeToolError, logged: te}
+	return result{out: te.Message, outcome: observe.OutcomeToolError, logged: te}
 }
 
 // internal maps a failure of the tool: the model reads the tool's name and
@@ -357,19 +370,19 @@ func (t *Tool) internal(err error, final *middleware.Error, last *attempt) resul
 	default:
 		kind = fmt.Sprintf("%T", shown)
 	}
-	res := result{out: "Error: " + t.name + " failed internally (" + kind + ")", outcome: middleware.OutcomeInternal,
+	res := result{out: "Error: " + t.name + " failed internally (" + kind + ")", outcome: observe.OutcomeInternal,
 		typ: kind, logged: err, class: taxonomy.Classify(err)}
 	if final != nil {
 		res.reason = final.Reason
 	}
 	if errors.Is(shown, context.DeadlineExceeded) {
-		res.outcome = middleware.OutcomeTimeout
+		res.outcome = observe.OutcomeTimeout
 	}
 	return res
 }
 
 // stop returns the result of a run that the wrapper itself ends.
-func (t *Tool) stop(outcome middleware.Outcome, sentinel error, msg string, cause error) result {
+func (t *Tool) stop(outcome observe.Outcome, sentinel error, msg string, cause error) result {
 	err := &taxonomy.FatalToolError{Tool: t.name, Cause: &stopError{msg: msg, sentinel: sentinel, cause: cause}}
 	return result{err: err, outcome: outcome, logged: err}
 }
@@ -386,10 +399,10 @@ func (e *stopError) Error() string        { return e.msg }
 func (e *stopError) Is(target error) bool { return target == e.sentinel }
 func (e *stopError) Unwrap() error        { return e.cause }
 
-// Func adapts a function to langchaingo's tools.Tool, for tools too small
-// to deserve a type of their own. The result is safe for concurrent use
-// when fn is.
-func Func(name, description string, fn func(ctx context.Context, input string) (string, error)) tools.Tool {
+// Func adapts a function to a [Callable], which is also a langchaingo
+// tools.Tool, for tools too small to deserve a type of their own. The
+// result is safe for concurrent use when fn is.
+func Func(name, description string, fn func(ctx context.Context, input string) (string, error)) Callable {
 	return &funcTool{name: name, description: description, fn: fn}
 }
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/tools"
 )
 
@@ -119,15 +120,15 @@ type attemptCounter struct {
 	abandoned, late atomic.Int64
 }
 
-func (a *attemptCounter) Start(ctx context.Context, _ middleware.Start) context.Context { return ctx }
+func (a *attemptCounter) Start(ctx context.Context, _ observe.Start) context.Context { return ctx }
 
-func (a *attemptCounter) Observe(_ context.Context, e middleware.Event) {
+func (a *attemptCounter) Observe(_ context.Context, e observe.Event) {
 	switch e := e.(type) {
-	case middleware.AttemptEnd:
+	case observe.AttemptEnd:
 		if e.Abandoned {
 			a.abandoned.Add(1)
 		}
-	case middleware.LateResult:
+	case observe.LateResult:
 		a.late.Add(1)
 	}
 }
