@@ -183,8 +183,10 @@ func (t *Tool) Breaker() *middleware.Breaker {
 //     redacted;
 //   - a *[taxonomy.FatalToolError] naming the tool when the tool returned
 //     one, when its circuit is open ([ErrCircuitOpen]), when the model is
-//     stuck repeating the call ([ErrStuck]) and when the run's tool call
-//     limit is reached (middleware.ErrUsageLimit): the run ends;
+//     stuck repeating the call ([ErrStuck]), when the run's tool call
+//     limit is reached (middleware.ErrUsageLimit) and when the same
+//     idempotent call hung past its claim's lifetime ([ErrOutcomeUnknown]):
+//     the run ends;
 //   - the context's error when the caller gave up: the run ends.
 //
 // For an [Idempotent] tool, a repeat of a completed call returns
