@@ -10,6 +10,8 @@ import (
 
 	"github.com/tmc/langchaingo/embeddings"
 
+	"github.com/resilientgo/resilient/internal/chatcall"
+	"github.com/resilientgo/resilient/internal/inspect"
 	"github.com/resilientgo/resilient/internal/wire"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
@@ -104,7 +106,7 @@ func (e *TextTooLongError) Unwrap() error { return e.Err }
 // [Embedder.Err]).
 func NewEmbedder(c embeddings.EmbedderClient, opts ...Option) (*Embedder, error) {
 	cfg := configure(opts)
-	if isNil(c) {
+	if inspect.IsNil(c) {
 		cfg.errorf("nil embedder client (%T)", c)
 	}
 	for _, name := range cfg.chatOnly {
@@ -153,8 +155,8 @@ var embeddingModelFields = map[string]bool{"embeddingmodel": true}
 // or "openai/embeddings" when it reveals none (the chat model a client
 // also holds is not taken for it).
 func describeEmbedder(c embeddings.EmbedderClient) (name, provider, model string) {
-	provider = packageOf(c)
-	model = modelOf(c, embeddingModelFields)
+	provider = inspect.Package(c)
+	model = inspect.Model(c, embeddingModelFields)
 	if model == "" {
 		return provider + "/embeddings", provider, ""
 	}
@@ -201,7 +203,7 @@ func (e *Embedder) CreateEmbedding(ctx context.Context, texts []string) ([][]flo
 	start := time.Now()
 	ctx = e.obs.StartCall(ctx, e.target)
 	vecs, err := e.embedAll(ctx, c)
-	e.obs.Report(ctx, callEnd(e.target, int(c.attempts.Load()), start, err), err)
+	e.obs.Report(ctx, chatcall.End(e.target, int(c.attempts.Load()), start, err), err)
 	return vecs, err
 }
 

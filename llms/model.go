@@ -11,6 +11,8 @@ import (
 
 	lcllms "github.com/tmc/langchaingo/llms"
 
+	"github.com/resilientgo/resilient/internal/chatcall"
+	"github.com/resilientgo/resilient/internal/inspect"
 	"github.com/resilientgo/resilient/internal/reply"
 	"github.com/resilientgo/resilient/internal/streamguard"
 	"github.com/resilientgo/resilient/internal/wire"
@@ -66,7 +68,7 @@ var (
 // that the problem surfaces at the first call instead of as a nil pointer.
 func New(m lcllms.Model, opts ...Option) (*Model, error) {
 	cfg := configure(opts)
-	if isNil(m) {
+	if inspect.IsNil(m) {
 		cfg.errorf("nil model (%T)", m)
 	}
 	err := errors.Join(cfg.errs...)
@@ -89,7 +91,7 @@ func invalid(m lcllms.Model, err error) *Model {
 
 func build(m lcllms.Model, cfg config) (*Model, error) {
 	m, given, _ := unmember(m) // outside a pool, a member's options do not apply
-	if isNil(m) {
+	if inspect.IsNil(m) {
 		return nil, fmt.Errorf("llms: nil model (%T)", m)
 	}
 	name, provider, model := describe(m)
@@ -290,24 +292,10 @@ func (m *Model) GenerateContent(ctx context.Context, messages []lcllms.MessageCo
 	start := time.Now()
 	ctx = m.obs.StartCall(ctx, target)
 	resp, err := m.generateWithFallbacks(ctx, c)
-	end := callEnd(target, int(c.root().attempts.Load()), start, err)
+	end := chatcall.End(target, int(c.root().attempts.Load()), start, err)
 	end.InputTokens, end.OutputTokens = int(c.input.Load()), int(c.output.Load())
 	m.obs.Report(ctx, end, err)
 	return resp, err
-}
-
-// callEnd is the end of a logical call to t that started at start and made
-// attempts, failing with err (nil: it succeeded).
-func callEnd(t observe.Target, attempts int, start time.Time, err error) observe.CallEnd {
-	end := observe.CallEnd{Target: t, Outcome: observe.OutcomeOK, Attempts: attempts, Duration: time.Since(start)}
-	if err != nil {
-		end.Outcome, end.Class = observe.OutcomeFailed, taxonomy.Classify(err)
-		var final *middleware.Error
-		if errors.As(err, &final) {
-			end.Reason = final.Reason
-		}
-	}
-	return end
 }
 
 // generateWithFallbacks calls the model, then the fallbacks in order while
@@ -320,13 +308,13 @@ func (m *Model) generateWithFallbacks(ctx context.Context, c *modelCall) (*lcllm
 	errs := []error{err}
 	from := m.name
 	for _, fb := range m.fallbacks {
-		if !m.shouldFallBack(ctx, err) {
+		if !chatcall.ShouldFallBack(ctx, err, m.cfg.fallbackOnOverflow) {
 			break
 		}
 		if m.obs.Active() {
 			m.obs.Report(ctx, observe.Fallback{Target: from, To: fb.name, Class: taxonomy.Classify(err)}, err)
 		}
-		if err := c.restart(ctx, m, lastTarget(err, from)); err != nil {
+		if err := c.restart(ctx, m, chatcall.LastTarget(err, from)); err != nil {
 			return nil, errors.Join(append(errs, err)...)
 		}
 		resp, err = fb.generate(ctx, c.forFallback())
@@ -337,30 +325,6 @@ func (m *Model) generateWithFallbacks(ctx context.Context, c *modelCall) (*lcllm
 		from = fb.name
 	}
 	return nil, errors.Join(errs...)
-}
-
-// shouldFallBack reports whether another model can fix the failure.
-func (m *Model) shouldFallBack(ctx context.Context, err error) bool {
-	var final *middleware.Error
-	if ctx.Err() != nil || !errors.As(err, &final) {
-		return false
-	}
-	class := final.Class()
-	switch final.Reason {
-	case observe.ReasonExhausted, observe.ReasonCircuitOpen, observe.ReasonRetryAfterOverCap,
-		observe.ReasonThrottled, observe.ReasonRejected, observe.ReasonConcurrency:
-		// The target is failing, holding us off, or over our own rate or
-		// concurrency limit: another model may be fine.
-		return true
-	case observe.ReasonContextOverflow:
-		return m.cfg.fallbackOnOverflow
-	case observe.ReasonPermanent:
-		// A model that does not exist (or was retired) is fixed by another,
-		// and so is a failure of the account or deployment (a key refused,
-		// a quota used up): another may serve the same request.
-		return class.ModelMissing || class.AccountFailure
-	}
-	return false
 }
 
 // modelCall is the state of one GenerateContent across attempts and
@@ -403,16 +367,6 @@ func (c *modelCall) root() *modelCall {
 		return c.first
 	}
 	return c
-}
-
-// lastTarget returns the target of the last attempt of err, a model's
-// final error (the member of a pool it went to), else name.
-func lastTarget(err error, name string) string {
-	var final *middleware.Error
-	if errors.As(err, &final) && len(final.Attempts) > 0 {
-		return cmp.Or(final.Attempts[len(final.Attempts)-1].Target, name)
-	}
-	return name
 }
 
 // restart calls the restart hook if the last attempt delivered chunks. No
