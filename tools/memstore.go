@@ -195,14 +195,22 @@ func (m *MemoryStore) Renew(_ context.Context, key, owner string, lease time.Dur
 
 // Complete implements [Store].
 func (m *MemoryStore) Complete(_ context.Context, key, owner, result string, ttl time.Duration) error {
+	return m.settle(key, Record{Owner: owner, Done: true, Result: result}, ttl,
+		func(r *memoryRecord) bool { return r.Owner != owner })
+}
+
+// settle makes rec key's record, expiring after ttl, in place of the
+// record there (expired or not) or as a new one, unless the record there
+// is live and taken says it is not rec's owner's to settle (ErrLeaseLost).
+func (m *MemoryStore) settle(key string, rec Record, ttl time.Duration, taken func(*memoryRecord) bool) error {
 	now := m.begin()
 	defer m.end()
 	r := m.get(key)
 	switch {
-	case r != nil && r.Owner != owner && now.Before(r.expires):
+	case r != nil && now.Before(r.expires) && taken(r):
 		return ErrLeaseLost
 	case r != nil:
-		// The record moves to the queue of done records, in place.
+		// The record moves to the queue of its kind, in place.
 		m.unqueue(r)
 	case !m.makeRoom():
 		return fmt.Errorf("%w (%d records)", ErrStoreFull, m.n)
@@ -210,9 +218,9 @@ func (m *MemoryStore) Complete(_ context.Context, key, owner, result string, ttl
 		r = &memoryRecord{key: key}
 		m.index(r)
 	}
-	r.Record = Record{Owner: owner, Done: true, Result: result}
+	r.Record = rec
 	r.expires = now.Add(ttl)
-	m.enqueue(r, now, queueKey{done: true, d: ttl})
+	m.enqueue(r, now, queueKey{done: rec.Done, d: ttl})
 	return nil
 }
 
@@ -229,24 +237,8 @@ func (m *MemoryStore) Release(_ context.Context, key, owner string) error {
 // MarkUnknown implements [Store]. A record of unknown outcome is never
 // evicted, as one in flight: its tool may still run.
 func (m *MemoryStore) MarkUnknown(_ context.Context, key, owner string, held, ttl time.Duration) error {
-	now := m.begin()
-	defer m.end()
-	r := m.get(key)
-	switch {
-	case r != nil && now.Before(r.expires) && (r.Owner != owner || r.Done):
-		return ErrLeaseLost
-	case r != nil:
-		m.unqueue(r)
-	case !m.makeRoom():
-		return fmt.Errorf("%w (%d records)", ErrStoreFull, m.n)
-	default:
-		r = &memoryRecord{key: key}
-		m.index(r)
-	}
-	r.Record = Record{Owner: owner, Unknown: true, Held: held}
-	r.expires = now.Add(ttl)
-	m.enqueue(r, now, queueKey{done: false, d: ttl})
-	return nil
+	return m.settle(key, Record{Owner: owner, Unknown: true, Held: held}, ttl,
+		func(r *memoryRecord) bool { return r.Owner != owner || r.Done })
 }
 
 // Get implements [Store].
