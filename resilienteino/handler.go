@@ -63,9 +63,10 @@ func configureHandler(opts []HandlerOption) handlerConfig {
 //
 // Its WrapModel puts every model call under the pipeline of [Model], with
 // the model options given: one breaker and one set of limits for all the
-// agent's model calls, which the first call describes (its client names
-// the model, unless [Name] does); leave ModelRetryConfig unset, or its
-// retries multiply with these. Its WrapInvokableToolCall and
+// agent's model calls (named "model" in errors and events unless [Name]
+// says otherwise: the agent hands the handler an endpoint, not its
+// client); leave ModelRetryConfig unset, or its retries multiply with
+// these. Its WrapInvokableToolCall and
 // WrapStreamableToolCall put every tool call through the boundary of
 // [Tool], with the tool options given and, per tool, those of [ForTool]:
 // one breaker and one idempotency store per tool name (the first 1024
@@ -92,7 +93,9 @@ type handler struct {
 // pipeline.
 func (h *handler) WrapModel(_ context.Context, m model.BaseChatModel, _ *adk.ModelContext) (model.BaseChatModel, error) {
 	h.once.Do(func() {
-		opts := h.cfg.model
+		// m is the agent's endpoint, which says nothing of the client: the
+		// model is called "model" unless Name says otherwise.
+		opts := append([]ModelOption{Name("model")}, h.cfg.model...)
 		if err := errors.Join(h.cfg.errs...); err != nil {
 			opts = append(opts[:len(opts):len(opts)], failModel(err))
 		}
