@@ -126,8 +126,14 @@ func TestToolCallOverTheLimitEndsTheRun(t *testing.T) {
 }
 
 func TestUsageFromWithoutARun(t *testing.T) {
-	if got := resilient.UsageFrom(context.Background()); got != (resilient.Usage{}) {
-		t.Errorf("UsageFrom without a run: %+v, want the zero Usage", got)
+	var nilCtx context.Context
+	for _, ctx := range []context.Context{context.Background(), nilCtx} {
+		if got := resilient.UsageFrom(ctx); got != (resilient.Usage{}) {
+			t.Errorf("UsageFrom(%v): %+v, want the zero Usage", ctx, got)
+		}
+		if got := resilient.RunFrom(ctx); got != nil {
+			t.Errorf("RunFrom(%v): %v, want nil", ctx, got)
+		}
 	}
 }
 

@@ -32,10 +32,11 @@
 // # Tools
 //
 // [Tool] (and [Streamable]) wrap a tool for the agent with the boundary of
-// package tools: a taxonomy.ToolError's text goes to the model, a
-// taxonomy.FatalToolError ends the run, anything else, a panic included,
-// becomes "Error: <tool> failed internally (<Type>)", so that no error text
-// or secret reaches the model. [Idempotent] tools run once per input,
+// package tools: a taxonomy.ToolError's text goes to the model, its
+// credentials redacted, a taxonomy.FatalToolError ends the run, anything
+// else, a panic included, becomes "Error: <tool> failed internally
+// (<Type>)" ("Error: <tool> timed out" for a timeout), so that no error
+// text or secret reaches the model. [Idempotent] tools run once per input,
 // with the same stores (tools.NewMemoryStore, resilientredis.NewStore);
 // the run's repeat limit stops a model stuck in a loop; each tool has a
 // breaker.

@@ -21,11 +21,13 @@ import (
 // tool's Info, and InvokableRun maps every outcome at the dispatch boundary
 // as package tools does:
 //
-//   - the tool's output, or the text of a taxonomy.ToolError, with a nil
-//     error: the model reads it and may correct its call;
+//   - the tool's output, or the text of a taxonomy.ToolError with its
+//     credentials redacted, with a nil error: the model reads it and may
+//     correct its call;
 //   - "Error: <tool> failed internally (<Type>)" with a nil error for any
-//     other failure, a panic and a timeout: no message, no stack, no secret
-//     reaches the model; the full error is logged, redacted;
+//     other failure and a panic, "Error: <tool> timed out" for a timeout:
+//     no message, no stack, no secret reaches the model; the full error is
+//     logged, redacted;
 //   - a *taxonomy.FatalToolError when the tool returned one, when its
 //     circuit is open, when the model is stuck repeating the call and when
 //     the run's tool call limit is reached: the graph's run ends with it;

@@ -19,16 +19,20 @@
 // The tool author says what a failure means with the types of package
 // taxonomy; Call maps them:
 //
-//	taxonomy.ToolError        its text is the observation (nil error): the model reads it and corrects its call
+//	taxonomy.ToolError        its text, credentials redacted, is the observation (nil error): the model
+//	                          reads it and corrects its call
 //	taxonomy.FatalToolError   ("", error): the run ends; the model never sees it; Tool names the tool
-//	any other error, a panic, "Error: <tool> failed internally (<Type>)" (nil error): no message, no stack;
-//	a timeout                 the full error is logged at ERROR, with its secrets redacted
+//	any other error, a panic  "Error: <tool> failed internally (<Type>)" (nil error): no message, no stack;
+//	                          the full error is logged at ERROR, with its secrets redacted
+//	a timeout                 "Error: <tool> timed out" (nil error), logged the same way
 //	the caller gave up        ("", ctx.Err()): the run ends
 //
 // <Type> is the Go type of the error the tool returned (*net.OpError,
-// *errors.errorString), "panic", or context.deadlineExceededError for a
-// call that ran out of time. Only the text of a ToolError reaches the
-// model, because only there did the author write for the model.
+// *errors.errorString) or "panic". Only the text of a ToolError reaches the
+// model, because only there did the author write for the model; what it
+// quotes (a server's answer, a request) may hold a credential, so it goes
+// through the [Redactor] first, which replaces API keys, tokens, passwords
+// and the like with [REDACTED] and leaves the rest readable.
 //
 // A nil tool, a typed nil, a Name or Description that panics, or an invalid
 // option makes [New] return an error, with a Tool that ends the run at
@@ -69,8 +73,7 @@
 // A call that outlives its timeout (or whose caller gave up) while the tool
 // ignores its context keeps its claim until the tool really returns (the
 // claim is renewed every third of the lease while the tool runs): the model
-// reads "Error: <tool> failed internally
-// (context.deadlineExceededError)" at the timeout, like any timeout, and a
+// reads "Error: <tool> timed out" at the timeout, like any timeout, and a
 // repeat of the call meanwhile, from this process or another sharing the
 // store, waits for it instead of running the tool a second time. When the
 // tool returns, the goroutine that ran it settles the claim: a success is

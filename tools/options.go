@@ -196,9 +196,12 @@ func Fail(err error) Option {
 	}
 }
 
-// Redactor sets the function that removes secrets from logged text.
-// Default: [Redact], which removes credentials of the common shapes. To log
-// verbatim, pass func(s string) string { return s }.
+// Redactor sets the function that removes secrets from logged text and
+// from the text of a [taxonomy.ToolError], which the model reads.
+// Default: [Redact], which removes credentials of the common shapes. Pass
+// a stricter function to remove secrets of your own shapes too (call
+// Redact in it); func(s string) string { return s } logs and shows the
+// model everything verbatim.
 func Redactor(f func(string) string) Option {
 	return func(c *config) {
 		if f == nil {

@@ -31,8 +31,16 @@ var (
 	ErrOutcomeUnknown = errors.New("tools: outcome unknown")
 )
 
-// errZeroTool is the problem of a Tool that [New] did not build.
-var errZeroTool = errors.New("tools: zero Tool: build it with tools.New or resilient.Tool")
+// The problems of a Tool that [New] did not build, and of a call without a
+// context: every call ends the run with them, as programming failures.
+var (
+	errZeroTool   = errors.New("tools: zero Tool: build it with tools.New or resilient.Tool")
+	errNilTool    = errors.New("tools: nil *Tool: build it with tools.New or resilient.Tool")
+	errNilContext = errors.New("tools: nil context")
+)
+
+// invalidName names a tool whose name is unknown.
+const invalidName = "invalid tool"
 
 // Callable is a tool as this package calls it: langchaingo's tools.Tool
 // has exactly these methods, so every langchaingo tool is one, and an
@@ -122,7 +130,7 @@ func New(t Callable, opts ...Option) (*Tool, error) {
 // describe calls t's Name and Description, reporting a nil tool or a panic
 // as a problem, in which case the name is "invalid tool".
 func describe(t Callable) (name, description string, problem error) {
-	const invalid = "invalid tool"
+	const invalid = invalidName
 	switch v := reflect.ValueOf(t); {
 	case t == nil:
 		return invalid, "", errors.New("nil tool")
@@ -149,26 +157,48 @@ func isNil(v reflect.Value) bool {
 	return false
 }
 
-// Err returns the problem [New] reported for this Tool, nil if none.
-func (t *Tool) Err() error { return t.err }
+// Err returns the problem [New] reported for this Tool, nil if none; for a
+// nil *Tool, the error its calls end the run with.
+func (t *Tool) Err() error {
+	if t == nil {
+		return errNilTool
+	}
+	return t.err
+}
 
 // Name returns the wrapped tool's name, "invalid tool" when [New] could not
-// read it.
-func (t *Tool) Name() string { return t.name }
+// read it or t is nil.
+func (t *Tool) Name() string {
+	if t == nil {
+		return invalidName
+	}
+	return t.name
+}
 
-// Description returns the wrapped tool's description, as New read it.
-func (t *Tool) Description() string { return t.description }
+// Description returns the wrapped tool's description, as New read it; ""
+// for a nil *Tool.
+func (t *Tool) Description() string {
+	if t == nil {
+		return ""
+	}
+	return t.description
+}
 
-// Unwrap returns the wrapped tool.
-func (t *Tool) Unwrap() Callable { return t.inner }
+// Unwrap returns the wrapped tool, nil for a nil *Tool.
+func (t *Tool) Unwrap() Callable {
+	if t == nil {
+		return nil
+	}
+	return t.inner
+}
 
 // Idempotent reports whether the tool was wrapped with [Idempotent], so that
 // every call carries its key ([KeyFrom]).
-func (t *Tool) Idempotent() bool { return t.cfg.idempotent }
+func (t *Tool) Idempotent() bool { return t != nil && t.cfg.idempotent }
 
-// Breaker returns the tool's circuit breaker, nil when disabled.
+// Breaker returns the tool's circuit breaker, nil when disabled or t is nil.
 func (t *Tool) Breaker() *middleware.Breaker {
-	if t.pipe == nil {
+	if t == nil || t.pipe == nil {
 		return nil
 	}
 	return t.pipe.Breaker()
@@ -176,23 +206,32 @@ func (t *Tool) Breaker() *middleware.Breaker {
 
 // Call runs the wrapped tool with input and maps the outcome for the agent:
 //
-//   - the tool's output, or the text of a [taxonomy.ToolError], with a nil
-//     error: the model reads it;
+//   - the tool's output, or the text of a [taxonomy.ToolError] with its
+//     credentials redacted (see [Redactor]), with a nil error: the model
+//     reads it;
 //   - "Error: <tool> failed internally (<Type>)" with a nil error for any
-//     other failure, a panic and a timeout; the full error is logged,
-//     redacted;
+//     other failure and a panic, "Error: <tool> timed out" for a call that
+//     ran out of time; the full error is logged, redacted;
 //   - a *[taxonomy.FatalToolError] naming the tool when the tool returned
 //     one, when its circuit is open ([ErrCircuitOpen]), when the model is
 //     stuck repeating the call ([ErrStuck]), when the run's tool call
 //     limit is reached (middleware.ErrUsageLimit) and when the same
 //     idempotent call hung past its claim's lifetime ([ErrOutcomeUnknown]):
 //     the run ends;
-//   - the context's error when the caller gave up: the run ends.
+//   - the context's error when the caller gave up: the run ends;
+//   - a *[taxonomy.FatalToolError] classified as a programming failure for
+//     a nil *Tool, a Tool that New did not build, or a nil context.
 //
 // For an [Idempotent] tool, a repeat of a completed call returns
 // "already done: <result>" without running the tool, and a call that finds
 // the same call in flight waits for it and returns its result.
 func (t *Tool) Call(ctx context.Context, input string) (string, error) {
+	switch {
+	case t == nil:
+		return "", misuse(invalidName, errNilTool)
+	case ctx == nil:
+		return "", misuse(t.name, errNilContext)
+	}
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
@@ -229,8 +268,7 @@ func (t *Tool) run(ctx context.Context, input string) result {
 		problem = errZeroTool
 	}
 	if problem != nil {
-		cause := taxonomy.WithClass(problem, taxonomy.Class{Kind: taxonomy.Programming, Rule: "invalid tool"})
-		err := &taxonomy.FatalToolError{Tool: t.name, Cause: cause}
+		err := misuse(t.name, problem)
 		return result{err: err, outcome: observe.OutcomeFatal, logged: err}
 	}
 	var key string // the idempotency key, computed once for both its uses
@@ -283,7 +321,7 @@ func (t *Tool) call(caller, ctx context.Context, input string, c *claim) result 
 		}
 		out, err = t.inner.Call(ctx, input)
 		returned = true
-		last.Store(&attempt{out: out, err: err})
+		last.Store(&attempt{out: out, err: err, timedOut: errors.Is(ctx.Err(), context.DeadlineExceeded)})
 		if isAnswer(err) {
 			return reply{err: err}, nil
 		}
@@ -311,6 +349,18 @@ func (t *Tool) call(caller, ctx context.Context, input string, c *claim) result 
 	return res
 }
 
+// misuse returns the error that ends a run whose tool call could not be
+// made: a FatalToolError naming the tool, whose cause is problem classified
+// as a programming failure.
+func misuse(tool string, problem error) error {
+	return &taxonomy.FatalToolError{Tool: tool, Cause: programming(problem)}
+}
+
+// programming returns problem classified as a programming failure.
+func programming(problem error) error {
+	return taxonomy.WithClass(problem, taxonomy.Class{Kind: taxonomy.Programming, Rule: "invalid tool"})
+}
+
 // canceled is the result of a call whose caller gave up.
 func canceled(ctx context.Context, attempts int) result {
 	return result{err: ctx.Err(), outcome: observe.OutcomeFailed, attempts: attempts, reason: observe.ReasonCanceled,
@@ -325,12 +375,14 @@ func isAnswer(err error) bool {
 
 // attempt is what the wrapped tool returned on its latest call.
 type attempt struct {
-	out string
-	err error
+	out      string
+	err      error
+	timedOut bool // the attempt's time had run out when the tool returned
 }
 
 // answer maps the tool's own answer: a fatal error ends the run, a ToolError
-// is shown to the model.
+// is shown to the model, redacted: its author wrote it for the model, but
+// what it quotes (a server's error, a request) may hold a credential.
 func (t *Tool) answer(err error) result {
 	var fatal *taxonomy.FatalToolError
 	if errors.As(err, &fatal) {
@@ -347,14 +399,17 @@ func (t *Tool) answer(err error) result {
 	}
 	var te *taxonomy.ToolError
 	errors.As(err, &te)
-	return result{out: te.Message, outcome: observe.OutcomeToolError, logged: te}
+	return result{out: t.cfg.redact(te.Message), outcome: observe.OutcomeToolError, logged: te}
 }
 
 // internal maps a failure of the tool: the model reads the tool's name and
 // the Go type of the error it returned in its latest attempt ("panic" for a
-// panic; for an attempt abandoned at its timeout, the type of the
-// context's error, as for a tool that returned it), and the full error is
-// logged.
+// panic), or that it timed out when that attempt ran out of time (whether
+// the tool returned then or was abandoned) or the tool's error says its
+// own deadline passed (a store that timed out before the tool ran is a
+// failure like any other); the full error is logged, and
+// the event carries the type (for an abandoned attempt, the type of the
+// context's error, as for a tool that returned it).
 func (t *Tool) internal(err error, final *middleware.Error, last *attempt) result {
 	shown := err
 	if final != nil && final.Last() != nil {
@@ -362,13 +417,16 @@ func (t *Tool) internal(err error, final *middleware.Error, last *attempt) resul
 	}
 	var abandoned *middleware.AbandonedError
 	var kind string
+	timedOut := false // the tool's own time ran out, not a dependency's (a store's)
 	switch {
 	case errors.As(shown, &abandoned) && abandoned.Cause != nil:
 		kind = fmt.Sprintf("%T", abandoned.Cause)
+		timedOut = errors.Is(abandoned.Cause, context.DeadlineExceeded)
 	case errors.As(err, new(*middleware.PanicError)):
 		kind = "panic"
 	case last != nil && last.err != nil:
 		kind = fmt.Sprintf("%T", last.err)
+		timedOut = last.timedOut || errors.Is(last.err, context.DeadlineExceeded)
 	default:
 		kind = fmt.Sprintf("%T", shown)
 	}
@@ -379,6 +437,9 @@ func (t *Tool) internal(err error, final *middleware.Error, last *attempt) resul
 	}
 	if errors.Is(shown, context.DeadlineExceeded) {
 		res.outcome = observe.OutcomeTimeout
+	}
+	if timedOut {
+		res.out = "Error: " + t.name + " timed out"
 	}
 	return res
 }

@@ -159,12 +159,21 @@ func blocksUntilDone(ctx context.Context, _ int, _ string) (string, error) {
 	return "", ctx.Err()
 }
 
+// A tool whose own deadline passed (an HTTP client's timeout, say) timed
+// out too; the model is not shown a Go type.
+func TestToolsOwnTimeout(t *testing.T) {
+	own := returns("", fmt.Errorf("GET inventory: %w", context.DeadlineExceeded))
+	if out, err := mustWrap(t, own).Call(t.Context(), "in"); out != "Error: t timed out" || err != nil {
+		t.Errorf("got (%q, %v), want the timeout", out, err)
+	}
+}
+
 func TestTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		start := time.Now()
 		out, err := mustWrap(t, newCounted("t", blocksUntilDone), tools.Timeout(5*time.Second)).Call(t.Context(), "in")
-		if out != "Error: t failed internally (context.deadlineExceededError)" || err != nil || time.Since(start) != 5*time.Second {
-			t.Errorf("got (%q, %v) after %v, want the internal failure after 5s", out, err, time.Since(start))
+		if out != "Error: t timed out" || err != nil || time.Since(start) != 5*time.Second {
+			t.Errorf("got (%q, %v) after %v, want the timeout after 5s", out, err, time.Since(start))
 		}
 	})
 }
