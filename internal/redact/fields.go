@@ -477,12 +477,13 @@ func credentialLike(v string) bool {
 }
 
 // placeholder reports whether a secret's value v (lower in lower case) is
-// one that stands for no secret: empty, null, masked already, or a
-// reference to an environment variable ($OPENAI_API_KEY, ${API_KEY}) or a
-// template.
+// one that stands for no secret: empty, null, a word that says what is
+// wrong with it ("api_key: missing"), masked already, or a reference to an
+// environment variable ($OPENAI_API_KEY, ${API_KEY}) or a template.
 func placeholder(v, lower string) bool {
 	switch lower {
-	case "", "null", "nil", "none", "<nil>", "<none>", "true", "false", "undefined", "redacted", "<redacted>", "<hidden>":
+	case "", "null", "nil", "none", "<nil>", "<none>", "true", "false", "undefined", "redacted", "<redacted>", "<hidden>",
+		"missing", "required", "invalid", "expired", "revoked", "empty", "unset", "unknown", "incorrect", "wrong", "blank":
 		return true
 	}
 	if strings.Trim(lower, "*x•") == "" { // ******, xxxx

@@ -233,6 +233,7 @@ var families = map[string][]row{
 		{"ids named after secrets", "private_key_id: 9f8e7d, client_id=abc123, secret_name: prod-db", "private_key_id: 9f8e7d, client_id=abc123, secret_name: prod-db"},
 		{"a key as a word", "the key: missing", "the key: missing"},
 		{"prose after a name", "invalid api_key: must start with sk-; wrong password: try again", "invalid api_key: must start with sk-; wrong password: try again"},
+		{"a word saying what is wrong", "api_key: missing\npassword=invalid, token: expired", "api_key: missing\npassword=invalid, token: expired"},
 		{"placeholders", `{"api_key": null, "token": "${OPENAI_API_KEY}", "password": "", "secret": "****", "auth": "<nil>"}`,
 			`{"api_key": null, "token": "${OPENAI_API_KEY}", "password": "", "secret": "****", "auth": "<nil>"}`},
 		{"an environment variable", "api_key=$OPENAI_API_KEY; client_secret: {{ .Values.secret }}", "api_key=$OPENAI_API_KEY; client_secret: {{ .Values.secret }}"},
