@@ -25,13 +25,13 @@ func Waiting(s *Semaphore) int { return int(s.waiting.Load()) }
 
 // WaitGivenBack waits until the slots s gives back in the background are
 // given back: the tests close the client first, which ends them.
-func WaitGivenBack(s *Semaphore) { s.giving.Wait() }
+func WaitGivenBack(s *Semaphore) { s.giving.done.Wait() }
 
 // GiveBack gives token's slot back and bars it, as an acquisition that
 // gave up does, and waits until it is done.
 func GiveBack(s *Semaphore, token string) {
 	s.giveBack(token)
-	s.giving.Wait()
+	s.giving.done.Wait()
 }
 
 // Take runs the take of an acquisition by token once, and returns Redis's
@@ -48,4 +48,14 @@ func Take(s *Semaphore, token string) (int64, error) {
 // renewed, 2 taken again, 0 none.
 func Renew(s *Semaphore, token string) (int64, error) {
 	return renewScript.Run(context.Background(), s.client, []string{s.key}, s.n, s.lease.Milliseconds(), token).Int64()
+}
+
+// QueueGiveBack adds token to the tokens s gives back, without waiting.
+func QueueGiveBack(s *Semaphore, token string) { s.giveBack(token) }
+
+// PendingGiveBacks returns how many tokens s has yet to give back.
+func PendingGiveBacks(s *Semaphore) int {
+	s.giving.mu.Lock()
+	defer s.giving.mu.Unlock()
+	return len(s.giving.tokens)
 }

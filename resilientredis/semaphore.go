@@ -101,27 +101,32 @@ const (
 // the pipeline before it hands the attempt's result over, so a Redis that
 // stalls delays that result by [Timeout] at most (and only one release a
 // second, the others skipping Redis while it is down). A release Redis does
-// not take is retried in the background until Redis answers, for at most a
-// lease (the slot is freed when its lease ends anyway, since the renewals
-// stop). While Redis is down, one round trip a second is tried, and the
+// not take is retried in the background until Redis answers (the slot is
+// freed when its lease ends anyway, since the renewals stop). While Redis is down, one round trip a second is tried, and the
 // other calls take the unavailable path at once.
 //
 // # Acquisitions that gave up
 //
 // An acquire whose round trip ran out of time (or whose caller gave up)
 // may still run in Redis afterwards: a stalled Redis runs what it received
-// when it wakes. An acquisition that gave up never holds a slot
-// afterwards: its token is given back and barred for a lease, in the
-// background (the first round trip at once, so that it follows the take
-// on the wire, then retried until Redis answers, for at most a lease), so
-// that its take, whether it landed before or lands after, holds no slot.
-// A release after a renewal that failed (which may land later still, and
-// would take the slot again) bars the token too. A bar is a member of the
-// sorted set scored below zero, never counted as a slot, dropped when its
-// lease ends: they number at most the acquisitions and renewals that
-// failed within one lease. Only a take held up on its way for longer than
-// a lease after its bar takes a slot nobody uses, until its lease ends: the
-// fleet then admits one fewer, never one more.
+// when it wakes. An acquisition that gave up holds no slot afterwards: its
+// token is given back and barred for a lease, in the background, until
+// Redis takes it. The give-back goes at once, so that a stalled Redis
+// usually receives it right behind the take, and runs both when it wakes;
+// if it could not be sent then (a new connection waits for Redis's
+// greeting), the take's slot is freed at the first round trip Redis
+// answers, within a second of waking. Either way the take, whether it
+// landed before the bar or lands after, holds no slot past that. A release
+// after a renewal that failed (which may land later still, and would take
+// the slot again) bars the token too, and a release Redis did not take is
+// given back the same way. The tokens waiting to be given back are at most
+// [MaxGiveBacks] per Semaphore, given back by one goroutine, all in one
+// round trip. A bar is a member of the sorted set scored below zero, never
+// counted as a slot, dropped when its lease ends: the bars number at most
+// the acquisitions and renewals that failed within one lease. Only a take
+// held up on its way for longer than a lease after its bar takes a slot
+// nobody uses, until its lease ends: the fleet then admits one fewer,
+// never one more.
 //
 // A Semaphore is safe for concurrent use. Build one per process and key,
 // and share it.
@@ -145,7 +150,7 @@ type Semaphore struct {
 	sub    *subscription // the releases announced, from the first wait to Close
 	closed bool
 
-	giving sync.WaitGroup // the slots being given back in the background
+	giving giveBacks // the tokens to give back and bar
 }
 
 var _ limit.Semaphore = (*Semaphore)(nil)
@@ -324,27 +329,6 @@ func (s *Semaphore) try(ctx context.Context, token string, deadline time.Time) (
 	return nil, wait, nil
 }
 
-// giveBack gives token's slot back, if it took one, and bars token for a
-// lease, so that a take or renewal of it that lands later takes nothing:
-// in the background, the first round trip at once (it follows the take on
-// the wire), then retried until Redis answers, for at most a lease (a take
-// held up on its way for a lease after the bar takes a slot nobody uses
-// until its lease ends). For an acquisition that gave up after its
-// take was sent, and a release that Redis did not take. Each one is a
-// goroutine; while Redis is down only one round trip a second is sent, so
-// they number at most about one per second of the lease, plus the round
-// trips in flight when Redis failed.
-func (s *Semaphore) giveBack(token string) {
-	s.giving.Go(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), s.lease)
-		defer cancel()
-		_, _ = undo(ctx, s.health, s.timeout, func(ctx context.Context) (any, error) {
-			return nil, giveBackScript.Run(ctx, s.client, []string{s.key}, s.n, s.lease.Milliseconds(), token).Err()
-		})
-		s.notify()
-	})
-}
-
 // notify wakes this process's first waiter, if any: a slot may be free.
 func (s *Semaphore) notify() {
 	select {
@@ -411,21 +395,27 @@ end
 take()
 return r
 `)
-	// ARGV: n (unused), bar in ms, token. Removes token's slot, announcing
-	// the free slot on the channel named as the key; with a bar over 0,
-	// then bars token for that long, so that a take or a renewal of it that
-	// lands later takes nothing.
+	// ARGV: n (unused), bar in ms, tokens. Removes each token's slot,
+	// announcing the free slots on the channel named as the key; with a bar
+	// over 0, then bars each token for that long, so that a take or a
+	// renewal of it that lands later takes nothing.
 	giveBackScript = redis.NewScript(semaphoreLua + `
-local score = redis.call('ZSCORE', KEYS[1], ARGV[3])
-if score and tonumber(score) > 0 then
-  redis.call('ZREM', KEYS[1], ARGV[3])
+local freed = false
+for i = 3, #ARGV do
+  local score = redis.call('ZSCORE', KEYS[1], ARGV[i])
+  if score and tonumber(score) > 0 then
+    redis.call('ZREM', KEYS[1], ARGV[i])
+    freed = true
+  end
+  if lease > 0 and not (score and tonumber(score) < 0) then
+    redis.call('ZADD', KEYS[1], string.format('%d', -(now + lease)), ARGV[i])
+  end
+end
+if freed then
   redis.call('PUBLISH', KEYS[1], '1')
 end
-if lease > 0 and not (score and tonumber(score) < 0) then
-  redis.call('ZADD', KEYS[1], string.format('%d', -(now + lease)), ARGV[3])
-  if redis.call('PTTL', KEYS[1]) < lease then
-    redis.call('PEXPIRE', KEYS[1], string.format('%d', lease))
-  end
+if lease > 0 and redis.call('PTTL', KEYS[1]) < lease then
+  redis.call('PEXPIRE', KEYS[1], string.format('%d', lease))
 end
 return 0
 `)

@@ -3,6 +3,7 @@ package resilientredis_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -178,4 +179,17 @@ func TestSemaphoreGiveBackBeforeTheLateTake(t *testing.T) {
 	refused(t, s, key, 2)
 	a()
 	b()
+}
+
+// TestSemaphoreGiveBacksBounded: while Redis does not answer, the tokens
+// waiting to be given back are at most MaxGiveBacks.
+func TestSemaphoreGiveBacksBounded(t *testing.T) {
+	t.Parallel()
+	s := newSemaphore(t, downClient(t), "provider", 2)
+	for i := range resilientredis.MaxGiveBacks + 100 {
+		resilientredis.QueueGiveBack(s, fmt.Sprint("token-", i))
+	}
+	if got := resilientredis.PendingGiveBacks(s); got != resilientredis.MaxGiveBacks {
+		t.Errorf("pending give-backs: got %d, want %d", got, resilientredis.MaxGiveBacks)
+	}
 }
