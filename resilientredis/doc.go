@@ -7,8 +7,8 @@
 // should not have to discover an outage on its own, and N replicas each
 // sending 8 requests at once to a deployment sized for 8 overload it.
 //
-// The in-memory versions (tools.MemoryStore, middleware.LocalLimiter, a
-// middleware.Breaker of its own, middleware.Bulkhead) stay the defaults; this package is
+// The in-memory versions (tools.MemoryStore, limit.LocalLimiter, a
+// breaker.Breaker of its own, limit.Bulkhead) stay the defaults; this package is
 // separate so that a program without Redis does not link go-redis.
 //
 //	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
@@ -55,16 +55,16 @@
 //
 // # Shared rate limit
 //
-// [Limiter] implements middleware.Limiter with a sliding window kept in
+// [Limiter] implements limit.Limiter with a sliding window kept in
 // Redis and decided by a Lua script on Redis's clock: all the replicas
 // together admit at most n attempts (and, with [Tokens], n tokens) in any
 // window of one period. An attempt over the limit waits for the earliest
 // slot, in the order asked, up to [MaxWait]. The in-process default is
-// middleware.LocalLimiter.
+// limit.LocalLimiter.
 //
 // # Shared circuit breaker
 //
-// [ShareBreaker] links a middleware.Breaker to the breakers of the other
+// [ShareBreaker] links a breaker.Breaker to the breakers of the other
 // replicas: an open (from failures, or held open by a Retry-After over the
 // cap) holds the others open for the rest of its period, at most the
 // breaker's longest hold (middleware.MaxHold, 5 min by default), and a
@@ -75,7 +75,7 @@
 //
 // # Shared concurrency limit
 //
-// [Semaphore] implements middleware.Semaphore: all the replicas together
+// [Semaphore] implements limit.Semaphore: all the replicas together
 // hold at most n slots, so given to resilient.ConcurrencyLimit it bounds the
 // attempts in flight to a target across the fleet. A slot is a token in a
 // sorted set scored by the end of its lease on Redis's clock; its holder

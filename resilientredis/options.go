@@ -202,7 +202,7 @@ func Tokens(n int) Option {
 
 // MaxWait bounds how long [Limiter.Acquire] waits for its turn: an attempt
 // whose turn is further away is refused at once with
-// [middleware.ErrLimited], without taking a slot. 0 refuses whenever the
+// [limit.ErrLimited], without taking a slot. 0 refuses whenever the
 // limit is reached. Limiter only. Default: the limiter's period.
 func MaxWait(d time.Duration) Option {
 	return duration("MaxWait", forLimiter, d, false, func(c *config) *time.Duration { return &c.maxWait })
