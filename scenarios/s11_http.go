@@ -15,6 +15,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"github.com/resilientgo/resilient"
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/resilienthttp"
@@ -153,7 +154,7 @@ func httpDefaults(ts timeScale) []resilienthttp.Option {
 	return []resilienthttp.Option{
 		resilienthttp.Backoff(ts.of(middleware.DefaultBaseDelay), ts.of(middleware.DefaultMaxDelay)),
 		resilienthttp.RetryAfterCap(ts.of(middleware.DefaultRetryAfterCap)),
-		resilienthttp.CircuitBreaker(middleware.DefaultBreakerFailures, ts.of(middleware.DefaultBreakerDelay)),
+		resilienthttp.CircuitBreaker(breaker.DefaultFailures, ts.of(breaker.DefaultDelay)),
 		resilienthttp.Timeout(ts.of(middleware.DefaultTimeout)),
 		resilienthttp.StreamIdleTimeout(ts.of(resilienthttp.DefaultStreamIdleTimeout)),
 	}
@@ -171,8 +172,8 @@ func loopPolicies() []loopPolicy {
 			options: func(rig) []option.RequestOption { return nil }},
 		{name: "openai-go + resilienthttp", library: true, about: "openai-go with " +
 			"`option.WithMiddleware(resilienthttp.Middleware(...))`, the library's defaults with every duration divided by " +
-			"the time scale (from middleware.DefaultBaseDelay, DefaultMaxDelay, DefaultRetryAfterCap, DefaultBreakerFailures, " +
-			"DefaultBreakerDelay, DefaultTimeout and resilienthttp.DefaultStreamIdleTimeout), and the SDK's own retries left " +
+			"the time scale (from middleware.DefaultBaseDelay, DefaultMaxDelay, DefaultRetryAfterCap, " +
+			"DefaultTimeout, breaker.DefaultFailures, DefaultDelay and resilienthttp.DefaultStreamIdleTimeout), and the SDK's own retries left " +
 			"on at their default; each run's context is `resilient.NewRun(ctx)` (a retry budget of 10).",
 			options: func(r rig) []option.RequestOption {
 				return []option.RequestOption{option.WithMiddleware(resilienthttp.Middleware(httpDefaults(r.ts)...))}
