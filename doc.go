@@ -30,10 +30,11 @@
 // # Tools
 //
 // At the tool dispatch boundary (package tools), a taxonomy.ToolError becomes
-// the observation so the model can correct its call; a
-// taxonomy.FatalToolError ends the run and is never shown to the model; any
-// other error or panic becomes "Error: <tool> failed internally (<Type>)"
-// with no message or stack. Mutating tools can be made idempotent.
+// the observation, its credentials redacted, so the model can correct its
+// call; a taxonomy.FatalToolError ends the run and is never shown to the
+// model; any other error or panic becomes "Error: <tool> failed internally
+// (<Type>)" ("Error: <tool> timed out" for a timeout) with no message or
+// stack. Mutating tools can be made idempotent.
 //
 // # Runs
 //
@@ -89,6 +90,6 @@
 //   - resilientmcp: the tools of an MCP server as wrapped tools.
 //
 // Every decision is reported as a typed event to the observers installed
-// with [Observe] (see middleware.Observer); [Logger] writes them as slog
+// with [Observe] (see observe.Observer); [Logger] writes them as slog
 // lines, secrets redacted. Every option has its default written beside it.
 package resilient

@@ -24,6 +24,7 @@ import (
 	"github.com/resilientgo/resilient/internal/scripted"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 	"github.com/resilientgo/resilient/tools"
 )
@@ -150,7 +151,7 @@ func TestNestedWrappersMakeThreeRequests(t *testing.T) {
 			t.Errorf("requests through three wrapped layers: got %d, want 3", s.Count())
 		}
 		var final *middleware.Error
-		if !errors.As(err, &final) || final.Reason != middleware.ReasonExhausted || len(final.Attempts) != 3 {
+		if !errors.As(err, &final) || final.Reason != observe.ReasonExhausted || len(final.Attempts) != 3 {
 			t.Errorf("got %v, want the innermost diagnosis of 3 attempts", err)
 		}
 	})

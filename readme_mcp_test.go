@@ -15,7 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/resilientgo/resilient"
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/resilientmcp"
 	rtools "github.com/resilientgo/resilient/tools"
 )
@@ -47,7 +47,7 @@ func TestREADMEMCP(t *testing.T) {
 
 	// readme:begin mcp
 	client := mcp.NewClient(&mcp.Implementation{Name: "agent"}, nil)
-	client.AddReceivingMiddleware(resilientmcp.Notifications(middleware.Log(logger))) // progress and server logs to slog
+	client.AddReceivingMiddleware(resilientmcp.Notifications(observe.Log(logger))) // progress and server logs to slog
 	connect := func(ctx context.Context) (*mcp.ClientSession, error) {
 		return client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command("shop-server")}, nil)
 	}

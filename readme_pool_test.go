@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/faultserver"
-	"github.com/resilientgo/resilient/internal/logtest"
+	"github.com/resilientgo/resilient/observe/observetest"
 )
 
 // The README's "Many deployments": a pool over a deployment that answers
@@ -40,7 +40,7 @@ func TestREADMEPool(t *testing.T) {
 		}
 		eastus, westus, sweden, backup := openaiAgainst(t, servers[0]), openaiAgainst(t, servers[1]),
 			openaiAgainst(t, servers[2]), openaiAgainst(t, servers[3])
-		var logs logtest.Buffer
+		var logs observetest.LogBuffer
 		logger := slog.New(slog.NewTextHandler(&logs, nil))
 		ctx, conversationID := t.Context(), "c-42"
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/faultserver"
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/resilientredis"
 	"github.com/resilientgo/resilient/tools"
 )
@@ -69,7 +69,7 @@ func TestREADMERedis(t *testing.T) {
 	if answer, err := model.Call(ctx, "Charge order 4471"); err != nil || answer != "Charged." {
 		t.Errorf("got %q, %v; want the model's answer", answer, err)
 	}
-	if s := model.Breaker().State(); s != middleware.BreakerClosed {
+	if s := model.Breaker().State(); s != observe.BreakerClosed {
 		t.Errorf("got breaker %v, want closed", s)
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 	"github.com/resilientgo/resilient/tools"
 )
@@ -39,10 +40,11 @@ func Model(m lcllms.Model, opts ...Option) *llms.Model {
 
 // Tool wraps t for an agent and returns it, still a [lctools.Tool] with the
 // same name and description: at the dispatch boundary a taxonomy.ToolError
-// becomes the observation (the model may correct its call), a
-// taxonomy.FatalToolError ends the run (the model never sees it), and any
-// other error or panic becomes "Error: <tool> failed internally (<Type>)"
-// with nothing else leaking; the full error is logged, secrets redacted.
+// becomes the observation, its credentials redacted (the model may correct
+// its call), a taxonomy.FatalToolError ends the run (the model never sees
+// it), and any other error or panic becomes "Error: <tool> failed
+// internally (<Type>)" ("Error: <tool> timed out" for a timeout) with
+// nothing else leaking; the full error is logged, secrets redacted.
 // With no option: a 30 s timeout per call, no retry (mark read-only tools
 // [SafeToRetry]), a circuit breaker per tool.
 //
@@ -191,10 +193,10 @@ func Logger(l *slog.Logger) Option {
 }
 
 // Observe installs observers on models and tools: every decision reaches
-// them as a typed event (see middleware.Observer); package resilientotel
+// them as a typed event (see observe.Observer); package resilientotel
 // turns them into OpenTelemetry traces and metrics. Observers installed
 // with several Observe options are all called, in order. Default: none.
-func Observe(observers ...middleware.Observer) Option {
+func Observe(observers ...observe.Observer) Option {
 	return func(s *settings) { s.mwNotMember("Observe", middleware.Observe(observers...)) }
 }
 
@@ -362,9 +364,14 @@ func NewRun(ctx context.Context, opts ...RunOption) context.Context {
 	return middleware.NewRun(ctx, opts...)
 }
 
-// RunFrom returns the run carried by ctx, nil if none: its Retries and
-// Refusals tell how much of the budget was spent.
-func RunFrom(ctx context.Context) *middleware.Run { return middleware.RunFrom(ctx) }
+// RunFrom returns the run carried by ctx, nil if none (or if ctx is nil):
+// its Retries and Refusals tell how much of the budget was spent.
+func RunFrom(ctx context.Context) *middleware.Run {
+	if ctx == nil {
+		return nil
+	}
+	return middleware.RunFrom(ctx)
+}
 
 // Usage is what a run has used so far: requests to models (failed ones
 // included), the input and output tokens the providers reported, tool
@@ -372,5 +379,5 @@ func RunFrom(ctx context.Context) *middleware.Run { return middleware.RunFrom(ct
 type Usage = middleware.Usage
 
 // UsageFrom returns the usage of the run carried by ctx so far, the zero
-// Usage without a run.
-func UsageFrom(ctx context.Context) Usage { return middleware.RunFrom(ctx).Usage() }
+// Usage without a run or with a nil ctx.
+func UsageFrom(ctx context.Context) Usage { return RunFrom(ctx).Usage() }

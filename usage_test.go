@@ -126,8 +126,19 @@ func TestToolCallOverTheLimitEndsTheRun(t *testing.T) {
 }
 
 func TestUsageFromWithoutARun(t *testing.T) {
-	if got := resilient.UsageFrom(context.Background()); got != (resilient.Usage{}) {
-		t.Errorf("UsageFrom without a run: %+v, want the zero Usage", got)
+	var nilCtx context.Context
+	for _, ctx := range []context.Context{context.Background(), nilCtx} {
+		if got := resilient.UsageFrom(ctx); got != (resilient.Usage{}) {
+			t.Errorf("UsageFrom(%v): %+v, want the zero Usage", ctx, got)
+		}
+		run := resilient.RunFrom(ctx)
+		if run != nil {
+			t.Errorf("RunFrom(%v): %v, want nil", ctx, run)
+		}
+		// As the README reads a run's budget: no run, nothing spent.
+		if run.Retries() != 0 || run.Refusals() != 0 || run.Remaining() != -1 {
+			t.Errorf("a nil run: %d retries, %d refusals, %d remaining; want 0, 0, -1", run.Retries(), run.Refusals(), run.Remaining())
+		}
 	}
 }
 

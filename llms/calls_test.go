@@ -10,10 +10,11 @@ import (
 
 	lcllms "github.com/tmc/langchaingo/llms"
 
-	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/internal/scripted"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 )
 
 // A primary that answers is the answer: its fallbacks are not asked.
@@ -45,7 +46,7 @@ func TestStreamsCountTowardTheModelsBreaker(t *testing.T) {
 				t.Fatal("a failing stream succeeded")
 			}
 		}
-		if got := m.Breaker().State(); got != middleware.BreakerOpen {
+		if got := m.Breaker().State(); got != observe.BreakerOpen {
 			t.Fatalf("breaker %v after three failed streams, want open", got)
 		}
 		if _, err := m.GenerateContent(t.Context(), hello()); !errors.Is(err, middleware.ErrCircuitOpen) || inner.Calls() != 3 {
@@ -67,7 +68,7 @@ func TestCallEndNamesTheModelTheCallAskedFor(t *testing.T) {
 			if _, err := m.GenerateContent(t.Context(), hello(), opts...); err != nil {
 				t.Fatal(err)
 			}
-			ends := observetest.Of[middleware.CallEnd](rec)
+			ends := observetest.Of[observe.CallEnd](rec)
 			if len(ends) != 1 || ends[0].Target.Model != asked {
 				t.Errorf("call ends %+v, want one naming model %q", ends, asked)
 			}

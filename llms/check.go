@@ -1,14 +1,12 @@
 package llms
 
 import (
-	"cmp"
-	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 
 	lcllms "github.com/tmc/langchaingo/llms"
 
+	"github.com/resilientgo/resilient/internal/reply"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -16,17 +14,17 @@ import (
 // sentinels in their chain (errors.Is finds them in the final error).
 var (
 	// ErrNoChoices: the response has no choices.
-	ErrNoChoices = errors.New("llms: response has no choices")
+	ErrNoChoices = reply.ErrNoChoices
 	// ErrEmptyResponse: every choice is empty: no text, no tool call.
-	ErrEmptyResponse = errors.New("llms: empty response")
+	ErrEmptyResponse = reply.ErrEmptyResponse
 	// ErrTruncatedStream: the stream ended without its end marker.
-	ErrTruncatedStream = errors.New("llms: stream ended without its end marker")
+	ErrTruncatedStream = reply.ErrTruncatedStream
 	// ErrInBandError: a 200 stream carried an error event.
-	ErrInBandError = errors.New("llms: in-band error event")
+	ErrInBandError = reply.ErrInBandError
 	// ErrStopReason: the stop reason reports an error (a content filter, a
 	// refusal, a provider error), or the output token limit was reached
 	// before any output.
-	ErrStopReason = errors.New("llms: stop reason reports an error")
+	ErrStopReason = reply.ErrStopReason
 )
 
 // A ResponseCheck inspects a response the provider returned without error.
@@ -34,41 +32,6 @@ var (
 // other (wrap it with taxonomy.WithClass to choose its kind). Checks must be
 // safe for concurrent use.
 type ResponseCheck func(*lcllms.ContentResponse) error
-
-// errorStopReasons maps stop reasons that report an error to their kind.
-// Output limits ("length", "max_tokens") are not errors: the caller asked
-// for at most that many tokens and retrying would end the same way. Reached
-// before any output, they are a permanent failure (see outputLimitStops).
-var errorStopReasons = map[string]taxonomy.Kind{
-	"error":                         taxonomy.Transient, // Mistral
-	"content_filter":                taxonomy.Permanent, // OpenAI, Azure
-	"refusal":                       taxonomy.Permanent, // Anthropic
-	"FinishReasonSafety":            taxonomy.Permanent, // googleai
-	"FinishReasonRecitation":        taxonomy.Permanent, // googleai
-	"FinishReasonBlocklist":         taxonomy.Permanent, // googleai
-	"FinishReasonSPII":              taxonomy.Permanent, // googleai
-	"FinishReasonProhibitedContent": taxonomy.Permanent,
-}
-
-// outputLimitStops are the stop reasons that say the output token limit was
-// reached: OpenAI and Mistral, Anthropic, googleai.
-var outputLimitStops = map[string]bool{
-	"length":                true,
-	"max_tokens":            true,
-	"FinishReasonMaxTokens": true,
-}
-
-// outputLimitError is the failure of a reply whose output limit was spent
-// before any output (all of it on hidden reasoning, or a limit of a few
-// tokens): the same request ends the same way, so a retry only costs. cause
-// is the client's own error, if it reported one.
-func outputLimitError(stop string, cause error) error {
-	err := fmt.Errorf("%w: %s before any output: the output token limit is too low for this request", ErrStopReason, stop)
-	if cause != nil {
-		err = fmt.Errorf("%w (%w)", err, cause)
-	}
-	return classed(taxonomy.Permanent, `stop reason "`+stop+`" before any output`, err)
-}
 
 // provider is the family of the wrapped model, for the checks that differ
 // between langchaingo's clients when no transport evidence is available.
@@ -93,70 +56,34 @@ func providerOf(m lcllms.Model) provider {
 	return otherProvider
 }
 
-func classed(kind taxonomy.Kind, rule string, err error) error {
-	return taxonomy.WithClass(err, taxonomy.Class{Kind: kind, Rule: rule})
-}
+func classed(kind taxonomy.Kind, rule string, err error) error { return reply.Classed(kind, rule, err) }
 
 // check turns a response that succeeded but is unusable into a failure.
 // ev and seen are the transport's evidence; g is the stream guard of a
 // streamed call, nil otherwise; p is the family of the client that
 // answered (of a pool, the member's).
 func (m *Model) check(resp *lcllms.ContentResponse, ev taxonomy.Evidence, seen bool, g *guard, p provider) error {
-	chunks := 0
+	r := reply.Reply{NoChoices: resp == nil || len(resp.Choices) == 0, Streamed: g != nil}
 	if g != nil {
-		chunks, _ = g.delivered()
+		r.Chunks, _ = g.Delivered()
 	}
-	switch {
-	case seen && ev.InBand:
-		return &taxonomy.WireError{Evidence: wireEvidence(ev),
-			Err: fmt.Errorf("%w: %s", ErrInBandError, cmp.Or(ev.ErrorMessage, ev.ErrorType, ev.ErrorCode, "no message"))}
-	case seen && ev.Status >= 400:
-		// Ollama answers an empty-bodied 500 with a "successful" empty reply.
-		return &taxonomy.WireError{Evidence: ev,
-			Err: fmt.Errorf("%w: the client reported success for HTTP %d", ErrEmptyResponse, ev.Status)}
-	case seen && ev.Stream && !ev.EndMarker && !hasStopReason(resp):
-		// No end marker and no stop reason: the stream was cut short. (An
-		// OpenAI-compatible server that omits "data: [DONE]" still sends a
-		// finish reason, and is not mistaken for a truncation.)
-		if ev.BodyErr != nil {
-			return classed(taxonomy.Transient, "truncated stream", fmt.Errorf("%w: %v", ErrTruncatedStream, ev.BodyErr))
+	if !r.NoChoices {
+		first := resp.Choices[0]
+		if first == nil { // a model of the caller's may leave holes; isEmpty looks at every choice
+			first = &lcllms.ContentChoice{}
 		}
-		return classed(taxonomy.Transient, "truncated stream", ErrTruncatedStream)
-	case resp == nil || len(resp.Choices) == 0:
-		return classed(taxonomy.Transient, "no choices", ErrNoChoices)
-	}
-	first := resp.Choices[0]
-	if first == nil { // a model of the caller's may leave holes; isEmpty looks at every choice
-		first = &lcllms.ContentChoice{}
-	}
-	// Without the transport's watch of the stream (no transport, or a
-	// stream sent under a Content-Type that is not a stream's), each
-	// client's own sign of a cut stream decides.
-	if g != nil && !(seen && ev.Stream) {
-		truncated := false
-		switch p {
+		r.Stop, r.Empty = first.StopReason, isEmpty(resp)
+		switch p { // each client's own sign of a cut stream
 		case emptyStopTruncates:
-			truncated = first.StopReason == ""
+			r.CutByClient = first.StopReason == ""
 		case unspecifiedTruncates:
-			truncated = first.StopReason == "FinishReasonUnspecified"
+			r.CutByClient = first.StopReason == "FinishReasonUnspecified"
 		case emptyContentTruncates:
-			truncated = chunks > 0 && first.Content == ""
-		}
-		if truncated {
-			return classed(taxonomy.Transient, "truncated stream", ErrTruncatedStream)
+			r.CutByClient = r.Chunks > 0 && first.Content == ""
 		}
 	}
-	if kind, ok := errorStopReasons[first.StopReason]; ok {
-		return classed(kind, `stop reason "`+first.StopReason+`"`, fmt.Errorf("%w: %s", ErrStopReason, first.StopReason))
-	}
-	if outputLimitStops[first.StopReason] && isEmpty(resp) {
-		return outputLimitError(first.StopReason, nil)
-	}
-	if chunks > 0 && isEmpty(resp) {
-		return classed(taxonomy.Transient, "truncated stream", fmt.Errorf("%w: chunks arrived but the content came back empty", ErrTruncatedStream))
-	}
-	if isEmpty(resp) {
-		return classed(taxonomy.Transient, "empty response", ErrEmptyResponse)
+	if err := reply.Check(r, ev, seen); err != nil {
+		return err
 	}
 	for _, c := range m.cfg.checks {
 		if err := c(resp); err != nil {
@@ -164,24 +91,6 @@ func (m *Model) check(resp *lcllms.ContentResponse, ev taxonomy.Evidence, seen b
 		}
 	}
 	return nil
-}
-
-// wireEvidence returns the evidence to attach to an attempt's error. Of an
-// in-band error (an error event in a 200 stream, an error object as a 200's
-// body) the 200 says nothing: the error's type, code and message decide.
-// The one type OpenAI and Anthropic document for a 400 alone,
-// "invalid_request_error", stands for that status, so that the object is
-// read as it would be under it: an overflow or a spent balance by its
-// wording, anything else a request that no retry mends. (The type alone does
-// not decide elsewhere: servers also send it with a 500's crash text.)
-func wireEvidence(ev taxonomy.Evidence) taxonomy.Evidence {
-	if ev.InBand {
-		ev.Status = 0
-		if ev.ErrorType == "invalid_request_error" {
-			ev.Status = http.StatusBadRequest
-		}
-	}
-	return ev
 }
 
 // isEmpty reports whether no choice carries text, reasoning or a tool call.
@@ -195,9 +104,4 @@ func isEmpty(resp *lcllms.ContentResponse) bool {
 		}
 	}
 	return true
-}
-
-// hasStopReason reports whether the response says why generation stopped.
-func hasStopReason(resp *lcllms.ContentResponse) bool {
-	return resp != nil && len(resp.Choices) > 0 && resp.Choices[0] != nil && resp.Choices[0].StopReason != ""
 }

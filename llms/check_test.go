@@ -1,6 +1,7 @@
 package llms
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -17,10 +18,22 @@ func choice(content, stop string) *lcllms.ContentChoice {
 // TestCheckDecidesFromTheEvidence runs the response checks on each shape of
 // response and evidence they tell apart: the wire evidence first, then the
 // provider's own signs of a cut stream when no transport saw the attempt.
+// testGuard returns a stopped stream guard that delivered n chunks.
+func testGuard(t *testing.T, n int) *guard {
+	_, g := newGuard(t.Context(), func(context.Context, []byte) error { return nil }, nil, 0, 0, nil)
+	for range n {
+		if err := g.onChunk(t.Context(), []byte("x")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g.Stop()
+	return g
+}
+
 func TestCheckDecidesFromTheEvidence(t *testing.T) {
 	cut := errors.New("connection reset by peer")
-	streamed := func() *guard { return &guard{} }
-	delivered := func() *guard { return &guard{chunks: 2} }
+	streamed := func() *guard { return testGuard(t, 0) }
+	delivered := func() *guard { return testGuard(t, 2) }
 	tests := []struct {
 		name     string
 		provider provider

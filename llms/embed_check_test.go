@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/resilientgo/resilient/internal/wire"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/taxonomy"
 )
@@ -18,11 +19,8 @@ type wireClient struct {
 }
 
 func (c wireClient) CreateEmbedding(ctx context.Context, _ []string) ([][]float32, error) {
-	if s := slotFrom(ctx); s != nil && c.status != 0 {
-		s.update(func(ev *taxonomy.Evidence) { ev.Status = c.status })
-		s.mu.Lock()
-		s.seen = true
-		s.mu.Unlock()
+	if s := wire.SlotFrom(ctx); s != nil && c.status != 0 {
+		s.Record(taxonomy.Evidence{Status: c.status})
 	}
 	return c.vecs, c.err
 }

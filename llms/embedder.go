@@ -10,7 +10,11 @@ import (
 
 	"github.com/tmc/langchaingo/embeddings"
 
+	"github.com/resilientgo/resilient/internal/chatcall"
+	"github.com/resilientgo/resilient/internal/inspect"
+	"github.com/resilientgo/resilient/internal/wire"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -51,9 +55,9 @@ var errZeroEmbedder = taxonomy.WithClass(errors.New("llms: zero Embedder: build 
 type Embedder struct {
 	inner  embeddings.EmbedderClient
 	name   string
-	target middleware.Target
+	target observe.Target
 	pipe   *middleware.Pipeline[[][]float32]
-	obs    middleware.Observers
+	obs    observe.Observers
 	tokens middleware.Limiter
 	err    error // construction error, returned by every call
 }
@@ -102,7 +106,7 @@ func (e *TextTooLongError) Unwrap() error { return e.Err }
 // [Embedder.Err]).
 func NewEmbedder(c embeddings.EmbedderClient, opts ...Option) (*Embedder, error) {
 	cfg := configure(opts)
-	if isNil(c) {
+	if inspect.IsNil(c) {
 		cfg.errorf("nil embedder client (%T)", c)
 	}
 	for _, name := range cfg.chatOnly {
@@ -126,7 +130,7 @@ func buildEmbedder(c embeddings.EmbedderClient, cfg config) (*Embedder, error) {
 		name = cfg.name
 	}
 	e := &Embedder{inner: c, name: name, tokens: cfg.tokenLimit(),
-		target: middleware.Target{Name: name, Operation: middleware.OperationEmbeddings, Provider: provider, Model: model}}
+		target: observe.Target{Name: name, Operation: observe.OperationEmbeddings, Provider: provider, Model: model}}
 	opts := append([]middleware.Option{middleware.Logger(cfg.logger), middleware.Describe(e.target),
 		middleware.Timeout(cfg.attemptTimeout)}, cfg.mw...)
 	opts = append(opts, cfg.sharedLimits()...)
@@ -151,8 +155,8 @@ var embeddingModelFields = map[string]bool{"embeddingmodel": true}
 // or "openai/embeddings" when it reveals none (the chat model a client
 // also holds is not taken for it).
 func describeEmbedder(c embeddings.EmbedderClient) (name, provider, model string) {
-	provider = packageOf(c)
-	model = modelOf(c, embeddingModelFields)
+	provider = inspect.Package(c)
+	model = inspect.Model(c, embeddingModelFields)
 	if model == "" {
 		return provider + "/embeddings", provider, ""
 	}
@@ -199,7 +203,7 @@ func (e *Embedder) CreateEmbedding(ctx context.Context, texts []string) ([][]flo
 	start := time.Now()
 	ctx = e.obs.StartCall(ctx, e.target)
 	vecs, err := e.embedAll(ctx, c)
-	e.obs.Report(ctx, callEnd(e.target, int(c.attempts.Load()), start, err), err)
+	e.obs.Report(ctx, chatcall.End(e.target, int(c.attempts.Load()), start, err), err)
 	return vecs, err
 }
 
@@ -250,7 +254,7 @@ func (e *Embedder) embed(ctx context.Context, c *embedCall, from, to int, out []
 		return nil, &TextTooLongError{Index: from, Texts: len(c.texts), Bytes: len(batch[0]), Err: err}
 	}
 	if e.obs.Active() {
-		e.obs.Report(ctx, middleware.BatchSplit{Target: e.name, Texts: len(batch)}, err)
+		e.obs.Report(ctx, observe.BatchSplit{Target: e.name, Texts: len(batch)}, err)
 	}
 	if out == nil {
 		out = make([][]float32, 0, len(c.texts))
@@ -271,13 +275,13 @@ func (e *Embedder) attempt(ctx context.Context, batch []string) ([][]float32, er
 				fmt.Errorf("llms: token limit: %w", err)), "the token limiter refused the request")
 		}
 	}
-	actx, sl := withSlot(ctx)
+	actx, sl := wire.WithSlot(ctx)
 	vecs, err := e.inner.CreateEmbedding(actx, batch)
-	ev, seen := sl.evidence()
+	ev, seen := sl.Evidence()
 	failedOnWire := seen && (ev.Status >= 400 || ev.InBand)
 	switch {
 	case err == nil && seen && ev.InBand:
-		return nil, &taxonomy.WireError{Evidence: wireEvidence(ev),
+		return nil, &taxonomy.WireError{Evidence: wire.ForError(ev),
 			Err: fmt.Errorf("%w: %s", ErrInBandError, cmp.Or(ev.ErrorMessage, ev.ErrorType, ev.ErrorCode, "no message"))}
 	case err != nil && vecs != nil && len(vecs) != len(batch) && !failedOnWire:
 		// langchaingo's openai and ollama clients return the vectors they got
@@ -285,7 +289,7 @@ func (e *Embedder) attempt(ctx context.Context, batch []string) ([][]float32, er
 		return nil, classed(taxonomy.Transient, "wrong vector count",
 			fmt.Errorf("%w: %d for %d texts: %w", ErrVectorCount, len(vecs), len(batch), err))
 	case err != nil && seen:
-		return nil, taxonomy.WithEvidence(sl.withCause(err), wireEvidence(ev))
+		return nil, taxonomy.WithEvidence(sl.WithCause(err), wire.ForError(ev))
 	case err != nil:
 		return nil, err
 	}

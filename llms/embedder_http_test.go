@@ -14,9 +14,10 @@ import (
 	"github.com/tmc/langchaingo/llms/openai"
 
 	"github.com/resilientgo/resilient/faultserver"
-	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 )
 
 // The tests in this file drive langchaingo's real openai and ollama
@@ -179,15 +180,15 @@ func TestEmbedderSplitsABatchTooLarge(t *testing.T) {
 					t.Errorf("batch sizes sent: got %v, want %v", sizes, want)
 				}
 				var split []int
-				for _, e := range observetest.Of[middleware.BatchSplit](rec) {
+				for _, e := range observetest.Of[observe.BatchSplit](rec) {
 					split = append(split, e.Texts)
 				}
 				if want := []int{16, 8, 8}; !slices.Equal(split, want) {
 					t.Errorf("BatchSplit events: got %v, want %v", split, want)
 				}
-				ends := observetest.Of[middleware.CallEnd](rec)
-				if len(ends) != 1 || ends[0].Outcome != middleware.OutcomeOK || ends[0].Attempts != 7 ||
-					ends[0].Target.Operation != middleware.OperationEmbeddings {
+				ends := observetest.Of[observe.CallEnd](rec)
+				if len(ends) != 1 || ends[0].Outcome != observe.OutcomeOK || ends[0].Attempts != 7 ||
+					ends[0].Target.Operation != observe.OperationEmbeddings {
 					t.Errorf("CallEnd: got %+v, want one embeddings call, ok after 7 attempts", ends)
 				}
 			})

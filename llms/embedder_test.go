@@ -16,10 +16,11 @@ import (
 	"github.com/tmc/langchaingo/llms/openai"
 
 	"github.com/resilientgo/resilient/faultserver"
-	"github.com/resilientgo/resilient/internal/logtest"
 	"github.com/resilientgo/resilient/internal/scripted"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -126,7 +127,7 @@ func TestEmbedderNeverResendsABatchTooLarge(t *testing.T) {
 		}
 		return vectorsOf(texts), nil
 	}}
-	var logs logtest.Buffer
+	var logs observetest.LogBuffer
 	e := mustEmbedder(t, f, llms.Logger(logs.Logger()),
 		llms.Middleware(middleware.KindAttempts(taxonomy.ContextOverflow, 3)))
 	texts := someTexts(4)
@@ -280,7 +281,7 @@ func TestShareLimitsBetweenModels(t *testing.T) {
 		if err != nil || got != "from the fallback" {
 			t.Errorf("got (%q, %v), want the fallback's answer", got, err)
 		}
-		if first.Breaker().State() != middleware.BreakerOpen {
+		if first.Breaker().State() != observe.BreakerOpen {
 			t.Errorf("shared breaker is %v, want open", first.Breaker().State())
 		}
 	})

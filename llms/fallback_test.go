@@ -9,9 +9,10 @@ import (
 	lcllms "github.com/tmc/langchaingo/llms"
 
 	"github.com/resilientgo/resilient/faultserver"
-	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 )
 
 // A model whose circuit is open refuses a call before any attempt, and its
@@ -50,7 +51,7 @@ func TestPoolRestartBeforeFallbackNamesTheMember(t *testing.T) {
 			t.Fatalf("got (%v, %v), shown %q; want Hello from the fallback", resp, err, c.text())
 		}
 		var targets []string
-		for _, r := range observetest.Of[middleware.StreamRestarted](rec) {
+		for _, r := range observetest.Of[observe.StreamRestarted](rec) {
 			targets = append(targets, r.Target)
 		}
 		if got := fmt.Sprint(targets); got != "[d0 d1]" && got != "[d1 d0]" {

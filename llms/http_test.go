@@ -19,6 +19,7 @@ import (
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -138,7 +139,7 @@ func TestRetryAfterOverTheCapFailsFast(t *testing.T) {
 		start := time.Now()
 		_, err := m.GenerateContent(t.Context(), hello())
 		var final *middleware.Error
-		if !errors.As(err, &final) || final.Reason != middleware.ReasonRetryAfterOverCap || time.Since(start) != 0 {
+		if !errors.As(err, &final) || final.Reason != observe.ReasonRetryAfterOverCap || time.Since(start) != 0 {
 			t.Fatalf("got %v after %v, want retry-after over the cap at once", err, time.Since(start))
 		}
 		if _, err := m.GenerateContent(t.Context(), hello()); !errors.Is(err, circuitbreaker.ErrOpen) || s.Count() != 1 {

@@ -11,7 +11,13 @@ import (
 
 	lcllms "github.com/tmc/langchaingo/llms"
 
+	"github.com/resilientgo/resilient/internal/chatcall"
+	"github.com/resilientgo/resilient/internal/inspect"
+	"github.com/resilientgo/resilient/internal/reply"
+	"github.com/resilientgo/resilient/internal/streamguard"
+	"github.com/resilientgo/resilient/internal/wire"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -31,9 +37,9 @@ var errZeroModel = taxonomy.WithClass(errors.New("llms: zero Model: build it wit
 type Model struct {
 	inner      lcllms.Model // nil for a pool
 	name       string
-	target     middleware.Target
+	target     observe.Target
 	cfg        config
-	obs        middleware.Observers
+	obs        observe.Observers
 	provider   provider
 	members    []client                                      // of a pool, indexed as middleware.State.Member
 	pipe       *middleware.Pipeline[*lcllms.ContentResponse] // non-streaming calls
@@ -62,7 +68,7 @@ var (
 // that the problem surfaces at the first call instead of as a nil pointer.
 func New(m lcllms.Model, opts ...Option) (*Model, error) {
 	cfg := configure(opts)
-	if isNil(m) {
+	if inspect.IsNil(m) {
 		cfg.errorf("nil model (%T)", m)
 	}
 	err := errors.Join(cfg.errs...)
@@ -85,7 +91,7 @@ func invalid(m lcllms.Model, err error) *Model {
 
 func build(m lcllms.Model, cfg config) (*Model, error) {
 	m, given, _ := unmember(m) // outside a pool, a member's options do not apply
-	if isNil(m) {
+	if inspect.IsNil(m) {
 		return nil, fmt.Errorf("llms: nil model (%T)", m)
 	}
 	name, provider, model := describe(m)
@@ -96,7 +102,7 @@ func build(m lcllms.Model, cfg config) (*Model, error) {
 		name = given
 	}
 	w := &Model{inner: m, name: name, cfg: cfg, provider: providerOf(m),
-		target: middleware.Target{Name: name, Operation: middleware.OperationChat, Provider: provider, Model: model}}
+		target: observe.Target{Name: name, Operation: observe.OperationChat, Provider: provider, Model: model}}
 	if err := w.buildPipelines(cfg); err != nil {
 		return nil, err
 	}
@@ -286,24 +292,10 @@ func (m *Model) GenerateContent(ctx context.Context, messages []lcllms.MessageCo
 	start := time.Now()
 	ctx = m.obs.StartCall(ctx, target)
 	resp, err := m.generateWithFallbacks(ctx, c)
-	end := callEnd(target, int(c.root().attempts.Load()), start, err)
+	end := chatcall.End(target, int(c.root().attempts.Load()), start, err)
 	end.InputTokens, end.OutputTokens = int(c.input.Load()), int(c.output.Load())
 	m.obs.Report(ctx, end, err)
 	return resp, err
-}
-
-// callEnd is the end of a logical call to t that started at start and made
-// attempts, failing with err (nil: it succeeded).
-func callEnd(t middleware.Target, attempts int, start time.Time, err error) middleware.CallEnd {
-	end := middleware.CallEnd{Target: t, Outcome: middleware.OutcomeOK, Attempts: attempts, Duration: time.Since(start)}
-	if err != nil {
-		end.Outcome, end.Class = middleware.OutcomeFailed, taxonomy.Classify(err)
-		var final *middleware.Error
-		if errors.As(err, &final) {
-			end.Reason = final.Reason
-		}
-	}
-	return end
 }
 
 // generateWithFallbacks calls the model, then the fallbacks in order while
@@ -316,13 +308,13 @@ func (m *Model) generateWithFallbacks(ctx context.Context, c *modelCall) (*lcllm
 	errs := []error{err}
 	from := m.name
 	for _, fb := range m.fallbacks {
-		if !m.shouldFallBack(ctx, err) {
+		if !chatcall.ShouldFallBack(ctx, err, m.cfg.fallbackOnOverflow) {
 			break
 		}
 		if m.obs.Active() {
-			m.obs.Report(ctx, middleware.Fallback{Target: from, To: fb.name, Class: taxonomy.Classify(err)}, err)
+			m.obs.Report(ctx, observe.Fallback{Target: from, To: fb.name, Class: taxonomy.Classify(err)}, err)
 		}
-		if err := c.restart(ctx, m, lastTarget(err, from)); err != nil {
+		if err := c.restart(ctx, m, chatcall.LastTarget(err, from)); err != nil {
 			return nil, errors.Join(append(errs, err)...)
 		}
 		resp, err = fb.generate(ctx, c.forFallback())
@@ -333,30 +325,6 @@ func (m *Model) generateWithFallbacks(ctx context.Context, c *modelCall) (*lcllm
 		from = fb.name
 	}
 	return nil, errors.Join(errs...)
-}
-
-// shouldFallBack reports whether another model can fix the failure.
-func (m *Model) shouldFallBack(ctx context.Context, err error) bool {
-	var final *middleware.Error
-	if ctx.Err() != nil || !errors.As(err, &final) {
-		return false
-	}
-	class := final.Class()
-	switch final.Reason {
-	case middleware.ReasonExhausted, middleware.ReasonCircuitOpen, middleware.ReasonRetryAfterOverCap,
-		middleware.ReasonThrottled, middleware.ReasonRejected, middleware.ReasonConcurrency:
-		// The target is failing, holding us off, or over our own rate or
-		// concurrency limit: another model may be fine.
-		return true
-	case middleware.ReasonContextOverflow:
-		return m.cfg.fallbackOnOverflow
-	case middleware.ReasonPermanent:
-		// A model that does not exist (or was retired) is fixed by another,
-		// and so is a failure of the account or deployment (a key refused,
-		// a quota used up): another may serve the same request.
-		return class.ModelMissing || class.AccountFailure
-	}
-	return false
 }
 
 // modelCall is the state of one GenerateContent across attempts and
@@ -401,16 +369,6 @@ func (c *modelCall) root() *modelCall {
 	return c
 }
 
-// lastTarget returns the target of the last attempt of err, a model's
-// final error (the member of a pool it went to), else name.
-func lastTarget(err error, name string) string {
-	var final *middleware.Error
-	if errors.As(err, &final) && len(final.Attempts) > 0 {
-		return cmp.Or(final.Attempts[len(final.Attempts)-1].Target, name)
-	}
-	return name
-}
-
 // restart calls the restart hook if the last attempt delivered chunks. No
 // hook means such a call never gets here: its failure was final. The
 // restart is reported for target, where the stream broke (a pool's
@@ -425,7 +383,7 @@ func (c *modelCall) restart(ctx context.Context, m *Model, target string) error 
 		return nil
 	}
 	if m.obs.Active() {
-		m.obs.Observe(ctx, middleware.StreamRestarted{Target: target, Chunks: partial.Chunks})
+		m.obs.Observe(ctx, observe.StreamRestarted{Target: target, Chunks: partial.Chunks})
 	}
 	if err := hook(ctx, partial.Partial); err != nil {
 		return middleware.Unretryable(fmt.Errorf("llms: stream restart hook: %w", err), "the stream restart hook refused")
@@ -475,12 +433,12 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 		}
 	}
 
-	actx, sl := withSlot(ctx)
+	actx, sl := wire.WithSlot(ctx)
 	options := c.options
 	var g *guard
 	if c.streaming {
 		onStall := func(g *guard, cause error) {
-			s.End(m.streamFailure(c, g, classed(taxonomy.Transient, stallRule(cause), cause)))
+			s.End(m.streamFailure(c, g, classed(taxonomy.Transient, streamguard.StallRule(cause), cause)))
 		}
 		actx, g = newGuard(actx, c.stream, c.streamReasoning, m.cfg.firstChunk, m.cfg.idle, onStall)
 		options = append(options[:len(options):len(options)], g.options()...)
@@ -492,9 +450,9 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 	resp, err := cl.llm.GenerateContent(actx, messages, options...)
 	var stall error
 	if g != nil {
-		stall = g.stop()
+		stall = g.Stop()
 	}
-	ev, seen := sl.evidence()
+	ev, seen := sl.Evidence()
 	if err == nil {
 		in, out := usageOf(resp)
 		middleware.RunFrom(ctx).AddTokens(in, out)
@@ -503,18 +461,18 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 			s.Settle(ctx, estimate, in+out) // the estimate was taken before; the truth is known now
 		}
 		err = m.check(resp, ev, seen, g, cl.provider)
-	} else if stop := sl.stopReason(); seen && ev.EndMarker && outputLimitStops[stop] {
+	} else if stop := sl.StopReason(); seen && ev.EndMarker && reply.OutputLimit(stop) {
 		// A whole stream that stopped at the output limit, which the client
 		// reported as an error: it had no output to return.
-		err = outputLimitError(stop, err)
+		err = reply.OutputLimitError(stop, err)
 	} else if seen {
-		err = taxonomy.WithEvidence(sl.withCause(err), wireEvidence(ev))
+		err = taxonomy.WithEvidence(sl.WithCause(err), wire.ForError(ev))
 	}
 	if err == nil {
 		return resp, nil
 	}
 	if stall != nil {
-		err = classed(taxonomy.Transient, stallRule(stall), fmt.Errorf("%w: %w", stall, err))
+		err = classed(taxonomy.Transient, streamguard.StallRule(stall), fmt.Errorf("%w: %w", stall, err))
 	}
 	if g == nil {
 		return nil, err
@@ -527,11 +485,11 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 // delivered chunks is not retried unless a restart hook is set (the
 // partial text is kept for it); otherwise err.
 func (m *Model) streamFailure(c *modelCall, g *guard, err error) error {
-	if callerErr := g.callerErr(); callerErr != nil {
+	if callerErr := g.CallerErr(); callerErr != nil {
 		return middleware.Unretryable(classed(taxonomy.Canceled, "streaming function returned an error",
 			fmt.Errorf("%w: %w", callerErr, err)), "the caller's streaming function stopped the call")
 	}
-	if perr := g.partial(err); perr != nil {
+	if perr := g.Partial(err); perr != nil {
 		if m.cfg.onRestart == nil {
 			return middleware.Unretryable(perr, "the stream had already delivered output; set OnStreamRestart to allow a retry")
 		}
@@ -541,13 +499,6 @@ func (m *Model) streamFailure(c *modelCall, g *guard, err error) error {
 		return perr
 	}
 	return err
-}
-
-func stallRule(stall error) string {
-	if errors.Is(stall, ErrFirstChunkTimeout) {
-		return "first chunk timeout"
-	}
-	return "stream idle timeout"
 }
 
 // estimate returns the estimated input tokens of the attempt described by
@@ -587,7 +538,7 @@ func (m *Model) compact(ctx context.Context, c *modelCall) error {
 			fmt.Errorf("llms: compacting %d messages: %w", before, err))
 	}
 	if m.obs.Active() {
-		m.obs.Observe(ctx, middleware.Compacted{Target: m.name, Before: before, After: len(compacted)})
+		m.obs.Observe(ctx, observe.Compacted{Target: m.name, Before: before, After: len(compacted)})
 	}
 	return nil
 }

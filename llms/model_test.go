@@ -18,6 +18,7 @@ import (
 	"github.com/resilientgo/resilient/internal/scripted"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -219,7 +220,7 @@ func TestOverflowTwiceFailsAsOverflow(t *testing.T) {
 	inner := scripted.New(scripted.Fail(errOverflow))
 	_, err := mustWrap(t, inner).GenerateContent(t.Context(), conversation())
 	var final *middleware.Error
-	if !errors.As(err, &final) || final.Reason != middleware.ReasonContextOverflow || inner.Calls() != 2 {
+	if !errors.As(err, &final) || final.Reason != observe.ReasonContextOverflow || inner.Calls() != 2 {
 		t.Fatalf("got %v after %d calls, want a context overflow after 2", err, inner.Calls())
 	}
 }

@@ -11,10 +11,11 @@ import (
 	"github.com/tmc/langchaingo/llms/ollama"
 	"github.com/tmc/langchaingo/llms/openai"
 
-	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/internal/scripted"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -52,7 +53,7 @@ func TestTwoModelsOfACallNeverShareAName(t *testing.T) {
 			t.Fatal("every model fails, yet the call succeeded")
 		}
 		names := []string{m.Name()}
-		for _, fb := range observetest.Of[middleware.Fallback](rec) {
+		for _, fb := range observetest.Of[observe.Fallback](rec) {
 			names = append(names, fb.To)
 		}
 		want := []string{"scripted", "scripted#2", "scripted#3", "backup"}
@@ -93,7 +94,7 @@ func TestObserverSeesOneCallAcrossFallbacks(t *testing.T) {
 		if err != nil || got != "from the backup" {
 			t.Fatalf("got (%q, %v)", got, err)
 		}
-		var calls, attempts []middleware.Start
+		var calls, attempts []observe.Start
 		for _, s := range rec.Starts() {
 			if s.Attempt == 0 {
 				calls = append(calls, s)
@@ -101,18 +102,18 @@ func TestObserverSeesOneCallAcrossFallbacks(t *testing.T) {
 				attempts = append(attempts, s)
 			}
 		}
-		if len(calls) != 1 || calls[0].Target.Name != "primary" || calls[0].Target.Operation != middleware.OperationChat {
+		if len(calls) != 1 || calls[0].Target.Name != "primary" || calls[0].Target.Operation != observe.OperationChat {
 			t.Errorf("call starts %+v, want one chat call of primary", calls)
 		}
 		if len(attempts) != 3 || attempts[0].Target.Name != "primary" || attempts[2].Target.Name != "backup" {
 			t.Errorf("attempt starts %+v, want primary twice then backup", attempts)
 		}
-		fb := observetest.Of[middleware.Fallback](rec)
+		fb := observetest.Of[observe.Fallback](rec)
 		if len(fb) != 1 || fb[0].Target != "primary" || fb[0].To != "backup" || fb[0].Class.Kind != taxonomy.Overloaded {
 			t.Errorf("fallbacks %+v, want primary -> backup on overload", fb)
 		}
-		ends := observetest.Of[middleware.CallEnd](rec)
-		if len(ends) != 1 || ends[0].Outcome != middleware.OutcomeOK || ends[0].Attempts != 3 {
+		ends := observetest.Of[observe.CallEnd](rec)
+		if len(ends) != 1 || ends[0].Outcome != observe.OutcomeOK || ends[0].Attempts != 3 {
 			t.Errorf("call ends %+v, want one success after 3 attempts", ends)
 		}
 	})

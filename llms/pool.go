@@ -7,7 +7,9 @@ import (
 
 	lcllms "github.com/tmc/langchaingo/llms"
 
+	"github.com/resilientgo/resilient/internal/inspect"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 )
 
 // Member makes m a member of a pool (see [NewPool]) guarded by opts, the
@@ -40,12 +42,12 @@ type memberSpec struct {
 // timeouts, compaction, stream guard, response checks (each member's by
 // its own client), usage accounting and [Fallbacks], which take a call when
 // every member is unavailable (every circuit open: the call fails fast with
-// middleware.ReasonCircuitOpen and each member's state) or the retries are
+// observe.ReasonCircuitOpen and each member's state) or the retries are
 // spent. A member whose key, account, quota or deployment fails
 // (taxonomy.Class.AccountFailure: a 401, insufficient_quota, a deployment
 // not found) is out of rotation for its middleware.MaxHold, 5 min by
 // default, and the call goes at once to another member; when every member
-// fails so, the call fails with middleware.ReasonPermanent and each
+// fails so, the call fails with observe.ReasonPermanent and each
 // member's state, and [Fallbacks] take it. The pool has no breaker of its
 // own ([Model.Breaker] is nil): one member down must not stop the others;
 // [Model.Pool] reports on the members. [Middleware] options about the
@@ -72,7 +74,7 @@ func NewPool(members []lcllms.Model, opts ...Option) (*Model, error) {
 	taken := names{}
 	for i, m := range members {
 		llm, given, mopts := unmember(m)
-		if isNil(llm) {
+		if inspect.IsNil(llm) {
 			cfg.errorf("NewPool: member %d is nil (%T)", i, llm)
 			continue
 		}
@@ -89,7 +91,7 @@ func NewPool(members []lcllms.Model, opts ...Option) (*Model, error) {
 		_, provider, model := describe(llm)
 		clients = append(clients, client{llm: llm, provider: providerOf(llm)})
 		specs = append(specs, middleware.Member{Name: name, Options: mopts,
-			Target: middleware.Target{Operation: middleware.OperationChat, Provider: provider, Model: model}})
+			Target: observe.Target{Operation: observe.OperationChat, Provider: provider, Model: model}})
 	}
 	err := errors.Join(cfg.errs...)
 	if err == nil {
@@ -133,7 +135,7 @@ func unmember(m lcllms.Model) (lcllms.Model, string, []middleware.Option) {
 // buildPool builds the pool over clients, described by specs.
 func buildPool(clients []client, specs []middleware.Member, cfg config, taken names) (*Model, error) {
 	var memberNames []string
-	target := middleware.Target{Operation: middleware.OperationChat, Provider: specs[0].Target.Provider, Model: specs[0].Target.Model}
+	target := observe.Target{Operation: observe.OperationChat, Provider: specs[0].Target.Provider, Model: specs[0].Target.Model}
 	for _, s := range specs {
 		memberNames = append(memberNames, s.Name)
 		if s.Target.Provider != target.Provider {

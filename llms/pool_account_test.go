@@ -8,9 +8,10 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/faultserver"
-	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 )
 
 // accountFormats are the wire formats whose providers bill an account:
@@ -52,11 +53,11 @@ func TestPoolAccountFailure(t *testing.T) {
 				if got := counts(servers); fmt.Sprint(got) != "[1 20]" {
 					t.Errorf("requests %v, want one to d0, every call answered by d1", got)
 				}
-				sus := observetest.Of[middleware.Suspended](rec)
+				sus := observetest.Of[observe.Suspended](rec)
 				if len(sus) != 1 || sus[0].Target != "d0" || sus[0].For != middleware.DefaultMaxHold || !sus[0].Class.AccountFailure {
 					t.Errorf("suspensions %+v, want d0 for %v", sus, middleware.DefaultMaxHold)
 				}
-				if b := pool.Pool().Members()[0].Breaker; b.State() != middleware.BreakerOpen || b.RemainingDelay() != middleware.DefaultMaxHold {
+				if b := pool.Pool().Members()[0].Breaker; b.State() != observe.BreakerOpen || b.RemainingDelay() != middleware.DefaultMaxHold {
 					t.Errorf("d0's circuit is %v for %v, want held open for %v", b.State(), b.RemainingDelay(), middleware.DefaultMaxHold)
 				}
 
@@ -91,13 +92,13 @@ func TestPoolRequestFailureStops(t *testing.T) {
 		pool := mustPool(t, members)
 		_, err := pool.GenerateContent(t.Context(), hello())
 		var final *middleware.Error
-		if !errors.As(err, &final) || final.Reason != middleware.ReasonPermanent {
+		if !errors.As(err, &final) || final.Reason != observe.ReasonPermanent {
 			t.Fatalf("got %v, want failed permanently", err)
 		}
 		if got := counts(servers); fmt.Sprint(got) != "[1 0]" {
 			t.Errorf("requests %v, want one, to d0", got)
 		}
-		if s := pool.Pool().Members()[0].Breaker.State(); s != middleware.BreakerClosed {
+		if s := pool.Pool().Members()[0].Breaker.State(); s != observe.BreakerClosed {
 			t.Errorf("d0's circuit is %v, want closed", s)
 		}
 	})
@@ -114,7 +115,7 @@ func TestPoolEveryAccountFails(t *testing.T) {
 		pool := mustPool(t, members[:2], llms.Name("keys"))
 		_, err := pool.GenerateContent(t.Context(), hello())
 		var final *middleware.Error
-		if !errors.As(err, &final) || final.Reason != middleware.ReasonPermanent || !errors.Is(err, middleware.ErrPermanent) {
+		if !errors.As(err, &final) || final.Reason != observe.ReasonPermanent || !errors.Is(err, middleware.ErrPermanent) {
 			t.Fatalf("got %v, want failed permanently", err)
 		}
 		for _, want := range []string{"d0: out of rotation (5m0s left) after an account failure: ", "d1: out of rotation (5m0s left) after an account failure: ",

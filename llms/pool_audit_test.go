@@ -10,9 +10,10 @@ import (
 	lcllms "github.com/tmc/langchaingo/llms"
 
 	"github.com/resilientgo/resilient/faultserver"
-	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 )
 
 // TestPoolStreamCutAfterText: a stream that one deployment cuts after
@@ -53,7 +54,7 @@ func TestPoolStreamCutAfterText(t *testing.T) {
 			if st[0].Health != 1-1.0/8 || st[1].Health != 1 {
 				t.Errorf("health %.3f and %.3f, want d0 charged once (0.875), d1 untouched", st[0].Health, st[1].Health)
 			}
-			if r := observetest.Of[middleware.StreamRestarted](rec); len(r) != 1 || r[0].Target != "d0" || r[0].Chunks != 1 {
+			if r := observetest.Of[observe.StreamRestarted](rec); len(r) != 1 || r[0].Target != "d0" || r[0].Chunks != 1 {
 				t.Errorf("restarts %+v, want one of d0 after 1 chunk", r)
 			}
 		}
@@ -128,7 +129,7 @@ func TestMemberOutsidePool(t *testing.T) {
 		if _, err := primary.GenerateContent(t.Context(), hello()); err != nil {
 			t.Errorf("Fallbacks: %v", err)
 		}
-		for _, f := range observetest.Of[middleware.Fallback](rec) {
+		for _, f := range observetest.Of[observe.Fallback](rec) {
 			fallbacks = append(fallbacks, f.To)
 		}
 		if len(fallbacks) != 1 || fallbacks[0] != c.want {

@@ -6,9 +6,10 @@ import (
 	lcllms "github.com/tmc/langchaingo/llms"
 
 	"github.com/resilientgo/resilient/faultserver"
-	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 )
 
 // A pool's calls are reported with the provider and the model its members
@@ -16,7 +17,7 @@ import (
 // by provider or model counts a pool of one provider's deployments under
 // that provider and model, and a mixed pool under neither.
 func TestPoolCallsNameWhatTheMembersShare(t *testing.T) {
-	called := func(t *testing.T, m *llms.Model, err error, rec *observetest.Recorder) middleware.Target {
+	called := func(t *testing.T, m *llms.Model, err error, rec *observetest.Recorder) observe.Target {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
@@ -24,7 +25,7 @@ func TestPoolCallsNameWhatTheMembersShare(t *testing.T) {
 		if _, err := m.GenerateContent(t.Context(), hello()); err != nil {
 			t.Fatal(err)
 		}
-		ends := observetest.Of[middleware.CallEnd](rec)
+		ends := observetest.Of[observe.CallEnd](rec)
 		if len(ends) != 1 {
 			t.Fatalf("got %d call ends, want 1", len(ends))
 		}

@@ -13,10 +13,11 @@ import (
 	lcllms "github.com/tmc/langchaingo/llms"
 
 	"github.com/resilientgo/resilient/faultserver"
-	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/internal/scripted"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -70,12 +71,12 @@ func TestPoolBreakerMovesTrafficAndBack(t *testing.T) {
 		pool := mustPool(t, members, llms.Middleware(middleware.CircuitBreaker(3, delay)))
 		sick := pool.Pool().Members()[0].Breaker
 		calls := 0
-		for sick.State() != middleware.BreakerOpen {
+		for sick.State() != observe.BreakerOpen {
 			if _, err := pool.GenerateContent(t.Context(), hello()); err != nil {
 				t.Fatalf("call %d: %v", calls, err)
 			}
 			calls++
-			if sick.State() != middleware.BreakerOpen {
+			if sick.State() != observe.BreakerOpen {
 				// One call at a time, the pool sends the calls to the members
 				// healthier than d0 once it has failed, save a probe when d0
 				// has had no call for its breaker's delay.
@@ -111,7 +112,7 @@ func TestPoolBreakerMovesTrafficAndBack(t *testing.T) {
 			}
 		}
 		after = counts(servers)
-		if got := after[0] - before[0]; got != 10 || sick.State() != middleware.BreakerClosed {
+		if got := after[0] - before[0]; got != 10 || sick.State() != observe.BreakerClosed {
 			t.Errorf("after recovery: d0 took %d of 30 requests, breaker %v; want 10, closed", got, sick.State())
 		}
 	})
@@ -194,7 +195,7 @@ func TestPoolUnderConcurrencyLimit(t *testing.T) {
 				if want := n * 11; ok != want {
 					t.Errorf("%d answered, want %d", ok, want)
 				}
-				if r := observetest.Of[middleware.Refusal](rec); len(r) != refused || (refused > 0 && r[0].Reason != middleware.RefusedConcurrency) {
+				if r := observetest.Of[observe.Refusal](rec); len(r) != refused || (refused > 0 && r[0].Reason != observe.RefusedConcurrency) {
 					t.Errorf("%d refusal events (%+v), want %d for the concurrency limit", len(r), r[:min(len(r), 1)], refused)
 				}
 				breakers := []*middleware.Breaker{m.Breaker()}
@@ -205,7 +206,7 @@ func TestPoolUnderConcurrencyLimit(t *testing.T) {
 					}
 				}
 				for _, b := range breakers {
-					if b.State() != middleware.BreakerClosed {
+					if b.State() != observe.BreakerClosed {
 						t.Errorf("breaker %s is %v, want closed: a refusal is local overload", b.Name(), b.State())
 					}
 				}
@@ -227,7 +228,7 @@ func TestPoolErrorsNameMembers(t *testing.T) {
 		pool := mustPool(t, members, llms.Name("gpt-pool"), llms.Middleware(middleware.Observe(rec)))
 		_, err := pool.GenerateContent(t.Context(), hello())
 		var final *middleware.Error
-		if !errors.As(err, &final) || final.Reason != middleware.ReasonExhausted || final.Target != "gpt-pool" {
+		if !errors.As(err, &final) || final.Reason != observe.ReasonExhausted || final.Target != "gpt-pool" {
 			t.Fatalf("got %v, want gpt-pool exhausted", err)
 		}
 		for _, want := range []string{"attempt 1 to d0:", "attempt 2 to d1:", "attempt 3 to d2:", "502"} {
@@ -236,13 +237,13 @@ func TestPoolErrorsNameMembers(t *testing.T) {
 			}
 		}
 		var attempts []string
-		for _, e := range observetest.Of[middleware.AttemptEnd](rec) {
+		for _, e := range observetest.Of[observe.AttemptEnd](rec) {
 			attempts = append(attempts, e.Target)
 		}
 		if fmt.Sprint(attempts) != "[d0 d1 d2]" {
 			t.Errorf("attempts ended on %v, want d0 d1 d2", attempts)
 		}
-		ends := observetest.Of[middleware.CallEnd](rec)
+		ends := observetest.Of[observe.CallEnd](rec)
 		if len(ends) != 1 || ends[0].Target.Name != "gpt-pool" || ends[0].Attempts != 3 {
 			t.Errorf("call ends %+v, want one of gpt-pool with 3 attempts", ends)
 		}

@@ -1,93 +1,14 @@
 package llms
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"net/http"
-	"strings"
-	"sync"
-	"time"
 
-	"github.com/resilientgo/resilient/taxonomy"
+	"github.com/resilientgo/resilient/internal/wire"
 )
-
-// slot is where the transport writes the evidence of the attempt whose
-// context carries it. The wrapper reads it after the provider client returns.
-type slot struct {
-	mu    sync.Mutex
-	seen  bool
-	ev    *taxonomy.Evidence // allocated by the transport: calls that make no HTTP request pay nothing
-	rtErr error              // the error of the attempt's last round trip, if it failed
-	stop  string             // the stop reason an Anthropic stream announced
-}
-
-func (s *slot) setStop(reason string) {
-	s.mu.Lock()
-	s.stop = reason
-	s.mu.Unlock()
-}
-
-func (s *slot) stopReason() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.stop
-}
-
-type slotKey struct{}
-
-func withSlot(ctx context.Context) (context.Context, *slot) {
-	s := &slot{}
-	return context.WithValue(ctx, slotKey{}, s), s
-}
-
-func slotFrom(ctx context.Context) *slot {
-	s, _ := ctx.Value(slotKey{}).(*slot)
-	return s
-}
-
-// evidence returns what was recorded and whether the transport saw the
-// attempt at all.
-func (s *slot) evidence() (taxonomy.Evidence, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ev == nil {
-		return taxonomy.Evidence{}, s.seen
-	}
-	return *s.ev, s.seen
-}
-
-// withCause returns err with the error of the attempt's last round trip
-// attached when err does not already carry it: langchaingo's openai client
-// answers every transport error with a fixed text ("network error: failed
-// to reach API server"), which says neither what failed nor whether it can
-// fail differently next time. Attached, the cause's types reach the
-// classifier and its text the caller.
-func (s *slot) withCause(err error) error {
-	s.mu.Lock()
-	cause := s.rtErr
-	s.mu.Unlock()
-	if err == nil || cause == nil || errors.Is(err, cause) {
-		return err
-	}
-	return fmt.Errorf("%w: %w", err, cause)
-}
-
-func (s *slot) update(f func(*taxonomy.Evidence)) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ev == nil {
-		s.ev = new(taxonomy.Evidence)
-	}
-	f(s.ev)
-}
 
 // Transport is an [http.RoundTripper] that records, for each attempt of a
 // wrapped model, the wire evidence langchaingo's clients discard, as a
-// [taxonomy.Evidence]: status, Retry-After (seconds or HTTP date),
+// taxonomy.Evidence: status, Retry-After (seconds or HTTP date),
 // retry-after-ms, x-should-retry, rate-limit reset headers, the provider's
 // error type, code and message from the body of an error response, and as
 // an in-band error from the body of a successful one that is a provider error
@@ -104,160 +25,18 @@ func (s *slot) update(f func(*taxonomy.Evidence)) {
 //
 // It records only requests whose context comes from a wrapped model's
 // attempt; other requests pass through untouched. Plug it into a provider
-// client with the client's WithHTTPClient option and [HTTPClient].
+// client with the client's WithHTTPClient option and [HTTPClient]. Its
+// field Base performs the requests; nil means http.DefaultTransport.
 //
 // A Transport is safe for concurrent use.
-type Transport struct {
-	// Base performs the requests. Nil means http.DefaultTransport.
-	Base http.RoundTripper
-}
+type Transport = wire.Transport
 
 // NewTransport returns a Transport over base (nil: http.DefaultTransport).
-func NewTransport(base http.RoundTripper) *Transport { return &Transport{Base: base} }
+func NewTransport(base http.RoundTripper) *Transport { return wire.NewTransport(base) }
 
 // HTTPClient returns an *http.Client whose transport is a [Transport] over
 // http.DefaultTransport, ready for openai.WithHTTPClient,
 // anthropic.WithHTTPClient, ollama.WithHTTPClient or
 // huggingface.WithHTTPClient. It sets no overall timeout: the wrapped model's
 // attempt timeout bounds each attempt.
-func HTTPClient() *http.Client { return &http.Client{Transport: NewTransport(nil)} }
-
-// maxErrorBody bounds how much of an error response is read to find the
-// provider's error type, code and message.
-const maxErrorBody = 1 << 20
-
-// RoundTrip performs the request and records its evidence.
-func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	base := t.Base
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	s := slotFrom(req.Context())
-	if s == nil {
-		return base.RoundTrip(req)
-	}
-	s.update(func(ev *taxonomy.Evidence) { *ev = taxonomy.Evidence{} }) // the last exchange of the attempt wins
-	resp, err := base.RoundTrip(req)
-	s.mu.Lock()
-	s.seen = true
-	s.rtErr = err
-	s.stop = ""
-	s.mu.Unlock()
-	if err != nil {
-		return resp, err
-	}
-	ev := taxonomy.HeaderEvidence(resp.Header, resp.StatusCode, time.Now())
-	if resp.StatusCode >= 400 && resp.Body != nil {
-		var head []byte
-		head, resp.Body = peekBody(resp.Body, maxErrorBody)
-		ev.ErrorType, ev.ErrorCode, ev.ErrorMessage = parseErrorBody(head)
-	}
-	if ct := strings.ToLower(resp.Header.Get("Content-Type")); isStream(ct) && resp.Body != nil {
-		ev.Stream = true
-		resp.Body = &streamWatcher{body: resp.Body, slot: s, ndjson: strings.Contains(ct, "ndjson")}
-	} else if resp.StatusCode/100 == 2 && resp.Body != nil && resp.Body != http.NoBody {
-		resp.Body = &errorBodyWatcher{body: resp.Body, slot: s}
-	}
-	s.update(func(dst *taxonomy.Evidence) { *dst = ev })
-	return resp, nil
-}
-
-// peekBody reads up to limit bytes of body and returns them with a body
-// that yields every byte of the original: those bytes, then the rest. A body
-// that ended within the limit is closed at once, and its read error, if any,
-// comes after the bytes read; a longer one is read on from the connection
-// and closed when the returned body is.
-func peekBody(body io.ReadCloser, limit int64) ([]byte, io.ReadCloser) {
-	head, err := io.ReadAll(io.LimitReader(body, limit))
-	if err == nil && int64(len(head)) == limit {
-		return head, &replayBody{Reader: io.MultiReader(bytes.NewReader(head), body), body: body}
-	}
-	body.Close()
-	return head, io.NopCloser(io.MultiReader(bytes.NewReader(head), errReader{err}))
-}
-
-// replayBody reads from Reader and closes body.
-type replayBody struct {
-	io.Reader
-	body io.Closer
-}
-
-func (r *replayBody) Close() error { return r.body.Close() }
-
-// errReader replays a read error after the restored body, or EOF.
-type errReader struct{ err error }
-
-func (r errReader) Read([]byte) (int, error) {
-	if r.err != nil {
-		return 0, r.err
-	}
-	return 0, io.EOF
-}
-
-// isStream reports whether a lowercased Content-Type is a stream: SSE or
-// NDJSON.
-func isStream(ct string) bool {
-	return strings.Contains(ct, "text/event-stream") || strings.Contains(ct, "ndjson")
-}
-
-// parseErrorBody finds the provider's error type, code and message in the
-// shapes the providers use, the message at most 8 KiB
-// ([taxonomy.BoundMessage]):
-//
-//	OpenAI     {"error": {"message", "type", "code"}}
-//	Anthropic  {"type": "error", "error": {"type", "message"}}
-//	Gemini     {"error": {"code": 429, "message", "status": "RESOURCE_EXHAUSTED"}}
-//	Ollama     {"error": "message"}
-//	Mistral    {"object": "error", "message", "type", "code"}
-func parseErrorBody(body []byte) (typ, code, message string) {
-	typ, code, message = decodeErrorBody(body)
-	return typ, code, taxonomy.BoundMessage(message)
-}
-
-func decodeErrorBody(body []byte) (typ, code, message string) {
-	var doc struct {
-		Error   json.RawMessage `json:"error"`
-		Type    string          `json:"type"`
-		Code    json.RawMessage `json:"code"`
-		Message string          `json:"message"`
-	}
-	if json.Unmarshal(body, &doc) != nil {
-		return "", "", ""
-	}
-	if len(doc.Error) > 0 && doc.Error[0] == '"' {
-		_ = json.Unmarshal(doc.Error, &message)
-		return "", "", message
-	}
-	if len(doc.Error) > 0 && doc.Error[0] == '{' {
-		var inner struct {
-			Type    string          `json:"type"`
-			Code    json.RawMessage `json:"code"`
-			Message string          `json:"message"`
-			Status  string          `json:"status"`
-		}
-		if json.Unmarshal(doc.Error, &inner) == nil {
-			typ = inner.Type
-			if typ == "" {
-				typ = inner.Status
-			}
-			return typ, rawString(inner.Code), inner.Message
-		}
-	}
-	if doc.Type == "error" {
-		doc.Type = ""
-	}
-	return doc.Type, rawString(doc.Code), doc.Message
-}
-
-// rawString renders a JSON code that may be a string, a number or null.
-func rawString(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	var n json.Number
-	if json.Unmarshal(raw, &n) == nil {
-		return n.String()
-	}
-	return ""
-}
+func HTTPClient() *http.Client { return wire.HTTPClient() }

@@ -12,10 +12,11 @@ import (
 	lcllms "github.com/tmc/langchaingo/llms"
 
 	"github.com/resilientgo/resilient/faultserver"
-	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/internal/scripted"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 )
 
 // reported adds up the usage the fault server reported.
@@ -67,7 +68,7 @@ func TestUsageAddsUpWithRealClients(t *testing.T) {
 						got.Requests, got.InputTokens, got.OutputTokens, want.Requests, want.InputTokens, want.OutputTokens)
 				}
 				var in, out int
-				for _, e := range observetest.Of[middleware.CallEnd](rec) {
+				for _, e := range observetest.Of[observe.CallEnd](rec) {
 					in, out = in+e.InputTokens, out+e.OutputTokens
 				}
 				if in != want.InputTokens || out != want.OutputTokens {
@@ -187,11 +188,11 @@ func TestRefusalIsNotAReasonToFallBack(t *testing.T) {
 			llms.Fallbacks(realClient(t, secondary, faultserver.Anthropic)))
 		ctx := middleware.NewRun(t.Context(), middleware.RequestLimit(2))
 		_, err := m.GenerateContent(ctx, hello())
-		if fb := observetest.Of[middleware.Fallback](rec); len(fb) != 0 {
+		if fb := observetest.Of[observe.Fallback](rec); len(fb) != 0 {
 			t.Errorf("fell back: %+v", fb)
 		}
 		var final *middleware.Error
-		if !errors.As(err, &final) || final.Reason != middleware.ReasonUsageLimit {
+		if !errors.As(err, &final) || final.Reason != observe.ReasonUsageLimit {
 			t.Fatalf("got %v, want stopped by the usage limit", err)
 		}
 		if primary.Count() != 2 || secondary.Count() != 0 {

@@ -11,9 +11,10 @@ import (
 	lcllms "github.com/tmc/langchaingo/llms"
 
 	"github.com/resilientgo/resilient/faultserver"
-	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -41,31 +42,31 @@ func TestWaitFollowsTheHeaders(t *testing.T) {
 		name       string
 		headers    func() []header // built inside the bubble, where the clock is fake
 		want       time.Duration
-		wantSource middleware.WaitSource
+		wantSource taxonomy.WaitSource
 	}{
 		{"openai reset of the exhausted limit", func() []header {
 			return []header{{"x-ratelimit-remaining-requests", "0"}, {"x-ratelimit-reset-requests", "6s"},
 				{"x-ratelimit-remaining-tokens", "1000"}, {"x-ratelimit-reset-tokens", "20ms"}}
-		}, 6 * time.Second, middleware.WaitReset},
+		}, 6 * time.Second, taxonomy.WaitReset},
 		{"openai reset, no limit said to be exhausted: the soonest", func() []header {
 			return []header{{"x-ratelimit-reset-requests", "1m0s"}, {"x-ratelimit-reset-tokens", "3s"}}
-		}, 3 * time.Second, middleware.WaitReset},
+		}, 3 * time.Second, taxonomy.WaitReset},
 		{"anthropic reset of the exhausted limit", func() []header {
 			return []header{{"anthropic-ratelimit-tokens-remaining", "0"}, {"anthropic-ratelimit-tokens-reset", rfc3339In(20 * time.Second)},
 				{"anthropic-ratelimit-requests-remaining", "49"}, {"anthropic-ratelimit-requests-reset", rfc3339In(time.Second)}}
-		}, 20 * time.Second, middleware.WaitReset},
+		}, 20 * time.Second, taxonomy.WaitReset},
 		{"Retry-After wins over a reset", func() []header {
 			return []header{{"Retry-After", "2"}, {"x-ratelimit-remaining-requests", "0"}, {"x-ratelimit-reset-requests", "20s"}}
-		}, 2 * time.Second, middleware.WaitRetryAfter},
+		}, 2 * time.Second, taxonomy.WaitRetryAfter},
 		{"Retry-After 0 means now, whatever the reset", func() []header {
 			return []header{{"Retry-After", "0"}, {"x-ratelimit-remaining-requests", "0"}, {"x-ratelimit-reset-requests", "30s"}}
-		}, 0, middleware.WaitRetryAfter},
+		}, 0, taxonomy.WaitRetryAfter},
 		{"retry-after-ms 0 means now, whatever Retry-After says", func() []header {
 			return []header{{"retry-after-ms", "0"}, {"Retry-After", "7"}}
-		}, 0, middleware.WaitRetryAfter},
+		}, 0, taxonomy.WaitRetryAfter},
 		{"retry-after-ms is the more precise", func() []header {
 			return []header{{"retry-after-ms", "1500"}, {"Retry-After", "2"}}
-		}, 1500 * time.Millisecond, middleware.WaitRetryAfter},
+		}, 1500 * time.Millisecond, taxonomy.WaitRetryAfter},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -78,7 +79,7 @@ func TestWaitFollowsTheHeaders(t *testing.T) {
 					t.Fatalf("got %v", err)
 				}
 				wantRetryAfter(t, s, tt.want)
-				retries := observetest.Of[middleware.RetryScheduled](rec)
+				retries := observetest.Of[observe.RetryScheduled](rec)
 				if len(retries) != 1 || retries[0].Wait != tt.want || retries[0].Source != tt.wantSource {
 					t.Errorf("retries reported: %+v, want one after %v from %v", retries, tt.want, tt.wantSource)
 				}
@@ -100,7 +101,7 @@ func TestResetOverTheCapFailsFast(t *testing.T) {
 				start := time.Now()
 				_, err := mustWrap(t, realClient(t, s, f)).GenerateContent(t.Context(), hello())
 				var final *middleware.Error
-				if !errors.As(err, &final) || final.Reason != middleware.ReasonRetryAfterOverCap || time.Since(start) != 0 || s.Count() != 1 {
+				if !errors.As(err, &final) || final.Reason != observe.ReasonRetryAfterOverCap || time.Since(start) != 0 || s.Count() != 1 {
 					t.Fatalf("got %v after %v and %d requests, want retry-after over the cap at once", err, time.Since(start), s.Count())
 				}
 				if c := final.Class(); c.RetryAfter > taxonomy.MaxWaitHint || c.WaitSource != taxonomy.WaitReset {

@@ -10,9 +10,10 @@ import (
 	lcllms "github.com/tmc/langchaingo/llms"
 
 	"github.com/resilientgo/resilient/faultserver"
-	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -305,7 +306,7 @@ func TestRateLimitWaitsAudit(t *testing.T) {
 					t.Fatalf("got %v", err)
 				}
 				wantRetryAfter(t, s, tt.want)
-				if retries := observetest.Of[middleware.RetryScheduled](rec); len(retries) != 1 || retries[0].Wait != tt.want || retries[0].Source != middleware.WaitRetryAfter {
+				if retries := observetest.Of[observe.RetryScheduled](rec); len(retries) != 1 || retries[0].Wait != tt.want || retries[0].Source != taxonomy.WaitRetryAfter {
 					t.Errorf("retries reported: %+v, want one after %v from the Retry-After", retries, tt.want)
 				}
 			})
@@ -327,7 +328,7 @@ func TestBadRetryAfterFallsBackToBackoff(t *testing.T) {
 					t.Fatalf("got %v", err)
 				}
 				wantRetryAfter(t, s, 500*time.Millisecond)
-				if retries := observetest.Of[middleware.RetryScheduled](rec); len(retries) != 1 || retries[0].Source != middleware.WaitBackoff {
+				if retries := observetest.Of[observe.RetryScheduled](rec); len(retries) != 1 || retries[0].Source != taxonomy.WaitBackoff {
 					t.Errorf("retries reported: %+v, want one after the backoff", retries)
 				}
 			})
@@ -376,14 +377,14 @@ func TestHugeRetryAfterFailsFastClamped(t *testing.T) {
 				start := time.Now()
 				_, err := mustWrap(t, realClient(t, s, f), llms.Middleware(middleware.Observe(rec))).GenerateContent(t.Context(), hello())
 				var final *middleware.Error
-				if !errors.As(err, &final) || final.Reason != middleware.ReasonRetryAfterOverCap || time.Since(start) != 0 || s.Count() != 1 {
+				if !errors.As(err, &final) || final.Reason != observe.ReasonRetryAfterOverCap || time.Since(start) != 0 || s.Count() != 1 {
 					t.Fatalf("got %v after %v and %d requests, want retry-after over the cap at once", err, time.Since(start), s.Count())
 				}
 				if c := final.Class(); c.RetryAfter <= time.Minute || c.RetryAfter > taxonomy.MaxWaitHint {
 					t.Errorf("class wait: got %v, want over the cap and at most %v", c.RetryAfter, taxonomy.MaxWaitHint)
 				}
-				gaveUp := observetest.Of[middleware.GaveUp](rec)
-				if len(gaveUp) != 1 || gaveUp[0].Reason != middleware.ReasonRetryAfterOverCap || gaveUp[0].Class.RetryAfter != final.Class().RetryAfter {
+				gaveUp := observetest.Of[observe.GaveUp](rec)
+				if len(gaveUp) != 1 || gaveUp[0].Reason != observe.ReasonRetryAfterOverCap || gaveUp[0].Class.RetryAfter != final.Class().RetryAfter {
 					t.Errorf("give-ups reported: %+v, want one over the cap with the clamped wait", gaveUp)
 				}
 			})

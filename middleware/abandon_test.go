@@ -7,8 +7,9 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -31,7 +32,7 @@ func TestTimeoutBoundsAFunctionThatIgnoresItsContext(t *testing.T) {
 			t.Errorf("Do returned after %v, want 50ms (the attempt timeout)", elapsed)
 		}
 		e := asError(t, err)
-		if got != "" || e.Reason != middleware.ReasonExhausted {
+		if got != "" || e.Reason != observe.ReasonExhausted {
 			t.Fatalf("got (%q, %v), want an exhausted failure", got, err)
 		}
 		if c := e.Attempts[0].Class; c.Kind != taxonomy.Transient || c.Rule != "attempt timeout" {
@@ -40,13 +41,13 @@ func TestTimeoutBoundsAFunctionThatIgnoresItsContext(t *testing.T) {
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("%v does not match context.DeadlineExceeded", err)
 		}
-		ends := observetest.Of[middleware.AttemptEnd](rec)
+		ends := observetest.Of[observe.AttemptEnd](rec)
 		if len(ends) != 1 || !ends[0].Abandoned || !ends[0].Failed {
 			t.Errorf("attempt ends %+v, want one abandoned failure", ends)
 		}
 
 		time.Sleep(time.Second) // the abandoned function returns meanwhile
-		late := observetest.Of[middleware.LateResult](rec)
+		late := observetest.Of[observe.LateResult](rec)
 		if len(late) != 1 || late[0].Late != 250*time.Millisecond || late[0].Failed || late[0].Attempt != 1 {
 			t.Errorf("late results %+v, want one success 250ms late from attempt 1", late)
 		}
@@ -81,7 +82,7 @@ func TestCallerDeadlineBoundsAFunctionThatIgnoresItsContext(t *testing.T) {
 		if elapsed := time.Since(start); elapsed != 100*time.Millisecond {
 			t.Errorf("Do returned after %v, want 100ms (the caller's deadline)", elapsed)
 		}
-		if e := asError(t, err); e.Reason != middleware.ReasonCanceled || !errors.Is(err, context.DeadlineExceeded) {
+		if e := asError(t, err); e.Reason != observe.ReasonCanceled || !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("got %v, want canceled by the caller's deadline", err)
 		}
 		time.Sleep(time.Second)
@@ -120,7 +121,7 @@ func TestEndWithAClassifiedCause(t *testing.T) {
 		})
 		_, err := mustPipeline(t).Do(t.Context(), fn)
 		e := asError(t, err)
-		if e.Reason != middleware.ReasonPermanent || len(e.Attempts) != 1 || !errors.Is(err, fatal) {
+		if e.Reason != observe.ReasonPermanent || len(e.Attempts) != 1 || !errors.Is(err, fatal) {
 			t.Fatalf("got %v, want the permanent cause after one attempt", err)
 		}
 		time.Sleep(time.Second)
@@ -146,7 +147,7 @@ func TestAnAnswerAsTheTimeoutPassesStands(t *testing.T) {
 func TestObserverSeesTheCallAndEveryAttempt(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		rec := &observetest.Recorder{}
-		var seen []middleware.Start
+		var seen []observe.Start
 		fn := bounded(func(ctx context.Context, s middleware.State) (string, error) {
 			st, _ := observetest.StartFrom(ctx)
 			seen = append(seen, st)
@@ -155,29 +156,29 @@ func TestObserverSeesTheCallAndEveryAttempt(t *testing.T) {
 			}
 			return "ok", nil
 		})
-		p := mustPipeline(t, middleware.Observe(rec), middleware.Describe(middleware.Target{Operation: "chat", Provider: "openai", Model: "gpt-4o"}))
+		p := mustPipeline(t, middleware.Observe(rec), middleware.Describe(observe.Target{Operation: "chat", Provider: "openai", Model: "gpt-4o"}))
 		if _, err := p.Do(t.Context(), fn); err != nil {
 			t.Fatal(err)
 		}
-		want := middleware.Target{Name: "test-target", Operation: "chat", Provider: "openai", Model: "gpt-4o"}
+		want := observe.Target{Name: "test-target", Operation: "chat", Provider: "openai", Model: "gpt-4o"}
 		starts := rec.Starts()
-		if len(starts) != 3 || starts[0] != (middleware.Start{Target: want}) ||
-			starts[1] != (middleware.Start{Target: want, Attempt: 1}) || starts[2] != (middleware.Start{Target: want, Attempt: 2}) {
+		if len(starts) != 3 || starts[0] != (observe.Start{Target: want}) ||
+			starts[1] != (observe.Start{Target: want, Attempt: 1}) || starts[2] != (observe.Start{Target: want, Attempt: 2}) {
 			t.Errorf("starts %+v, want the call then attempts 1 and 2 of %+v", starts, want)
 		}
 		if len(seen) != 2 || seen[0].Attempt != 1 || seen[1].Attempt != 2 {
 			t.Errorf("the function saw contexts of %+v, want those of attempts 1 and 2", seen)
 		}
-		retries := observetest.Of[middleware.RetryScheduled](rec)
-		if len(retries) != 1 || retries[0].Wait != 7*time.Second || retries[0].Source != middleware.WaitRetryAfter ||
+		retries := observetest.Of[observe.RetryScheduled](rec)
+		if len(retries) != 1 || retries[0].Wait != 7*time.Second || retries[0].Source != taxonomy.WaitRetryAfter ||
 			retries[0].Class.Kind != taxonomy.RateLimited {
 			t.Errorf("retries %+v, want one after the 7s Retry-After", retries)
 		}
-		ends := observetest.Of[middleware.CallEnd](rec)
-		if len(ends) != 1 || ends[0].Outcome != middleware.OutcomeOK || ends[0].Attempts != 2 || ends[0].Duration != 7*time.Second {
+		ends := observetest.Of[observe.CallEnd](rec)
+		if len(ends) != 1 || ends[0].Outcome != observe.OutcomeOK || ends[0].Attempts != 2 || ends[0].Duration != 7*time.Second {
 			t.Errorf("call ends %+v, want one success after 2 attempts and 7s", ends)
 		}
-		if r := observetest.Of[middleware.Recovered](rec); len(r) != 1 || r[0].Attempts != 2 {
+		if r := observetest.Of[observe.Recovered](rec); len(r) != 1 || r[0].Attempts != 2 {
 			t.Errorf("recovered %+v", r)
 		}
 	})
@@ -192,16 +193,16 @@ func TestObserverSeesRefusalsAndTheEnd(t *testing.T) {
 		if !errors.Is(err, middleware.ErrCircuitOpen) {
 			t.Fatalf("got %v, want circuit open", err)
 		}
-		refusals := observetest.Of[middleware.Refusal](rec)
-		if len(refusals) != 1 || refusals[0].Reason != middleware.RefusedCircuitOpen {
+		refusals := observetest.Of[observe.Refusal](rec)
+		if len(refusals) != 1 || refusals[0].Reason != observe.RefusedCircuitOpen {
 			t.Errorf("refusals %+v, want one circuit_open", refusals)
 		}
-		changes := observetest.Of[middleware.BreakerChange](rec)
-		if len(changes) != 1 || changes[0].To != middleware.BreakerOpen {
+		changes := observetest.Of[observe.BreakerChange](rec)
+		if len(changes) != 1 || changes[0].To != observe.BreakerOpen {
 			t.Errorf("breaker changes %+v, want it opened once", changes)
 		}
-		ends := observetest.Of[middleware.CallEnd](rec)
-		if len(ends) != 2 || ends[1].Outcome != middleware.OutcomeFailed || ends[1].Reason != middleware.ReasonCircuitOpen {
+		ends := observetest.Of[observe.CallEnd](rec)
+		if len(ends) != 2 || ends[1].Outcome != observe.OutcomeFailed || ends[1].Reason != observe.ReasonCircuitOpen {
 			t.Errorf("call ends %+v, want the second failed with circuit open", ends)
 		}
 	})
@@ -209,10 +210,10 @@ func TestObserverSeesRefusalsAndTheEnd(t *testing.T) {
 
 type panickingObserver struct{}
 
-func (panickingObserver) Start(context.Context, middleware.Start) context.Context {
+func (panickingObserver) Start(context.Context, observe.Start) context.Context {
 	panic("observer bug")
 }
-func (panickingObserver) Observe(context.Context, middleware.Event) { panic("observer bug") }
+func (panickingObserver) Observe(context.Context, observe.Event) { panic("observer bug") }
 
 func TestAPanickingObserverDoesNotBreakTheCall(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
@@ -222,7 +223,7 @@ func TestAPanickingObserverDoesNotBreakTheCall(t *testing.T) {
 		if err != nil || got != "ok" {
 			t.Fatalf("got (%q, %v)", got, err)
 		}
-		if len(observetest.Of[middleware.CallEnd](rec)) != 1 {
+		if len(observetest.Of[observe.CallEnd](rec)) != 1 {
 			t.Errorf("the observer after the panicking one missed the end")
 		}
 	})

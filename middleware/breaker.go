@@ -7,16 +7,7 @@ import (
 	"time"
 
 	"github.com/failsafe-go/failsafe-go/circuitbreaker"
-)
-
-// BreakerState is the state of a [Breaker].
-type BreakerState = circuitbreaker.State
-
-// The breaker states.
-const (
-	BreakerClosed   = circuitbreaker.ClosedState
-	BreakerOpen     = circuitbreaker.OpenState
-	BreakerHalfOpen = circuitbreaker.HalfOpenState
+	"github.com/resilientgo/resilient/observe"
 )
 
 // Breaker holds the health of one protected target (a model, a provider
@@ -40,30 +31,30 @@ type Breaker struct {
 	maxHold   time.Duration // the longest hold; set at construction
 
 	mu        sync.Mutex
-	listeners []*func(BreakerState) // copy on write
+	listeners []*func(observe.BreakerState) // copy on write
 
 }
 
 // NewBreaker returns a breaker named name (for events and logs) that opens
 // after failures consecutive counted failures and stays open for delay, that
 // holds open for at most [DefaultMaxHold] (see [Breaker.HoldOpen]), and
-// reports its changes of state to observers as [BreakerChange] events (nil
-// observers are skipped; [Log] writes them as log lines). Values below 1
+// reports its changes of state to observers as [observe.BreakerChange] events (nil
+// observers are skipped; [observe.Log] writes them as log lines). Values below 1
 // give the defaults, [DefaultBreakerFailures] and [DefaultBreakerDelay].
-func NewBreaker(name string, failures int, delay time.Duration, observers ...Observer) *Breaker {
+func NewBreaker(name string, failures int, delay time.Duration, observers ...observe.Observer) *Breaker {
 	return newBreaker(name, failures, delay, DefaultMaxHold, observers...)
 }
 
 // newBreaker is NewBreaker with the longest hold, which a pipeline sets
 // from its MaxHold option.
-func newBreaker(name string, failures int, delay, maxHold time.Duration, observers ...Observer) *Breaker {
+func newBreaker(name string, failures int, delay, maxHold time.Duration, observers ...observe.Observer) *Breaker {
 	if failures < 1 {
 		failures = DefaultBreakerFailures
 	}
 	if delay <= 0 {
 		delay = DefaultBreakerDelay
 	}
-	var obs Observers
+	var obs observe.Observers
 	for _, o := range observers {
 		if o != nil {
 			obs = append(obs, o)
@@ -76,7 +67,7 @@ func newBreaker(name string, failures int, delay, maxHold time.Duration, observe
 		WithDelay(delay).
 		OnStateChanged(func(e circuitbreaker.StateChangedEvent) {
 			if obs.Active() {
-				obs.Observe(e.Context(), BreakerChange{Target: name, From: e.OldState, To: e.NewState})
+				obs.Observe(e.Context(), observe.BreakerChange{Target: name, From: e.OldState, To: e.NewState})
 			}
 			b.notify(e.NewState)
 		}).
@@ -88,9 +79,9 @@ func newBreaker(name string, failures int, delay, maxHold time.Duration, observe
 func (b *Breaker) Name() string { return b.name }
 
 // State returns the current state. A breaker held open reports BreakerOpen.
-func (b *Breaker) State() BreakerState {
+func (b *Breaker) State() observe.BreakerState {
 	if b.held() {
-		return BreakerOpen
+		return observe.BreakerOpen
 	}
 	return b.cb.State()
 }
@@ -125,7 +116,7 @@ func (b *Breaker) HoldOpen(d time.Duration) {
 	if wasOpen && extends {
 		// No state change, but a longer open period: listeners that share
 		// the state (package resilientredis) must hear of it.
-		b.notify(BreakerOpen)
+		b.notify(observe.BreakerOpen)
 	}
 }
 
@@ -146,7 +137,7 @@ func (b *Breaker) Close() {
 // the breaker's lock, and when [Breaker.HoldOpen] lengthens the open period
 // of a breaker already open (with BreakerOpen). It returns a function that
 // unregisters f.
-func (b *Breaker) OnStateChange(f func(BreakerState)) (remove func()) {
+func (b *Breaker) OnStateChange(f func(observe.BreakerState)) (remove func()) {
 	entry := &f
 	b.mu.Lock()
 	b.listeners = append(b.listeners[:len(b.listeners):len(b.listeners)], entry)
@@ -154,11 +145,11 @@ func (b *Breaker) OnStateChange(f func(BreakerState)) (remove func()) {
 	return func() {
 		b.mu.Lock()
 		defer b.mu.Unlock()
-		b.listeners = slices.DeleteFunc(slices.Clone(b.listeners), func(e *func(BreakerState)) bool { return e == entry })
+		b.listeners = slices.DeleteFunc(slices.Clone(b.listeners), func(e *func(observe.BreakerState)) bool { return e == entry })
 	}
 }
 
-func (b *Breaker) notify(s BreakerState) {
+func (b *Breaker) notify(s observe.BreakerState) {
 	b.mu.Lock()
 	ls := b.listeners
 	b.mu.Unlock()

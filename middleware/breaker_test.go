@@ -8,17 +8,18 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 )
 
 const year = 365 * 24 * time.Hour
 
 // listen records what b's listeners are told.
-func listen(b *middleware.Breaker) func() []middleware.BreakerState {
-	var seen []middleware.BreakerState
-	b.OnStateChange(func(s middleware.BreakerState) { seen = append(seen, s) })
-	return func() []middleware.BreakerState { return seen }
+func listen(b *middleware.Breaker) func() []observe.BreakerState {
+	var seen []observe.BreakerState
+	b.OnStateChange(func(s observe.BreakerState) { seen = append(seen, s) })
+	return func() []observe.BreakerState { return seen }
 }
 
 // TestHoldOpenTellsListenersOfLongerPeriods: a hold that lengthens the open
@@ -69,7 +70,7 @@ func TestRemainingDelayAfterHoldOpen(t *testing.T) {
 		b.HoldOpen(30 * time.Second)
 		for _, at := range []time.Duration{0, 10 * time.Second, 29 * time.Second} {
 			time.Sleep(at - (30*time.Second - b.RemainingDelay()))
-			if got, want := b.RemainingDelay(), 30*time.Second-at; got != want || b.State() != middleware.BreakerOpen {
+			if got, want := b.RemainingDelay(), 30*time.Second-at; got != want || b.State() != observe.BreakerOpen {
 				t.Errorf("after %v: %v with %v remaining, want open with %v", at, b.State(), got, want)
 			}
 		}
@@ -78,7 +79,7 @@ func TestRemainingDelayAfterHoldOpen(t *testing.T) {
 			t.Errorf("after the hold: %v remaining, want 0", got)
 		}
 		p := mustPipeline(t, middleware.UseBreaker(b))
-		if got, err := p.Do(t.Context(), newScript(succeeds("ok")).fn); err != nil || got != "ok" || b.State() != middleware.BreakerClosed {
+		if got, err := p.Do(t.Context(), newScript(succeeds("ok")).fn); err != nil || got != "ok" || b.State() != observe.BreakerClosed {
 			t.Errorf("probe: got (%q, %v) and %v, want ok and closed", got, err, b.State())
 		}
 	})
@@ -102,7 +103,7 @@ func TestNewBreakerDefaults(t *testing.T) {
 			b := middleware.NewBreaker("b", c.failures, time.Second, nil)
 			p := mustPipeline(t, middleware.UseBreaker(b), middleware.SingleAttempt(), middleware.NoThrottle())
 			n := 0
-			for b.State() == middleware.BreakerClosed && n < 100 {
+			for b.State() == observe.BreakerClosed && n < 100 {
 				_, _ = p.Do(t.Context(), newScript(fails(err500)).fn)
 				n++
 			}
@@ -135,8 +136,8 @@ func TestWaitHintHoldIsBounded(t *testing.T) {
 				s := newScript(fails(retryAfter(err429, year)), succeeds("ok"))
 				p := mustPipeline(t, c.opts...)
 				_, err := p.Do(t.Context(), s.fn)
-				if got := asError(t, err).Reason; got != middleware.ReasonRetryAfterOverCap {
-					t.Fatalf("reason: got %v, want %v", got, middleware.ReasonRetryAfterOverCap)
+				if got := asError(t, err).Reason; got != observe.ReasonRetryAfterOverCap {
+					t.Fatalf("reason: got %v, want %v", got, observe.ReasonRetryAfterOverCap)
 				}
 				if got := p.Breaker().RemainingDelay(); got != c.want {
 					t.Errorf("held open for %v, want %v", got, c.want)
@@ -185,8 +186,8 @@ func TestHoldOpenOfABreakerOpenedByFailures(t *testing.T) {
 			t.Errorf("remaining delay %v, want 20s", got)
 		}
 		// Observers hear of changes of state only; nil observers are skipped.
-		changes := observetest.Of[middleware.BreakerChange](rec)
-		if want := (middleware.BreakerChange{Target: "b", From: middleware.BreakerClosed, To: middleware.BreakerOpen}); len(changes) != 1 || changes[0] != want {
+		changes := observetest.Of[observe.BreakerChange](rec)
+		if want := (observe.BreakerChange{Target: "b", From: observe.BreakerClosed, To: observe.BreakerOpen}); len(changes) != 1 || changes[0] != want {
 			t.Errorf("breaker changes %+v, want %+v", changes, want)
 		}
 	})

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -17,11 +18,11 @@ type decision struct {
 	err     error // the attempt's error
 	retry   bool
 	wait    time.Duration
-	source  WaitSource // where wait came from, when retry
-	reason  Reason     // why the call stops, when !retry
+	source  taxonomy.WaitSource // where wait came from, when retry
+	reason  observe.Reason      // why the call stops, when !retry
 	detail  string
-	inner   *Error        // an inner layer's final error, passed through
-	refusal RefusalReason // set when the call stops because something refused it
+	inner   *Error                // an inner layer's final error, passed through
+	refusal observe.RefusalReason // set when the call stops because something refused it
 }
 
 func (d *decision) Error() string { return d.err.Error() }
@@ -48,7 +49,7 @@ func decisionOf(err error) *decision {
 // (and cancel its siblings): only failures that no retry would fix.
 func isFinal(err error) bool {
 	d := decisionOf(err)
-	return d != nil && !d.retry && d.reason != ReasonBudgetSpent && d.reason != ReasonCircuitOpen
+	return d != nil && !d.retry && d.reason != observe.ReasonBudgetSpent && d.reason != observe.ReasonCircuitOpen
 }
 
 var errHedgeRefused = errors.New("middleware: hedge refused: the run's retry budget is spent")
@@ -63,10 +64,10 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *member) *dec
 	var inner *Error
 	var refused *UsageLimitError
 	if errors.As(err, &refused) {
-		return &decision{reason: ReasonUsageLimit, detail: refused.Limit, refusal: RefusedUsageLimit}
+		return &decision{reason: observe.ReasonUsageLimit, detail: refused.Limit, refusal: observe.RefusedUsageLimit}
 	}
 	if class.Kind == taxonomy.Canceled {
-		return &decision{reason: ReasonCanceled}
+		return &decision{reason: observe.ReasonCanceled}
 	}
 	if errors.As(err, &inner) {
 		// No multiplication across layers: an inner layer of this library
@@ -78,18 +79,18 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *member) *dec
 		return &decision{reason: inner.Reason, detail: inner.Detail, inner: inner}
 	}
 	if errors.As(err, &nr) {
-		return &decision{reason: ReasonUnretryable, detail: nr.detail}
+		return &decision{reason: observe.ReasonUnretryable, detail: nr.detail}
 	}
 	if c.bounded.Err() != nil {
 		// The call's MaxDuration passed (the caller's own context is not done:
 		// that would be Canceled, above).
-		return &decision{reason: ReasonDeadline, detail: fmt.Sprintf("max duration %v", cfg.maxDuration)}
+		return &decision{reason: observe.ReasonDeadline, detail: fmt.Sprintf("max duration %v", cfg.maxDuration)}
 	}
 	if class.Kind == taxonomy.Permanent || class.Kind == taxonomy.Programming {
 		if m != nil && accountFailure(class) {
 			return c.decideSwitch(n, m)
 		}
-		return &decision{reason: ReasonPermanent}
+		return &decision{reason: observe.ReasonPermanent}
 	}
 
 	limit := cfg.attemptsFor(class.Kind)
@@ -101,9 +102,9 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *member) *dec
 	}
 	if n >= limit {
 		if overflow {
-			return &decision{reason: ReasonContextOverflow}
+			return &decision{reason: observe.ReasonContextOverflow}
 		}
-		return &decision{reason: ReasonExhausted}
+		return &decision{reason: observe.ReasonExhausted}
 	}
 	if c.p.bal != nil {
 		return c.decideRoute(n, class, m)
@@ -112,7 +113,7 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *member) *dec
 		if c.p.breaker != nil {
 			c.p.breaker.HoldOpen(min(class.RetryAfter, cfg.maxHold))
 		}
-		return &decision{reason: ReasonRetryAfterOverCap,
+		return &decision{reason: observe.ReasonRetryAfterOverCap,
 			detail: fmt.Sprintf("provider asked for %v, cap is %v", class.RetryAfter, cfg.retryAfterCap)}
 	}
 	wait, source := c.wait(n, class)
@@ -121,7 +122,7 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *member) *dec
 		return d
 	}
 	if b := c.p.breaker; b != nil && !cfg.noThrottle && !overflow && !b.throttle.allowsRetry() {
-		return &decision{reason: ReasonThrottled, detail: "most recent attempts of " + b.Name() + " failed", refusal: RefusedThrottle}
+		return &decision{reason: observe.ReasonThrottled, detail: "most recent attempts of " + b.Name() + " failed", refusal: observe.RefusedThrottle}
 	}
 	return c.retryAfter(wait, source)
 }
@@ -130,37 +131,37 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *member) *dec
 // MaxDuration or the caller's); nil when it would not.
 func (c *call[R]) pastDeadline(wait time.Duration) *decision {
 	if deadline, ok := c.bounded.Deadline(); ok && time.Now().Add(wait).After(deadline) {
-		return &decision{reason: ReasonDeadline,
+		return &decision{reason: observe.ReasonDeadline,
 			detail: fmt.Sprintf("the next wait of %v would pass the deadline", wait.Round(time.Millisecond))}
 	}
 	return nil
 }
 
 // retryAfter schedules a retry after wait, if the run's budget pays for it.
-func (c *call[R]) retryAfter(wait time.Duration, source WaitSource) *decision {
+func (c *call[R]) retryAfter(wait time.Duration, source taxonomy.WaitSource) *decision {
 	if !c.run.TryRetry() {
-		return &decision{reason: ReasonBudgetSpent, refusal: RefusedBudget}
+		return &decision{reason: observe.ReasonBudgetSpent, refusal: observe.RefusedBudget}
 	}
 	return &decision{retry: true, wait: wait, source: source}
 }
 
 // wait returns how long to wait before retrying after attempt n failed with
 // class, and where that wait comes from.
-func (c *call[R]) wait(n int, class taxonomy.Class) (time.Duration, WaitSource) {
+func (c *call[R]) wait(n int, class taxonomy.Class) (time.Duration, taxonomy.WaitSource) {
 	if class.Kind == taxonomy.ContextOverflow {
-		return 0, WaitBackoff // the function repairs the request; waiting would not help
+		return 0, taxonomy.WaitBackoff // the function repairs the request; waiting would not help
 	}
-	if class.RetryAfter > 0 || class.WaitSource != WaitBackoff {
+	if class.RetryAfter > 0 || class.WaitSource != taxonomy.WaitBackoff {
 		// Exactly, 0 included ("Retry-After: 0" means now): retrying early is
 		// how accounts get throttled harder. A negative wait, which only a
 		// caller's classifier can give, is no wait.
 		wait := max(class.RetryAfter, 0)
-		if class.WaitSource == WaitBackoff {
-			return wait, WaitRetryAfter // a classifier of the caller's that names no source
+		if class.WaitSource == taxonomy.WaitBackoff {
+			return wait, taxonomy.WaitRetryAfter // a classifier of the caller's that names no source
 		}
 		return wait, class.WaitSource
 	}
-	return c.p.backoff(n), WaitBackoff
+	return c.p.backoff(n), taxonomy.WaitBackoff
 }
 
 // backoff returns the wait before retry n (after attempt n failed): full
@@ -204,7 +205,7 @@ func (c *call[R]) countAttempts(match func(taxonomy.Class) bool) int {
 // in time. A refusal while half-open (another caller holds the probe) waits
 // a backoff, never zero, so refused callers do not spin.
 func (c *call[R]) decideOpen(n int) *decision {
-	stop := &decision{reason: ReasonCircuitOpen, detail: c.p.breaker.Name(), refusal: RefusedCircuitOpen}
+	stop := &decision{reason: observe.ReasonCircuitOpen, detail: c.p.breaker.Name(), refusal: observe.RefusedCircuitOpen}
 	return c.waitForProbe(n, c.p.breaker.RemainingDelay(), stop)
 }
 
@@ -227,7 +228,7 @@ func (c *call[R]) waitForProbe(n int, remaining time.Duration, stop *decision) *
 		return stop
 	}
 	if !c.run.TryRetry() {
-		return &decision{reason: ReasonBudgetSpent, refusal: RefusedBudget}
+		return &decision{reason: observe.ReasonBudgetSpent, refusal: observe.RefusedBudget}
 	}
-	return &decision{retry: true, wait: wait, source: WaitProbe}
+	return &decision{retry: true, wait: wait, source: taxonomy.WaitProbe}
 }

@@ -8,14 +8,15 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
 // classed is an error of the given class, as a classifier of the caller's
 // could say it.
-func classed(kind taxonomy.Kind, wait time.Duration, source middleware.WaitSource) error {
+func classed(kind taxonomy.Kind, wait time.Duration, source taxonomy.WaitSource) error {
 	return taxonomy.WithClass(errors.New("classed by the caller"),
 		taxonomy.Class{Kind: kind, RetryAfter: wait, WaitSource: source, Rule: "caller's rule"})
 }
@@ -28,12 +29,12 @@ func TestOverflowsAreCountedApart(t *testing.T) {
 		name   string
 		steps  []step
 		calls  int
-		reason middleware.Reason // 0: success
+		reason observe.Reason // 0: success
 	}{
 		{"an overflow after a transient failure is repaired", []step{fails(err500), fails(errOverflow), succeeds("ok")}, 3, 0},
 		{"after two transient failures too", []step{fails(err500), fails(err529), fails(errOverflow), succeeds("ok")}, 4, 0},
-		{"a second overflow stops the call", []step{fails(errOverflow), fails(errOverflow)}, 2, middleware.ReasonContextOverflow},
-		{"with failures between them", []step{fails(errOverflow), fails(err500), fails(errOverflow)}, 3, middleware.ReasonContextOverflow},
+		{"a second overflow stops the call", []step{fails(errOverflow), fails(errOverflow)}, 2, observe.ReasonContextOverflow},
+		{"with failures between them", []step{fails(errOverflow), fails(err500), fails(errOverflow)}, 3, observe.ReasonContextOverflow},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
@@ -71,15 +72,15 @@ func TestWaitSources(t *testing.T) {
 		name   string
 		err    error
 		wait   time.Duration
-		source middleware.WaitSource
+		source taxonomy.WaitSource
 	}{
-		{"a wait without a source", classed(taxonomy.RateLimited, 2*time.Second, middleware.WaitBackoff), 2 * time.Second, middleware.WaitRetryAfter},
-		{"a rate-limit reset", classed(taxonomy.RateLimited, 3*time.Second, middleware.WaitReset), 3 * time.Second, middleware.WaitReset},
-		{"retry now", classed(taxonomy.RateLimited, 0, middleware.WaitRetryAfter), 0, middleware.WaitRetryAfter},
-		{"a negative wait", classed(taxonomy.RateLimited, -5*time.Second, middleware.WaitRetryAfter), 0, middleware.WaitRetryAfter},
-		{"Retry-After from the wire", retryAfter(err429, 4*time.Second), 4 * time.Second, middleware.WaitRetryAfter},
-		{"no hint", err500, 500 * time.Millisecond, middleware.WaitBackoff},
-		{"an overflow", classed(taxonomy.ContextOverflow, 2*time.Minute, middleware.WaitRetryAfter), 0, middleware.WaitBackoff},
+		{"a wait without a source", classed(taxonomy.RateLimited, 2*time.Second, taxonomy.WaitBackoff), 2 * time.Second, taxonomy.WaitRetryAfter},
+		{"a rate-limit reset", classed(taxonomy.RateLimited, 3*time.Second, taxonomy.WaitReset), 3 * time.Second, taxonomy.WaitReset},
+		{"retry now", classed(taxonomy.RateLimited, 0, taxonomy.WaitRetryAfter), 0, taxonomy.WaitRetryAfter},
+		{"a negative wait", classed(taxonomy.RateLimited, -5*time.Second, taxonomy.WaitRetryAfter), 0, taxonomy.WaitRetryAfter},
+		{"Retry-After from the wire", retryAfter(err429, 4*time.Second), 4 * time.Second, taxonomy.WaitRetryAfter},
+		{"no hint", err500, 500 * time.Millisecond, taxonomy.WaitBackoff},
+		{"an overflow", classed(taxonomy.ContextOverflow, 2*time.Minute, taxonomy.WaitRetryAfter), 0, taxonomy.WaitBackoff},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
@@ -96,7 +97,7 @@ func TestWaitSources(t *testing.T) {
 				if u := middleware.RunFrom(ctx).Usage(); u.Waited != c.wait || u.Retries != 1 {
 					t.Errorf("usage %+v, want 1 retry and %v waited", u, c.wait)
 				}
-				r := observetest.Of[middleware.RetryScheduled](rec)
+				r := observetest.Of[observe.RetryScheduled](rec)
 				if len(r) != 1 || r[0].Wait != c.wait || r[0].Source != c.source || r[0].Attempt != 1 {
 					t.Errorf("retries scheduled %+v, want one after attempt 1, %v from %v", r, c.wait, c.source)
 				}
@@ -200,7 +201,7 @@ func TestMaxDurationPassingDuringAnAttempt(t *testing.T) {
 		start := time.Now()
 		_, err := mustPipeline(t, middleware.MaxDuration(3*time.Second)).Do(t.Context(), s.fn)
 		e := asError(t, err)
-		if e.Reason != middleware.ReasonDeadline || s.count() != 1 || time.Since(start) != 3*time.Second {
+		if e.Reason != observe.ReasonDeadline || s.count() != 1 || time.Since(start) != 3*time.Second {
 			t.Fatalf("got %v after %d calls and %v, want deadline after 1 call and 3s", err, s.count(), time.Since(start))
 		}
 		if e.Detail != "max duration 3s" || e.Attempts[0].Class.Rule != "max duration exceeded" {
@@ -232,7 +233,7 @@ func TestWaitWhileOpenCountsRefusalsAsAttempts(t *testing.T) {
 		// reopens the circuit; attempt 3, after the backoff of 1s, is refused:
 		// the third attempt of three.
 		e := asError(t, err)
-		if e.Reason != middleware.ReasonCircuitOpen || s.count() != 1 || len(e.Attempts) != 3 {
+		if e.Reason != observe.ReasonCircuitOpen || s.count() != 1 || len(e.Attempts) != 3 {
 			t.Fatalf("got %v after %d requests, want circuit open after 3 attempts, 1 of them a request", err, s.count())
 		}
 		if want := 31*time.Second + 50*time.Millisecond; time.Since(start) != want {
@@ -301,10 +302,10 @@ func TestWaitWhileHalfOpenWaitsABackoff(t *testing.T) {
 			t.Fatalf("got %v, want circuit open", err)
 		}
 		var waits []string
-		for _, r := range observetest.Of[middleware.RetryScheduled](rec) {
+		for _, r := range observetest.Of[observe.RetryScheduled](rec) {
 			waits = append(waits, fmt.Sprintf("%v %v", r.Wait, r.Source))
 		}
-		if want := fmt.Sprint([]string{"500ms " + middleware.WaitProbe.String(), "1s " + middleware.WaitProbe.String()}); fmt.Sprint(waits) != want {
+		if want := fmt.Sprint([]string{"500ms " + taxonomy.WaitProbe.String(), "1s " + taxonomy.WaitProbe.String()}); fmt.Sprint(waits) != want {
 			t.Errorf("waits %v, want %v", waits, want)
 		}
 	})
@@ -317,10 +318,10 @@ func TestWaitWhileOpenWithinTheDeadlineAndBudget(t *testing.T) {
 		name   string
 		opts   []middleware.Option
 		run    []middleware.RunOption
-		reason middleware.Reason
+		reason observe.Reason
 	}{
-		{"deadline", []middleware.Option{middleware.MaxDuration(5 * time.Second)}, nil, middleware.ReasonCircuitOpen},
-		{"budget", nil, []middleware.RunOption{middleware.RetryBudget(0)}, middleware.ReasonBudgetSpent},
+		{"deadline", []middleware.Option{middleware.MaxDuration(5 * time.Second)}, nil, observe.ReasonCircuitOpen},
+		{"budget", nil, []middleware.RunOption{middleware.RetryBudget(0)}, observe.ReasonBudgetSpent},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {

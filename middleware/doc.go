@@ -28,17 +28,17 @@
 // down after a wait hint and whose limits have room, chosen by the
 // [Balance] strategy ([LeastInFlight], [RoundRobin], [LowestLatency]) with
 // the member a run or a [Sticky] key stuck to first; a retry goes at once
-// ([WaitNextMember]) to a member no attempt of the call went to. A member's
-// Retry-After cools it down ([Cooldown] event) rather than making the call
+// ([taxonomy.WaitNextMember]) to a member no attempt of the call went to. A member's
+// Retry-After cools it down ([observe.Cooldown] event) rather than making the call
 // wait, unless no other member can take the call. A member's account
 // failure (a key refused, a quota used up) takes it out of rotation for
-// its [MaxHold] ([Suspended] event) and sends the call at once to another
-// member. When no member can, the call stops with [ReasonCircuitOpen] (or
-// the limit's reason, or [ReasonPermanent] after account failures) and a
+// its [MaxHold] ([observe.Suspended] event) and sends the call at once to another
+// member. When no member can, the call stops with [observe.ReasonCircuitOpen] (or
+// the limit's reason, or [observe.ReasonPermanent] after account failures) and a
 // detail stating each member's state. Each attempt names its member:
-// [Attempt.Target] in the final error, the Target of [Start],
-// [AttemptEnd], [LateResult], [RetryScheduled] and [Refusal] (and of
-// package llms's [StreamRestarted]); [Pipeline.Balancer] reports on the
+// [Attempt.Target] in the final error, the Target of [observe.Start],
+// [observe.AttemptEnd], [observe.LateResult], [observe.RetryScheduled] and [observe.Refusal] (and of
+// package llms's [observe.StreamRestarted]); [Pipeline.Balancer] reports on the
 // members.
 //
 // # Decisions
@@ -68,7 +68,7 @@
 //   - a [Run] in the context ([NewRun]) caps the retries of every model and
 //     tool call of one agent run together, counts the run's usage and may
 //     limit it: a call made with the [Request] option has each attempt
-//     counted as a request, and refused ([ReasonUsageLimit], never retried)
+//     counted as a request, and refused ([observe.ReasonUsageLimit], never retried)
 //     before it takes anything from the limiter or the breaker;
 //   - the circuit breaker ([CircuitBreaker]) opens after 10 consecutive
 //     failures that say something about the target (not cancellations, rate
@@ -83,8 +83,8 @@
 //     turns it off). A provider failing one request in three keeps the
 //     bucket full;
 //   - a concurrency limit with no free slot within its wait stops the call
-//     with [ReasonConcurrency] ([ErrConcurrency]), never retried, never
-//     counted by the breaker, reported as a [Refusal];
+//     with [observe.ReasonConcurrency] ([ErrConcurrency]), never retried, never
+//     counted by the breaker, reported as a [observe.Refusal];
 //   - a panic in the protected function is recovered and becomes a
 //     programming failure ([PanicError]), so no breaker permit leaks.
 //
@@ -109,17 +109,17 @@
 // ignores its context, as some provider clients do. Such an attempt is
 // abandoned (its failure is an *[AbandonedError]): the function's goroutine
 // ends when it returns, and what it returns then is discarded and reported
-// once, as a [LateResult] event. A function that sees for itself that its
+// once, as a [observe.LateResult] event. A function that sees for itself that its
 // work is hung, such as a stalled stream, ends its attempt with [State.End].
 //
 // # Events
 //
 // Every decision is reported to the observers installed with [Observe] as a
-// typed event ([AttemptEnd], [RetryScheduled], [GaveUp], [BreakerChange],
-// [Refusal], [Fallback], ...: see [Event]); an [Observer] may also put
-// values in the context of each call and attempt, as a tracer does. [Log]
+// typed event ([observe.AttemptEnd], [observe.RetryScheduled], [observe.GaveUp], [observe.BreakerChange],
+// [observe.Refusal], [observe.Fallback], ...: see [observe.Event]); an [observe.Observer] may also put
+// values in the context of each call and attempt, as a tracer does. [observe.Log]
 // is the observer that writes the events as slog lines, every value
-// redacted, with the attribute keys listed at [KeyTarget]; [Logger]
+// redacted, with the attribute keys listed at [observe.KeyTarget]; [Logger]
 // installs it. With neither, nothing is reported.
 //
 // # Concurrency

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -12,66 +11,9 @@ import (
 	"github.com/failsafe-go/failsafe-go/retrypolicy"
 
 	"github.com/resilientgo/resilient/internal/redact"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 )
-
-// Reason says why a call stopped.
-type Reason uint8
-
-// The reasons a call stops.
-const (
-	// ReasonPermanent: the latest failure was permanent or a programming
-	// error; the same request would fail the same way.
-	ReasonPermanent Reason = iota + 1
-	// ReasonExhausted: every attempt allowed for the failure's kind was made.
-	ReasonExhausted
-	// ReasonCircuitOpen: the circuit breaker is open; no request was sent.
-	ReasonCircuitOpen
-	// ReasonCanceled: the caller's context was canceled or its deadline passed.
-	ReasonCanceled
-	// ReasonRetryAfterOverCap: the provider asked for a wait longer than the
-	// pipeline's RetryAfterCap.
-	ReasonRetryAfterOverCap
-	// ReasonBudgetSpent: the run's retry budget was spent.
-	ReasonBudgetSpent
-	// ReasonDeadline: the call's MaxDuration passed, or the next wait would
-	// pass it or the caller's deadline.
-	ReasonDeadline
-	// ReasonContextOverflow: the request exceeds the model's context window
-	// and could not be repaired.
-	ReasonContextOverflow
-	// ReasonUnretryable: the protected function said the failure must not be
-	// retried (see [Unretryable]); Error.Detail says why.
-	ReasonUnretryable
-	// ReasonRejected: a policy added with [Policies] or the [RateLimit]
-	// limiter rejected the attempt.
-	ReasonRejected
-	// ReasonThrottled: most recent attempts of the target failed, so the
-	// breaker's retry throttle allowed no retry.
-	ReasonThrottled
-	// ReasonUsageLimit: a usage limit of the run (tokens, requests, tool
-	// calls) refused the call; the error is a *[UsageLimitError].
-	ReasonUsageLimit
-	// ReasonConcurrency: the target's concurrency limit ([MaxConcurrent])
-	// had no free slot within the wait allowed; no request was sent.
-	ReasonConcurrency
-)
-
-var reasonText = [...]string{
-	ReasonPermanent:         "failed permanently",
-	ReasonExhausted:         "failed after %d attempts",
-	ReasonCircuitOpen:       "circuit open",
-	ReasonCanceled:          "canceled",
-	ReasonRetryAfterOverCap: "retry-after over the cap",
-	ReasonBudgetSpent:       "retry budget spent",
-	ReasonDeadline:          "deadline exceeded",
-	ReasonContextOverflow:   "context overflow",
-	ReasonUnretryable:       "not retryable",
-	ReasonRejected:          "rejected by a policy",
-	ReasonThrottled:         "retries throttled",
-	ReasonUsageLimit:        "usage limit",
-	ReasonConcurrency:       "concurrency limit",
-}
 
 // Sentinels for [errors.Is]: an *[Error] matches the sentinel of its Reason,
 // so callers need not import failsafe-go nor compare Reason values. Models
@@ -93,29 +35,18 @@ var (
 // reasonErr maps each Reason to its sentinel. ReasonCanceled has none: a
 // canceled call matches context.Canceled or context.DeadlineExceeded.
 var reasonErr = [...]error{
-	ReasonPermanent:         ErrPermanent,
-	ReasonExhausted:         ErrExhausted,
-	ReasonCircuitOpen:       ErrCircuitOpen,
-	ReasonRetryAfterOverCap: ErrRetryAfterOverCap,
-	ReasonBudgetSpent:       ErrBudgetSpent,
-	ReasonDeadline:          ErrDeadline,
-	ReasonContextOverflow:   ErrContextOverflow,
-	ReasonUnretryable:       ErrUnretryable,
-	ReasonRejected:          ErrRejected,
-	ReasonThrottled:         ErrThrottled,
-	ReasonUsageLimit:        ErrUsageLimit,
-	ReasonConcurrency:       ErrConcurrency,
-}
-
-// String returns the reason's short name, e.g. "circuit open".
-func (r Reason) String() string {
-	if r == ReasonExhausted {
-		return "exhausted"
-	}
-	if int(r) < len(reasonText) && r != 0 {
-		return reasonText[r]
-	}
-	return "reason(" + strconv.Itoa(int(r)) + ")"
+	observe.ReasonPermanent:         ErrPermanent,
+	observe.ReasonExhausted:         ErrExhausted,
+	observe.ReasonCircuitOpen:       ErrCircuitOpen,
+	observe.ReasonRetryAfterOverCap: ErrRetryAfterOverCap,
+	observe.ReasonBudgetSpent:       ErrBudgetSpent,
+	observe.ReasonDeadline:          ErrDeadline,
+	observe.ReasonContextOverflow:   ErrContextOverflow,
+	observe.ReasonUnretryable:       ErrUnretryable,
+	observe.ReasonRejected:          ErrRejected,
+	observe.ReasonThrottled:         ErrThrottled,
+	observe.ReasonUsageLimit:        ErrUsageLimit,
+	observe.ReasonConcurrency:       ErrConcurrency,
 }
 
 // Attempt records one attempt of a call.
@@ -212,7 +143,7 @@ type Error struct {
 	// Target names what was called (a model, a tool).
 	Target string
 	// Reason says why the call stopped.
-	Reason Reason
+	Reason observe.Reason
 	// Detail adds words to the reason, e.g. why a failure was not retryable.
 	Detail string
 	// Attempts lists every attempt, in order.
@@ -232,14 +163,14 @@ func (e *Error) Error() string {
 		b.WriteString(" ")
 	}
 	switch e.Reason {
-	case ReasonExhausted:
+	case observe.ReasonExhausted:
 		if len(e.Attempts) == 1 {
 			b.WriteString("failed after 1 attempt")
 		} else {
-			fmt.Fprintf(&b, reasonText[ReasonExhausted], len(e.Attempts))
+			fmt.Fprintf(&b, "failed after %d attempts", len(e.Attempts))
 		}
-	case ReasonPermanent:
-		b.WriteString(reasonText[ReasonPermanent])
+	case observe.ReasonPermanent:
+		b.WriteString("failed permanently")
 	default:
 		b.WriteString("stopped: ")
 		b.WriteString(e.Reason.String())
@@ -281,9 +212,9 @@ func (e *Error) Unwrap() []error {
 func (e *Error) Is(target error) bool {
 	switch target {
 	case retrypolicy.ErrExceeded:
-		return e.Reason == ReasonExhausted
+		return e.Reason == observe.ReasonExhausted
 	case circuitbreaker.ErrOpen:
-		return e.Reason == ReasonCircuitOpen
+		return e.Reason == observe.ReasonCircuitOpen
 	}
 	return int(e.Reason) < len(reasonErr) && target != nil && reasonErr[e.Reason] == target
 }
@@ -291,7 +222,7 @@ func (e *Error) Is(target error) bool {
 // Class reports the class of the last attempt (Canceled when the caller gave
 // up), making Error a [taxonomy.Classified].
 func (e *Error) Class() taxonomy.Class {
-	if e.Reason == ReasonCanceled {
+	if e.Reason == observe.ReasonCanceled {
 		return taxonomy.Class{Kind: taxonomy.Canceled, Rule: "caller gave up"}
 	}
 	if len(e.Attempts) == 0 {
@@ -310,7 +241,7 @@ func (e *Error) Last() error {
 
 // Unretryable marks err so that the pipeline does not retry it, whatever its
 // kind: for instance a stream that already delivered output to the caller.
-// The call stops with [ReasonUnretryable] and detail as Error.Detail. The
+// The call stops with [observe.ReasonUnretryable] and detail as Error.Detail. The
 // text of the result is err's text, unchanged; nil stays nil.
 func Unretryable(err error, detail string) error {
 	if err == nil {
@@ -338,6 +269,9 @@ type PanicError struct {
 // Error returns "panic: <value>", the value shown as text: an error's text,
 // a byte slice as text (not decimal numbers, which no redaction could read).
 func (e *PanicError) Error() string { return "panic: " + redact.Text(e.Value) }
+
+// PanicStack returns Stack: the log observer ([observe.Log]) writes it.
+func (e *PanicError) PanicStack() []byte { return e.Stack }
 
 // Unwrap returns the panic value when it is an error.
 func (e *PanicError) Unwrap() error {

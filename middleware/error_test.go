@@ -11,27 +11,28 @@ import (
 	"github.com/failsafe-go/failsafe-go/retrypolicy"
 
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
 func TestReasonString(t *testing.T) {
-	for r, want := range map[middleware.Reason]string{
-		0:                                  "reason(0)",
-		middleware.ReasonPermanent:         "failed permanently",
-		middleware.ReasonExhausted:         "exhausted",
-		middleware.ReasonCircuitOpen:       "circuit open",
-		middleware.ReasonCanceled:          "canceled",
-		middleware.ReasonRetryAfterOverCap: "retry-after over the cap",
-		middleware.ReasonBudgetSpent:       "retry budget spent",
-		middleware.ReasonDeadline:          "deadline exceeded",
-		middleware.ReasonContextOverflow:   "context overflow",
-		middleware.ReasonUnretryable:       "not retryable",
-		middleware.ReasonRejected:          "rejected by a policy",
-		middleware.ReasonThrottled:         "retries throttled",
-		middleware.ReasonUsageLimit:        "usage limit",
-		middleware.ReasonConcurrency:       "concurrency limit",
-		middleware.ReasonConcurrency + 1:   "reason(14)",
-		200:                                "reason(200)",
+	for r, want := range map[observe.Reason]string{
+		0:                               "reason(0)",
+		observe.ReasonPermanent:         "failed permanently",
+		observe.ReasonExhausted:         "exhausted",
+		observe.ReasonCircuitOpen:       "circuit open",
+		observe.ReasonCanceled:          "canceled",
+		observe.ReasonRetryAfterOverCap: "retry-after over the cap",
+		observe.ReasonBudgetSpent:       "retry budget spent",
+		observe.ReasonDeadline:          "deadline exceeded",
+		observe.ReasonContextOverflow:   "context overflow",
+		observe.ReasonUnretryable:       "not retryable",
+		observe.ReasonRejected:          "rejected by a policy",
+		observe.ReasonThrottled:         "retries throttled",
+		observe.ReasonUsageLimit:        "usage limit",
+		observe.ReasonConcurrency:       "concurrency limit",
+		observe.ReasonConcurrency + 1:   "reason(14)",
+		200:                             "reason(200)",
 	} {
 		if got := r.String(); got != want {
 			t.Errorf("Reason(%d).String() = %q, want %q", r, got, want)
@@ -83,12 +84,12 @@ func TestErrorText(t *testing.T) {
 		e    middleware.Error
 		want string
 	}{
-		{middleware.Error{Reason: middleware.ReasonPermanent}, "middleware: failed permanently"},
-		{middleware.Error{Target: "m", Reason: middleware.ReasonExhausted, Attempts: []middleware.Attempt{a1}},
+		{middleware.Error{Reason: observe.ReasonPermanent}, "middleware: failed permanently"},
+		{middleware.Error{Target: "m", Reason: observe.ReasonExhausted, Attempts: []middleware.Attempt{a1}},
 			"middleware: m failed after 1 attempt: attempt 1: *errors.errorString: one [unknown]"},
-		{middleware.Error{Target: "m", Reason: middleware.ReasonExhausted, Attempts: []middleware.Attempt{a1, a2}},
+		{middleware.Error{Target: "m", Reason: observe.ReasonExhausted, Attempts: []middleware.Attempt{a1, a2}},
 			"middleware: m failed after 2 attempts: attempt 1: *errors.errorString: one [unknown]; attempt 2 after 1s: *errors.errorString: two [unknown]"},
-		{middleware.Error{Target: "m", Reason: middleware.ReasonUnretryable, Detail: "streamed", Attempts: []middleware.Attempt{a1}},
+		{middleware.Error{Target: "m", Reason: observe.ReasonUnretryable, Detail: "streamed", Attempts: []middleware.Attempt{a1}},
 			"middleware: m stopped: not retryable (streamed): attempt 1: *errors.errorString: one [unknown]"},
 	} {
 		if got := c.e.Error(); got != c.want {
@@ -102,7 +103,7 @@ func TestErrorText(t *testing.T) {
 // its cause; attempts without an error (refused before any request) add
 // nothing.
 func TestErrorUnwrapsEveryAttemptAndTheCause(t *testing.T) {
-	e := &middleware.Error{Reason: middleware.ReasonExhausted, Attempts: []middleware.Attempt{{Number: 1}, {Number: 2, Err: err500}}}
+	e := &middleware.Error{Reason: observe.ReasonExhausted, Attempts: []middleware.Attempt{{Number: 1}, {Number: 2, Err: err500}}}
 	if got := e.Unwrap(); len(got) != 1 || got[0] != err500 {
 		t.Errorf("Unwrap() = %v, want [err500]", got)
 	}
@@ -121,18 +122,18 @@ func TestErrorUnwrapsEveryAttemptAndTheCause(t *testing.T) {
 // out of range.
 func TestErrorIs(t *testing.T) {
 	for _, c := range []struct {
-		reason middleware.Reason
+		reason observe.Reason
 		target error
 		want   bool
 	}{
-		{middleware.ReasonExhausted, retrypolicy.ErrExceeded, true},
-		{middleware.ReasonCircuitOpen, retrypolicy.ErrExceeded, false},
-		{middleware.ReasonCircuitOpen, circuitbreaker.ErrOpen, true},
-		{middleware.ReasonExhausted, circuitbreaker.ErrOpen, false},
-		{middleware.ReasonCanceled, nil, false},
+		{observe.ReasonExhausted, retrypolicy.ErrExceeded, true},
+		{observe.ReasonCircuitOpen, retrypolicy.ErrExceeded, false},
+		{observe.ReasonCircuitOpen, circuitbreaker.ErrOpen, true},
+		{observe.ReasonExhausted, circuitbreaker.ErrOpen, false},
+		{observe.ReasonCanceled, nil, false},
 		{0, nil, false},
-		{middleware.ReasonUsageLimit + 1, middleware.ErrExhausted, false},
-		{middleware.ReasonUsageLimit + 1, nil, false},
+		{observe.ReasonUsageLimit + 1, middleware.ErrExhausted, false},
+		{observe.ReasonUsageLimit + 1, nil, false},
 	} {
 		if got := (&middleware.Error{Reason: c.reason}).Is(c.target); got != c.want {
 			t.Errorf("Error{%v}.Is(%v) = %v, want %v", c.reason, c.target, got, c.want)
@@ -147,10 +148,10 @@ func TestErrorClassAndLast(t *testing.T) {
 		class taxonomy.Class
 		last  error
 	}{
-		{&middleware.Error{Reason: middleware.ReasonExhausted, Attempts: []middleware.Attempt{{Number: 1, Err: err529}, last}}, last.Class, err500},
-		{&middleware.Error{Reason: middleware.ReasonCanceled, Attempts: []middleware.Attempt{last}},
+		{&middleware.Error{Reason: observe.ReasonExhausted, Attempts: []middleware.Attempt{{Number: 1, Err: err529}, last}}, last.Class, err500},
+		{&middleware.Error{Reason: observe.ReasonCanceled, Attempts: []middleware.Attempt{last}},
 			taxonomy.Class{Kind: taxonomy.Canceled, Rule: "caller gave up"}, err500},
-		{&middleware.Error{Reason: middleware.ReasonBudgetSpent}, taxonomy.Class{Kind: taxonomy.Unknown, Rule: "retry budget spent"}, nil},
+		{&middleware.Error{Reason: observe.ReasonBudgetSpent}, taxonomy.Class{Kind: taxonomy.Unknown, Rule: "retry budget spent"}, nil},
 	} {
 		if got := c.e.Class(); got != c.class {
 			t.Errorf("%v: Class() = %+v, want %+v", c.e.Reason, got, c.class)

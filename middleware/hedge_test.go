@@ -9,8 +9,9 @@ import (
 
 	"github.com/failsafe-go/failsafe-go/bulkhead"
 
-	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 )
 
 // hedgeRace is a protected function whose first attempt answers "primary"
@@ -45,7 +46,7 @@ func TestHedgeFinalFailureCancelsTheOthers(t *testing.T) {
 		p := mustPipeline(t, middleware.Hedge(time.Second, 1))
 		start := time.Now()
 		got, err := p.DoHedged(t.Context(), bounded(race.fn))
-		if e := asError(t, err); e.Reason != middleware.ReasonPermanent || got != "" || time.Since(start) != time.Second {
+		if e := asError(t, err); e.Reason != observe.ReasonPermanent || got != "" || time.Since(start) != time.Second {
 			t.Fatalf("got (%q, %v) after %v, want the hedge's permanent failure after 1s", got, err, time.Since(start))
 		}
 		// The final error lists the attempts that failed, not the one still
@@ -70,13 +71,13 @@ func TestHedgeFailuresThatAnotherAttemptMayFixDoNotCancel(t *testing.T) {
 		opts   []middleware.Option
 		run    []middleware.RunOption
 		hedge  func() (string, error)
-		reason middleware.Reason // why the hedge stops
-		hedges int               // hedges that reach the pipeline's attempt
+		reason observe.Reason // why the hedge stops
+		hedges int            // hedges that reach the pipeline's attempt
 	}{
 		{"a retryable failure", nil, nil, func() (string, error) { return "", err500 }, 0, 1},
 		{"the budget spent by the hedge itself", nil, []middleware.RunOption{middleware.RetryBudget(1)},
-			func() (string, error) { return "", err500 }, middleware.ReasonBudgetSpent, 1},
-		{"the circuit opened meanwhile", nil, nil, nil, middleware.ReasonCircuitOpen, 1},
+			func() (string, error) { return "", err500 }, observe.ReasonBudgetSpent, 1},
+		{"the circuit opened meanwhile", nil, nil, nil, observe.ReasonCircuitOpen, 1},
 		// A bulkhead of one holds the primary: the hedge's rejection is not a
 		// decision of the pipeline, and the hedge never reaches its attempt.
 		{"a policy's rejection", []middleware.Option{middleware.Policies(bulkhead.New[string](1))}, nil, nil, 0, 0},
@@ -90,7 +91,7 @@ func TestHedgeFailuresThatAnotherAttemptMayFixDoNotCancel(t *testing.T) {
 				if tt.hedge != nil {
 					race.hedge = tt.hedge
 				}
-				if tt.reason == middleware.ReasonCircuitOpen {
+				if tt.reason == observe.ReasonCircuitOpen {
 					time.AfterFunc(500*time.Millisecond, p.Breaker().Open)
 				}
 				ctx := middleware.NewRun(t.Context(), tt.run...)
@@ -102,10 +103,10 @@ func TestHedgeFailuresThatAnotherAttemptMayFixDoNotCancel(t *testing.T) {
 				if race.canceled.Load() {
 					t.Error("the primary attempt was canceled")
 				}
-				if n := len(observetest.Of[middleware.Hedged](rec)); n != tt.hedges {
+				if n := len(observetest.Of[observe.Hedged](rec)); n != tt.hedges {
 					t.Errorf("%d hedges started, want %d", n, tt.hedges)
 				}
-				if tt.reason == middleware.ReasonBudgetSpent {
+				if tt.reason == observe.ReasonBudgetSpent {
 					if r := middleware.RunFrom(ctx); r.Retries() != 1 || r.Refusals() != 1 {
 						t.Errorf("run: %d retries and %d refusals, want the hedge and the refused retry", r.Retries(), r.Refusals())
 					}
@@ -143,7 +144,7 @@ func TestHedgeNeedsTheBudget(t *testing.T) {
 				if err != nil || got != c.answer {
 					t.Fatalf("got (%q, %v), want %q", got, err, c.answer)
 				}
-				if n := len(observetest.Of[middleware.Hedged](rec)); n != c.hedges {
+				if n := len(observetest.Of[observe.Hedged](rec)); n != c.hedges {
 					t.Errorf("%d hedges started, want %d", n, c.hedges)
 				}
 				if r := middleware.RunFrom(ctx); r != nil && r.Refusals() != 0 {
@@ -162,8 +163,8 @@ func TestDoHedgedWithoutHedgeIsDo(t *testing.T) {
 		p := mustPipeline(t, middleware.Observe(rec))
 		race := &hedgeRace{hedge: func() (string, error) { return "hedge", nil }}
 		got, err := p.DoHedged(t.Context(), bounded(race.fn))
-		if err != nil || got != "primary" || len(observetest.Of[middleware.Hedged](rec)) != 0 {
-			t.Errorf("got (%q, %v) with %d hedges, want the only attempt's answer", got, err, len(observetest.Of[middleware.Hedged](rec)))
+		if err != nil || got != "primary" || len(observetest.Of[observe.Hedged](rec)) != 0 {
+			t.Errorf("got (%q, %v) with %d hedges, want the only attempt's answer", got, err, len(observetest.Of[observe.Hedged](rec)))
 		}
 	})
 }
@@ -185,9 +186,9 @@ func TestHedgeRefusedByTheBudgetIsNotARequest(t *testing.T) {
 		if err != nil || got != "primary" || hedged.Load() {
 			t.Fatalf("got (%q, %v), hedge called: %v; want the primary's answer and no hedge", got, err, hedged.Load())
 		}
-		refusals := observetest.Of[middleware.Refusal](rec)
-		if len(refusals) != 1 || refusals[0].Reason != middleware.RefusedBudget || len(observetest.Of[middleware.Hedged](rec)) != 0 {
-			t.Errorf("refusals %+v and %d hedges, want one budget refusal and no hedge", refusals, len(observetest.Of[middleware.Hedged](rec)))
+		refusals := observetest.Of[observe.Refusal](rec)
+		if len(refusals) != 1 || refusals[0].Reason != observe.RefusedBudget || len(observetest.Of[observe.Hedged](rec)) != 0 {
+			t.Errorf("refusals %+v and %d hedges, want one budget refusal and no hedge", refusals, len(observetest.Of[observe.Hedged](rec)))
 		}
 	})
 }

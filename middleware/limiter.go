@@ -48,7 +48,7 @@ type TryLimiter interface {
 }
 
 // ErrLimited is returned by a [Limiter] that will not admit an attempt in
-// time. A call refused by its limiter stops with [ReasonRejected].
+// time. A call refused by its limiter stops with [observe.ReasonRejected].
 var ErrLimited = errors.New("middleware: rate limit would be exceeded")
 
 // RateLimit makes every attempt acquire one unit from l before it starts.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 )
 
 func TestNewLocalLimiterBounds(t *testing.T) {
@@ -45,7 +46,7 @@ func TestCallerGivingUpWhileLimited(t *testing.T) {
 		ctx, cancel := context.WithTimeout(t.Context(), time.Second)
 		defer cancel()
 		_, err = p.Do(ctx, s.fn)
-		if e := asError(t, err); e.Reason != middleware.ReasonCanceled || !errors.Is(err, context.DeadlineExceeded) || s.count() != 1 {
+		if e := asError(t, err); e.Reason != observe.ReasonCanceled || !errors.Is(err, context.DeadlineExceeded) || s.count() != 1 {
 			t.Errorf("got %v after %d calls, want canceled by the caller's deadline after 1", err, s.count())
 		}
 	})

@@ -5,36 +5,37 @@ import (
 	"testing"
 	"testing/synctest"
 
-	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 )
 
 func TestOutcomeAndRefusalNames(t *testing.T) {
-	outcomes := map[middleware.Outcome]string{
-		middleware.OutcomeOK: "ok", middleware.OutcomeFailed: "failed", middleware.OutcomeToolError: "tool_error",
-		middleware.OutcomeFatal: "fatal", middleware.OutcomeInternal: "internal", middleware.OutcomeTimeout: "timeout",
-		middleware.OutcomeCircuitOpen: "circuit_open", middleware.OutcomeStuck: "stuck", middleware.OutcomeReplayed: "replayed",
-		middleware.OutcomeRefused: "refused", middleware.OutcomeRefused + 1: "outcome(10)", 200: "outcome(200)",
+	outcomes := map[observe.Outcome]string{
+		observe.OutcomeOK: "ok", observe.OutcomeFailed: "failed", observe.OutcomeToolError: "tool_error",
+		observe.OutcomeFatal: "fatal", observe.OutcomeInternal: "internal", observe.OutcomeTimeout: "timeout",
+		observe.OutcomeCircuitOpen: "circuit_open", observe.OutcomeStuck: "stuck", observe.OutcomeReplayed: "replayed",
+		observe.OutcomeRefused: "refused", observe.OutcomeRefused + 1: "outcome(10)", 200: "outcome(200)",
 	}
 	for o, want := range outcomes {
 		if got := o.String(); got != want {
 			t.Errorf("Outcome(%d).String() = %q, want %q", o, got, want)
 		}
 	}
-	refusals := map[middleware.RefusalReason]string{
-		0: "refusal(0)", middleware.RefusedBudget: "budget", middleware.RefusedThrottle: "throttle",
-		middleware.RefusedRateLimit: "rate_limit", middleware.RefusedUsageLimit: "usage_limit",
-		middleware.RefusedCircuitOpen: "circuit_open", middleware.RefusedConcurrency: "concurrency",
-		middleware.RefusedConcurrency + 1: "refusal(7)", 200: "refusal(200)",
+	refusals := map[observe.RefusalReason]string{
+		0: "refusal(0)", observe.RefusedBudget: "budget", observe.RefusedThrottle: "throttle",
+		observe.RefusedRateLimit: "rate_limit", observe.RefusedUsageLimit: "usage_limit",
+		observe.RefusedCircuitOpen: "circuit_open", observe.RefusedConcurrency: "concurrency",
+		observe.RefusedConcurrency + 1: "refusal(7)", 200: "refusal(200)",
 	}
 	for r, want := range refusals {
 		if got := r.String(); got != want {
 			t.Errorf("RefusalReason(%d).String() = %q, want %q", r, got, want)
 		}
 	}
-	actions := map[middleware.SharedStateAction]string{
-		0: "action(0)", middleware.SharedFailOpen: "fail_open", middleware.SharedLocal: "local",
-		middleware.SharedFailClosed: "fail_closed", middleware.SharedFailClosed + 1: "action(4)",
+	actions := map[observe.SharedStateAction]string{
+		0: "action(0)", observe.SharedFailOpen: "fail_open", observe.SharedLocal: "local",
+		observe.SharedFailClosed: "fail_closed", observe.SharedFailClosed + 1: "action(4)",
 	}
 	for a, want := range actions {
 		if got := a.String(); got != want {
@@ -46,9 +47,9 @@ func TestOutcomeAndRefusalNames(t *testing.T) {
 // TestNoObserversCostNothing: without observers a pipeline has none, not
 // even a discarding logger, and StartCall hands the context back as it is.
 func TestNoObserversCostNothing(t *testing.T) {
-	var none middleware.Observers
+	var none observe.Observers
 	ctx := context.Background()
-	if none.Active() || none.StartCall(ctx, middleware.Target{Name: "m"}) != ctx {
+	if none.Active() || none.StartCall(ctx, observe.Target{Name: "m"}) != ctx {
 		t.Error("no observers: want inactive, and the context unchanged")
 	}
 	if obs := mustPipeline(t).Observers(); obs.Active() {
@@ -57,8 +58,8 @@ func TestNoObserversCostNothing(t *testing.T) {
 	if obs := mustPipeline(t, middleware.Logger(nil)).Observers(); obs.Active() {
 		t.Errorf("a pipeline with Logger(nil) has observers %v", obs)
 	}
-	one := middleware.Observers{&observetest.Recorder{}}
-	if !one.Active() || one.StartCall(ctx, middleware.Target{Name: "m"}) == ctx {
+	one := observe.Observers{&observetest.Recorder{}}
+	if !one.Active() || one.StartCall(ctx, observe.Target{Name: "m"}) == ctx {
 		t.Error("one observer: want active, and a call's context")
 	}
 }
@@ -66,8 +67,8 @@ func TestNoObserversCostNothing(t *testing.T) {
 // nilStarter is an observer whose Start breaks its contract and returns nil.
 type nilStarter struct{}
 
-func (nilStarter) Start(context.Context, middleware.Start) context.Context { return nil }
-func (nilStarter) Observe(context.Context, middleware.Event)               {}
+func (nilStarter) Start(context.Context, observe.Start) context.Context { return nil }
+func (nilStarter) Observe(context.Context, observe.Event)               {}
 
 // TestObserverReturningNilContext: a Start that returns nil leaves the
 // context as it was, for the function and for the observers after it.
@@ -95,7 +96,7 @@ func TestPipelineUnderAnAdaptersCall(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		rec := &observetest.Recorder{}
 		p := mustPipeline(t, middleware.Observe(rec))
-		ctx := p.Observers().StartCall(t.Context(), middleware.Target{Name: "adapter"})
+		ctx := p.Observers().StartCall(t.Context(), observe.Target{Name: "adapter"})
 		if _, err := p.Do(ctx, newScript(succeeds("ok")).fn); err != nil {
 			t.Fatal(err)
 		}
@@ -103,17 +104,17 @@ func TestPipelineUnderAnAdaptersCall(t *testing.T) {
 		if len(starts) != 2 || starts[0].Target.Name != "adapter" || starts[1].Attempt != 1 {
 			t.Errorf("starts %+v, want the adapter's call and one attempt", starts)
 		}
-		if n := len(observetest.Of[middleware.CallEnd](rec)); n != 0 {
+		if n := len(observetest.Of[observe.CallEnd](rec)); n != 0 {
 			t.Errorf("the pipeline ended the adapter's call (%d call ends)", n)
 		}
-		if n := len(observetest.Of[middleware.Recovered](rec)); n != 0 {
+		if n := len(observetest.Of[observe.Recovered](rec)); n != 0 {
 			t.Errorf("%d recoveries reported for a first-attempt success", n)
 		}
 
 		if _, err := p.Do(t.Context(), newScript(succeeds("ok")).fn); err != nil {
 			t.Fatal(err)
 		}
-		if ends := observetest.Of[middleware.CallEnd](rec); len(ends) != 1 || ends[0].Target.Name != "test-target" || ends[0].Attempts != 1 {
+		if ends := observetest.Of[observe.CallEnd](rec); len(ends) != 1 || ends[0].Target.Name != "test-target" || ends[0].Attempts != 1 {
 			t.Errorf("call ends %+v, want the pipeline's own call, one attempt", ends)
 		}
 	})

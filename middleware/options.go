@@ -7,6 +7,7 @@ import (
 
 	"github.com/failsafe-go/failsafe-go"
 
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -65,8 +66,8 @@ type config struct {
 	maxHold        time.Duration
 	classifier     taxonomy.Classifier
 	logger         *slog.Logger
-	observers      []Observer
-	target         Target
+	observers      []observe.Observer
+	target         observe.Target
 	hedge          *hedging // nil: DoHedged is Do
 	policies       []any    // failsafe.Policy[R], checked by New
 	limiter        Limiter
@@ -195,7 +196,7 @@ func NoJitter() Option { return func(c *config) { c.noJitter = true } }
 
 // RetryAfterCap sets the longest Retry-After the pipeline will sleep on. A
 // longer one is not slept on: the call fails at once with
-// [ReasonRetryAfterOverCap] and the circuit breaker is held open for the
+// [observe.ReasonRetryAfterOverCap] and the circuit breaker is held open for the
 // period the provider asked for, up to [MaxHold], so other callers fail fast
 // too. Default: 60 s ([DefaultRetryAfterCap]).
 func RetryAfterCap(d time.Duration) Option {
@@ -212,7 +213,7 @@ func Timeout(d time.Duration) Option {
 
 // MaxDuration bounds the whole call, waits included. A retry whose wait would
 // pass this deadline (or the caller's own) is not attempted: the call fails at
-// once with [ReasonDeadline]. 0 means no bound beyond the caller's context.
+// once with [observe.ReasonDeadline]. 0 means no bound beyond the caller's context.
 // Default: 0.
 func MaxDuration(d time.Duration) Option {
 	return nonNegative("MaxDuration", d, func(c *config) *time.Duration { return &c.maxDuration })
@@ -269,7 +270,7 @@ func UseBreaker(b *Breaker) Option {
 // time. A breaker held open for longer than the RetryAfterCap still fails
 // the call at once. It trades requests for patience: a lone caller sends
 // the probes itself. Default: off, the call fails fast with
-// [ReasonCircuitOpen], which is what a fallback wants.
+// [observe.ReasonCircuitOpen], which is what a fallback wants.
 func WaitWhileOpen() Option { return func(c *config) { c.waitWhileOpen = true } }
 
 // NoThrottle lets calls retry even while most recent attempts of the
@@ -293,16 +294,16 @@ func Classifier(cl taxonomy.Classifier) Option {
 }
 
 // Logger sets the logger for decision events: the pipeline reports them to
-// [Log](l) besides the observers installed with [Observe] (see [Event
+// [observe.Log](l) besides the observers installed with [Observe] (see [Event
 // keys]). A nil logger discards. Default: discard.
 //
 // [Event keys]: https://pkg.go.dev/github.com/resilientgo/resilient/middleware#hdr-Events
 func Logger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 
 // Describe says what the pipeline protects, for observers: its operation,
-// provider and model (see [Target]). The target's Name is the pipeline's
+// provider and model (see [observe.Target]). The target's Name is the pipeline's
 // name. Default: the name alone.
-func Describe(t Target) Option { return func(c *config) { c.target = t } }
+func Describe(t observe.Target) Option { return func(c *config) { c.target = t } }
 
 // Hedge enables hedging for [Pipeline.DoHedged]: when an attempt has not
 // finished after delay, up to maxHedges more start; the first success wins and
@@ -321,7 +322,7 @@ func Hedge(delay time.Duration, maxHedges int) Option {
 // Policies adds raw failsafe-go policies (rate limiter, bulkhead, ...) for
 // what the options do not cover. They run inside the retry, around each
 // attempt, first listed outermost; a rejection of theirs ends the call with
-// [ReasonRejected]. R must be the pipeline's result type, or [New] fails.
+// [observe.ReasonRejected]. R must be the pipeline's result type, or [New] fails.
 func Policies[R any](policies ...failsafe.Policy[R]) Option {
 	return func(c *config) {
 		for _, p := range policies {
@@ -374,3 +375,22 @@ func Fail(err error) Option {
 		}
 	})
 }
+
+// Observe installs observers on the pipeline, after those installed before.
+// Default: none (and [Logger]'s, when set).
+func Observe(observers ...observe.Observer) Option {
+	return func(c *config) {
+		for _, o := range observers {
+			if o == nil {
+				c.errorf("Observe(nil)")
+				continue
+			}
+			c.observers = append(c.observers, o)
+		}
+	}
+}
+
+// Observer is [observe.Observer].
+//
+// Deprecated: use observe.Observer; this alias goes in the next release.
+type Observer = observe.Observer

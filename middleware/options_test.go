@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -55,7 +56,7 @@ func TestOptionBounds(t *testing.T) {
 func TestMaxAttemptsLeavesOverflowsAlone(t *testing.T) {
 	s := newScript(fails(errOverflow))
 	_, err := mustPipeline(t, middleware.MaxAttempts(4)).Do(t.Context(), s.fn)
-	if e := asError(t, err); e.Reason != middleware.ReasonContextOverflow || s.count() != 1 {
+	if e := asError(t, err); e.Reason != observe.ReasonContextOverflow || s.count() != 1 {
 		t.Errorf("got %v after %d calls, want context overflow after 1", err, s.count())
 	}
 }

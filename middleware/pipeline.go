@@ -15,6 +15,7 @@ import (
 	"github.com/failsafe-go/failsafe-go/hedgepolicy"
 	"github.com/failsafe-go/failsafe-go/retrypolicy"
 
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -42,7 +43,7 @@ type State struct {
 	// the function has returned: for a function that sees for itself that
 	// its work is hung, such as a stream that stalled inside a provider
 	// client that ignores its context. The pipeline classifies err and goes
-	// on; what the function returns later is discarded (see [LateResult]).
+	// on; what the function returns later is discarded (see [observe.LateResult]).
 	// A nil err is ignored.
 	End func(err error)
 }
@@ -70,9 +71,9 @@ type State struct {
 // The zero Pipeline is not usable: Do returns an error saying so.
 type Pipeline[R any] struct {
 	name    string
-	target  Target
+	target  observe.Target
 	cfg     config
-	obs     Observers
+	obs     observe.Observers
 	breaker *Breaker
 	sem     Semaphore
 	bal     *Balancer // of a pool; nil for a plain pipeline
@@ -113,10 +114,10 @@ func New[R any](name string, opts ...Option) (*Pipeline[R], error) {
 	if err := errors.Join(cfg.errs...); err != nil {
 		return nil, err
 	}
-	p := &Pipeline[R]{name: name, target: cfg.target, cfg: cfg, obs: Observers(cfg.observers), sem: cfg.newSemaphore()}
+	p := &Pipeline[R]{name: name, target: cfg.target, cfg: cfg, obs: observe.Observers(cfg.observers), sem: cfg.newSemaphore()}
 	p.target.Name = name
 	if cfg.logger != nil {
-		p.obs = append(p.obs[:len(p.obs):len(p.obs)], Log(cfg.logger))
+		p.obs = append(p.obs[:len(p.obs):len(p.obs)], observe.Log(cfg.logger))
 	}
 	if cfg.balancer != nil {
 		p.bal = cfg.balancer
@@ -172,11 +173,11 @@ func (p *Pipeline[R]) Breaker() *Breaker { return p.breaker }
 func (p *Pipeline[R]) Limiter() Limiter { return p.cfg.limiter }
 
 // Target returns what the pipeline protects, as observers see it.
-func (p *Pipeline[R]) Target() Target { return p.target }
+func (p *Pipeline[R]) Target() observe.Target { return p.target }
 
-// Observers returns the pipeline's observers, [Log]'s included: adapters
+// Observers returns the pipeline's observers, [observe.Log]'s included: adapters
 // report their own events (fallbacks, tool outcomes) through them.
-func (p *Pipeline[R]) Observers() Observers { return p.obs }
+func (p *Pipeline[R]) Observers() observe.Observers { return p.obs }
 
 // Do calls fn under the pipeline's policies and returns its result, or an
 // *[Error] saying why it stopped and listing every attempt. A caller context
@@ -187,7 +188,7 @@ func (p *Pipeline[R]) Observers() Observers { return p.obs }
 // caller gives up (canceled), even if fn ignores its context. Such an
 // attempt is abandoned: Do goes on without it, fn's goroutine ends when fn
 // returns, and its late result is discarded and reported once (a
-// [LateResult] event). A function with side effects that must not run
+// [observe.LateResult] event). A function with side effects that must not run
 // twice has to settle them itself when it returns (package tools keeps an
 // idempotent call's claim until then). When the attempt cannot end early
 // (no timeout, a caller context that cannot be canceled), fn runs on the
@@ -211,15 +212,15 @@ func (p *Pipeline[R]) DoHedged(ctx context.Context, fn Func[R], opts ...CallOpti
 func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor[R], opts []CallOption) (R, error) {
 	var zero R
 	if ctx == nil {
-		return zero, &Error{Target: p.name, Reason: ReasonPermanent, Detail: "nil context",
+		return zero, &Error{Target: p.name, Reason: observe.ReasonPermanent, Detail: "nil context",
 			Attempts: []Attempt{{Number: 1, Err: errNilContext, Class: programming("nil context")}}}
 	}
 	if fn == nil {
-		return zero, &Error{Target: p.name, Reason: ReasonPermanent, Detail: "nil function",
+		return zero, &Error{Target: p.name, Reason: observe.ReasonPermanent, Detail: "nil function",
 			Attempts: []Attempt{{Number: 1, Err: errNilFunc, Class: programming("nil function")}}}
 	}
 	if exec == nil {
-		return zero, &Error{Target: p.name, Reason: ReasonPermanent, Detail: "zero Pipeline",
+		return zero, &Error{Target: p.name, Reason: observe.ReasonPermanent, Detail: "zero Pipeline",
 			Attempts: []Attempt{{Number: 1, Err: errZeroPipeline, Class: programming("zero value")}}}
 	}
 	c := &call[R]{p: p, caller: ctx, bounded: ctx, fn: fn, run: RunFrom(ctx)}
@@ -231,10 +232,10 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 	if p.bal != nil {
 		c.rt = &route{tried: make([]bool, len(p.bal.members)), pin: p.bal.pinFor(ctx)}
 	}
-	if p.obs.Active() && !callStarted(ctx) {
+	if p.obs.Active() && !observe.InCall(ctx) {
 		// No adapter started a logical call around this one: it is one.
 		c.own, c.start = true, time.Now()
-		ctx = p.obs.Start(ctx, Start{Target: p.target})
+		ctx = p.obs.Start(ctx, observe.Start{Target: p.target})
 		c.caller, c.bounded = ctx, ctx
 	}
 	if ctx.Err() != nil {
@@ -256,7 +257,7 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 		return zero, c.end(c.finish(err))
 	}
 	if n := c.count(); n > 1 && p.obs.Active() {
-		p.obs.Observe(ctx, Recovered{Target: p.name, Attempts: n})
+		p.obs.Observe(ctx, observe.Recovered{Target: p.name, Attempts: n})
 	}
 	return r, c.end(nil)
 }
@@ -267,10 +268,10 @@ func (c *call[R]) end(err error) error {
 	if !c.own {
 		return err
 	}
-	e := CallEnd{Target: c.p.target, Outcome: OutcomeOK, Attempts: c.count(), Duration: time.Since(c.start)}
+	e := observe.CallEnd{Target: c.p.target, Outcome: observe.OutcomeOK, Attempts: c.count(), Duration: time.Since(c.start)}
 	var final *Error
 	if errors.As(err, &final) {
-		e.Outcome, e.Reason, e.Class = OutcomeFailed, final.Reason, final.Class()
+		e.Outcome, e.Reason, e.Class = observe.OutcomeFailed, final.Reason, final.Class()
 	}
 	c.p.obs.Report(c.caller, e, err)
 	return err
@@ -343,10 +344,10 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 	if hedge {
 		if !c.run.TryRetry() {
 			return zero, c.conclude(number, 0, errHedgeRefused, taxonomy.Class{Kind: taxonomy.Transient, Rule: "hedge refused by budget"},
-				&decision{reason: ReasonBudgetSpent, refusal: RefusedBudget})
+				&decision{reason: observe.ReasonBudgetSpent, refusal: observe.RefusedBudget})
 		}
 		if p.obs.Active() {
-			p.obs.Observe(c.caller, Hedged{Target: p.name, Attempt: number})
+			p.obs.Observe(c.caller, observe.Hedged{Target: p.name, Attempt: number})
 		}
 	}
 	parent := exec.Context()
@@ -371,7 +372,7 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 
 	actx := parent
 	if p.obs.Active() {
-		actx = p.obs.Start(actx, Start{Target: target, Attempt: number, Hedge: hedge})
+		actx = p.obs.Start(actx, observe.Start{Target: target, Attempt: number, Hedge: hedge})
 	}
 	actx, end := context.WithCancelCause(actx)
 	cancel := context.CancelFunc(func() {})
@@ -402,7 +403,7 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 		}
 		c.mu.Unlock()
 		if p.obs.Active() {
-			p.obs.Observe(actx, AttemptEnd{Target: name, Attempt: number, Hedge: hedge, Duration: elapsed})
+			p.obs.Observe(actx, observe.AttemptEnd{Target: name, Attempt: number, Hedge: hedge, Duration: elapsed})
 		}
 		return r, nil
 	}
@@ -418,7 +419,7 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 		c.coolDown(g.m, class)
 	}
 	if p.obs.Active() {
-		p.obs.Report(actx, AttemptEnd{Target: name, Attempt: number, Hedge: hedge, Duration: elapsed,
+		p.obs.Report(actx, observe.AttemptEnd{Target: name, Attempt: number, Hedge: hedge, Duration: elapsed,
 			Failed: true, Class: class, Abandoned: abandoned}, err)
 	}
 	d := c.decide(number, class, err, g.m)
@@ -440,11 +441,11 @@ type pass struct {
 func (g *pass) record(b *Balancer, o outcome, elapsed time.Duration) {
 	probe := false
 	if g.breaker != nil {
-		probe = g.m != nil && o == healthy && g.breaker.State() == BreakerHalfOpen
+		probe = g.m != nil && o == healthy && g.breaker.State() == observe.BreakerHalfOpen
 		g.breaker.record(o)
 	}
 	if g.m != nil {
-		b.measure(g.m, elapsed, o, probe && g.breaker.State() == BreakerClosed)
+		b.measure(g.m, elapsed, o, probe && g.breaker.State() == observe.BreakerClosed)
 	}
 }
 
@@ -474,15 +475,15 @@ func (c *call[R]) admit(ctx context.Context, number int) (*pass, error) {
 	if l := p.cfg.limiter; l != nil {
 		if err := l.Acquire(ctx, 1); err != nil {
 			return nil, c.refuseGate(number, ctx, err, rateLimitClass,
-				&decision{reason: ReasonRejected, detail: "the rate limiter refused the attempt", refusal: RefusedRateLimit})
+				&decision{reason: observe.ReasonRejected, detail: "the rate limiter refused the attempt", refusal: observe.RefusedRateLimit})
 		}
 	}
 	g := &pass{breaker: p.breaker, release: func() {}}
 	if p.sem != nil {
 		release, err := p.sem.Acquire(ctx, p.cfg.semWait)
 		if err != nil {
-			return nil, c.refuseGate(number, ctx, err, concurrencyClass, &decision{reason: ReasonConcurrency,
-				detail: fmt.Sprintf("no slot freed up within %v", p.cfg.semWait), refusal: RefusedConcurrency})
+			return nil, c.refuseGate(number, ctx, err, concurrencyClass, &decision{reason: observe.ReasonConcurrency,
+				detail: fmt.Sprintf("no slot freed up within %v", p.cfg.semWait), refusal: observe.RefusedConcurrency})
 		}
 		g.release = release
 	}
@@ -539,7 +540,7 @@ type worker[R any] struct {
 // or for the end of ctx, whichever comes first. When ctx ends first the
 // attempt is abandoned: runAttempt returns at once with an *[AbandonedError]
 // and the function's result, whenever it comes, is discarded and reported
-// as a [LateResult]. A ctx that can never end runs the function inline.
+// as a [observe.LateResult]. A ctx that can never end runs the function inline.
 // release is called once the function has returned (or panicked), before
 // its result is handed over, abandoned or not: the attempt's slots in
 // concurrency limits are held exactly as long as its work runs.
@@ -580,7 +581,7 @@ func (c *call[R]) late(ctx context.Context, attempt int, late time.Duration, err
 		c.mu.Lock()
 		target := cmp.Or(c.attempts[attempt-1].Target, c.p.name) // the member of a pool it went to
 		c.mu.Unlock()
-		c.p.obs.Report(ctx, LateResult{Target: target, Attempt: attempt, Late: late, Failed: err != nil}, err)
+		c.p.obs.Report(ctx, observe.LateResult{Target: target, Attempt: attempt, Late: late, Failed: err != nil}, err)
 	}
 }
 
@@ -683,9 +684,9 @@ func (c *call[R]) conclude(number int, elapsed time.Duration, err error, class t
 	c.mu.Unlock()
 	if obs := c.p.obs; obs.Active() {
 		if d.retry {
-			obs.Report(c.caller, RetryScheduled{Target: target, Attempt: number, Wait: d.wait, Source: d.source, Class: class}, err)
+			obs.Report(c.caller, observe.RetryScheduled{Target: target, Attempt: number, Wait: d.wait, Source: d.source, Class: class}, err)
 		} else if d.refusal != 0 {
-			obs.Observe(c.caller, Refusal{Target: target, Reason: d.refusal})
+			obs.Observe(c.caller, observe.Refusal{Target: target, Reason: d.refusal})
 		}
 	}
 	d.err = err
@@ -707,19 +708,19 @@ func (c *call[R]) finish(err error) error {
 	final := &Error{Target: p.name, Attempts: attempts}
 	d := decisionOf(err)
 	if c.caller.Err() != nil {
-		final.Reason = ReasonCanceled
+		final.Reason = observe.ReasonCanceled
 		if errors.Is(c.caller.Err(), context.DeadlineExceeded) {
 			final.Detail = "caller deadline exceeded"
 		}
 		final.cause = canceledCause(c.caller)
 	} else if c.bounded.Err() != nil && (d == nil || d.retry) {
-		final.Reason, final.Detail = ReasonDeadline, fmt.Sprintf("max duration %v", p.cfg.maxDuration)
+		final.Reason, final.Detail = observe.ReasonDeadline, fmt.Sprintf("max duration %v", p.cfg.maxDuration)
 	} else if d != nil {
 		if inner := d.inner; inner != nil && len(attempts) == 1 {
 			// An inner layer of this library already decided: pass its
 			// diagnosis through rather than wrapping it again.
 			if p.obs.Active() {
-				p.obs.Observe(c.caller, GaveUp{Target: p.name, Reason: inner.Reason, Attempts: 1,
+				p.obs.Observe(c.caller, observe.GaveUp{Target: p.name, Reason: inner.Reason, Attempts: 1,
 					Class: inner.Class(), PassedThrough: true})
 			}
 			return inner
@@ -727,12 +728,12 @@ func (c *call[R]) finish(err error) error {
 		final.Reason, final.Detail = d.reason, d.detail
 	} else {
 		// A failsafe policy added with Policies rejected the attempt.
-		final.Reason = ReasonRejected
+		final.Reason = observe.ReasonRejected
 		final.Attempts = append(final.Attempts, Attempt{Number: len(attempts) + 1, Err: err,
 			Class: taxonomy.Class{Kind: taxonomy.Unknown, Rule: "rejected by a policy"}})
 	}
 	if p.obs.Active() {
-		p.obs.Report(c.caller, GaveUp{Target: p.name, Reason: final.Reason, Attempts: len(final.Attempts),
+		p.obs.Report(c.caller, observe.GaveUp{Target: p.name, Reason: final.Reason, Attempts: len(final.Attempts),
 			Class: final.Class()}, final.Last())
 	}
 	return final

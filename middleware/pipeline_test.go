@@ -10,7 +10,8 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/resilientgo/resilient/internal/logtest"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 
 	"github.com/failsafe-go/failsafe-go/bulkhead"
 	"github.com/failsafe-go/failsafe-go/circuitbreaker"
@@ -37,16 +38,16 @@ func TestCallsPerKind(t *testing.T) {
 		name       string
 		err        error
 		wantCalls  int
-		wantReason middleware.Reason
+		wantReason observe.Reason
 	}{
-		{"transient", err500, 3, middleware.ReasonExhausted},
-		{"unknown", errUnknown, 2, middleware.ReasonExhausted},
-		{"rate_limited", err429, 5, middleware.ReasonExhausted},
-		{"overloaded", err529, 3, middleware.ReasonExhausted},
-		{"context_overflow", errOverflow, 1, middleware.ReasonContextOverflow},
-		{"permanent", err401, 1, middleware.ReasonPermanent},
-		{"programming", errNotImpl, 1, middleware.ReasonPermanent},
-		{"canceled", errCanceled, 1, middleware.ReasonCanceled},
+		{"transient", err500, 3, observe.ReasonExhausted},
+		{"unknown", errUnknown, 2, observe.ReasonExhausted},
+		{"rate_limited", err429, 5, observe.ReasonExhausted},
+		{"overloaded", err529, 3, observe.ReasonExhausted},
+		{"context_overflow", errOverflow, 1, observe.ReasonContextOverflow},
+		{"permanent", err401, 1, observe.ReasonPermanent},
+		{"programming", errNotImpl, 1, observe.ReasonPermanent},
+		{"canceled", errCanceled, 1, observe.ReasonCanceled},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -166,8 +167,8 @@ func TestRetryAfterOverCapFailsFastAndHoldsBreaker(t *testing.T) {
 		p := mustPipeline(t)
 		start := time.Now()
 		_, err := p.Do(t.Context(), s.fn)
-		if got := asError(t, err).Reason; got != middleware.ReasonRetryAfterOverCap {
-			t.Fatalf("reason: got %v, want %v", got, middleware.ReasonRetryAfterOverCap)
+		if got := asError(t, err).Reason; got != observe.ReasonRetryAfterOverCap {
+			t.Fatalf("reason: got %v, want %v", got, observe.ReasonRetryAfterOverCap)
 		}
 		if time.Since(start) != 0 || s.count() != 1 {
 			t.Fatalf("got %d calls in %v, want 1 call at once", s.count(), time.Since(start))
@@ -202,7 +203,7 @@ func TestCallerCancelDuringBackoff(t *testing.T) {
 		if s.count() != 1 {
 			t.Errorf("calls: got %d, want 1 (no attempt after the cancel)", s.count())
 		}
-		if got := asError(t, err).Reason; got != middleware.ReasonCanceled || !errors.Is(err, context.Canceled) {
+		if got := asError(t, err).Reason; got != observe.ReasonCanceled || !errors.Is(err, context.Canceled) {
 			t.Errorf("got %v (%v), want canceled matching context.Canceled", got, err)
 		}
 	})
@@ -216,7 +217,7 @@ func TestCallerCanceledWhateverTheErrorSays(t *testing.T) {
 		s := newScript(step{err: err500, cancel: cancel})
 		_, err := mustPipeline(t).Do(ctx, s.fn)
 		e := asError(t, err)
-		if e.Reason != middleware.ReasonCanceled || s.count() != 1 {
+		if e.Reason != observe.ReasonCanceled || s.count() != 1 {
 			t.Errorf("got %v after %d calls, want canceled after 1", e.Reason, s.count())
 		}
 		if got := taxonomy.Classify(err).Kind; got != taxonomy.Canceled {
@@ -230,7 +231,7 @@ func TestNoAttemptAfterCancel(t *testing.T) {
 	cancel()
 	s := newScript(succeeds("ok"))
 	_, err := mustPipeline(t).Do(ctx, s.fn)
-	if s.count() != 0 || asError(t, err).Reason != middleware.ReasonCanceled {
+	if s.count() != 0 || asError(t, err).Reason != observe.ReasonCanceled {
 		t.Errorf("got %v after %d calls, want canceled without a call", err, s.count())
 	}
 }
@@ -255,7 +256,7 @@ func TestAttemptTimeoutIsTransient(t *testing.T) {
 		s := newScript(step{block: true})
 		_, err := mustPipeline(t, middleware.Timeout(time.Second)).Do(t.Context(), s.fn)
 		e := asError(t, err)
-		if e.Reason != middleware.ReasonExhausted || s.count() != 3 {
+		if e.Reason != observe.ReasonExhausted || s.count() != 3 {
 			t.Fatalf("got %v after %d calls, want exhausted after 3", e.Reason, s.count())
 		}
 		if got := e.Attempts[0].Class.Rule; got != "attempt timeout" {
@@ -273,7 +274,7 @@ func TestMaxDuration(t *testing.T) {
 		e := asError(t, err)
 		// The second wait of 20 s would end at 40 s, past the 30 s bound: stop
 		// at once instead of sleeping into a cancellation.
-		if e.Reason != middleware.ReasonDeadline || s.count() != 2 || time.Since(start) != 20*time.Second {
+		if e.Reason != observe.ReasonDeadline || s.count() != 2 || time.Since(start) != 20*time.Second {
 			t.Errorf("got %v after %d calls and %v, want deadline after 2 calls and 20s", e.Reason, s.count(), time.Since(start))
 		}
 	})
@@ -286,7 +287,7 @@ func TestCallerDeadlineStopsEarly(t *testing.T) {
 		s := newScript(fails(retryAfter(err429, 20*time.Second)))
 		start := time.Now()
 		_, err := mustPipeline(t).Do(ctx, s.fn)
-		if e := asError(t, err); e.Reason != middleware.ReasonDeadline || time.Since(start) != 0 {
+		if e := asError(t, err); e.Reason != observe.ReasonDeadline || time.Since(start) != 0 {
 			t.Errorf("got %v after %v, want deadline at once", e.Reason, time.Since(start))
 		}
 	})
@@ -299,12 +300,12 @@ func TestBreakerOpensFailsFastAndRecovers(t *testing.T) {
 		for range 2 {
 			_, _ = p.Do(t.Context(), failing.fn)
 		}
-		if got := p.Breaker().State(); got != middleware.BreakerOpen {
+		if got := p.Breaker().State(); got != observe.BreakerOpen {
 			t.Fatalf("state after 2 failures: got %v, want open", got)
 		}
 		ok := newScript(succeeds("ok"))
 		_, err := p.Do(t.Context(), ok.fn)
-		if !errors.Is(err, circuitbreaker.ErrOpen) || asError(t, err).Reason != middleware.ReasonCircuitOpen || ok.count() != 0 {
+		if !errors.Is(err, circuitbreaker.ErrOpen) || asError(t, err).Reason != observe.ReasonCircuitOpen || ok.count() != 0 {
 			t.Fatalf("while open: got %v after %d calls, want circuit open, no call", err, ok.count())
 		}
 		if got := taxonomy.Classify(err).Kind; got != taxonomy.Overloaded {
@@ -314,7 +315,7 @@ func TestBreakerOpensFailsFastAndRecovers(t *testing.T) {
 		if _, err := p.Do(t.Context(), ok.fn); err != nil {
 			t.Fatalf("probe: %v", err)
 		}
-		if got := p.Breaker().State(); got != middleware.BreakerClosed {
+		if got := p.Breaker().State(); got != observe.BreakerClosed {
 			t.Errorf("after a good probe: got %v, want closed", got)
 		}
 	})
@@ -328,7 +329,7 @@ func TestBreakerCountsOnlyTargetFailures(t *testing.T) {
 		}
 		ctx, cancel := context.WithCancel(t.Context())
 		_, _ = p.Do(ctx, newScript(step{err: err500, cancel: cancel}).fn)
-		if got := p.Breaker().State(); got != middleware.BreakerClosed {
+		if got := p.Breaker().State(); got != observe.BreakerClosed {
 			t.Errorf("after 400s, overflow and cancellations: got %v, want closed", got)
 		}
 	})
@@ -375,7 +376,7 @@ func TestRunBudgetIsShared(t *testing.T) {
 		if a.count()+b.count() != 5 {
 			t.Errorf("calls: got %d + %d, want 3 + 2 (budget 3 retries in all)", a.count(), b.count())
 		}
-		if got := asError(t, err).Reason; got != middleware.ReasonBudgetSpent {
+		if got := asError(t, err).Reason; got != observe.ReasonBudgetSpent {
 			t.Errorf("reason: got %v, want budget spent", got)
 		}
 		if run.Retries() != 3 || run.Refusals() != 1 {
@@ -390,7 +391,7 @@ func TestPanicIsRecoveredAndDoesNotStickTheBreaker(t *testing.T) {
 		s := newScript(step{panic: "index out of range"})
 		_, err := p.Do(t.Context(), s.fn)
 		var pe *middleware.PanicError
-		if !errors.As(err, &pe) || s.count() != 1 || asError(t, err).Reason != middleware.ReasonPermanent {
+		if !errors.As(err, &pe) || s.count() != 1 || asError(t, err).Reason != observe.ReasonPermanent {
 			t.Fatalf("got %v after %d calls, want a PanicError after 1", err, s.count())
 		}
 		if got := taxonomy.Classify(err).Kind; got != taxonomy.Programming {
@@ -441,7 +442,7 @@ func TestNoRetry(t *testing.T) {
 		s := newScript(fails(middleware.Unretryable(err500, "output already streamed")))
 		_, err := mustPipeline(t).Do(t.Context(), s.fn)
 		e := asError(t, err)
-		if s.count() != 1 || e.Reason != middleware.ReasonUnretryable || e.Detail != "output already streamed" {
+		if s.count() != 1 || e.Reason != observe.ReasonUnretryable || e.Detail != "output already streamed" {
 			t.Errorf("got %v after %d calls, want not retryable after 1", err, s.count())
 		}
 		if !strings.Contains(err.Error(), "*errors.errorString: API returned unexpected status code: 500") {
@@ -549,7 +550,7 @@ func TestNilFunctionAndContext(t *testing.T) {
 
 func TestEventsAreLogged(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var logs logtest.Buffer
+		var logs observetest.LogBuffer
 		p := mustPipeline(t, middleware.Logger(logs.Logger()), middleware.CircuitBreaker(2, time.Minute), middleware.MaxAttempts(5))
 		_, _ = p.Do(t.Context(), newScript(fails(retryAfter(err429, time.Second)), fails(err500), fails(err500)).fn)
 		for _, want := range []string{
@@ -598,7 +599,7 @@ func TestRateLimiterRefusal(t *testing.T) {
 		s := newScript(succeeds("ok"))
 		_, _ = p.Do(t.Context(), s.fn)
 		_, err = p.Do(t.Context(), s.fn)
-		if e := asError(t, err); e.Reason != middleware.ReasonRejected || !errors.Is(err, middleware.ErrLimited) || s.count() != 1 {
+		if e := asError(t, err); e.Reason != observe.ReasonRejected || !errors.Is(err, middleware.ErrLimited) || s.count() != 1 {
 			t.Errorf("got %v after %d calls, want rejected by the limiter after 1", err, s.count())
 		}
 	})
@@ -669,7 +670,7 @@ func TestWaitWhileOpenGivesUpWithinItsAttempts(t *testing.T) {
 		_, err := p.Do(t.Context(), s.fn)
 		// attempt 1 fails and opens the circuit; attempt 2 is refused and waits
 		// for the probe; attempt 3 is the probe, which fails: 2 requests.
-		if e := asError(t, err); s.count() != 2 || e.Reason != middleware.ReasonExhausted {
+		if e := asError(t, err); s.count() != 2 || e.Reason != observe.ReasonExhausted {
 			t.Errorf("got %v after %d requests, want exhausted after 2", err, s.count())
 		}
 	})
@@ -678,8 +679,8 @@ func TestWaitWhileOpenGivesUpWithinItsAttempts(t *testing.T) {
 func TestBreakerListeners(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		b := middleware.NewBreaker("b", 1, 10*time.Second, nil)
-		var seen []middleware.BreakerState
-		remove := b.OnStateChange(func(s middleware.BreakerState) { seen = append(seen, s) })
+		var seen []observe.BreakerState
+		remove := b.OnStateChange(func(s observe.BreakerState) { seen = append(seen, s) })
 		b.HoldOpen(30 * time.Second) // closed -> open
 		b.HoldOpen(10 * time.Second) // shorter: nothing new
 		b.HoldOpen(time.Minute)      // longer: news for whoever shares the state
@@ -701,7 +702,7 @@ func TestRetryThrottleDuringAnOutage(t *testing.T) {
 			t.Errorf("attempts per call during the outage: got %v, want [3 3 3 1 1]", attempts)
 		}
 		_, err := p.Do(t.Context(), down.fn)
-		if e := asError(t, err); e.Reason != middleware.ReasonThrottled {
+		if e := asError(t, err); e.Reason != observe.ReasonThrottled {
 			t.Errorf("reason: got %v, want retries throttled", e.Reason)
 		}
 		// Recovery refills the bucket: after enough successes, retries return.
@@ -761,7 +762,7 @@ func TestRawFailsafePolicies(t *testing.T) {
 		synctest.Wait()
 		s := newScript(succeeds("ok"))
 		_, err := p.Do(t.Context(), s.fn)
-		if e := asError(t, err); e.Reason != middleware.ReasonRejected || !errors.Is(err, bulkhead.ErrFull) || s.count() != 0 {
+		if e := asError(t, err); e.Reason != observe.ReasonRejected || !errors.Is(err, bulkhead.ErrFull) || s.count() != 0 {
 			t.Errorf("got %v after %d calls, want rejected by the bulkhead without a call", err, s.count())
 		}
 		close(release)
@@ -810,18 +811,18 @@ func TestRunLocalIsCreatedOncePerKey(t *testing.T) {
 }
 
 func TestErrorMatchesTheSentinelOfItsReason(t *testing.T) {
-	sentinels := map[middleware.Reason]error{
-		middleware.ReasonPermanent:         middleware.ErrPermanent,
-		middleware.ReasonExhausted:         middleware.ErrExhausted,
-		middleware.ReasonCircuitOpen:       middleware.ErrCircuitOpen,
-		middleware.ReasonRetryAfterOverCap: middleware.ErrRetryAfterOverCap,
-		middleware.ReasonBudgetSpent:       middleware.ErrBudgetSpent,
-		middleware.ReasonDeadline:          middleware.ErrDeadline,
-		middleware.ReasonContextOverflow:   middleware.ErrContextOverflow,
-		middleware.ReasonUnretryable:       middleware.ErrUnretryable,
-		middleware.ReasonRejected:          middleware.ErrRejected,
-		middleware.ReasonThrottled:         middleware.ErrThrottled,
-		middleware.ReasonUsageLimit:        middleware.ErrUsageLimit,
+	sentinels := map[observe.Reason]error{
+		observe.ReasonPermanent:         middleware.ErrPermanent,
+		observe.ReasonExhausted:         middleware.ErrExhausted,
+		observe.ReasonCircuitOpen:       middleware.ErrCircuitOpen,
+		observe.ReasonRetryAfterOverCap: middleware.ErrRetryAfterOverCap,
+		observe.ReasonBudgetSpent:       middleware.ErrBudgetSpent,
+		observe.ReasonDeadline:          middleware.ErrDeadline,
+		observe.ReasonContextOverflow:   middleware.ErrContextOverflow,
+		observe.ReasonUnretryable:       middleware.ErrUnretryable,
+		observe.ReasonRejected:          middleware.ErrRejected,
+		observe.ReasonThrottled:         middleware.ErrThrottled,
+		observe.ReasonUsageLimit:        middleware.ErrUsageLimit,
 	}
 	for reason, want := range sentinels {
 		err := error(&middleware.Error{Target: "m", Reason: reason})
@@ -834,7 +835,7 @@ func TestErrorMatchesTheSentinelOfItsReason(t *testing.T) {
 			t.Errorf("Error{%v} does not match its sentinel", reason)
 		}
 	}
-	if errors.Is(&middleware.Error{Reason: middleware.Reason(200)}, middleware.ErrExhausted) {
+	if errors.Is(&middleware.Error{Reason: observe.Reason(200)}, middleware.ErrExhausted) {
 		t.Error("an out-of-range reason matched a sentinel")
 	}
 }

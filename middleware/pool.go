@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/resilientgo/resilient/observe"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -21,7 +22,7 @@ type Member struct {
 	Name string
 	// Target describes the member for observers (its provider and model);
 	// its Name is set to the member's.
-	Target Target
+	Target observe.Target
 	// Options guard this member alone: [Weight], [RateLimit],
 	// [MaxConcurrent], [ConcurrencyLimit], [CircuitBreaker], [UseBreaker],
 	// [NoBreaker], [NoThrottle], [MaxHold]. The other options apply to the
@@ -95,7 +96,7 @@ func (s Strategy) String() string {
 // until then, unless every member is cooling, when the call waits for the
 // first to be ready. A longer hint holds its breaker open, as for a plain
 // pipeline. When no member can take an attempt because every circuit is
-// open, the call fails fast with [ReasonCircuitOpen] and a detail stating
+// open, the call fails fast with [observe.ReasonCircuitOpen] and a detail stating
 // each member's state, for the caller's fallbacks.
 //
 // A permanent failure of a member's account or deployment
@@ -103,13 +104,13 @@ func (s Strategy) String() string {
 // quota or credits used up, a model or deployment not there) is no fault of
 // the request: every call would fail there the same way until someone fixes
 // the account, and another member may serve it. The member is taken out of
-// rotation for its [MaxHold] (its circuit held open, a [Suspended] event;
+// rotation for its [MaxHold] (its circuit held open, a [observe.Suspended] event;
 // then one probe), and the call goes at once to a member it has not tried:
 // such a switch counts as an attempt, but neither the attempt limits nor
 // the run's retry budget stop it, and a call makes fewer of them than the
 // pool has members. With every member tried, another ready one takes a
 // retry within the limits and the budget. When no other member is ready,
-// the call fails with [ReasonPermanent] and a detail stating each member's
+// the call fails with [observe.ReasonPermanent] and a detail stating each member's
 // state ("eastus: out of rotation (5m0s left) after an account failure:
 // status 401"), and so do the calls that find every member out of rotation
 // so, without a request; the final error's class is an account failure,
@@ -131,8 +132,8 @@ func (s Strategy) String() string {
 // [NoThrottle] and [MaxHold] given to the pool set its members' defaults;
 // [RateLimit] and [MaxConcurrent] given to the pool bound it as a whole,
 // before any member is chosen. Every attempt reports its member: the
-// attempt's [Start] carries the member's Target, [AttemptEnd] and
-// [RetryScheduled] name it, and so does [Attempt.Target] in the final
+// attempt's [observe.Start] carries the member's Target, [observe.AttemptEnd] and
+// [observe.RetryScheduled] name it, and so does [Attempt.Target] in the final
 // error. Default: a plain pipeline, no members.
 func Members(members ...Member) Option {
 	return func(c *config) {
@@ -212,7 +213,7 @@ type Balancer struct {
 type member struct {
 	index      int
 	name       string
-	target     Target
+	target     observe.Target
 	weight     int
 	breaker    *Breaker // nil when disabled
 	noThrottle bool
@@ -246,7 +247,7 @@ const DefaultMaxStickyKeys = 10000
 
 // newBalancer builds the balancer of a pool from cfg's members, their
 // breakers reporting to obs.
-func newBalancer(cfg *config, obs Observers) (*Balancer, error) {
+func newBalancer(cfg *config, obs observe.Observers) (*Balancer, error) {
 	b := &Balancer{strategy: cfg.strategy, stickyRuns: !cfg.noStickyRuns, keys: newPins(DefaultMaxStickyKeys)}
 	seen := map[string]bool{}
 	var errs []error
@@ -268,7 +269,7 @@ func newBalancer(cfg *config, obs Observers) (*Balancer, error) {
 
 // newMember builds the member spec describes: the pool's breaker settings,
 // then the member's own options, which must all be gates.
-func newMember(index int, spec Member, pool *config, obs Observers) (*member, error) {
+func newMember(index int, spec Member, pool *config, obs observe.Observers) (*member, error) {
 	c := config{breakerThresh: pool.breakerThresh, breakerDelay: pool.breakerDelay, maxHold: pool.maxHold,
 		breakerOff: pool.breakerOff, noThrottle: pool.noThrottle}
 	for i, o := range spec.Options {

@@ -10,8 +10,9 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -53,23 +54,23 @@ func TestPoolAccountFailure(t *testing.T) {
 		if went := f.went(); fmt.Sprint(went[:2]) != "[0 1]" || strings.Count(fmt.Sprint(went), "0") != 1 {
 			t.Errorf("attempts went to %v, want m0 once, then m1 alone", went)
 		}
-		sus := observetest.Of[middleware.Suspended](rec)
+		sus := observetest.Of[observe.Suspended](rec)
 		if len(sus) != 1 || sus[0].Target != "m0" || sus[0].For != middleware.DefaultMaxHold || !sus[0].Class.AccountFailure {
 			t.Errorf("suspensions %+v, want m0 for %v", sus, middleware.DefaultMaxHold)
 		}
 		opened := false
-		for _, e := range observetest.Of[middleware.BreakerChange](rec) {
-			opened = opened || e.Target == "m0" && e.To == middleware.BreakerOpen
+		for _, e := range observetest.Of[observe.BreakerChange](rec) {
+			opened = opened || e.Target == "m0" && e.To == observe.BreakerOpen
 		}
 		if !opened {
 			t.Errorf("no BreakerChange opened m0's circuit")
 		}
-		retries := observetest.Of[middleware.RetryScheduled](rec)
-		if len(retries) != 1 || retries[0].Target != "m0" || retries[0].Source != middleware.WaitNextMember || retries[0].Wait != 0 {
+		retries := observetest.Of[observe.RetryScheduled](rec)
+		if len(retries) != 1 || retries[0].Target != "m0" || retries[0].Source != taxonomy.WaitNextMember || retries[0].Wait != 0 {
 			t.Errorf("retries %+v, want one of m0 at once to the next member", retries)
 		}
 		m0 := p.Balancer().Members()[0]
-		if b := m0.Breaker; b.State() != middleware.BreakerOpen || b.RemainingDelay() != middleware.DefaultMaxHold {
+		if b := m0.Breaker; b.State() != observe.BreakerOpen || b.RemainingDelay() != middleware.DefaultMaxHold {
 			t.Errorf("m0's circuit is %v for %v, want held open for %v", b.State(), b.RemainingDelay(), middleware.DefaultMaxHold)
 		}
 		if m0.Suspended != middleware.DefaultMaxHold || m0.AccountFailure != `code "invalid_api_key", status 401` {
@@ -86,13 +87,13 @@ func TestPoolAccountFailure(t *testing.T) {
 		if went := f.went(); strings.Count(fmt.Sprint(went), "0") != 1 {
 			t.Errorf("after MaxHold attempts went to %v, want one probe of m0 (refused again)", went)
 		}
-		if n := len(observetest.Of[middleware.Suspended](rec)); n != 2 {
+		if n := len(observetest.Of[observe.Suspended](rec)); n != 2 {
 			t.Errorf("%d suspensions, want a second one after the failed probe", n)
 		}
 		closings := func() int {
 			n := 0
-			for _, e := range observetest.Of[middleware.BreakerChange](rec) {
-				if e.Target == "m0" && e.To == middleware.BreakerClosed {
+			for _, e := range observetest.Of[observe.BreakerChange](rec) {
+				if e.Target == "m0" && e.To == observe.BreakerClosed {
 					n++
 				}
 			}
@@ -155,7 +156,7 @@ func TestPoolEveryAccountFails(t *testing.T) {
 		p := mustPool(t, members(2))
 		_, err := p.Do(t.Context(), f.fn)
 		e := asError(t, err)
-		if e.Reason != middleware.ReasonPermanent || !errors.Is(err, middleware.ErrPermanent) || len(f.went()) != 2 {
+		if e.Reason != observe.ReasonPermanent || !errors.Is(err, middleware.ErrPermanent) || len(f.went()) != 2 {
 			t.Fatalf("got %v, want failed permanently after one attempt to each member", err)
 		}
 		for _, want := range []string{
@@ -196,7 +197,7 @@ func TestPoolAccountSwitchesPastLimits(t *testing.T) {
 
 		one := newFleet(newScript(fails(keyRefused)), newScript(succeeds("ok")))
 		_, err := mustPool(t, members(2), middleware.SingleAttempt()).Do(t.Context(), one.fn)
-		if e := asError(t, err); e.Reason != middleware.ReasonPermanent || len(one.went()) != 1 {
+		if e := asError(t, err); e.Reason != observe.ReasonPermanent || len(one.went()) != 1 {
 			t.Errorf("SingleAttempt: got %v, want failed permanently after one attempt", err)
 		}
 	})
@@ -217,7 +218,7 @@ func TestPoolAccountFailureRetriesATriedMember(t *testing.T) {
 		}
 		f = newFleet(newScript(fails(unavailable), succeeds("ok")), newScript(fails(keyRefused)))
 		_, err := mustPool(t, members(2), middleware.MaxAttempts(2)).Do(t.Context(), f.fn)
-		if e := asError(t, err); e.Reason != middleware.ReasonPermanent || len(f.went()) != 2 {
+		if e := asError(t, err); e.Reason != observe.ReasonPermanent || len(f.went()) != 2 {
 			t.Errorf("with 2 attempts: got %v, want failed permanently after 2", err)
 		}
 	})
@@ -259,10 +260,10 @@ func TestPoolRequestFailureStops(t *testing.T) {
 	f := newFleet(newScript(fails(invalidRequest), succeeds("ok")), newScript(succeeds("ok")))
 	p := mustPool(t, members(2))
 	_, err := p.Do(t.Context(), f.fn)
-	if e := asError(t, err); e.Reason != middleware.ReasonPermanent || len(f.went()) != 1 {
+	if e := asError(t, err); e.Reason != observe.ReasonPermanent || len(f.went()) != 1 {
 		t.Errorf("got %v, want failed permanently after one attempt", err)
 	}
-	if b := p.Balancer().Members()[0].Breaker; b.State() != middleware.BreakerClosed {
+	if b := p.Balancer().Members()[0].Breaker; b.State() != observe.BreakerClosed {
 		t.Errorf("m0's circuit is %v, want closed", b.State())
 	}
 }
@@ -275,11 +276,11 @@ func TestPlainPipelineAccountFailureStops(t *testing.T) {
 	p := mustPipeline(t, middleware.CircuitBreaker(1, time.Minute))
 	for range 3 {
 		_, err := p.Do(t.Context(), s.fn)
-		if e := asError(t, err); e.Reason != middleware.ReasonPermanent {
+		if e := asError(t, err); e.Reason != observe.ReasonPermanent {
 			t.Fatalf("got %v, want failed permanently", err)
 		}
 	}
-	if p.Breaker().State() != middleware.BreakerClosed || len(s.calls) != 3 {
+	if p.Breaker().State() != observe.BreakerClosed || len(s.calls) != 3 {
 		t.Errorf("breaker %v after %d calls, want closed after 3", p.Breaker().State(), len(s.calls))
 	}
 }
@@ -300,7 +301,7 @@ func TestPoolSuspendedReportedOnce(t *testing.T) {
 		if went := f.went(); len(went) != 2 {
 			t.Fatalf("attempts went to %v, want both calls on m0", went)
 		}
-		if sus := observetest.Of[middleware.Suspended](rec); len(sus) != 1 || sus[0].For != middleware.DefaultMaxHold {
+		if sus := observetest.Of[observe.Suspended](rec); len(sus) != 1 || sus[0].For != middleware.DefaultMaxHold {
 			t.Errorf("suspensions %+v, want one for %v", sus, middleware.DefaultMaxHold)
 		}
 	})

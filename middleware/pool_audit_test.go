@@ -8,8 +8,9 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 )
 
 // TestPoolCooldownPastDeadlineFailsFast: when every member cools down for
@@ -33,8 +34,8 @@ func TestPoolCooldownPastDeadlineFailsFast(t *testing.T) {
 		if took := time.Since(start); took != 0 {
 			t.Errorf("the call took %v, want it to fail at once: the first member is back after its deadline", took)
 		}
-		if e := asError(t, err); e.Reason != middleware.ReasonDeadline {
-			t.Errorf("reason %v (%v), want %v", e.Reason, e, middleware.ReasonDeadline)
+		if e := asError(t, err); e.Reason != observe.ReasonDeadline {
+			t.Errorf("reason %v (%v), want %v", e.Reason, e, observe.ReasonDeadline)
 		}
 		if went := f.went(); len(went) != 0 {
 			t.Errorf("attempts went to %v, want none", went)
@@ -62,7 +63,7 @@ func TestPoolLateResultNamesMember(t *testing.T) {
 		}
 		close(release)
 		synctest.Wait()
-		late := observetest.Of[middleware.LateResult](rec)
+		late := observetest.Of[observe.LateResult](rec)
 		if len(late) != 1 || late[0].Target != "m0" {
 			t.Errorf("late results %+v, want one naming m0", late)
 		}
@@ -243,7 +244,7 @@ func TestPoolNestedMemberMovesOn(t *testing.T) {
 		_, err := both.Do(t.Context(), func(ctx context.Context, _ middleware.State) (string, error) {
 			return inner.Do(ctx, sick.fn)
 		})
-		if e := asError(t, err); len(e.Attempts) != 2 || e.Attempts[0].Target == e.Attempts[1].Target || e.Reason != middleware.ReasonExhausted {
+		if e := asError(t, err); len(e.Attempts) != 2 || e.Attempts[0].Target == e.Attempts[1].Target || e.Reason != observe.ReasonExhausted {
 			t.Errorf("got %v, want one attempt on each member, exhausted", err)
 		}
 		if n := sick.count() - start; n != 4 {
@@ -270,7 +271,7 @@ func TestPoolNestedMemberMovesOn(t *testing.T) {
 		_, err = both.Do(t.Context(), func(ctx context.Context, _ middleware.State) (string, error) {
 			return inner.Do(ctx, denied.fn)
 		})
-		if e := asError(t, err); e.Reason != middleware.ReasonPermanent || denied.count()-start != 1 {
+		if e := asError(t, err); e.Reason != observe.ReasonPermanent || denied.count()-start != 1 {
 			t.Errorf("got %v after %d requests, want the inner permanent failure after one", err, denied.count()-start)
 		}
 	})
@@ -369,7 +370,7 @@ func TestPoolCanceledWhileWaitingForSlot(t *testing.T) {
 		time.AfterFunc(time.Second, cancel)
 		start := time.Now()
 		_, err := p.Do(ctx, f.fn)
-		if e := asError(t, err); e.Reason != middleware.ReasonCanceled || time.Since(start) != time.Second {
+		if e := asError(t, err); e.Reason != observe.ReasonCanceled || time.Since(start) != time.Second {
 			t.Errorf("got %v after %v, want canceled after 1s", err, time.Since(start))
 		}
 		<-done

@@ -11,8 +11,9 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -52,7 +53,7 @@ func TestPoolNoCooldownWithoutHint(t *testing.T) {
 		if got, err := p.Do(t.Context(), f.fn); err != nil || got != "ok" {
 			t.Fatalf("got (%q, %v), want ok from m2", got, err)
 		}
-		if cd := observetest.Of[middleware.Cooldown](rec); len(cd) != 0 {
+		if cd := observetest.Of[observe.Cooldown](rec); len(cd) != 0 {
 			t.Errorf("cooldowns %+v, want none: neither failure asked for a wait", cd)
 		}
 		for _, m := range p.Balancer().Members() {
@@ -79,7 +80,7 @@ func TestPoolCooldownReportedOnce(t *testing.T) {
 		if went := f.went(); len(went) != 2 {
 			t.Fatalf("attempts went to %v, want both calls on m0", went)
 		}
-		if cd := observetest.Of[middleware.Cooldown](rec); len(cd) != 1 || cd[0].Wait != 5*time.Second {
+		if cd := observetest.Of[observe.Cooldown](rec); len(cd) != 1 || cd[0].Wait != 5*time.Second {
 			t.Errorf("cooldowns %+v, want one of 5s", cd)
 		}
 	})
@@ -99,7 +100,7 @@ func TestPoolCooldownAtTheCap(t *testing.T) {
 		if took := time.Since(start); took != 30*time.Second {
 			t.Errorf("the call took %v, want the hint, 30s", took)
 		}
-		if st := p.Balancer().Members()[0].Breaker.State(); st != middleware.BreakerClosed {
+		if st := p.Balancer().Members()[0].Breaker.State(); st != observe.BreakerClosed {
 			t.Errorf("m0's breaker is %v, want closed", st)
 		}
 	})
@@ -115,7 +116,7 @@ func TestPoolRetryWaitSource(t *testing.T) {
 		name       string
 		scripts    []*script
 		wantWait   time.Duration
-		wantSource middleware.WaitSource
+		wantSource taxonomy.WaitSource
 	}{
 		{"a reset of the member that failed",
 			[]*script{newScript(fails(hinted(3*time.Second, taxonomy.WaitReset)), succeeds("ok"))},
@@ -141,7 +142,7 @@ func TestPoolRetryWaitSource(t *testing.T) {
 				if took := time.Since(start); took != tc.wantWait {
 					t.Errorf("the call took %v, want %v", took, tc.wantWait)
 				}
-				retries := observetest.Of[middleware.RetryScheduled](rec)
+				retries := observetest.Of[observe.RetryScheduled](rec)
 				last := retries[len(retries)-1]
 				if last.Wait != tc.wantWait || last.Source != tc.wantSource {
 					t.Errorf("the last retry waits %v from %v, want %v from %v", last.Wait, last.Source, tc.wantWait, tc.wantSource)
@@ -174,7 +175,7 @@ func TestPoolWaitsForOneCooldown(t *testing.T) {
 		if took := time.Since(start); took != 4*time.Second {
 			t.Errorf("the call ended after %v, want the 4s left of the first cooldown", took)
 		}
-		if e.Reason != middleware.ReasonCircuitOpen || !strings.Contains(e.Detail, "m0: cooling down (7s left)") {
+		if e.Reason != observe.ReasonCircuitOpen || !strings.Contains(e.Detail, "m0: cooling down (7s left)") {
 			t.Errorf("got %v (detail %q), want no member available, m0 cooling down for 7s more", err, e.Detail)
 		}
 		if went := f.went(); len(went) != 2 {
@@ -448,7 +449,7 @@ func TestPoolCooldownAfterPoolLimit(t *testing.T) {
 					}
 					return
 				}
-				if e := asError(t, r.err); e.Reason != middleware.ReasonDeadline || r.took != 3*time.Second {
+				if e := asError(t, r.err); e.Reason != observe.ReasonDeadline || r.took != 3*time.Second {
 					t.Errorf("got %v after %v, want the deadline's reason as soon as the limit let it through", r.err, r.took)
 				}
 			})
@@ -491,7 +492,7 @@ func TestPoolMemberWithoutBreakerOverCap(t *testing.T) {
 			start := time.Now()
 			_, err := p.Do(t.Context(), f.fn)
 			e := asError(t, err)
-			if e.Reason != middleware.ReasonRetryAfterOverCap || time.Since(start) != 0 {
+			if e.Reason != observe.ReasonRetryAfterOverCap || time.Since(start) != 0 {
 				t.Fatalf("call %d: got %v after %v, want the Retry-After cap at once", i, err, time.Since(start))
 			}
 			if i == 1 && !strings.Contains(e.Detail, "cap is 1m0s") {

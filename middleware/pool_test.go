@@ -10,9 +10,9 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/resilientgo/resilient/internal/logtest"
-	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -88,8 +88,8 @@ func TestPoolRetryGoesToAnotherMember(t *testing.T) {
 		if went := f.went(); len(went) != 2 || went[0] != 0 || went[1] == 0 {
 			t.Errorf("attempts went to %v, want m0 then another member", went)
 		}
-		retries := observetest.Of[middleware.RetryScheduled](rec)
-		if len(retries) != 1 || retries[0].Target != "m0" || retries[0].Source != middleware.WaitNextMember || retries[0].Wait != 0 {
+		retries := observetest.Of[observe.RetryScheduled](rec)
+		if len(retries) != 1 || retries[0].Target != "m0" || retries[0].Source != taxonomy.WaitNextMember || retries[0].Wait != 0 {
 			t.Errorf("retries %+v, want one of m0 at once to the next member", retries)
 		}
 		var targets []string
@@ -114,7 +114,7 @@ func TestPoolRetryGoesToAnotherMember(t *testing.T) {
 		f = newFleet(newScript(fails(unavailable)), newScript(fails(unavailable)), newScript(fails(unavailable)))
 		_, err = mustPool(t, members(3)).Do(t.Context(), f.fn)
 		e := asError(t, err)
-		if e.Reason != middleware.ReasonExhausted || len(e.Attempts) != 3 {
+		if e.Reason != observe.ReasonExhausted || len(e.Attempts) != 3 {
 			t.Fatalf("got %v, want exhausted after 3 attempts", err)
 		}
 		seen := map[string]bool{}
@@ -155,7 +155,7 @@ func TestPoolMemberBreakerMovesTrafficAndBack(t *testing.T) {
 		// One call at a time: m0, less healthy than an idle m1, gets no call
 		// until it has had none for its breaker's delay; then one, its probe.
 		probes := 1
-		for p.Balancer().Members()[0].Breaker.State() != middleware.BreakerOpen {
+		for p.Balancer().Members()[0].Breaker.State() != observe.BreakerOpen {
 			for range 3 {
 				if went := call(); fmt.Sprint(went) != "[1]" {
 					t.Fatalf("after m0 failed, a call went to %v, want m1 alone", went)
@@ -191,8 +191,8 @@ func TestPoolMemberBreakerMovesTrafficAndBack(t *testing.T) {
 		if went := f.went(); fmt.Sprint(went) != "[0 1 0 1]" {
 			t.Errorf("after the delay, attempts went to %v, want the probe to m0, then both in turn", went)
 		}
-		changes := observetest.Of[middleware.BreakerChange](rec)
-		if len(changes) != 3 || changes[0].Target != "m0" || changes[2].To != middleware.BreakerClosed {
+		changes := observetest.Of[observe.BreakerChange](rec)
+		if len(changes) != 3 || changes[0].Target != "m0" || changes[2].To != observe.BreakerClosed {
 			t.Errorf("breaker changes %+v, want m0 open, half-open, closed", changes)
 		}
 	})
@@ -214,7 +214,7 @@ func TestPoolAllMembersDownFailsFast(t *testing.T) {
 		start := time.Now()
 		_, err := p.Do(t.Context(), f.fn)
 		e := asError(t, err)
-		if e.Reason != middleware.ReasonCircuitOpen || !errors.Is(err, middleware.ErrCircuitOpen) || time.Since(start) != 0 {
+		if e.Reason != observe.ReasonCircuitOpen || !errors.Is(err, middleware.ErrCircuitOpen) || time.Since(start) != 0 {
 			t.Errorf("got %v after %v, want circuit open at once", err, time.Since(start))
 		}
 		if went := f.went(); len(went) != 0 {
@@ -260,7 +260,7 @@ func TestPoolCooldown(t *testing.T) {
 		if went := f.went(); fmt.Sprint(went) != "[0 1 1 1 1]" {
 			t.Errorf("attempts went to %v, want m0's 429, then m1 alone while m0 cools down", went)
 		}
-		if cd := observetest.Of[middleware.Cooldown](rec); len(cd) != 1 || cd[0].Target != "m0" || cd[0].Wait != 5*time.Second {
+		if cd := observetest.Of[observe.Cooldown](rec); len(cd) != 1 || cd[0].Target != "m0" || cd[0].Wait != 5*time.Second {
 			t.Errorf("cooldowns %+v, want m0 for 5s", cd)
 		}
 		if got := p.Balancer().Members()[0].Cooldown; got != 5*time.Second {
@@ -297,12 +297,12 @@ func TestPoolRetryAfterOverCap(t *testing.T) {
 		if got, err := p.Do(t.Context(), f.fn); err != nil || got != "ok" {
 			t.Fatalf("got (%q, %v), want ok from m1", got, err)
 		}
-		if b := p.Balancer().Members()[0].Breaker; b.State() != middleware.BreakerOpen || b.RemainingDelay() != 2*time.Minute {
+		if b := p.Balancer().Members()[0].Breaker; b.State() != observe.BreakerOpen || b.RemainingDelay() != 2*time.Minute {
 			t.Errorf("m0's breaker is %v for %v, want held open for 2m", b.State(), b.RemainingDelay())
 		}
 		one := newFleet(newScript(fails(rateLimited(2 * time.Minute))))
 		_, err := mustPool(t, members(1)).Do(t.Context(), one.fn)
-		if e := asError(t, err); e.Reason != middleware.ReasonRetryAfterOverCap {
+		if e := asError(t, err); e.Reason != observe.ReasonRetryAfterOverCap {
 			t.Errorf("a pool of one: got %v, want retry-after over the cap", err)
 		}
 	})
@@ -314,7 +314,7 @@ func TestPoolRetryAfterOverCap(t *testing.T) {
 func TestPoolPermanentStops(t *testing.T) {
 	f := newFleet(newScript(fails(unauthorized)), newScript(succeeds("ok")))
 	_, err := mustPool(t, members(2)).Do(t.Context(), f.fn)
-	if e := asError(t, err); e.Reason != middleware.ReasonPermanent || len(f.went()) != 1 {
+	if e := asError(t, err); e.Reason != observe.ReasonPermanent || len(f.went()) != 1 {
 		t.Errorf("got %v, want failed permanently after one attempt", err)
 	}
 }
@@ -490,7 +490,7 @@ func TestPoolMemberLimits(t *testing.T) {
 		start := time.Now()
 		_, err = p.Do(t.Context(), f.fn)
 		e := asError(t, err)
-		if e.Reason != middleware.ReasonConcurrency || !errors.Is(err, middleware.ErrConcurrency) {
+		if e.Reason != observe.ReasonConcurrency || !errors.Is(err, middleware.ErrConcurrency) {
 			t.Errorf("got %v, want the concurrency limit's reason", err)
 		}
 		if took := time.Since(start); took != time.Second {
@@ -503,11 +503,11 @@ func TestPoolMemberLimits(t *testing.T) {
 			t.Errorf("requests went to %v, want none", went)
 		}
 		for _, m := range p.Balancer().Members() {
-			if m.Breaker.State() != middleware.BreakerClosed {
+			if m.Breaker.State() != observe.BreakerClosed {
 				t.Errorf("%s's breaker is %v, want closed: a limit of ours says nothing of the member", m.Name, m.Breaker.State())
 			}
 		}
-		if r := observetest.Of[middleware.Refusal](rec); len(r) != 1 || r[0].Target != e.Attempts[0].Target || r[0].Reason != middleware.RefusedConcurrency {
+		if r := observetest.Of[observe.Refusal](rec); len(r) != 1 || r[0].Target != e.Attempts[0].Target || r[0].Reason != observe.RefusedConcurrency {
 			t.Errorf("refusals %+v, want the member's concurrency limit", r)
 		}
 		wg.Wait()
@@ -562,7 +562,7 @@ func TestPoolThrottle(t *testing.T) {
 	}
 	f.went()
 	_, err := p.Do(t.Context(), f.fn)
-	if e := asError(t, err); e.Reason != middleware.ReasonThrottled || len(f.went()) != 1 {
+	if e := asError(t, err); e.Reason != observe.ReasonThrottled || len(f.went()) != 1 {
 		t.Errorf("got %v, want one attempt, throttled", err)
 	}
 }
@@ -605,14 +605,14 @@ func TestPoolAttemptsAreRequestsOfTheRun(t *testing.T) {
 		}
 		f.went()
 		_, err := p.Do(ctx, f.fn, request(1))
-		if e := asError(t, err); e.Reason != middleware.ReasonUsageLimit {
+		if e := asError(t, err); e.Reason != observe.ReasonUsageLimit {
 			t.Fatalf("got %v, want the request limit", err)
 		}
 		if went := f.went(); len(went) != 0 || limits[0].n.Load()+limits[1].n.Load() != 2 {
 			t.Errorf("attempts went to %v, limiters gave %d units; want none and 2: a refusal takes nothing from a member",
 				went, limits[0].n.Load()+limits[1].n.Load())
 		}
-		if st := p.Balancer().Members()[1].Breaker.State(); st != middleware.BreakerClosed {
+		if st := p.Balancer().Members()[1].Breaker.State(); st != observe.BreakerClosed {
 			t.Errorf("m1's breaker is %v, want closed", st)
 		}
 
@@ -639,7 +639,7 @@ func TestPoolAttemptsAreRequestsOfTheRun(t *testing.T) {
 // with its attempts.
 func TestPoolEventsAreLogged(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var logs logtest.Buffer
+		var logs observetest.LogBuffer
 		f := newFleet(newScript(fails(rateLimited(5*time.Second))), newScript(fails(unavailable)), newScript(fails(unavailable)))
 		p := mustPool(t, members(3, middleware.CircuitBreaker(1, time.Minute)), middleware.Logger(logs.Logger()))
 		_, err := p.Do(t.Context(), f.fn)

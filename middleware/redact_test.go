@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/resilientgo/resilient/internal/logtest"
 	"github.com/resilientgo/resilient/internal/redact"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe/observetest"
 )
 
 // A gateway that echoes the caller's key in its error body: the final
@@ -34,7 +34,7 @@ func TestFinalErrorTextIsRedacted(t *testing.T) {
 // A panic whose value is a byte slice is shown as text, where redaction
 // reads it, in the error and in the log.
 func TestPanicWithBytesIsText(t *testing.T) {
-	var logs logtest.Buffer
+	var logs observetest.LogBuffer
 	p, err := middleware.New[string]("tool", middleware.SingleAttempt(), middleware.Logger(redact.Logger(logs.Logger(), nil)))
 	if err != nil {
 		t.Fatal(err)

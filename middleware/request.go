@@ -12,7 +12,7 @@ type CallOption struct {
 // the run in the call's context (see [Run.StartRequest]) before the attempt
 // takes a unit from the limiter or a permit from the breaker: a request the
 // run refuses costs neither, says nothing about the target's health, and
-// stops the call with [ReasonUsageLimit], never retried. An attempt that the
+// stops the call with [observe.ReasonUsageLimit], never retried. An attempt that the
 // limiter or the breaker refuses after the run admitted it was never sent:
 // it gives its place back.
 //

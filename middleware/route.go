@@ -11,6 +11,7 @@ import (
 
 	"github.com/failsafe-go/failsafe-go/circuitbreaker"
 
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -99,12 +100,12 @@ func look(m *member, retry bool, now time.Time) view {
 	}
 	if b := m.breaker; b != nil {
 		switch b.State() {
-		case BreakerOpen:
+		case observe.BreakerOpen:
 			if left := b.RemainingDelay(); left > 0 {
 				return view{m: m, avail: open, left: left, out: out != nil}
 			}
 			probe = true // the delay is over: the next caller to ask gets the probe
-		case BreakerHalfOpen:
+		case observe.BreakerHalfOpen:
 			// Its one probe is in flight, here or in another pipeline that
 			// shares the breaker: the attempt that half-opened it took its
 			// one permit at once, and gives it back only with the result
@@ -411,7 +412,7 @@ func (c *call[R]) toMember(ctx context.Context, number int, slept bool) (*member
 		}
 		if accountsOut(vs) {
 			return nil, nil, c.conclude(number, 0, errAccountsOut, accountsOutClass,
-				&decision{reason: ReasonPermanent, detail: "no member available: " + describeViews(vs)})
+				&decision{reason: observe.ReasonPermanent, detail: "no member available: " + describeViews(vs)})
 		}
 		return nil, nil, c.conclude(number, 0, errNoMember, noMemberClass, c.noMember(number, vs))
 	}
@@ -522,9 +523,9 @@ func (c *call[R]) gateRefusal(n int, why availability, vs []view) *decision {
 	detail := "no member available: " + describeViews(vs)
 	switch why {
 	case semFull:
-		return &decision{reason: ReasonConcurrency, detail: detail, refusal: RefusedConcurrency}
+		return &decision{reason: observe.ReasonConcurrency, detail: detail, refusal: observe.RefusedConcurrency}
 	case rateFull:
-		return &decision{reason: ReasonRejected, detail: detail, refusal: RefusedRateLimit}
+		return &decision{reason: observe.ReasonRejected, detail: detail, refusal: observe.RefusedRateLimit}
 	}
 	return c.noMember(n, vs)
 }
@@ -551,12 +552,12 @@ func (c *call[R]) noMember(n int, vs []view) *decision {
 	for _, v := range vs {
 		switch v.avail {
 		case throttled:
-			return &decision{reason: ReasonThrottled, detail: detail, refusal: RefusedThrottle}
+			return &decision{reason: observe.ReasonThrottled, detail: detail, refusal: observe.RefusedThrottle}
 		case open: // v.left > 0
 			remaining = min(cmp.Or(remaining, v.left), v.left)
 		}
 	}
-	return c.waitForProbe(n, remaining, &decision{reason: ReasonCircuitOpen, detail: detail, refusal: RefusedCircuitOpen})
+	return c.waitForProbe(n, remaining, &decision{reason: observe.ReasonCircuitOpen, detail: detail, refusal: observe.RefusedCircuitOpen})
 }
 
 // decideRoute decides where and when the retry of attempt n goes, after
@@ -581,15 +582,15 @@ func (c *call[R]) decideRoute(n int, class taxonomy.Class, failed *member) *deci
 		}
 	}
 	var wait time.Duration
-	source := WaitNextMember
+	source := taxonomy.WaitNextMember
 	switch {
 	case class.Kind == taxonomy.ContextOverflow:
-		source = WaitBackoff // the function repairs the request; any member will do
+		source = taxonomy.WaitBackoff // the function repairs the request; any member will do
 	case other:
 	case self:
-		wait, source = c.p.backoff(n), WaitBackoff
+		wait, source = c.p.backoff(n), taxonomy.WaitBackoff
 	case overCap && failed != nil && soonestCooldown(vs) == 0:
-		return &decision{reason: ReasonRetryAfterOverCap,
+		return &decision{reason: observe.ReasonRetryAfterOverCap,
 			detail: fmt.Sprintf("%s asked for %v, cap is %v; no other member available", failed.name, class.RetryAfter, cfg.retryAfterCap)}
 	default:
 		if wait = soonestCooldown(vs); wait == 0 {
@@ -599,8 +600,8 @@ func (c *call[R]) decideRoute(n int, class taxonomy.Class, failed *member) *deci
 			d.detail += "; no member available: " + describeViews(vs)
 			return d
 		}
-		source = WaitRetryAfter
-		if failed != nil && class.WaitSource != WaitBackoff {
+		source = taxonomy.WaitRetryAfter
+		if failed != nil && class.WaitSource != taxonomy.WaitBackoff {
 			if v := vs[failed.index]; v.avail == cooling && v.left == wait {
 				source = class.WaitSource // the member that asked is the first back
 			}
@@ -619,7 +620,7 @@ func (c *call[R]) decideRoute(n int, class taxonomy.Class, failed *member) *deci
 // would stop. It returns nil when wait is within the cap.
 func (c *call[R]) overCapWait(wait time.Duration) *decision {
 	if limit := c.p.cfg.retryAfterCap; wait > limit {
-		return &decision{reason: ReasonRetryAfterOverCap,
+		return &decision{reason: observe.ReasonRetryAfterOverCap,
 			detail: fmt.Sprintf("the first member back ends its cooldown in %v, cap is %v", wait.Round(time.Millisecond), limit)}
 	}
 	return nil
@@ -634,7 +635,7 @@ func (c *call[R]) overCapWait(wait time.Duration) *decision {
 // kind; nil otherwise, and for a plain pipeline.
 // The member that failed, m, is not asked again by the call: its own
 // retries are done.
-func (c *call[R]) nextMember(n int, class taxonomy.Class, reason Reason, m *member) *decision {
+func (c *call[R]) nextMember(n int, class taxonomy.Class, reason observe.Reason, m *member) *decision {
 	if m == nil { // a plain pipeline's attempt, or one no member took
 		return nil
 	}
@@ -649,10 +650,10 @@ func (c *call[R]) nextMember(n int, class taxonomy.Class, reason Reason, m *memb
 		return nil
 	}
 	switch reason {
-	case ReasonExhausted, ReasonCircuitOpen, ReasonRetryAfterOverCap, ReasonThrottled, ReasonRejected, ReasonConcurrency:
+	case observe.ReasonExhausted, observe.ReasonCircuitOpen, observe.ReasonRetryAfterOverCap, observe.ReasonThrottled, observe.ReasonRejected, observe.ReasonConcurrency:
 		// Another member may answer: this one is failing, holding off, or
 		// over a limit of the caller's.
-	case ReasonPermanent:
+	case observe.ReasonPermanent:
 		if !accountFailure(class) {
 			return nil
 		}
@@ -665,7 +666,7 @@ func (c *call[R]) nextMember(n int, class taxonomy.Class, reason Reason, m *memb
 			if d := c.pastDeadline(0); d != nil {
 				return d
 			}
-			return c.retryAfter(0, WaitNextMember)
+			return c.retryAfter(0, taxonomy.WaitNextMember)
 		}
 	}
 	return nil
@@ -691,7 +692,7 @@ func (c *call[R]) coolDown(m *member, class taxonomy.Class) {
 	}
 	d = min(d, c.p.cfg.maxHold)
 	if m.coolFor(d) && c.p.obs.Active() {
-		c.p.obs.Observe(c.caller, Cooldown{Target: m.name, Wait: d})
+		c.p.obs.Observe(c.caller, observe.Cooldown{Target: m.name, Wait: d})
 	}
 }
 
@@ -738,7 +739,7 @@ type outage struct {
 // without a breaker, it gets no attempt that long. Every account fails the
 // same way until someone fixes it, so no call should spend a request
 // there before: after the hold, one attempt (its circuit's probe) finds
-// out whether it is back. It is reported as a [Suspended] event, once
+// out whether it is back. It is reported as a [observe.Suspended] event, once
 // however many calls in flight there fail so.
 func (c *call[R]) takeOut(m *member, class taxonomy.Class) {
 	d := m.maxHold
@@ -757,7 +758,7 @@ func (c *call[R]) takeOut(m *member, class taxonomy.Class) {
 	// Calls in flight there when it was taken out fail the same way: one
 	// event per time out of rotation, as a cooldown is reported once.
 	if (prev == nil || !now.Before(prev.until)) && c.p.obs.Active() {
-		c.p.obs.Observe(c.caller, Suspended{Target: m.name, For: d, Class: class})
+		c.p.obs.Observe(c.caller, observe.Suspended{Target: m.name, For: d, Class: class})
 	}
 }
 
@@ -781,16 +782,16 @@ func (c *call[R]) decideSwitch(n int, failed *member) *decision {
 		}
 	}
 	cfg := &c.p.cfg
-	stop := &decision{reason: ReasonPermanent, detail: "no other member available: " + describeViews(vs)}
+	stop := &decision{reason: observe.ReasonPermanent, detail: "no other member available: " + describeViews(vs)}
 	switch {
 	case cfg.noRetries || !other:
 		return stop
 	case untried && c.countAttempts(accountFailure)+1 < len(vs):
-		return &decision{retry: true, source: WaitNextMember}
+		return &decision{retry: true, source: taxonomy.WaitNextMember}
 	case n >= cfg.attemptsFor(taxonomy.Transient):
 		return stop
 	}
-	return c.retryAfter(0, WaitNextMember)
+	return c.retryAfter(0, taxonomy.WaitNextMember)
 }
 
 // sleep waits d or until ctx ends, and returns ctx's error then.

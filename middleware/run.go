@@ -170,8 +170,11 @@ func (r *Run) TryRetry() bool {
 	return true
 }
 
-// Retries returns how many retries the run has spent.
+// Retries returns how many retries the run has spent, 0 for a nil Run.
 func (r *Run) Retries() int {
+	if r == nil {
+		return 0
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.usage.Retries
@@ -278,15 +281,22 @@ func (r *Run) addWaited(d time.Duration) {
 	r.mu.Unlock()
 }
 
-// Refusals returns how many retries the budget refused.
+// Refusals returns how many retries the budget refused, 0 for a nil Run.
 func (r *Run) Refusals() int {
+	if r == nil {
+		return 0
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.refusals
 }
 
-// Remaining returns the retries left, -1 when unlimited.
+// Remaining returns the retries left, -1 when unlimited (a nil Run has no
+// budget).
 func (r *Run) Remaining() int {
+	if r == nil {
+		return -1 // no run, no budget: TryRetry allows every retry
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	m := r.maxRetries()
@@ -302,8 +312,12 @@ func (r *Run) Remaining() int {
 // Keys follow the rules of context keys: an unexported type of the package
 // that owns the value. init runs at most once per key and run, under the
 // run's lock, so it must not call back into the run. The value must be safe
-// for concurrent use: every call of the run shares it.
+// for concurrent use: every call of the run shares it. A nil Run keeps
+// nothing: it returns init().
 func (r *Run) Local(key any, init func() any) any {
+	if r == nil {
+		return init() // nowhere to keep it
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if v, ok := r.locals[key]; ok {

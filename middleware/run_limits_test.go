@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -179,7 +180,7 @@ func TestRunCountsRetriesAndWaits(t *testing.T) {
 
 		refused := newScript(fails(&middleware.UsageLimitError{Limit: "request limit", Max: 1}))
 		_, err := mustPipeline(t).Do(ctx, refused.fn)
-		if e := asError(t, err); e.Reason != middleware.ReasonUsageLimit || e.Detail != "request limit" || refused.count() != 1 {
+		if e := asError(t, err); e.Reason != observe.ReasonUsageLimit || e.Detail != "request limit" || refused.count() != 1 {
 			t.Errorf("got %v after %d calls, want the usage limit after 1", err, refused.count())
 		}
 	})

@@ -12,8 +12,9 @@ import (
 
 	"github.com/failsafe-go/failsafe-go/circuitbreaker"
 
-	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 )
 
 // request is the Request option of a call whose requests are estimated at
@@ -45,7 +46,7 @@ func TestRequestLimitRefusesBeforeSendingAndNeverRetries(t *testing.T) {
 		if s.count() != 2 {
 			t.Errorf("%d requests sent, want 2", s.count())
 		}
-		if e := asError(t, err); e.Reason != middleware.ReasonUsageLimit || !errors.Is(err, middleware.ErrUsageLimit) {
+		if e := asError(t, err); e.Reason != observe.ReasonUsageLimit || !errors.Is(err, middleware.ErrUsageLimit) {
 			t.Fatalf("got %v, want a usage limit", err)
 		}
 		var refused *middleware.UsageLimitError
@@ -59,8 +60,8 @@ func TestRequestLimitRefusesBeforeSendingAndNeverRetries(t *testing.T) {
 		if !errors.Is(err, middleware.ErrUsageLimit) || s.count() != 2 {
 			t.Errorf("next call: %v after %d requests, want refused with none sent", err, s.count())
 		}
-		refusals := observetest.Of[middleware.Refusal](rec)
-		if len(refusals) != 2 || refusals[0].Reason != middleware.RefusedUsageLimit {
+		refusals := observetest.Of[observe.Refusal](rec)
+		if len(refusals) != 2 || refusals[0].Reason != observe.RefusedUsageLimit {
 			t.Errorf("refusal events %+v, want two usage-limit refusals", refusals)
 		}
 		if got := middleware.RunFrom(ctx).Usage().Requests; got != 2 {

@@ -31,7 +31,7 @@ type Semaphore interface {
 
 // ErrConcurrency is matched by [errors.Is] on the error of a [Semaphore]
 // that had no slot in time (a *[ConcurrencyError]), and on the final error
-// of a call stopped by it ([ReasonConcurrency]).
+// of a call stopped by it ([observe.ReasonConcurrency]).
 var ErrConcurrency = errors.New("middleware: concurrency limit reached")
 
 // ConcurrencyError is the error of a [Semaphore] that had no free slot
@@ -98,10 +98,10 @@ func (b *Bulkhead) Size() int { return b.n }
 // non-streaming calls share one; given to a pool, it bounds the pool as a
 // whole, and given in a member's options, that member; a pool's caller
 // waiting for a member's cooldown to end holds no slot). A caller waits up
-// to maxWait for a slot, then its call stops with [ReasonConcurrency],
+// to maxWait for a slot, then its call stops with [observe.ReasonConcurrency],
 // without a request: a refusal is local overload, never counted against the
-// target's circuit breaker, and reported as a [Refusal] with
-// [RefusedConcurrency]. It must be n >= 1 and maxWait >= 0 (0: no wait).
+// target's circuit breaker, and reported as a [observe.Refusal] with
+// [observe.RefusedConcurrency]. It must be n >= 1 and maxWait >= 0 (0: no wait).
 // Default: no limit.
 func MaxConcurrent(n int, maxWait time.Duration) Option {
 	return func(c *config) {

@@ -10,8 +10,9 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 )
 
 // inFlight counts the calls of a function running at once, and the most
@@ -67,7 +68,7 @@ func TestMaxConcurrent(t *testing.T) {
 				ok++
 			case errors.Is(r.err, middleware.ErrConcurrency) && r.took == 2*time.Second:
 				refused++
-				if e := asError(t, r.err); e.Reason != middleware.ReasonConcurrency || e.Class().Rule != "concurrency limit" {
+				if e := asError(t, r.err); e.Reason != observe.ReasonConcurrency || e.Class().Rule != "concurrency limit" {
 					t.Errorf("got %v, want the concurrency reason", r.err)
 				}
 			default:
@@ -77,10 +78,10 @@ func TestMaxConcurrent(t *testing.T) {
 		if ok != 2 || refused != 3 || fl.most.Load() != 2 {
 			t.Errorf("%d calls answered, %d refused, %d at most in flight; want 2, 3, 2", ok, refused, fl.most.Load())
 		}
-		if b := p.Breaker(); b.State() != middleware.BreakerClosed {
+		if b := p.Breaker(); b.State() != observe.BreakerClosed {
 			t.Errorf("breaker %v, want closed: the refusals are ours", b.State())
 		}
-		if r := observetest.Of[middleware.Refusal](rec); len(r) != 3 || r[0].Reason != middleware.RefusedConcurrency {
+		if r := observetest.Of[observe.Refusal](rec); len(r) != 3 || r[0].Reason != observe.RefusedConcurrency {
 			t.Errorf("refusals %+v, want 3 for the concurrency limit", r)
 		}
 		// A waiter served within its wait.
@@ -116,7 +117,7 @@ func TestConcurrencySlotHeldUntilReturn(t *testing.T) {
 			t.Fatalf("got %v, want the attempt abandoned", err)
 		}
 		_, err = p.Do(t.Context(), hung)
-		if e := asError(t, err); e.Reason != middleware.ReasonConcurrency {
+		if e := asError(t, err); e.Reason != observe.ReasonConcurrency {
 			t.Errorf("while the abandoned attempt runs: got %v, want the concurrency limit", err)
 		}
 		close(release)
@@ -154,13 +155,13 @@ func TestConcurrencyLimitShared(t *testing.T) {
 		ctx, cancel := context.WithTimeout(t.Context(), time.Second)
 		defer cancel()
 		_, err = p2.Do(ctx, blocked)
-		if e := asError(t, err); e.Reason != middleware.ReasonCanceled {
+		if e := asError(t, err); e.Reason != observe.ReasonCanceled {
 			t.Errorf("got %v, want canceled while waiting for the slot", err)
 		}
 		// A wait of 0: refused at once while the slot is taken.
 		start := time.Now()
 		_, err = mustPipeline(t, middleware.ConcurrencyLimit(b, 0)).Do(t.Context(), blocked)
-		if e := asError(t, err); e.Reason != middleware.ReasonConcurrency || time.Since(start) != 0 {
+		if e := asError(t, err); e.Reason != observe.ReasonConcurrency || time.Since(start) != 0 {
 			t.Errorf("got %v after %v, want the concurrency limit at once", err, time.Since(start))
 		}
 		close(done)

@@ -15,7 +15,7 @@ import (
 	lctools "github.com/tmc/langchaingo/tools"
 	"go.uber.org/goleak"
 
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/resilientmcp"
 )
 
@@ -53,7 +53,7 @@ func newFixture(t *testing.T) *fixture {
 	f.journal = &journal{path: filepath.Join(t.TempDir(), "journal"), signal: f.lines.line}
 	f.server = newShop(f.journal)
 	f.client = mcp.NewClient(&mcp.Implementation{Name: "agent"}, nil)
-	f.client.AddReceivingMiddleware(resilientmcp.Notifications(middleware.Log(slog.New(f.log))))
+	f.client.AddReceivingMiddleware(resilientmcp.Notifications(observe.Log(slog.New(f.log))))
 	return f
 }
 

@@ -7,23 +7,23 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 )
 
 // Notifications returns client middleware that reports what the servers
-// send besides results to observers, as middleware.ToolProgress events (the
-// progress of tool calls: notifications/progress) and middleware.ServerLog
+// send besides results to observers, as observe.ToolProgress events (the
+// progress of tool calls: notifications/progress) and observe.ServerLog
 // events (the servers' log messages, asked for with [ServerLogLevel]:
-// notifications/message). None of it reaches the model. middleware.Log
+// notifications/message). None of it reaches the model. observe.Log
 // writes them as slog lines. Install it on the client whose sessions go to
 // [Tools]:
 //
 //	client := mcp.NewClient(&mcp.Implementation{Name: "agent"}, nil)
-//	client.AddReceivingMiddleware(resilientmcp.Notifications(middleware.Log(logger)))
+//	client.AddReceivingMiddleware(resilientmcp.Notifications(observe.Log(logger)))
 //
 // It hands every message on to the client's own handlers. Nil observers
 // are ignored.
-func Notifications(observers ...middleware.Observer) mcp.Middleware {
+func Notifications(observers ...observe.Observer) mcp.Middleware {
 	var n notifier
 	for _, o := range observers {
 		if o != nil {

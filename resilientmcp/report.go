@@ -6,18 +6,18 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/tools"
 )
 
 // notifier reports what servers send besides results to observers, one
 // method per report, and never to the model: the observers see the
-// server, the tool and the numbers, and the log observer (middleware.Log)
+// server, the tool and the numbers, and the log observer (observe.Log)
 // alone sees the server's text, redacted first.
-type notifier struct{ obs middleware.Observers }
+type notifier struct{ obs observe.Observers }
 
 func (n notifier) progress(ctx context.Context, server, tool string, p *mcp.ProgressNotificationParams) {
-	n.obs.Report(ctx, middleware.ToolProgress{Server: server, Tool: tool, Progress: p.Progress, Total: p.Total},
+	n.obs.Report(ctx, observe.ToolProgress{Server: server, Tool: tool, Progress: p.Progress, Total: p.Total},
 		serverText(p.Message))
 }
 
@@ -50,7 +50,7 @@ type reporter struct {
 }
 
 func (r *reporter) sessionLost(ctx context.Context, cause error) {
-	attrs := []slog.Attr{slog.String(middleware.KeyServer, r.server)}
+	attrs := []slog.Attr{slog.String(observe.KeyServer, r.server)}
 	if cause != nil {
 		attrs = append(attrs, errAttr(cause))
 	}
@@ -58,22 +58,22 @@ func (r *reporter) sessionLost(ctx context.Context, cause error) {
 }
 
 func (r *reporter) reconnected(ctx context.Context) {
-	r.logger.LogAttrs(ctx, slog.LevelInfo, "mcp session replaced", slog.String(middleware.KeyServer, r.server))
+	r.logger.LogAttrs(ctx, slog.LevelInfo, "mcp session replaced", slog.String(observe.KeyServer, r.server))
 }
 
 func (r *reporter) reconnectFailed(ctx context.Context, err error) {
-	r.logger.LogAttrs(ctx, slog.LevelWarn, "mcp reconnect failed", slog.String(middleware.KeyServer, r.server), errAttr(err))
+	r.logger.LogAttrs(ctx, slog.LevelWarn, "mcp reconnect failed", slog.String(observe.KeyServer, r.server), errAttr(err))
 }
 
 func (r *reporter) logLevelRefused(ctx context.Context, err error) {
-	r.logger.LogAttrs(ctx, slog.LevelWarn, "server log level refused", slog.String(middleware.KeyServer, r.server), errAttr(err))
+	r.logger.LogAttrs(ctx, slog.LevelWarn, "server log level refused", slog.String(observe.KeyServer, r.server), errAttr(err))
 }
 
 func (r *reporter) schemaUnusable(ctx context.Context, tool string, err error) {
 	r.logger.LogAttrs(ctx, slog.LevelWarn, "input schema not validated",
-		slog.String(middleware.KeyServer, r.server), slog.String(middleware.KeyTool, tool), errAttr(err))
+		slog.String(observe.KeyServer, r.server), slog.String(observe.KeyTool, tool), errAttr(err))
 }
 
 func errAttr(err error) slog.Attr {
-	return slog.String(middleware.KeyError, tools.Redact(err.Error()))
+	return slog.String(observe.KeyError, tools.Redact(err.Error()))
 }

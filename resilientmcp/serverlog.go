@@ -10,7 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 )
 
 // Everything about server logs (notifications/message) is in this file.
@@ -77,7 +77,7 @@ func (n notifier) serverLog(ctx context.Context, req mcp.Request) {
 	if !ok {
 		level = slog.LevelInfo // a level the specification does not know
 	}
-	n.obs.Report(ctx, middleware.ServerLog{Server: serverName(req.GetSession()), Logger: p.Logger, Level: level},
+	n.obs.Report(ctx, observe.ServerLog{Server: serverName(req.GetSession()), Logger: p.Logger, Level: level},
 		serverText(logText(p.Data)))
 }
 

@@ -169,17 +169,20 @@ func Close(ts []lctools.Tool) error {
 	return errors.Join(errs...)
 }
 
-// connOf finds the conn of a tool made by Tools, through its wrappers.
+// connOf finds the conn of a tool made by Tools, through its wrappers:
+// tools.Tool's Unwrap and any wrapper's that returns a langchaingo tool.
 func connOf(t lctools.Tool) *conn {
 	for t != nil {
-		if m, ok := t.(*mcpTool); ok {
-			return m.conn
-		}
-		u, ok := t.(interface{ Unwrap() lctools.Tool })
-		if !ok {
+		switch u := t.(type) {
+		case *mcpTool:
+			return u.conn
+		case interface{ Unwrap() tools.Callable }:
+			t = u.Unwrap()
+		case interface{ Unwrap() lctools.Tool }:
+			t = u.Unwrap()
+		default:
 			return nil
 		}
-		t = u.Unwrap()
 	}
 	return nil
 }

@@ -3,7 +3,7 @@
 // kinds of failures each provider returns, how long Retry-After held a
 // call, when a breaker opened, how often a fallback answered, which tools
 // fail and how. It is an observer of the library's typed events
-// (middleware.Observer), kept in a package of its own so that programs that
+// (observe.Observer), kept in a package of its own so that programs that
 // do not import it link no OpenTelemetry.
 //
 //	obs := resilientotel.New() // the global tracer and meter providers

@@ -3,7 +3,7 @@ package resilientotel
 import (
 	"context"
 
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -18,7 +18,7 @@ const (
 // cooldown records a pool member cooling down after a wait hint: one on
 // resilient.member.cooldowns, the wait on resilient.member.cooldown.wait
 // (one attribute set for both), and an event on the call's span.
-func (o *Observer) cooldown(ctx context.Context, e middleware.Cooldown) {
+func (o *Observer) cooldown(ctx context.Context, e observe.Cooldown) {
 	m := o.sets.get(setKey{inst: instCooldowns, v: [4]string{e.Target}})
 	o.in.cooldowns.Add(ctx, 1, m.add...)
 	wait := e.Wait.Seconds()
@@ -29,7 +29,7 @@ func (o *Observer) cooldown(ctx context.Context, e middleware.Cooldown) {
 // suspended records a pool member taken out of rotation after an account
 // failure: one on resilient.member.suspensions, and an event on the call's
 // span.
-func (o *Observer) suspended(ctx context.Context, e middleware.Suspended) {
+func (o *Observer) suspended(ctx context.Context, e observe.Suspended) {
 	kind, reason := e.Class.Kind.String(), suspensionReason(e.Class)
 	o.add(ctx, o.in.suspensions, setKey{inst: instSuspensions, v: [4]string{e.Target, kind, reason}})
 	o.event(ctx, eventSuspension, keyTarget.String(e.Target), keyErrorType.String(kind), keyReason.String(reason),

@@ -4,7 +4,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 )
 
 // The instruments' names, as the package documentation lists them.
@@ -78,11 +78,11 @@ const otherProvider = "_OTHER"
 
 // breakerStateName names a breaker state as the transitions counter and
 // the span events do: closed, half_open, open.
-func breakerStateName(s middleware.BreakerState) string {
+func breakerStateName(s observe.BreakerState) string {
 	switch s {
-	case middleware.BreakerOpen:
+	case observe.BreakerOpen:
 		return "open"
-	case middleware.BreakerHalfOpen:
+	case observe.BreakerHalfOpen:
 		return "half_open"
 	}
 	return "closed"
@@ -90,11 +90,11 @@ func breakerStateName(s middleware.BreakerState) string {
 
 // breakerStateValue is the gauge's value for a state: 0 closed,
 // 1 half-open, 2 open.
-func breakerStateValue(s middleware.BreakerState) int64 {
+func breakerStateValue(s observe.BreakerState) int64 {
 	switch s {
-	case middleware.BreakerOpen:
+	case observe.BreakerOpen:
 		return 2
-	case middleware.BreakerHalfOpen:
+	case observe.BreakerHalfOpen:
 		return 1
 	}
 	return 0

@@ -9,13 +9,13 @@ import (
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 )
 
 // scope is the instrumentation scope of the observer's tracer and meter.
 const scope = "github.com/resilientgo/resilient/resilientotel"
 
-// Observer is a middleware.Observer that turns the library's events into
+// Observer is a observe.Observer that turns the library's events into
 // OpenTelemetry spans and metrics, as the package documentation describes.
 // Install it with resilient.Observe on every model and tool of a program;
 // one Observer serves them all. It is safe for concurrent use.
@@ -23,11 +23,11 @@ type Observer struct {
 	tracer   trace.Tracer
 	in       *instruments
 	sets     *cache[setKey, *measurement]
-	targets  *cache[middleware.Target, *targetInfo]
+	targets  *cache[observe.Target, *targetInfo]
 	breakers *breakers
 }
 
-var _ middleware.Observer = (*Observer)(nil)
+var _ observe.Observer = (*Observer)(nil)
 
 // New returns an Observer recording to the global tracer and meter
 // providers, or to those set with [TracerProvider] and [MeterProvider].
@@ -65,7 +65,7 @@ func New(opts ...Option) *Observer {
 // its attempts, and returns ctx with it: the provider client, and an
 // otelhttp transport under it, receive the attempt's context, so their
 // spans are children of the attempt's.
-func (o *Observer) Start(ctx context.Context, s middleware.Start) context.Context {
+func (o *Observer) Start(ctx context.Context, s observe.Start) context.Context {
 	if s.Attempt == 0 {
 		return o.startCall(ctx, s.Target)
 	}
@@ -75,55 +75,55 @@ func (o *Observer) Start(ctx context.Context, s middleware.Start) context.Contex
 // Observe records e: a measurement on the matching instrument, and an
 // attribute, a span's end or an event on the span of its call or attempt.
 // Events of other types are ignored.
-func (o *Observer) Observe(ctx context.Context, e middleware.Event) {
+func (o *Observer) Observe(ctx context.Context, e observe.Event) {
 	switch e := e.(type) {
-	case middleware.AttemptEnd:
+	case observe.AttemptEnd:
 		o.attemptEnd(ctx, e)
-	case middleware.RetryScheduled:
+	case observe.RetryScheduled:
 		o.retry(ctx, e)
-	case middleware.CallEnd:
+	case observe.CallEnd:
 		o.callEnd(ctx, e)
-	case middleware.GaveUp:
+	case observe.GaveUp:
 		if c := o.callFrom(ctx); c != nil {
 			c.release(e.Target)
 			c.event(eventGaveUp, keyTarget.String(e.Target), keyReason.String(e.Reason.String()),
 				keyAttempts.Int(e.Attempts))
 		}
-	case middleware.BreakerChange:
+	case observe.BreakerChange:
 		o.breakers.set(e.Target, breakerStateValue(e.To))
 		state := breakerStateName(e.To)
 		// No span event: a breaker belongs to no one call, and its changes
 		// come without a call's context.
 		o.add(ctx, o.in.transitions, setKey{inst: instTransitions, v: [4]string{e.Target, state}})
-	case middleware.Cooldown:
+	case observe.Cooldown:
 		o.cooldown(ctx, e)
-	case middleware.Suspended:
+	case observe.Suspended:
 		o.suspended(ctx, e)
-	case middleware.Refusal:
+	case observe.Refusal:
 		reason := e.Reason.String()
 		o.add(ctx, o.in.refusals, setKey{inst: instRefusals, v: [4]string{e.Target, reason}})
 		o.event(ctx, eventRefusal, keyTarget.String(e.Target), keyReason.String(reason))
-	case middleware.Fallback:
+	case observe.Fallback:
 		kind := e.Class.Kind.String()
 		o.add(ctx, o.in.fallbacks, setKey{inst: instFallbacks, v: [4]string{e.Target, e.To, kind}})
 		o.event(ctx, eventFallback, keyTarget.String(e.Target), keyFallback.String(e.To), keyErrorType.String(kind))
-	case middleware.Hedged:
+	case observe.Hedged:
 		o.add(ctx, o.in.hedges, setKey{inst: instHedges, v: [4]string{e.Target}})
 		o.event(ctx, eventHedge, keyTarget.String(e.Target), keyAttempt.Int(e.Attempt))
-	case middleware.Compacted:
+	case observe.Compacted:
 		o.event(ctx, eventCompaction, keyTarget.String(e.Target), keyBefore.Int(e.Before), keyAfter.Int(e.After))
-	case middleware.StreamRestarted:
+	case observe.StreamRestarted:
 		o.event(ctx, eventRestart, keyTarget.String(e.Target), keyChunks.Int(e.Chunks))
-	case middleware.IdempotentReplay:
+	case observe.IdempotentReplay:
 		o.event(ctx, eventReplay, keyToolName.String(e.Tool))
-	case middleware.LeaseLost:
+	case observe.LeaseLost:
 		o.event(ctx, eventLeaseLost, keyToolName.String(e.Tool))
-	case middleware.StoreFailed:
+	case observe.StoreFailed:
 		o.event(ctx, eventStoreFailed, keyToolName.String(e.Tool))
-	case middleware.SharedStateUnavailable:
+	case observe.SharedStateUnavailable:
 		// Metrics only, as for a breaker: Redis belongs to no one call.
 		o.add(ctx, o.in.unavailable, setKey{inst: instUnavailable, v: [4]string{e.Feature, e.Action.String()}})
-	case middleware.SharedStateRestored:
+	case observe.SharedStateRestored:
 		o.in.downtime.Record(ctx, e.Down.Seconds(), o.sets.get(setKey{inst: instDowntime, v: [4]string{e.Feature}}).record...)
 	}
 }
@@ -140,7 +140,7 @@ func (o *Observer) event(ctx context.Context, name string, attrs ...attribute.Ke
 	}
 }
 
-func (o *Observer) attemptEnd(ctx context.Context, e middleware.AttemptEnd) {
+func (o *Observer) attemptEnd(ctx context.Context, e observe.AttemptEnd) {
 	k := setKey{inst: instAttempts, v: [4]string{e.Target, "ok"}}
 	if e.Failed {
 		k.v[1], k.v[2] = "failed", e.Class.Kind.String()
@@ -151,7 +151,7 @@ func (o *Observer) attemptEnd(ctx context.Context, e middleware.AttemptEnd) {
 	}
 }
 
-func (o *Observer) retry(ctx context.Context, e middleware.RetryScheduled) {
+func (o *Observer) retry(ctx context.Context, e observe.RetryScheduled) {
 	source, kind := e.Source.String(), e.Class.Kind.String()
 	o.add(ctx, o.in.retries, setKey{inst: instRetries, v: [4]string{e.Target, kind, source}})
 	o.in.retryWait.Record(ctx, e.Wait.Seconds(), o.sets.get(setKey{inst: instRetryWait, v: [4]string{e.Target, source}}).record...)
@@ -160,7 +160,7 @@ func (o *Observer) retry(ctx context.Context, e middleware.RetryScheduled) {
 	}
 }
 
-func (o *Observer) callEnd(ctx context.Context, e middleware.CallEnd) {
+func (o *Observer) callEnd(ctx context.Context, e observe.CallEnd) {
 	t := o.targets.get(e.Target)
 	errorType := failureType(e)
 	switch {
@@ -177,7 +177,7 @@ func (o *Observer) callEnd(ctx context.Context, e middleware.CallEnd) {
 	}
 }
 
-func (o *Observer) recordTokens(ctx context.Context, t *targetInfo, target middleware.Target, kind string, n int) {
+func (o *Observer) recordTokens(ctx context.Context, t *targetInfo, target observe.Target, kind string, n int) {
 	if n <= 0 {
 		return
 	}
@@ -196,11 +196,11 @@ func (o *Observer) observeBreakers(_ context.Context, obs metric.Observer) error
 // failureType is the error.type of a call that did not succeed, "" for one
 // that did: the failure's kind for a model call or a pipeline, the outcome
 // for a tool call (a tool error, an internal failure, a timeout...).
-func failureType(e middleware.CallEnd) string {
+func failureType(e observe.CallEnd) string {
 	switch e.Outcome {
-	case middleware.OutcomeOK, middleware.OutcomeReplayed:
+	case observe.OutcomeOK, observe.OutcomeReplayed:
 		return ""
-	case middleware.OutcomeFailed:
+	case observe.OutcomeFailed:
 		return e.Class.Kind.String()
 	}
 	return e.Outcome.String()

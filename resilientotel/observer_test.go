@@ -12,6 +12,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/resilientotel"
 	"github.com/resilientgo/resilient/taxonomy"
 )
@@ -56,13 +57,13 @@ func TestGlobalProviders(t *testing.T) {
 // the span; a failed call's duration and span carry its kind.
 func TestModelCallEnd(t *testing.T) {
 	h := newHarness(t)
-	target := middleware.Target{Name: "openai/gpt-4o", Operation: middleware.OperationChat, Provider: "openai", Model: "gpt-4o"}
-	ctx := h.obs.Start(t.Context(), middleware.Start{Target: target})
-	h.obs.Observe(ctx, middleware.CallEnd{Target: target, Outcome: middleware.OutcomeOK, Attempts: 1,
+	target := observe.Target{Name: "openai/gpt-4o", Operation: observe.OperationChat, Provider: "openai", Model: "gpt-4o"}
+	ctx := h.obs.Start(t.Context(), observe.Start{Target: target})
+	h.obs.Observe(ctx, observe.CallEnd{Target: target, Outcome: observe.OutcomeOK, Attempts: 1,
 		InputTokens: 12, OutputTokens: 5})
-	ctx = h.obs.Start(t.Context(), middleware.Start{Target: target})
-	h.obs.Observe(ctx, middleware.CallEnd{Target: target, Outcome: middleware.OutcomeFailed, Attempts: 3,
-		Reason: middleware.ReasonExhausted, Class: taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "status 529"}})
+	ctx = h.obs.Start(t.Context(), observe.Start{Target: target})
+	h.obs.Observe(ctx, observe.CallEnd{Target: target, Outcome: observe.OutcomeFailed, Attempts: 3,
+		Reason: observe.ReasonExhausted, Class: taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "status 529"}})
 
 	const base = "gen_ai.operation.name=chat,gen_ai.provider.name=openai,gen_ai.request.model=gpt-4o"
 	ms := h.metrics(t)
@@ -96,7 +97,7 @@ func TestModelCallEnd(t *testing.T) {
 	if v, _ := attr(failed.Attributes, "error.type"); v.String() != "overloaded" || failed.Status.Description != "overloaded" {
 		t.Errorf("failed call: error.type %q, status %v", v.String(), failed.Status)
 	}
-	if v, _ := attr(failed.Attributes, "resilient.reason"); v.String() != middleware.ReasonExhausted.String() {
+	if v, _ := attr(failed.Attributes, "resilient.reason"); v.String() != observe.ReasonExhausted.String() {
 		t.Errorf("failed call: resilient.reason %q", v.String())
 	}
 }
@@ -105,13 +106,13 @@ func TestModelCallEnd(t *testing.T) {
 // place of a closed one, and is left out while every place is open.
 func TestMaxBreakers(t *testing.T) {
 	h := newHarness(t, resilientotel.MaxBreakers(2))
-	change := func(name string, from, to middleware.BreakerState) {
-		h.obs.Observe(t.Context(), middleware.BreakerChange{Target: name, From: from, To: to})
+	change := func(name string, from, to observe.BreakerState) {
+		h.obs.Observe(t.Context(), observe.BreakerChange{Target: name, From: from, To: to})
 	}
-	change("a", middleware.BreakerClosed, middleware.BreakerOpen)
-	change("b", middleware.BreakerClosed, middleware.BreakerOpen)
-	change("c", middleware.BreakerClosed, middleware.BreakerOpen) // full of open breakers: left out
-	change("d", middleware.BreakerOpen, middleware.BreakerClosed) // closed: left out
+	change("a", observe.BreakerClosed, observe.BreakerOpen)
+	change("b", observe.BreakerClosed, observe.BreakerOpen)
+	change("c", observe.BreakerClosed, observe.BreakerOpen) // full of open breakers: left out
+	change("d", observe.BreakerOpen, observe.BreakerClosed) // closed: left out
 	check := func(want map[string]float64) {
 		t.Helper()
 		got := byAttrs(h.metrics(t), "resilient.breaker.state")
@@ -125,10 +126,10 @@ func TestMaxBreakers(t *testing.T) {
 		}
 	}
 	check(map[string]float64{"a": 2, "b": 2})
-	change("b", middleware.BreakerOpen, middleware.BreakerHalfOpen)
-	change("b", middleware.BreakerHalfOpen, middleware.BreakerClosed)
+	change("b", observe.BreakerOpen, observe.BreakerHalfOpen)
+	change("b", observe.BreakerHalfOpen, observe.BreakerClosed)
 	check(map[string]float64{"a": 2, "b": 0})
-	change("c", middleware.BreakerOpen, middleware.BreakerHalfOpen) // takes closed b's place
+	change("c", observe.BreakerOpen, observe.BreakerHalfOpen) // takes closed b's place
 	check(map[string]float64{"a": 2, "c": 1})
 	if got := byAttrs(h.metrics(t), "resilient.breaker.transitions"); got["resilient.breaker.state=open,resilient.target=c"] != 1 ||
 		got["resilient.breaker.state=closed,resilient.target=d"] != 1 {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/resilientredis"
 )
 
@@ -45,7 +45,7 @@ func TestSharedStateMetrics(t *testing.T) {
 			t.Fatalf("a semaphore failing closed: got %v", err)
 		}
 	}
-	h.obs.Observe(ctx, middleware.SharedStateRestored{Feature: "limiter", Key: "resilient:limiter:{openai}", Down: 90 * time.Second})
+	h.obs.Observe(ctx, observe.SharedStateRestored{Feature: "limiter", Key: "resilient:limiter:{openai}", Down: 90 * time.Second})
 
 	ms := h.metrics(t)
 	want := map[string]float64{

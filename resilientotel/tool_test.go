@@ -11,15 +11,15 @@ import (
 	"go.opentelemetry.io/otel/codes"
 
 	"github.com/resilientgo/resilient"
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 	"github.com/resilientgo/resilient/tools"
 )
 
-var toolOutcomes = []middleware.Outcome{
-	middleware.OutcomeOK, middleware.OutcomeToolError, middleware.OutcomeFatal, middleware.OutcomeInternal,
-	middleware.OutcomeTimeout, middleware.OutcomeCircuitOpen, middleware.OutcomeStuck, middleware.OutcomeReplayed,
-	middleware.OutcomeRefused,
+var toolOutcomes = []observe.Outcome{
+	observe.OutcomeOK, observe.OutcomeToolError, observe.OutcomeFatal, observe.OutcomeInternal,
+	observe.OutcomeTimeout, observe.OutcomeCircuitOpen, observe.OutcomeStuck, observe.OutcomeReplayed,
+	observe.OutcomeRefused,
 }
 
 // Each tool call is one span and one count of its outcome. The tool layer
@@ -27,13 +27,13 @@ var toolOutcomes = []middleware.Outcome{
 // are driven here as it sends them, one call per outcome.
 func TestToolOutcomes(t *testing.T) {
 	h := newHarness(t)
-	target := middleware.Target{Name: "lookup_order", Operation: middleware.OperationExecuteTool}
+	target := observe.Target{Name: "lookup_order", Operation: observe.OperationExecuteTool}
 	for _, outcome := range toolOutcomes {
-		ctx := h.obs.Start(t.Context(), middleware.Start{Target: target})
-		if outcome == middleware.OutcomeReplayed {
-			h.obs.Observe(ctx, middleware.IdempotentReplay{Tool: target.Name, Key: "9f86d081"})
+		ctx := h.obs.Start(t.Context(), observe.Start{Target: target})
+		if outcome == observe.OutcomeReplayed {
+			h.obs.Observe(ctx, observe.IdempotentReplay{Tool: target.Name, Key: "9f86d081"})
 		}
-		h.obs.Observe(ctx, middleware.CallEnd{Target: target, Outcome: outcome, Attempts: 1, Type: "*net.OpError"})
+		h.obs.Observe(ctx, observe.CallEnd{Target: target, Outcome: outcome, Attempts: 1, Type: "*net.OpError"})
 	}
 
 	got := byAttrs(h.metrics(t), "resilient.tool.calls")
@@ -62,7 +62,7 @@ func TestToolOutcomes(t *testing.T) {
 			t.Errorf("span %d: gen_ai.operation.name %q", i, v.String())
 		}
 		errorType, failed := attr(s.Attributes, "error.type")
-		wantFailed := outcome != middleware.OutcomeOK && outcome != middleware.OutcomeReplayed
+		wantFailed := outcome != observe.OutcomeOK && outcome != observe.OutcomeReplayed
 		if failed != wantFailed || (failed && errorType.String() != outcome.String()) ||
 			(s.Status.Code == codes.Error) != wantFailed {
 			t.Errorf("span %d (%v): error.type %q, status %v; want failed=%v", i, outcome, errorType.String(), s.Status, wantFailed)

@@ -9,7 +9,7 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 )
 
 // callKey and attemptKey hold the observer's state of a call and of an
@@ -33,7 +33,7 @@ func (o *Observer) attemptFrom(ctx context.Context) *attempt {
 // startCall starts the span of a logical call. The call's state goes into
 // the context only when the span records: an unsampled call costs a
 // non-recording span and its measurements.
-func (o *Observer) startCall(ctx context.Context, target middleware.Target) context.Context {
+func (o *Observer) startCall(ctx context.Context, target observe.Target) context.Context {
 	t := o.targets.get(target)
 	ctx, span := o.tracer.Start(ctx, t.spanName, t.callOptions...)
 	if !span.IsRecording() {
@@ -43,7 +43,7 @@ func (o *Observer) startCall(ctx context.Context, target middleware.Target) cont
 }
 
 // startAttempt starts the span of an attempt, a child of its call's.
-func (o *Observer) startAttempt(ctx context.Context, s middleware.Start) context.Context {
+func (o *Observer) startAttempt(ctx context.Context, s observe.Start) context.Context {
 	c := o.callFrom(ctx)
 	if c == nil {
 		// The call is not recorded (or was started without this
@@ -79,7 +79,7 @@ func (o *Observer) startAttempt(ctx context.Context, s middleware.Start) context
 // they failed.
 type call struct {
 	span   trace.Span
-	target middleware.Target
+	target observe.Target
 	info   *targetInfo
 
 	mu      sync.Mutex
@@ -104,7 +104,7 @@ type pending struct {
 
 // end ends an attempt's span: at once when it succeeded, else with its
 // failure's kind and rule and held for the decision.
-func (a *attempt) end(e middleware.AttemptEnd) {
+func (a *attempt) end(e observe.AttemptEnd) {
 	if !e.Failed {
 		a.span.End()
 		return
@@ -149,7 +149,7 @@ func (c *call) take(target string, n int) (pending, bool) {
 
 // retry puts the scheduled retry on the attempt that failed, and ends it;
 // on the call's span if that attempt is not pending.
-func (c *call) retry(e middleware.RetryScheduled, source string) {
+func (c *call) retry(e observe.RetryScheduled, source string) {
 	attrs := []attribute.KeyValue{keyWait.Float64(e.Wait.Seconds()), keyWaitSource.String(source),
 		keyErrorType.String(e.Class.Kind.String())}
 	p, ok := c.take(e.Target, e.Attempt)
@@ -191,7 +191,7 @@ func (c *call) event(name string, attrs ...attribute.KeyValue) {
 // (errorType is "" on success). A model call that succeeded at its first
 // attempt adds nothing: as the GenAI conventions read it, no error.type is
 // success, and attributes set at the end cost the SDK a copy.
-func (c *call) end(e middleware.CallEnd, errorType string) {
+func (c *call) end(e observe.CallEnd, errorType string) {
 	c.mu.Lock()
 	c.ended = true
 	c.mu.Unlock()
@@ -200,7 +200,7 @@ func (c *call) end(e middleware.CallEnd, errorType string) {
 	if tool && errorType == "" && e.Attempts == 1 {
 		// The common tool call, without building a slice.
 		attrs := toolOK
-		if e.Outcome == middleware.OutcomeReplayed {
+		if e.Outcome == observe.OutcomeReplayed {
 			attrs = toolReplayed
 		}
 		c.span.SetAttributes(attrs...)
@@ -236,8 +236,8 @@ func (c *call) end(e middleware.CallEnd, errorType string) {
 // The end attributes of a tool call that succeeded at its first attempt,
 // or was replayed, shared by every such call: the SDK copies them.
 var (
-	toolOK       = []attribute.KeyValue{keyOutcome.String(middleware.OutcomeOK.String())}
-	toolReplayed = []attribute.KeyValue{keyOutcome.String(middleware.OutcomeReplayed.String())}
+	toolOK       = []attribute.KeyValue{keyOutcome.String(observe.OutcomeOK.String())}
+	toolReplayed = []attribute.KeyValue{keyOutcome.String(observe.OutcomeReplayed.String())}
 )
 
 // attemptSpan is the name of an attempt's span.
@@ -255,7 +255,7 @@ type targetInfo struct {
 	tool         bool   // a tool call: resilient.tool.calls
 }
 
-func newTargetInfo(t middleware.Target) *targetInfo {
+func newTargetInfo(t observe.Target) *targetInfo {
 	info := &targetInfo{firstAttempt: []attribute.KeyValue{keyTarget.String(t.Name), keyAttempt.Int(1)}}
 	kind := trace.SpanKindInternal
 	var attrs []attribute.KeyValue
@@ -264,7 +264,7 @@ func newTargetInfo(t middleware.Target) *targetInfo {
 		// A pipeline used directly: no GenAI operation.
 		info.spanName = t.Name
 		attrs = []attribute.KeyValue{keyTarget.String(t.Name)}
-	case middleware.OperationExecuteTool:
+	case observe.OperationExecuteTool:
 		info.spanName, info.tool = t.Operation+" "+t.Name, true
 		attrs = []attribute.KeyValue{keyOperation.String(t.Operation), keyToolName.String(t.Name)}
 	default:

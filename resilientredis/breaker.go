@@ -14,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 )
 
 // SharedBreaker shares the state of a [middleware.Breaker] with the
@@ -132,12 +133,12 @@ func ShareBreaker(ctx context.Context, client redis.UniversalClient, b *middlewa
 		timeout: c.timeout,
 		poll:    c.poll,
 		logger:  c.logger,
-		health:  newHealth(c, c.prefix+key, middleware.SharedLocal, "the breaker works alone"),
+		health:  newHealth(c, c.prefix+key, observe.SharedLocal, "the breaker works alone"),
 		kick:    make(chan struct{}, 1),
 		done:    make(chan struct{}),
 	}
 	s.unlisten = b.OnStateChange(s.changed)
-	if b.State() == middleware.BreakerOpen {
+	if b.State() == observe.BreakerOpen {
 		s.dirty.Store(true) // opened before sharing: news for the others
 	}
 
@@ -185,8 +186,8 @@ func (s *SharedBreaker) Close() error {
 
 // changed is the breaker's listener: it runs on the goroutine that changed
 // the state, so it only marks the change and wakes the loop.
-func (s *SharedBreaker) changed(st middleware.BreakerState) {
-	if s.stopped.Load() || st == middleware.BreakerHalfOpen {
+func (s *SharedBreaker) changed(st observe.BreakerState) {
+	if s.stopped.Load() || st == observe.BreakerHalfOpen {
 		return
 	}
 	if s.applying.Load() == int32(st)+1 {
@@ -286,7 +287,7 @@ func (s *SharedBreaker) publish(ctx context.Context) {
 	var res []any
 	var err error
 	switch s.b.State() {
-	case middleware.BreakerOpen:
+	case observe.BreakerOpen:
 		// Never more than the longest hold: a replica must not hold the
 		// others open longer than a hint would hold it.
 		d := min(s.b.RemainingDelay(), s.b.MaxHold())
@@ -294,7 +295,7 @@ func (s *SharedBreaker) publish(ctx context.Context) {
 			return // the open period is over: nothing to hold the others to
 		}
 		res, err = s.run(ctx, openScript, s.origin, millis(d))
-	case middleware.BreakerClosed:
+	case observe.BreakerClosed:
 		res, err = s.run(ctx, closeScript, s.origin, s.seen)
 	default:
 		return // half-open: the probe's outcome will be shared
@@ -356,19 +357,19 @@ func (s *SharedBreaker) apply(ctx context.Context, st shared) {
 	}
 	switch st.state {
 	case "open":
-		if st.remaining <= 0 || (s.b.State() == middleware.BreakerOpen && s.b.RemainingDelay() >= st.remaining) {
+		if st.remaining <= 0 || (s.b.State() == observe.BreakerOpen && s.b.RemainingDelay() >= st.remaining) {
 			return
 		}
-		s.applying.Store(int32(middleware.BreakerOpen) + 1)
+		s.applying.Store(int32(observe.BreakerOpen) + 1)
 		s.b.HoldOpen(st.remaining)
 		s.applying.Store(0)
 		s.logger.LogAttrs(ctx, slog.LevelInfo, "circuit opened by a replica",
 			slog.String(KeyTarget, s.b.Name()), slog.Duration(KeyDelay, st.remaining))
 	case "closed":
-		if s.b.State() == middleware.BreakerClosed {
+		if s.b.State() == observe.BreakerClosed {
 			return
 		}
-		s.applying.Store(int32(middleware.BreakerClosed) + 1)
+		s.applying.Store(int32(observe.BreakerClosed) + 1)
 		s.b.Close()
 		s.applying.Store(0)
 		s.logger.LogAttrs(ctx, slog.LevelInfo, "circuit closed by a replica", slog.String(KeyTarget, s.b.Name()))

@@ -8,6 +8,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/resilientredis"
 )
 
@@ -32,11 +33,11 @@ func share(t *testing.T, addr, prefix string, opts ...resilientredis.Option) rep
 }
 
 func isOpen(b *middleware.Breaker) func() bool {
-	return func() bool { return b.State() == middleware.BreakerOpen }
+	return func() bool { return b.State() == observe.BreakerOpen }
 }
 
 func isClosed(b *middleware.Breaker) func() bool {
-	return func() bool { return b.State() == middleware.BreakerClosed }
+	return func() bool { return b.State() == observe.BreakerClosed }
 }
 
 // version returns the shared state's version: how many changes were
@@ -128,7 +129,7 @@ func TestBreakerStaleCloseLoses(t *testing.T) {
 	client.HSet(context.Background(), prefix+"provider", "state", "open", "version", 2, "origin", "elsewhere",
 		"until", now.Add(2*time.Second).UnixMilli()) // a newer open that b has not seen
 	b.b.Close()
-	if _, ok := eventually(time.Second, func() bool { return b.b.State() == middleware.BreakerOpen }); !ok {
+	if _, ok := eventually(time.Second, func() bool { return b.b.State() == observe.BreakerOpen }); !ok {
 		t.Errorf("b: got %v, want open again: its close was stale", b.b.State())
 	}
 	if got := client.HGet(context.Background(), prefix+"provider", "state").Val(); got != "open" {
@@ -167,7 +168,7 @@ func TestBreakerClosedStopsSharing(t *testing.T) {
 	_ = a.sb.Close() // idempotent
 	a.b.Open()
 	time.Sleep(200 * time.Millisecond)
-	if got := b.b.State(); got != middleware.BreakerClosed {
+	if got := b.b.State(); got != observe.BreakerClosed {
 		t.Errorf("b: got %v, want closed", got)
 	}
 }
@@ -189,11 +190,11 @@ func TestBreakerDown(t *testing.T) {
 	}
 	b.Open()
 	time.Sleep(150 * time.Millisecond) // a few polls and publishes fail
-	if got := b.State(); got != middleware.BreakerOpen {
+	if got := b.State(); got != observe.BreakerOpen {
 		t.Errorf("open: got %v", got)
 	}
 	b.Close()
-	if got := b.State(); got != middleware.BreakerClosed {
+	if got := b.State(); got != observe.BreakerClosed {
 		t.Errorf("closed: got %v", got)
 	}
 	if err := sb.Close(); err != nil {
@@ -219,7 +220,7 @@ func TestBreakerReconnects(t *testing.T) {
 	other := share(t, addr, prefix)
 	alone.b.HoldOpen(5 * time.Second)
 	time.Sleep(2 * poll)
-	if got := other.b.State(); got != middleware.BreakerClosed {
+	if got := other.b.State(); got != observe.BreakerClosed {
 		t.Fatalf("other: got %v while the first is cut off, want closed", got)
 	}
 	p.up(t)

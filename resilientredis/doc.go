@@ -113,10 +113,10 @@
 // not one per call. Errors match [ErrUnavailable].
 //
 // [Observe] sends the same two transitions to observers, once each, as
-// middleware.SharedStateUnavailable (feature, key, and what it does
+// observe.SharedStateUnavailable (feature, key, and what it does
 // meanwhile: fail_open, local or fail_closed, as the table below says) and
-// middleware.SharedStateRestored (how long Redis was down): resilientotel
-// counts them, middleware.Log writes them as the two lines above. Given
+// observe.SharedStateRestored (how long Redis was down): resilientotel
+// counts them, observe.Log writes them as the two lines above. Given
 // with a [Logger], a log observer is not sent them, so that no line is
 // written twice.
 //

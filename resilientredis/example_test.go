@@ -10,6 +10,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/resilientredis"
 	"github.com/resilientgo/resilient/tools"
 )
@@ -85,7 +86,7 @@ func ExampleShareBreaker() {
 	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
 	defer rdb.Close()
 
-	breaker := middleware.NewBreaker("openai", 5, 30*time.Second, middleware.Log(slog.Default()))
+	breaker := middleware.NewBreaker("openai", 5, 30*time.Second, observe.Log(slog.Default()))
 	shared, err := resilientredis.ShareBreaker(context.Background(), rdb, breaker, "openai")
 	if err != nil {
 		log.Fatal(err)
@@ -129,13 +130,13 @@ func ExampleNewSemaphore() {
 // printer is an observer that prints the shared-state events it receives.
 type printer struct{}
 
-func (printer) Start(ctx context.Context, _ middleware.Start) context.Context { return ctx }
+func (printer) Start(ctx context.Context, _ observe.Start) context.Context { return ctx }
 
-func (printer) Observe(_ context.Context, e middleware.Event) {
+func (printer) Observe(_ context.Context, e observe.Event) {
 	switch e := e.(type) {
-	case middleware.SharedStateUnavailable:
+	case observe.SharedStateUnavailable:
 		fmt.Printf("%s %s: %s (%s)\n", e.Feature, e.Key, e.Action, e.Detail)
-	case middleware.SharedStateRestored:
+	case observe.SharedStateRestored:
 		fmt.Printf("%s %s: back after %v\n", e.Feature, e.Key, e.Down)
 	}
 }
@@ -143,7 +144,7 @@ func (printer) Observe(_ context.Context, e middleware.Event) {
 // Observers see a feature lose Redis once, however many of its round trips
 // fail: here a limiter of a Redis that is not there admits three attempts
 // (it fails open) and reports one transition. Give it the observers of the
-// models and tools (resilientotel.New(), middleware.Log(logger)).
+// models and tools (resilientotel.New(), observe.Log(logger)).
 func ExampleObserve() {
 	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1}) // nothing listens on port 1
 	defer rdb.Close()

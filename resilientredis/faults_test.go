@@ -217,7 +217,7 @@ func TestNewStoreWarnsWithoutPersistence(t *testing.T) {
 			client := srv.client()
 			if c.acl {
 				srv.do("ACL", "SETUSER", "app", "on", ">secret", "~*", "&*", "+@all", "-config")
-				client = newClient(t, srv.addr)
+				client = srv.client()
 				client.Options().Username, client.Options().Password = "app", "secret"
 				if err := client.ConfigGet(context.Background(), "save").Err(); err == nil {
 					t.Fatal("CONFIG GET allowed to a user without it")

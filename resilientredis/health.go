@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/internal/redact"
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 )
 
 // Attribute keys of the slog events, stable for dashboards and alerts.
@@ -27,7 +27,7 @@ import (
 // a minute while Redis stays unavailable, with the number of failures not
 // logged since the previous line (suppressed, on those repeats only). The
 // first line and "redis reachable again" are the transitions that
-// [Observe] sends to observers as events, and middleware.Log writes the
+// [Observe] sends to observers as events, and observe.Log writes the
 // same lines. "redis without persistence" is logged by
 // [NewStore] when the server keeps neither an append-only file nor
 // snapshots: a restart would forget every idempotency record (see "Exactly
@@ -37,17 +37,17 @@ import (
 // whole lease) and found no free slot to take again: until its call ends,
 // the fleet holds one more than slots.
 const (
-	KeyFeature    = middleware.KeyFeature  // "store", "limiter", "breaker" or "semaphore"
-	KeyRedisKey   = middleware.KeyRedisKey // the Redis key (or prefix*) concerned
-	KeyAction     = middleware.KeyAction   // what the feature does while Redis is unavailable
-	KeySuppressed = "suppressed"           // failures not logged since the previous line
-	KeyDown       = middleware.KeyDown     // how long Redis was unavailable
-	KeyAppendOnly = "appendonly"           // the server's appendonly setting
-	KeySave       = "save"                 // the server's save setting ("" when off)
-	KeySlots      = "slots"                // a semaphore's number of slots
-	KeyError      = middleware.KeyError
-	KeyTarget     = middleware.KeyTarget
-	KeyDelay      = middleware.KeyDelay
+	KeyFeature    = observe.KeyFeature  // "store", "limiter", "breaker" or "semaphore"
+	KeyRedisKey   = observe.KeyRedisKey // the Redis key (or prefix*) concerned
+	KeyAction     = observe.KeyAction   // what the feature does while Redis is unavailable
+	KeySuppressed = "suppressed"        // failures not logged since the previous line
+	KeyDown       = observe.KeyDown     // how long Redis was unavailable
+	KeyAppendOnly = "appendonly"        // the server's appendonly setting
+	KeySave       = "save"              // the server's save setting ("" when off)
+	KeySlots      = "slots"             // a semaphore's number of slots
+	KeyError      = observe.KeyError
+	KeyTarget     = observe.KeyTarget
+	KeyDelay      = observe.KeyDelay
 )
 
 // ErrUnavailable is matched by [errors.Is] in every error this package
@@ -89,10 +89,10 @@ const (
 // trip through per probeEvery. It is safe for concurrent use.
 type health struct {
 	logger  *slog.Logger
-	obs     middleware.Observers
+	obs     observe.Observers
 	feature string
 	key     string // redacted
-	action  middleware.SharedStateAction
+	action  observe.SharedStateAction
 	detail  string // the action in words
 
 	down      atomic.Bool  // fast path of ok and admit
@@ -107,7 +107,7 @@ type health struct {
 
 // newHealth returns the health of the feature c configures, on key, which
 // does action (detail in words) while Redis is unavailable.
-func newHealth(c config, key string, action middleware.SharedStateAction, detail string) *health {
+func newHealth(c config, key string, action observe.SharedStateAction, detail string) *health {
 	return &health{logger: c.logger, obs: c.transitions, feature: c.feature.String(), key: redact.String(key),
 		action: action, detail: detail}
 }
@@ -150,7 +150,7 @@ func (h *health) failed(ctx context.Context, err error) {
 	h.suppressed = 0
 	h.mu.Unlock()
 	if first {
-		h.obs.Report(ctx, middleware.SharedStateUnavailable{Feature: h.feature, Key: h.key, Action: h.action, Detail: h.detail}, err)
+		h.obs.Report(ctx, observe.SharedStateUnavailable{Feature: h.feature, Key: h.key, Action: h.action, Detail: h.detail}, err)
 		return
 	}
 	h.logger.LogAttrs(ctx, slog.LevelWarn, "redis unavailable",
@@ -172,5 +172,5 @@ func (h *health) ok(ctx context.Context) {
 	down := time.Since(h.since)
 	h.suppressed = 0
 	h.mu.Unlock()
-	h.obs.Observe(ctx, middleware.SharedStateRestored{Feature: h.feature, Key: h.key, Down: down})
+	h.obs.Observe(ctx, observe.SharedStateRestored{Feature: h.feature, Key: h.key, Down: down})
 }

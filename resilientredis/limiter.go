@@ -11,6 +11,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 )
 
 // Limiter is a [middleware.Limiter] shared by every process that uses the
@@ -80,9 +81,9 @@ func NewLimiter(client redis.UniversalClient, key string, requests int, period t
 	// The braces are a hash tag: both keys live in one Redis Cluster slot,
 	// as a script's keys must.
 	base := c.prefix + "{" + key + "}"
-	action, detail := middleware.SharedFailOpen, "admitting without the shared limit"
+	action, detail := observe.SharedFailOpen, "admitting without the shared limit"
 	if c.failClosed {
-		action, detail = middleware.SharedFailClosed, "refusing every attempt"
+		action, detail = observe.SharedFailClosed, "refusing every attempt"
 	}
 	return &Limiter{
 		client:     client,

@@ -3,10 +3,12 @@ package resilientredis_test
 import (
 	"context"
 	"crypto/rand"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -22,20 +24,88 @@ import (
 // starts one on 127.0.0.1:6399); without it they skip. Each test keeps its
 // keys under a prefix of its own and deletes them when it ends; nothing
 // global is flushed.
+//
+// RESILIENT_REDIS_TOPOLOGY names what that Redis is: standalone (the
+// default), cluster (RESILIENT_REDIS_ADDR lists seed nodes, comma
+// separated) or sentinel (it lists the sentinels, and
+// RESILIENT_REDIS_MASTER names the master, "mymaster" by default). With a
+// topology of cluster or sentinel and no RESILIENT_REDIS_ADDR, TestMain
+// starts one of its own from redis-server and redis-sentinel (3 masters
+// with a replica each; a master, a replica and 3 sentinels) and stops it
+// at the end, so that
+//
+//	RESILIENT_REDIS_TOPOLOGY=cluster go test -race ./resilientredis/
+//
+// runs the suite on a Redis Cluster. The tests that pause, kill or restart
+// a Redis of their own, or cut the connection through a proxy, are not
+// about the topology: they run in the standalone run only.
 
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) != "" {
 		os.Exit(m.Run()) // a helper process (see TestChild): no leak check
 	}
 	redis.SetLogger(quiet{}) // the tests of Redis down would fill the output
-	goleak.VerifyTestMain(m)
+	stop, err := startTopology()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "resilientredis tests:", err)
+		os.Exit(1)
+	}
+	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
+		stop()
+		os.Exit(code)
+	}))
 }
 
 type quiet struct{}
 
 func (quiet) Printf(context.Context, string, ...any) {}
 
-const addrEnv = "RESILIENT_REDIS_ADDR"
+const (
+	addrEnv     = "RESILIENT_REDIS_ADDR"
+	topologyEnv = "RESILIENT_REDIS_TOPOLOGY"
+	masterEnv   = "RESILIENT_REDIS_MASTER"
+)
+
+// The topologies of RESILIENT_REDIS_TOPOLOGY.
+const (
+	standalone = "standalone"
+	cluster    = "cluster"
+	sentinel   = "sentinel"
+)
+
+// topology returns the topology of the test Redis.
+func topology() string {
+	if t := os.Getenv(topologyEnv); t != "" {
+		return t
+	}
+	return standalone
+}
+
+// onlyStandalone skips a test that is not about the topology in the runs
+// on a cluster or through sentinels: it runs in the standalone run.
+func onlyStandalone(t testing.TB, why string) {
+	t.Helper()
+	if topology() != standalone {
+		t.Skipf("%s: not about the topology, it runs in the standalone run (%s=%s here)", why, topologyEnv, topology())
+	}
+}
+
+// universal returns a client of the test Redis, of its topology, with
+// options o (whose Addrs, MasterName and cluster mode it sets).
+func universal(o redis.UniversalOptions) redis.UniversalClient {
+	o.Addrs = strings.Split(os.Getenv(addrEnv), ",")
+	switch topology() {
+	case cluster:
+		o.IsClusterMode = true
+		return redis.NewUniversalClient(&o)
+	case sentinel:
+		o.MasterName = os.Getenv(masterEnv)
+		if o.MasterName == "" {
+			o.MasterName = "mymaster"
+		}
+	}
+	return redis.NewUniversalClient(&o)
+}
 
 // redisAddr returns the address of the test Redis, or skips the test. When
 // nothing answers there, every test fails at once, saying so, rather than
@@ -48,7 +118,8 @@ func redisAddr(t testing.TB) string {
 			addrEnv + "=127.0.0.1:6399 to run the Redis tests")
 	}
 	if err := reachable(); err != nil {
-		t.Fatalf("%s=%s, but no Redis answers there (%v): start one (redis-server --port 6399) or unset %s", addrEnv, addr, err, addrEnv)
+		t.Fatalf("%s=%s (%s), but no Redis answers there (%v): start one (redis-server --port 6399) or unset %s",
+			addrEnv, addr, topology(), err, addrEnv)
 	}
 	return addr
 }
@@ -56,7 +127,7 @@ func redisAddr(t testing.TB) string {
 // reachable pings the test Redis once per test process, with no retry and
 // a short timeout.
 var reachable = sync.OnceValue(func() error {
-	c := redis.NewClient(&redis.Options{Addr: os.Getenv(addrEnv), MaxRetries: -1, DialerRetries: 1,
+	c := universal(redis.UniversalOptions{MaxRetries: -1, DialerRetries: 1,
 		DialTimeout: 2 * time.Second, ReadTimeout: 2 * time.Second, WriteTimeout: 2 * time.Second})
 	defer c.Close()
 	return c.Ping(context.Background()).Err()
@@ -69,10 +140,18 @@ var reachable = sync.OnceValue(func() error {
 // makes a feature treat Redis as down for a second.
 var slow = resilientredis.Timeout(5 * time.Second)
 
-// newClient returns a client of its own for addr, closed when the test ends.
-func newClient(t testing.TB, addr string) *redis.Client {
+// newClient returns a client of its own for addr, closed when the test
+// ends: of the test Redis's topology when addr is the test Redis
+// (redisAddr), of the one server at addr otherwise (a proxy, a server of
+// the test's own).
+func newClient(t testing.TB, addr string) redis.UniversalClient {
 	t.Helper()
-	c := redis.NewClient(&redis.Options{Addr: addr})
+	var c redis.UniversalClient
+	if addr == os.Getenv(addrEnv) {
+		c = universal(redis.UniversalOptions{})
+	} else {
+		c = redis.NewClient(&redis.Options{Addr: addr})
+	}
 	t.Cleanup(func() { _ = c.Close() })
 	return c
 }
@@ -83,15 +162,35 @@ func testPrefix(t testing.TB, addr string) string {
 	t.Helper()
 	prefix := "resilienttest:" + t.Name() + ":" + rand.Text()[:8] + ":"
 	t.Cleanup(func() {
-		c := redis.NewClient(&redis.Options{Addr: addr})
+		c := universal(redis.UniversalOptions{})
 		defer c.Close()
-		ctx := context.Background()
-		iter := c.Scan(ctx, 0, prefix+"*", 100).Iterator()
-		for iter.Next(ctx) {
-			c.Del(ctx, iter.Val())
+		if addr != os.Getenv(addrEnv) {
+			c = redis.NewClient(&redis.Options{Addr: addr})
+			defer c.Close()
+		}
+		if err := deleteKeys(context.Background(), c, prefix+"*"); err != nil {
+			t.Logf("deleting the keys %s*: %v", prefix, err)
 		}
 	})
 	return prefix
+}
+
+// deleteKeys deletes the keys matching pattern: on every master of a
+// cluster, whose keys are spread over them.
+func deleteKeys(ctx context.Context, c redis.UniversalClient, pattern string) error {
+	del := func(ctx context.Context, c redis.Cmdable) error {
+		iter := c.Scan(ctx, 0, pattern, 100).Iterator()
+		for iter.Next(ctx) {
+			if err := c.Del(ctx, iter.Val()).Err(); err != nil {
+				return err
+			}
+		}
+		return iter.Err()
+	}
+	if cc, ok := c.(*redis.ClusterClient); ok {
+		return cc.ForEachMaster(ctx, func(ctx context.Context, n *redis.Client) error { return del(ctx, n) })
+	}
+	return del(ctx, c)
 }
 
 // closedAddr returns a loopback address where nothing listens.
@@ -166,6 +265,7 @@ type proxy struct {
 
 func newProxy(t testing.TB, upstream string) *proxy {
 	t.Helper()
+	onlyStandalone(t, "a proxy in front of one server")
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/resilientgo/resilient/internal/logtest"
-	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/resilientredis"
 )
 
@@ -58,17 +58,17 @@ func TestObserveTransitions(t *testing.T) {
 	for end := time.Now().Add(1500 * time.Millisecond); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
 		use()
 	}
-	want := map[string]middleware.SharedStateUnavailable{
+	want := map[string]observe.SharedStateUnavailable{
 		"store": {Feature: "store", Key: resilientredis.DefaultStorePrefix + "*",
-			Action: middleware.SharedFailClosed, Detail: "tool calls fail without running"},
+			Action: observe.SharedFailClosed, Detail: "tool calls fail without running"},
 		"limiter": {Feature: "limiter", Key: resilientredis.DefaultLimiterPrefix + "{openai}",
-			Action: middleware.SharedFailOpen, Detail: "admitting without the shared limit"},
+			Action: observe.SharedFailOpen, Detail: "admitting without the shared limit"},
 		"semaphore": {Feature: "semaphore", Key: resilientredis.DefaultSemaphorePrefix + "provider",
-			Action: middleware.SharedLocal, Detail: "admitting up to 2 at once in this process"},
+			Action: observe.SharedLocal, Detail: "admitting up to 2 at once in this process"},
 		"breaker": {Feature: "breaker", Key: resilientredis.DefaultBreakerPrefix + "openai",
-			Action: middleware.SharedLocal, Detail: "the breaker works alone"},
+			Action: observe.SharedLocal, Detail: "the breaker works alone"},
 	}
-	down := observetest.Of[middleware.SharedStateUnavailable](rec)
+	down := observetest.Of[observe.SharedStateUnavailable](rec)
 	if len(down) != len(want) {
 		t.Errorf("while Redis is down: got %d SharedStateUnavailable, want one per feature: %+v", len(down), down)
 	}
@@ -77,14 +77,14 @@ func TestObserveTransitions(t *testing.T) {
 			t.Errorf("got %+v, want %+v", e, want[e.Feature])
 		}
 	}
-	if got := observetest.Of[middleware.SharedStateRestored](rec); len(got) != 0 {
+	if got := observetest.Of[observe.SharedStateRestored](rec); len(got) != 0 {
 		t.Errorf("while Redis is down: got %+v, want no SharedStateRestored", got)
 	}
 
 	srv.start()
-	restored := func() map[string]middleware.SharedStateRestored {
-		m := map[string]middleware.SharedStateRestored{}
-		for _, e := range observetest.Of[middleware.SharedStateRestored](rec) {
+	restored := func() map[string]observe.SharedStateRestored {
+		m := map[string]observe.SharedStateRestored{}
+		for _, e := range observetest.Of[observe.SharedStateRestored](rec) {
 			m[e.Feature] = e
 		}
 		return m
@@ -101,10 +101,10 @@ func TestObserveTransitions(t *testing.T) {
 			t.Errorf("got %+v, want key %s and down for over a second", e, want[e.Feature].Key)
 		}
 	}
-	if got := observetest.Of[middleware.SharedStateRestored](rec); len(got) != len(want) {
+	if got := observetest.Of[observe.SharedStateRestored](rec); len(got) != len(want) {
 		t.Errorf("got %d SharedStateRestored, want one per feature: %+v", len(got), got)
 	}
-	if got := observetest.Of[middleware.SharedStateUnavailable](rec); len(got) != len(want) {
+	if got := observetest.Of[observe.SharedStateUnavailable](rec); len(got) != len(want) {
 		t.Errorf("got %d SharedStateUnavailable in all, want one per feature: %+v", len(got), got)
 	}
 }
@@ -117,7 +117,7 @@ func TestObserveWithLogger(t *testing.T) {
 	tests := []struct {
 		name   string
 		logger bool // Logger(l)
-		log    bool // Observe(middleware.Log(l))
+		log    bool // Observe(observe.Log(l))
 	}{
 		{"Logger", true, false},
 		{"log observer", false, true},
@@ -132,7 +132,7 @@ func TestObserveWithLogger(t *testing.T) {
 				opts = append(opts, resilientredis.Logger(logger))
 			}
 			if tt.log {
-				opts = append(opts, resilientredis.Observe(middleware.Log(logger)))
+				opts = append(opts, resilientredis.Observe(observe.Log(logger)))
 			}
 			l, err := resilientredis.NewLimiter(downClient(t), "openai", 10, time.Minute, opts...)
 			if err != nil {
@@ -144,7 +144,7 @@ func TestObserveWithLogger(t *testing.T) {
 			if got := count(msgs(), "redis unavailable"); got != 1 {
 				t.Errorf(`"redis unavailable" lines: got %d, want 1: %q`, got, msgs())
 			}
-			if got := observetest.Of[middleware.SharedStateUnavailable](rec); len(got) != 1 {
+			if got := observetest.Of[observe.SharedStateUnavailable](rec); len(got) != 1 {
 				t.Errorf("the recorder's events: got %+v, want one SharedStateUnavailable", got)
 			}
 		})
@@ -155,7 +155,7 @@ func TestObserveWithLogger(t *testing.T) {
 // event nor a log line.
 func TestObserveRedactsKey(t *testing.T) {
 	t.Parallel()
-	var logs logtest.Buffer
+	var logs observetest.LogBuffer
 	rec := &observetest.Recorder{}
 	const key = "redis://app:s3cretPassw0rd@cache.internal:6379/0"
 	l, err := resilientredis.NewLimiter(downClient(t), key, 10, time.Minute,
@@ -164,7 +164,7 @@ func TestObserveRedactsKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = l.Acquire(context.Background(), 1)
-	got := observetest.Of[middleware.SharedStateUnavailable](rec)
+	got := observetest.Of[observe.SharedStateUnavailable](rec)
 	if len(got) != 1 || strings.Contains(got[0].Key, "s3cret") || !strings.Contains(got[0].Key, "cache.internal") {
 		t.Errorf("got %+v, want one event whose key has the host and not the password", got)
 	}

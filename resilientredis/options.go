@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/internal/redact"
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 )
 
 // Defaults, as documented on each option.
@@ -55,18 +55,18 @@ func (f feature) String() string {
 
 type config struct {
 	feature    feature
-	prefix     string                // Default: DefaultStorePrefix, DefaultLimiterPrefix, DefaultBreakerPrefix, DefaultSemaphorePrefix
-	logger     *slog.Logger          // Default: discard (Logger)
-	timeout    time.Duration         // Default: 1 s (DefaultTimeout)
-	tokens     int                   // Default: 0, no token limit
-	maxWait    time.Duration         // Default: the limiter's period (-1 until set)
-	failClosed bool                  // Default: false, fail open
-	poll       time.Duration         // Default: 1 s (DefaultPollInterval)
-	lease      time.Duration         // Default: 15 s (DefaultLease)
-	observers  []middleware.Observer // Default: none (Observe)
+	prefix     string             // Default: DefaultStorePrefix, DefaultLimiterPrefix, DefaultBreakerPrefix, DefaultSemaphorePrefix
+	logger     *slog.Logger       // Default: discard (Logger)
+	timeout    time.Duration      // Default: 1 s (DefaultTimeout)
+	tokens     int                // Default: 0, no token limit
+	maxWait    time.Duration      // Default: the limiter's period (-1 until set)
+	failClosed bool               // Default: false, fail open
+	poll       time.Duration      // Default: 1 s (DefaultPollInterval)
+	lease      time.Duration      // Default: 15 s (DefaultLease)
+	observers  []observe.Observer // Default: none (Observe)
 	// transitions receive the events of Redis becoming unavailable and
 	// reachable again: the observers, and Log(logger) when Logger is set.
-	transitions middleware.Observers
+	transitions observe.Observers
 	errs        []error
 }
 
@@ -119,13 +119,13 @@ func build(f feature, opts []Option) (config, error) {
 		}
 		// The Logger writes the lines of the transitions: a log observer
 		// among the observers would write each a second time.
-		c.transitions = append(slices.DeleteFunc(slices.Clone(c.observers), logsLibraryLines), middleware.Log(c.logger))
+		c.transitions = append(slices.DeleteFunc(slices.Clone(c.observers), logsLibraryLines), observe.Log(c.logger))
 	}
 	return c, errors.Join(c.errs...)
 }
 
-// logsLibraryLines reports whether o is the observer of middleware.Log.
-func logsLibraryLines(o middleware.Observer) bool {
+// logsLibraryLines reports whether o is the observer of observe.Log.
+func logsLibraryLines(o observe.Observer) bool {
 	_, ok := o.(interface{ LogsLibraryLines() })
 	return ok
 }
@@ -137,10 +137,10 @@ func logsLibraryLines(o middleware.Observer) bool {
 func Prefix(p string) Option { return func(c *config) { c.prefix = p } }
 
 // Logger sets the logger for the events of this package (see
-// [KeyFeature]), redacted as middleware.Log redacts. A nil logger
+// [KeyFeature]), redacted as observe.Log redacts. A nil logger
 // discards. Default: discard.
 //
-// Given with a log observer ([Observe] with middleware.Log), the Logger
+// Given with a log observer ([Observe] with observe.Log), the Logger
 // writes the lines of Redis becoming unavailable and reachable again, and
 // the log observer is not sent those two events: each line is written
 // once, by the Logger, which also repeats "redis unavailable" once a
@@ -149,15 +149,15 @@ func Prefix(p string) Option { return func(c *config) { c.prefix = p } }
 func Logger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 
 // Observe sends the transitions of a feature's reachability of Redis to
-// observers, as a middleware.SharedStateUnavailable event when its round
+// observers, as a observe.SharedStateUnavailable event when its round
 // trips start failing (with what it does meanwhile) and a
-// middleware.SharedStateRestored when one succeeds again: once per
+// observe.SharedStateRestored when one succeeds again: once per
 // transition, not per failed round trip. Give it the observers of the
-// models and tools (resilientotel counts the events; middleware.Log writes
+// models and tools (resilientotel counts the events; observe.Log writes
 // them as the Logger would, see [Logger] for both together). The events
 // carry the feature, the key (redacted) and the action, never an error's
 // text. Every feature. Default: none.
-func Observe(observers ...middleware.Observer) Option {
+func Observe(observers ...observe.Observer) Option {
 	return func(c *config) {
 		for _, o := range observers {
 			if o == nil {
@@ -212,7 +212,7 @@ func MaxWait(d time.Duration) Option {
 // Redis is unavailable, with an error that matches [ErrUnavailable],
 // instead of admitting it (a Semaphore admits up to its n slots in each
 // process then). Limiter and Semaphore only. Default: admit and log (the
-// action middleware.SharedFailOpen for a Limiter, SharedLocal for a
+// action observe.SharedFailOpen for a Limiter, SharedLocal for a
 // Semaphore).
 func FailClosed() Option {
 	return func(c *config) {

@@ -17,6 +17,7 @@ import (
 	lctools "github.com/tmc/langchaingo/tools"
 
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/resilientredis"
 	"github.com/resilientgo/resilient/tools"
 )
@@ -56,7 +57,7 @@ func TestChild(t *testing.T) {
 // redisCharge is a payment tool that counts its executions in Redis, at
 // prefix+"executions", so that processes count together. It prints RUNNING
 // once it has charged, then takes delay, or hangs until killed.
-func redisCharge(client *redis.Client, prefix string, delay time.Duration, hang bool) lctools.Tool {
+func redisCharge(client redis.UniversalClient, prefix string, delay time.Duration, hang bool) lctools.Tool {
 	return tools.Func("charge", "Charges a card once for an order.", func(ctx context.Context, input string) (string, error) {
 		n, err := client.Incr(context.WithoutCancel(ctx), prefix+"executions").Result()
 		if err != nil {
@@ -82,7 +83,7 @@ func chargeChild() error {
 	lease, _ := time.ParseDuration(os.Getenv("LEASE"))
 	delay, _ := time.ParseDuration(os.Getenv("DELAY"))
 	parties, _ := strconv.Atoi(os.Getenv("PARTIES"))
-	client := redis.NewClient(&redis.Options{Addr: os.Getenv(addrEnv)})
+	client := universal(redis.UniversalOptions{})
 	defer client.Close()
 	store, err := resilientredis.NewStore(client, resilientredis.Prefix(prefix+"idem:"))
 	if err != nil {
@@ -121,14 +122,14 @@ func chargeChild() error {
 // standard input ends.
 func breakerChild() error {
 	poll, _ := time.ParseDuration(os.Getenv("POLL"))
-	client := redis.NewClient(&redis.Options{Addr: os.Getenv(addrEnv)})
+	client := universal(redis.UniversalOptions{})
 	defer client.Close()
 	b := middleware.NewBreaker("provider", 5, 100*time.Millisecond, nil)
-	b.OnStateChange(func(s middleware.BreakerState) {
+	b.OnStateChange(func(s observe.BreakerState) {
 		switch s {
-		case middleware.BreakerOpen:
+		case observe.BreakerOpen:
 			fmt.Println("OPEN", b.RemainingDelay().Milliseconds())
-		case middleware.BreakerClosed:
+		case observe.BreakerClosed:
 			fmt.Println("CLOSED")
 		}
 	})

@@ -14,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 )
 
 // The bounds of a [Semaphore]'s arguments.
@@ -160,9 +161,9 @@ func NewSemaphore(client redis.UniversalClient, key string, n int, opts ...Optio
 		return nil, err
 	}
 	local, _ := middleware.NewBulkhead(n) // n >= 1
-	action, detail := middleware.SharedLocal, fmt.Sprintf("admitting up to %d at once in this process", n)
+	action, detail := observe.SharedLocal, fmt.Sprintf("admitting up to %d at once in this process", n)
 	if c.failClosed {
-		action, detail = middleware.SharedFailClosed, "refusing every attempt"
+		action, detail = observe.SharedFailClosed, "refusing every attempt"
 	}
 	s := &Semaphore{
 		client:     client,

@@ -31,7 +31,7 @@ func semaphoreCallsChild() error {
 	callers, _ := strconv.Atoi(os.Getenv("CALLERS"))
 	calls, _ := strconv.Atoi(os.Getenv("CALLS"))
 	parties, _ := strconv.Atoi(os.Getenv("PARTIES"))
-	client := redis.NewClient(&redis.Options{Addr: os.Getenv(addrEnv)})
+	client := universal(redis.UniversalOptions{})
 	defer client.Close()
 	sem, err := resilientredis.NewSemaphore(client, "provider", n, resilientredis.Prefix(prefix), slow)
 	if err != nil {
@@ -67,7 +67,7 @@ func semaphoreCallsChild() error {
 }
 
 // barrier counts this process ready at key and waits until parties are.
-func barrier(ctx context.Context, client *redis.Client, key string, parties int) error {
+func barrier(ctx context.Context, client redis.UniversalClient, key string, parties int) error {
 	if err := client.Incr(ctx, key).Err(); err != nil {
 		return err
 	}
@@ -84,7 +84,7 @@ func barrier(ctx context.Context, client *redis.Client, key string, parties int)
 // lease of LEASE, prints HELD, and holds it until killed.
 func semaphoreHoldChild() error {
 	lease, _ := time.ParseDuration(os.Getenv("LEASE"))
-	client := redis.NewClient(&redis.Options{Addr: os.Getenv(addrEnv)})
+	client := universal(redis.UniversalOptions{})
 	defer client.Close()
 	sem, err := resilientredis.NewSemaphore(client, "provider", 1, resilientredis.Prefix(os.Getenv("PREFIX")),
 		resilientredis.Lease(lease), resilientredis.Timeout(lease/3), resilientredis.FailClosed())

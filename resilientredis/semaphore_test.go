@@ -13,8 +13,9 @@ import (
 
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/faultserver"
-	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/resilientredis"
 )
 
@@ -498,7 +499,7 @@ func TestSemaphoreRedisDownThroughModel(t *testing.T) {
 	if !errors.Is(err, resilientredis.ErrUnavailable) || !errors.Is(err, middleware.ErrConcurrency) || srv.Count() != 1 {
 		t.Errorf("fail closed: got %v after %d requests in all, want ErrUnavailable and ErrConcurrency, and no new request", err, srv.Count())
 	}
-	if got := observetest.Of[middleware.Refusal](rec); len(got) != 1 || got[0].Reason != middleware.RefusedConcurrency {
+	if got := observetest.Of[observe.Refusal](rec); len(got) != 1 || got[0].Reason != observe.RefusedConcurrency {
 		t.Errorf("fail closed: refusals %+v, want one of the concurrency limit", got)
 	}
 }

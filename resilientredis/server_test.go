@@ -34,6 +34,7 @@ type server struct {
 // redis-server is not installed.
 func startServer(t testing.TB, args ...string) *server {
 	t.Helper()
+	onlyStandalone(t, "a Redis of the test's own")
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
 		t.Skip("redis-server is not installed (Debian/Ubuntu: apt-get install redis-server): " +
@@ -161,7 +162,11 @@ func (s *server) pause(d time.Duration) (resumed func()) {
 
 // client returns a client of the server as the README builds one: default
 // options but the address, closed when the test ends.
-func (s *server) client() *redis.Client { return newClient(s.t, s.addr) }
+func (s *server) client() *redis.Client {
+	c := redis.NewClient(&redis.Options{Addr: s.addr})
+	s.t.Cleanup(func() { _ = c.Close() })
+	return c
+}
 
 // do runs one command on a client of its own, failing the test on error.
 func (s *server) do(args ...any) any {

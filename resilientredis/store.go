@@ -9,7 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/tools"
 )
 
@@ -81,7 +81,7 @@ func NewStore(client redis.UniversalClient, opts ...Option) (*Store, error) {
 		client:  client,
 		prefix:  c.prefix,
 		timeout: c.timeout,
-		health:  newHealth(c, c.prefix+"*", middleware.SharedFailClosed, "tool calls fail without running"),
+		health:  newHealth(c, c.prefix+"*", observe.SharedFailClosed, "tool calls fail without running"),
 	}, nil
 }
 

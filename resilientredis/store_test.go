@@ -26,7 +26,7 @@ func newStore(t *testing.T, addr, prefix string, opts ...resilientredis.Option) 
 // storeOn returns a Store on c. When the test ends, it closes c and waits
 // for the claims the Store is abandoning in the background, which closing
 // the client ends.
-func storeOn(t *testing.T, c *redis.Client, opts ...resilientredis.Option) *resilientredis.Store {
+func storeOn(t *testing.T, c redis.UniversalClient, opts ...resilientredis.Option) *resilientredis.Store {
 	t.Helper()
 	s, err := resilientredis.NewStore(c, opts...)
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/llms"
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 )
 
 // A timeScale divides every duration on both sides, the policies' waits and
@@ -85,7 +85,7 @@ type rig struct {
 	deployments []*faultserver.Server
 	// observer, when set, is given to the library's models with
 	// resilient.Observe, to count what they decided; it changes nothing.
-	observer  middleware.Observer
+	observer  observe.Observer
 	transport http.RoundTripper
 	ts        timeScale
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 )
 
 // The policies of scenario 9 spread one model's calls over several
@@ -221,13 +222,13 @@ type openings struct {
 	n    map[string]int
 }
 
-func (o *openings) Start(ctx context.Context, _ middleware.Start) context.Context {
+func (o *openings) Start(ctx context.Context, _ observe.Start) context.Context {
 	o.used.Store(true)
 	return ctx
 }
 
-func (o *openings) Observe(_ context.Context, e middleware.Event) {
-	if c, ok := e.(middleware.BreakerChange); ok && c.To == middleware.BreakerOpen {
+func (o *openings) Observe(_ context.Context, e observe.Event) {
+	if c, ok := e.(observe.BreakerChange); ok && c.To == observe.BreakerOpen {
 		o.mu.Lock()
 		defer o.mu.Unlock()
 		if o.n == nil {

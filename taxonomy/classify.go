@@ -50,8 +50,9 @@ func Classify(err error) (c Class) {
 	// come first, and reading on would only cost time.
 	text = text[:min(len(text), maxText)]
 	lower := strings.ToLower(text)
+	member := false
 	if ev.Status == 0 {
-		ev.Status = textStatus(lower)
+		ev.Status, member = textStatus(lower)
 	}
 	// An empty message is contained in every text: nothing to join.
 	if msg := BoundMessage(ev.ErrorMessage); !strings.Contains(text, msg) {
@@ -61,7 +62,8 @@ func Classify(err error) (c Class) {
 
 	var t lowered
 	t.set(lower)
-	c = decide(err, &ev, &t)
+	t.text = text
+	c = decide(err, &ev, &t, member)
 	if c.Kind == Permanent {
 		if !c.ModelMissing {
 			_, c.ModelMissing = missingModelRules.first(&t)
@@ -99,7 +101,7 @@ func accountScoped(c Class, t *lowered) bool {
 }
 
 // decide applies the rules in order of the strength of their evidence.
-func decide(err error, ev *Evidence, t *lowered) Class {
+func decide(err error, ev *Evidence, t *lowered, memberStatus bool) Class {
 	lower := t.s
 	if strings.TrimSpace(lower) == "" && ev.Status == 0 {
 		// A stream that dropped before any error body arrived: nothing to
@@ -118,6 +120,12 @@ func decide(err error, ev *Evidence, t *lowered) Class {
 	if ev.Status != 429 {
 		if r, ok := overflowRules.first(t); ok {
 			return r.class()
+		}
+		// The same in other words: a size (tokens, length, batch, input)
+		// over a ceiling (maximum, exceeds, range, more than) in one
+		// clause.
+		if f := t.reading().overflow; f != nil {
+			return f.class()
 		}
 	}
 	if r, ok := unloadableRules.first(t); ok {
@@ -147,6 +155,25 @@ func decide(err error, ev *Evidence, t *lowered) Class {
 	if ev.Status == 500 && overloadedWord.match(t) {
 		return overloadedWord.class()
 	}
+	// A server's own failure status over words that say a parameter,
+	// an option or a flag of the request is refused: local servers send
+	// every error as a 500 (llama.cpp's "Unsupported param: tools"), and
+	// the same request fails the same way.
+	if ev.Status/100 == 5 {
+		if f := t.reading().param; f != nil {
+			return f.class()
+		}
+	}
+	// A 4xx read from a member of a pasted body against a provider's code
+	// in the same text that names a failure of the server: a relay that
+	// wraps a provider's failure in an envelope of its own writes its own
+	// status there (LiteLLM's Bedrock event stream: 'status_code': 400
+	// around a serviceUnavailableException). The provider's code decides.
+	if memberStatus && ev.Status/100 == 4 {
+		if c, ok := textCode(lower); ok && (c.Kind == Overloaded || c.Kind == Transient) {
+			return c
+		}
+	}
 	if isFailureStatus(ev.Status) && definedStatus(ev.Status) {
 		return statusClass(ev.Status)
 	}
@@ -154,10 +181,10 @@ func decide(err error, ev *Evidence, t *lowered) Class {
 	// 500 and a 529 alike), so it decides only when no status did: an in-band
 	// stream event on a 200 ("overloaded_error").
 	if r, ok := lookupCode(ev.ErrorType); ok {
-		return r.typeClass(ev.ErrorType)
+		return t.serverRefusesParam(r.typeClass(ev.ErrorType))
 	}
 	if c, ok := textCode(lower); ok {
-		return c
+		return t.serverRefusesParam(c)
 	}
 	if c, ok := grpcKind(lower); ok {
 		return c
@@ -167,6 +194,24 @@ func decide(err error, ev *Evidence, t *lowered) Class {
 	}
 	if r, ok := firstMatch(textRules, t); ok {
 		return r.class()
+	}
+	// Names and words, last: the type or code of a pasted body in the
+	// vocabulary's words ("code": "InvalidParameter", "type": "Bad
+	// Request", "error_type": "Validation"), the names of failures the text
+	// writes (exception classes, status names), an OS error number, then
+	// what its clauses say.
+	if f, ok := memberName(t.text); ok {
+		return t.serverRefusesParam(f.class())
+	}
+	rd := t.reading()
+	if f, ok := best(rd.names, true); ok {
+		return f.class()
+	}
+	if rd.errno != nil {
+		return rd.errno.class()
+	}
+	if f, ok := best(rd.clues, false); ok {
+		return f.class()
 	}
 	if isFailureStatus(ev.Status) {
 		// A status of the provider's own making, and no words that say

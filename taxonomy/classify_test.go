@@ -211,7 +211,7 @@ type classifyCase struct {
 
 // classifyCases is the table of TestClassify; FuzzClassify seeds from it.
 func classifyCases() []classifyCase {
-	return slices.Concat(providerCases(), familyCases(), moreFamilyCases(), fourthFamilyCases(), fifthFamilyCases(), sixthFamilyCases(), seventhFamilyCases(), eighthFamilyCases(), accountCases())
+	return slices.Concat(providerCases(), familyCases(), moreFamilyCases(), fourthFamilyCases(), fifthFamilyCases(), sixthFamilyCases(), seventhFamilyCases(), eighthFamilyCases(), evidenceFamilyCases(), accountCases())
 }
 
 func providerCases() []classifyCase {
@@ -269,8 +269,10 @@ func providerCases() []classifyCase {
 			taxonomy.Class{Kind: taxonomy.Permanent, Rule: "status 400", Status: 400}},
 		{"openai 400 max_tokens over the output limit: 5000 is not a 500", errors.New("max_tokens is too large: 5000. This model supports at most 4096 completion tokens, whereas you provided 5000."),
 			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `pattern "max_tokens over the output limit"`}},
+		// No rate limit: the words say the request is at fault (issue 24:
+		// unknown only when nothing speaks).
 		{"openai 400 max 4290 is not a 429", errors.New("Invalid 'max_tokens': integer above maximum value. Expected a value <= 4096, but got 4290 instead."),
-			taxonomy.Class{Kind: taxonomy.Unknown, Rule: "no rule matched"}},
+			taxonomy.Class{Kind: taxonomy.Permanent, Rule: `words "invalid … value"`}},
 		{"openai 07 transport sanitized", errors.New("network error: failed to reach API server"),
 			taxonomy.Class{Kind: taxonomy.Transient, Rule: `marker "network error"`}},
 		{"openai 09 deadline sanitized", errors.New("request timeout: API call exceeded deadline"),

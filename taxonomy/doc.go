@@ -24,29 +24,98 @@
 // integer Code as genai's APIError has; string Code, Type and Message; a
 // Status string that names a Google status, "RESOURCE_EXHAUSTED"; a Header
 // or a Response carrying Retry-After); and, when no typed status was found,
-// the status written in the text ("API returned unexpected status code:
-// 429: ...", "(HTTP Error 503) ...", "googleapi: Error 400: ...",
-// "HTTPError: 400 Client Error: ...", "Forbidden (403)", a JSON body's
-// "code": 429). Only 100 to 599 count as a typed status and 400 to 599 as a
-// status read from text. It then decides, first rule first:
+// the status written in the text. Only 100 to 599 count as a typed status
+// and 400 to 599 as a status read from text.
+//
+// # The evidence reader
+//
+// The text is evidence as much as the status: most clients flatten the
+// response into a string, and wrappers in other languages print it in
+// shapes of their own. The reader extracts what a text says, not which
+// sentence it is:
+//
+//   - the status, in every shape clients print it: after a client's words
+//     ("unexpected status code: 429", "status code 400", "HTTP/1.1 503",
+//     "Error code: 429"), after an exception's name ("HTTPError: 400",
+//     "NonTransientAiException: 400 - Bad Request"), before or after its
+//     reason phrase ("[400 Bad Request]", "Forbidden (403)", "404 (Not
+//     Found)"), beside the word error ("<H1>403 ERROR</H1>", "returned error
+//     403"), in angle brackets ("<400>"), and in a member of a pasted body
+//     ("code": 429, "status": 403, "status_code": 400);
+//   - names: exception classes, error types and codes, status names,
+//     wherever the text writes them (CamelCase, snake_case, dotted paths:
+//     "dev.langchain4j.exception.InvalidRequestException",
+//     "InternalError.Algo.InvalidParameter", "StatusCode.RESOURCE_EXHAUSTED")
+//     and in the type and code members of a pasted body ("type": "Bad
+//     Request", "code": "InvalidParameter", "error_type": "Validation"); each
+//     is split into words and looked up in the vocabulary;
+//   - words, clause by clause: a fault of the request (invalid,
+//     unsupported, missing, required, must, expected, not valid) with a part
+//     of it (parameter, field, value, body, role, messages); a size of the
+//     request (input, prompt, tokens, context, batch) over a ceiling with a
+//     number or a comparison ("input batch size 473 > maximum allowed batch
+//     size 64", "Range of input length should be [1, 30000]", "more tokens
+//     than the batch size", "too large"), but not a lower bound, an output
+//     limit, a rate, a deadline or a field with a length of its own; a key
+//     refused; a limit reached; a connection broken; an endpoint not found;
+//     and a few phrases in Chinese, read by substring;
+//   - an operating system's error number where the text is localised
+//     ("errno = 104", "[WinError 10054]": ECONNRESET and its kin on Linux,
+//     the BSDs and Windows);
+//   - waits in any unit and wording: "try again in 1.8s", "retry after 6
+//     seconds", "Please wait 587 hours 33 minutes", "retry after one
+//     minute", "try again in ~5s", and a body's "retry_after" (seconds) or
+//     "retry_after_ms" member.
+//
+// # The vocabulary
+//
+// Names and words mean what the vocabulary (vocabulary.go) says, and
+// every entry there cites at least two independent sources beside it
+// (providers, SDKs, wrappers or standards), so that no entry is fitted to
+// one message. Terms are whole names in normal form: HTTP's reason phrases
+// (bad_request, not_found, too_many_requests, service_unavailable...),
+// gRPC's canonical codes (invalid_argument, resource_exhausted,
+// unavailable, deadline_exceeded, not_found, permission_denied,
+// unauthenticated, failed_precondition...), and the type names providers
+// and SDKs share (invalid_request, invalid_parameter, missing_parameter,
+// validation, authentication, rate_limit, throttling, overloaded,
+// timeout, connection...). A name is matched by its longest suffix that is
+// a term, its generic words aside (error, exception, api, http, client), so
+// that a provider's prefix does not hide it: ArkBadRequestError is
+// bad_request, ResourceNotFoundException is not_found. A name no term
+// covers is read by the concepts of its words, as a clause is.
+//
+// # Precedence
+//
+// Classify weighs the evidence in this order, first rule first; what a rule
+// names is in [Class.Rule]:
 //
 //  1. an empty message is [Transient]: a stream that dropped before any error
 //     body arrived;
-//  2. wording more specific than any status or code: a context overflow (sent
-//     by local servers with a 500, by AWS as a ValidationException; but a
-//     429 stays a rate limit whatever it says) and a model too large for a
-//     local runner's memory ([Permanent], Ollama sends it with a 500);
+//  2. wording more specific than any status or code: a request larger than
+//     a limit of the account, a context overflow, in the known phrases or in
+//     the reader's words (sent by local servers with a 500, by AWS as a
+//     ValidationException; but a 429 stays a rate limit whatever it says),
+//     and a model too large for a local runner's memory ([Permanent],
+//     Ollama sends it with a 500);
 //  3. the provider's error code;
 //  4. an exhausted balance, quota or spending limit, or an inactive account,
 //     with any status below 500 ([Permanent], even as a 429; an exhausted
 //     quota that carries a retry hint is a rate limit), and an insufficient
 //     balance sent as a 500; a 500 that says "overloaded" is [Overloaded];
+//     a 5xx whose words say a parameter, an option or a flag of the request
+//     is refused is [Permanent] (local servers send every error as a 500:
+//     the same request fails the same way);
 //  5. the status, 400 to 599, when HTTP defines it (every 5xx, and the 4xx
 //     of RFC 9110 and its kin); a 4xx of a provider's own making (Groq's
 //     498, Cohere's 499) decides last, after the text rules, since its
-//     meaning is the provider's;
+//     meaning is the provider's. A 4xx read from a member of a pasted body
+//     yields to a provider's code in the same text that names a failure of
+//     the server: a relay's envelope writes its own status;
 //  6. the provider's error type, which is broader than the status
-//     ("server_error" comes with a 500 and a 529 alike);
+//     ("server_error" comes with a 500 and a 529 alike), and the exact
+//     codes and types of a pasted body; a server's failure type yields to
+//     words that say a parameter is refused, as in 4;
 //  7. the code of a flattened gRPC status ("rpc error: code =
 //     ResourceExhausted desc = ...");
 //  8. typed transport and request errors: TLS certificate errors, handshake
@@ -57,9 +126,19 @@
 //     io.ErrUnexpectedEOF, encoding/json's type
 //     errors ([Programming]) and syntax errors, *net.DNSError, net.Error
 //     timeouts, *url.Error (a URL that does not parse is [Programming]);
-//  9. named, anchored text rules, last, because for several providers the text
-//     is the only evidence left. "5000 tokens" is not a 500 and a port such as
-//     ":35429" is not a 429.
+//  9. named, anchored text rules for the phrases of known providers, because
+//     for several providers the text is the only evidence left. "5000
+//     tokens" is not a 500 and a port such as ":35429" is not a 429;
+//  10. the reader's names: the types and codes of a pasted body in the
+//     vocabulary's words, then the names the text writes. When a text names
+//     several failures, the most specific decides (an overflow, then an
+//     account's or a model's failure, a fault of the request, a programming
+//     error, a cancellation, a rate limit, an overload, a transient failure)
+//     and among equals the innermost, written last;
+//  11. an operating system's error number;
+//  12. the reader's words, the first clause of the most specific meaning;
+//  13. a status of the provider's own making, then a body that is nothing
+//     but a reason phrase ({"detail": "Not Found"}).
 //
 // Nothing matched is [Unknown]. The provider's x-should-retry header then
 // overrules the retryability of the kind: "true" makes [Unknown] and

@@ -20,8 +20,9 @@ func eighthFamilyCases() []classifyCase {
 			hinted(R, `marker "toomanyrequests"`, 0, 9*time.Second)},
 		{"the handler giving up (microsoft/semantic-kernel#2486)", text(`Error executing request, max retry count reached. Reason: TooManyRequests`),
 			class(R, `marker "toomanyrequests"`, 0)},
+		// No rate limit, but a request at fault in words (issue 24).
 		{"too many requested fields is no rate limit", text(`invalid query: too many requested fields`),
-			class(U, "no rule matched", 0)},
+			class(P, `words "invalid … fields"`, 0)},
 		{"google.api_core's GatewayTimeout class name", text(`google.api_core.exceptions.GatewayTimeout: request to the model timed out at the front end`),
 			class(T, `pattern "gatewaytimeout"`, 0)},
 		{".NET's HttpStatusCode.BadGateway in a retry log", text(`Error executing action [attempt 2 of 3]. Reason: BadGateway. Will retry after 2000ms`),
@@ -42,8 +43,9 @@ func eighthFamilyCases() []classifyCase {
 			account(`pattern "missing api key"`, 0)},
 		{"an API key is missing", text(`Error: The API key is missing. Set OPENAI_API_KEY.`),
 			account(`pattern "missing api key"`, 0)},
+		// No key failure, but a request at fault in words (issue 24).
 		{"a missing field next to an API key is no key failure", text(`api key saved; missing field "model" in config`),
-			class(U, "no rule matched", 0)},
+			class(P, `words "missing … field"`, 0)},
 
 		// ---- a model named after a colon ----
 		{"vLLM behind requests (CraftJarvis/JarvisVLA#5)", text(`requests.exceptions.HTTPError: The request model: jarvis_vla_qwen2_vl_7b_sft does not exist!`),

@@ -234,8 +234,10 @@ func familyCases() []classifyCase {
 			class(O, `marker "overloaded"`, 0)},
 		{"an unclosed type value is not read", errors.New(`"type": "overloaded_error`),
 			class(O, `marker "overloaded"`, 0)},
-		{"an unknown type and a Java exception decide nothing", errors.New(`{"type": "invalid_request_error", "detail": "java.lang.NullPointerException"}`),
-			class(U, "no rule matched", 0)},
+		// The type is in the vocabulary (issue 24): invalid_request_error
+		// is OpenAI's and Anthropic's type of a request at fault.
+		{"an invalid_request_error type by itself is a request at fault", errors.New(`{"type": "invalid_request_error", "detail": "java.lang.NullPointerException"}`),
+			class(P, `type "invalid_request_error" (invalid_request)`, 0)},
 		{"a member ending in type is not a type", errors.New(`{"content_type": "overloaded_error"}`),
 			class(O, `marker "overloaded"`, 0)},
 		{"a status decides before a type in the text", openai(400, `{"type":"error","error":{"type":"overloaded_error"}}`),

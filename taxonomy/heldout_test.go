@@ -124,7 +124,10 @@ func decision(k taxonomy.Kind) string {
 // as the kind, and as the wait hints read. It fails if the decisions of a
 // set fall below 80 %, under the figures reported in docs/testing.md: a
 // guard against a rule change that breaks whole families, not a target to
-// tune against.
+// tune against. A batch registered before any rule was fitted to it (the
+// ninth) carries its first-sight figure as its floor instead: it reports how
+// the rules meet errors they have never seen, and fails only if a change
+// makes them meet it worse.
 func TestHeldOut(t *testing.T) {
 	sets := []struct {
 		name string
@@ -147,7 +150,16 @@ func TestHeldOut(t *testing.T) {
 		{"seventh, sealed", seventhSealed(), true},
 		{"eighth, tuning", eighthTuning(), false},
 		{"eighth, sealed", eighthSealed(), true},
+		{"ninth, tuning", ninthTuning(), false},
+		{"ninth, sealed", ninthSealed(), true},
+		{"dev, tuning", splitBatch(devSet(), false), false},
+		{"dev, check", splitBatch(devSet(), true), true},
 	}
+	// firstSight holds the floor, in percent of decisions, of each set
+	// registered before any rule was fitted to it: its first-sight figure
+	// rounded down (docs/testing.md), in place of 80 %. The ninth batch's
+	// was taken at 9e91fb6: 40 of 53 and 16 of 26.
+	firstSight := map[string]int{"ninth, tuning": 75, "ninth, sealed": 60}
 	unseal := os.Getenv("RESILIENT_HELDOUT_UNSEAL") == "1"
 	for _, set := range sets {
 		t.Run(set.name, func(t *testing.T) {
@@ -180,8 +192,12 @@ func TestHeldOut(t *testing.T) {
 			}
 			t.Logf("held-out %s: %d rows, decisions %d (%.1f %%), kinds %d (%.1f %%), hints %d of %d", set.name, len(rows),
 				decisions, 100*float64(decisions)/float64(len(rows)), kinds, 100*float64(kinds)/float64(len(rows)), hints, hinted)
-			if decisions*10 < len(rows)*8 {
-				t.Errorf("held-out decisions %d of %d, want at least 80 %%", decisions, len(rows))
+			floor, ok := firstSight[set.name]
+			if !ok {
+				floor = 80
+			}
+			if decisions*100 < len(rows)*floor {
+				t.Errorf("held-out decisions %d of %d, want at least %d %%", decisions, len(rows), floor)
 			}
 		})
 	}

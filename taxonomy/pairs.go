@@ -13,6 +13,33 @@ type lowered struct {
 	s      string
 	paired bool // pairs is built
 	pairs  pairSet
+	// text is the error's text as written; rd is what the evidence reader
+	// finds in it, read on the first need.
+	text string
+	rd   *reading
+}
+
+// reading returns what the evidence reader finds in the text, reading it
+// on the first call.
+func (t *lowered) reading() *reading {
+	if t.rd == nil {
+		t.rd = new(reading)
+		t.rd.read(t.text)
+	}
+	return t.rd
+}
+
+// serverRefusesParam turns c, a server's failure decided by a type or
+// code, into a permanent one when the text says a parameter, an option or
+// a flag of the request is refused (see decide).
+func (t *lowered) serverRefusesParam(c Class) Class {
+	if c.Kind != Transient && c.Kind != Overloaded && c.Kind != Unknown {
+		return c
+	}
+	if f := t.reading().param; f != nil {
+		return f.class()
+	}
+	return c
 }
 
 // minPairedLen is the length from which a text gets its pair set: below it,

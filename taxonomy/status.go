@@ -11,9 +11,18 @@ import (
 type statusText struct {
 	need string // a literal every match contains
 	re   *regexp.Regexp
+	// member marks the forms that read a member of a pasted body: the
+	// body may be a relay's envelope of its own (see decide).
+	member bool
 }
 
-func status(need, expr string) statusText { return statusText{need, mustContain(need, expr)} }
+func status(need, expr string) statusText { return statusText{need: need, re: mustContain(need, expr)} }
+
+func memberStatus(need, expr string) statusText {
+	st := status(need, expr)
+	st.member = true
+	return st
+}
 
 // statusTexts are tried in order; the first match wins and only 4xx and 5xx
 // count.
@@ -65,13 +74,28 @@ var statusTexts = []statusText{
 	// llama.cpp's {"error":{"code":503,"message":"Loading model"}},
 	// OpenRouter's {'code': 402}, Azure's {"code":"429"}. Mistral's
 	// "code":"3505" is no status.
-	status("code", `["']code["']\s*:\s*["']?(\d{3})\b`),
+	memberStatus("code", `["']code["']\s*:\s*["']?(\d{3})\b`),
+	// The same in a status member: "status": 403 (an API's problem
+	// body, RFC 9457's "status"), "status_code": 429 (DashScope),
+	// "statusCode": 400 (Node's errors), "http_status": 503.
+	memberStatus("status", `["'](?:http_?)?status(?:_?code)?["']\s*:\s*["']?(\d{3})\b`),
+	// After an exception's name that ends in "Exception" (a name ending
+	// in "Error" is read as a leading status): Spring AI's
+	// "NonTransientAiException: 400 - Bad Request", "HttpException: 429".
+	status("exception: ", `exception: (\d{3})\b`),
+	// DashScope's code in angle brackets: "<400> InternalError.Algo.InvalidParameter",
+	// "<429> Throttling.RateQuota".
+	status("<", `<(\d{3})>`),
+	// A status before or after the word "error" standing alone: a CDN's
+	// page "<H1>403 ERROR</H1>" (CloudFront), "returned error 403:".
+	status("error", `(?:^|[^\w.:/-])(\d{3}) error\b|\berror (\d{3})(?:$|[\s:,;.)\]])`),
 }
 
-// textStatus reads the status from a lowercased text, 0 when it holds none.
-func textStatus(lower string) int {
+// textStatus reads the status from a lowercased text, 0 when it holds
+// none, and whether it was read from a member of a pasted body.
+func textStatus(lower string) (status int, member bool) {
 	if !hasFailureNumber(lower) {
-		return 0 // most texts without a status: one scan instead of one per form
+		return 0, false // most texts without a status: one scan instead of one per form
 	}
 	for _, st := range statusTexts {
 		if !strings.Contains(lower, st.need) {
@@ -81,14 +105,21 @@ func textStatus(lower string) int {
 		if m == nil {
 			continue
 		}
-		if s, _ := strconv.Atoi(lower[m[2]:m[3]]); isFailureStatus(s) {
-			return s
+		// The first group that took part in the match holds the status.
+		for g := 2; g+1 < len(m); g += 2 {
+			if m[g] < 0 {
+				continue
+			}
+			if s, _ := strconv.Atoi(lower[m[g]:m[g+1]]); isFailureStatus(s) {
+				return s, st.member
+			}
+			break
 		}
 	}
 	if s := leadingStatus(lower); s != 0 {
-		return s
+		return s, false
 	}
-	return reasonStatus(lower)
+	return reasonStatus(lower), false
 }
 
 // leadingStatus reads the status that opens the message of the TypeScript

@@ -206,8 +206,21 @@ var retryHintRE = regexp.MustCompile(`(?:try again|retry)(?: after| in)\s+(?:((?
 const telegramRetryAfter = "too many requests: retry after "
 
 // retryHint extracts a wait hint from a lowercased error text, clamped to
-// MaxWaitHint.
+// MaxWaitHint: in the shapes retryHintRE knows, else in words ("wait 587
+// hours 33 minutes", "retry after one minute", "try again in ~5s"), else in
+// a body's retry_after member.
 func retryHint(lower string) (time.Duration, bool) {
+	if d, ok := retryHintShape(lower); ok {
+		return d, true
+	}
+	if d, ok := waitInWords(lower); ok {
+		return d, true
+	}
+	return waitMember(lower)
+}
+
+// retryHintShape extracts a wait hint in the shapes retryHintRE knows.
+func retryHintShape(lower string) (time.Duration, bool) {
 	// Every match holds "try" at most three bytes after its start ("try
 	// again", "retry", "retrydelay"): run the expression
 	// from three bytes before the first "try", if there is one. Whichever of
@@ -249,4 +262,158 @@ func retryHint(lower string) (time.Duration, bool) {
 	}
 	// Go duration syntax: "1.8s", "20ms", "6m0s", or retryDelay's "12s".
 	return parseGoDuration(group(1) + group(4)) // exactly one of them matched
+}
+
+// waitTriggers are the words after which a text states the wait it asks
+// for: "Please try again in 2 hours 5 minutes", "retry after one minute"
+// (Tencent), "Please wait 587 hours 33 minutes before trying again"
+// (GitHub Copilot), "come back in 10 minutes".
+var waitTriggers = []string{"try again", "retrying", "retry", "wait", "come back"}
+
+// waitInWords reads a wait written in words after a trigger: a number,
+// in figures or in words, and a unit, once or more ("2 hours 5 minutes",
+// "1 hour and 30 minutes"), after "in", "after" or "for" and an
+// approximation ("~5s", "about 30 seconds").
+func waitInWords(lower string) (time.Duration, bool) {
+	for _, trigger := range waitTriggers {
+		for from := 0; ; {
+			i := strings.Index(lower[from:], trigger)
+			if i < 0 {
+				break
+			}
+			start := from + i
+			from = start + len(trigger)
+			if start > 0 && isLetter(lower[start-1]) || from < len(lower) && isLetter(lower[from]) {
+				continue // part of a longer word: "waited", "retryable"
+			}
+			if d, ok := durationInWords(lower[from:min(len(lower), from+80)]); ok {
+				return d, true
+			}
+		}
+	}
+	return 0, false
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' }
+
+// durationInWords reads " in about 2 hours 5 minutes" at the start of s.
+func durationInWords(s string) (time.Duration, bool) {
+	s = strings.TrimLeft(s, " :")
+	for _, p := range []string{"in ", "after ", "for ", "within "} {
+		s = strings.TrimPrefix(s, p)
+	}
+	s = strings.TrimLeft(s, " ~")
+	for _, p := range []string{"about ", "approximately ", "around ", "roughly ", "another "} {
+		s = strings.TrimPrefix(s, p)
+	}
+	total, terms := 0.0, 0
+	for {
+		n, rest, ok := leadingNumber(s)
+		if !ok {
+			break
+		}
+		unit, rest, ok := leadingUnit(strings.TrimLeft(rest, " "))
+		if !ok {
+			break
+		}
+		total += n * float64(unit)
+		terms++
+		s = strings.TrimLeft(rest, " ,")
+		s = strings.TrimPrefix(s, "and ")
+	}
+	if terms == 0 {
+		return 0, false
+	}
+	return clampWait(total), true
+}
+
+// numberWords are the numbers written in words that waits use.
+var numberWords = map[string]float64{
+	"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+	"eight": 8, "nine": 9, "ten": 10, "fifteen": 15, "twenty": 20, "thirty": 30, "sixty": 60,
+}
+
+// leadingNumber reads a number at the start of s, in figures ("30",
+// "1.5") or in words ("one", "an").
+func leadingNumber(s string) (float64, string, bool) {
+	end := 0
+	for end < len(s) && (isDigit(s[end]) || s[end] == '.' && end > 0) {
+		end++
+	}
+	if end > 0 {
+		num := strings.TrimSuffix(s[:end], ".")
+		if !isDecimal(num) {
+			return 0, s, false
+		}
+		return parseDecimal(num), s[len(num):], true
+	}
+	for end < len(s) && isLetter(s[end]) {
+		end++
+	}
+	if n, ok := numberWords[s[:end]]; ok && end < len(s) && s[end] == ' ' {
+		return n, s[end:], true
+	}
+	return 0, s, false
+}
+
+// units are the units of a wait, longest spelling first within a prefix.
+var units = []struct {
+	name string
+	unit time.Duration
+}{
+	{"milliseconds", time.Millisecond}, {"millisecond", time.Millisecond}, {"msecs", time.Millisecond}, {"msec", time.Millisecond}, {"ms", time.Millisecond},
+	{"seconds", time.Second}, {"second", time.Second}, {"secs", time.Second}, {"sec", time.Second}, {"s", time.Second},
+	{"minutes", time.Minute}, {"minute", time.Minute}, {"mins", time.Minute}, {"min", time.Minute}, {"m", time.Minute},
+	{"hours", time.Hour}, {"hour", time.Hour}, {"hrs", time.Hour}, {"hr", time.Hour}, {"h", time.Hour},
+	{"days", 24 * time.Hour}, {"day", 24 * time.Hour}, {"d", 24 * time.Hour},
+}
+
+// leadingUnit reads a unit that stands as a word of its own at the start
+// of s: "5 sections" holds no seconds.
+func leadingUnit(s string) (time.Duration, string, bool) {
+	for _, u := range units {
+		rest, ok := strings.CutPrefix(s, u.name)
+		if ok && (rest == "" || !isLetter(rest[0])) {
+			return u.unit, rest, true
+		}
+	}
+	return 0, s, false
+}
+
+// waitMembers are the members of a body that hold a wait: in seconds,
+// Telegram's and Discord's "retry_after" (Discord's with a fraction), and
+// in milliseconds, "retry_after_ms".
+var waitMembers = []struct {
+	key  string
+	unit time.Duration
+}{
+	{`"retry_after_ms"`, time.Millisecond}, {`"retry_after"`, time.Second}, {`"retryafter"`, time.Second},
+	{`'retry_after'`, time.Second}, {`"retry_after_seconds"`, time.Second},
+}
+
+// waitMember reads the wait of a body's retry_after member.
+func waitMember(lower string) (time.Duration, bool) {
+	if !strings.Contains(lower, "retry") {
+		return 0, false
+	}
+	for _, m := range waitMembers {
+		i := strings.Index(lower, m.key)
+		if i < 0 {
+			continue
+		}
+		rest := strings.TrimLeft(lower[i+len(m.key):], " ")
+		rest, colon := strings.CutPrefix(rest, ":")
+		if !colon {
+			continue
+		}
+		rest = strings.TrimLeft(rest, ` "'`)
+		end := 0
+		for end < len(rest) && (isDigit(rest[end]) || rest[end] == '.') {
+			end++
+		}
+		if num := rest[:end]; isDecimal(num) {
+			return clampWait(parseDecimal(num) * float64(m.unit)), true
+		}
+	}
+	return 0, false
 }

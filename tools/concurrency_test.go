@@ -12,8 +12,9 @@ import (
 	lcllms "github.com/tmc/langchaingo/llms"
 
 	"github.com/resilientgo/resilient/faultserver"
-	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/tools"
 )
 
@@ -54,10 +55,10 @@ func TestToolConcurrencyLimit(t *testing.T) {
 		if most.Load() != 2 || outs["found"] != 4 || outs[refused] != 6 {
 			t.Errorf("%d at most at once, outputs %v; want 2, 4 found (two rounds within the wait), 6 refused", most.Load(), outs)
 		}
-		if w.Breaker().State() != middleware.BreakerClosed {
+		if w.Breaker().State() != observe.BreakerClosed {
 			t.Error("the refusals opened the tool's breaker")
 		}
-		if r := observetest.Of[middleware.Refusal](&rec); len(r) != 6 || r[0].Reason != middleware.RefusedConcurrency {
+		if r := observetest.Of[observe.Refusal](&rec); len(r) != 6 || r[0].Reason != observe.RefusedConcurrency {
 			t.Errorf("refusals %+v, want 6 for the concurrency limit", r)
 		}
 	})
@@ -125,10 +126,10 @@ func TestToolBulkheadUnder200Callers(t *testing.T) {
 		if refuse != maxWait || longest > maxWait+work {
 			t.Errorf("the longest refused call took %v, the longest answered %v; want %v and at most %v", refuse, longest, maxWait, maxWait+work)
 		}
-		if w.Breaker().State() != middleware.BreakerClosed {
+		if w.Breaker().State() != observe.BreakerClosed {
 			t.Error("the refusals opened the tool's breaker")
 		}
-		if r := observetest.Of[middleware.Refusal](&rec); len(r) != outs[refused] || r[0].Reason != middleware.RefusedConcurrency {
+		if r := observetest.Of[observe.Refusal](&rec); len(r) != outs[refused] || r[0].Reason != observe.RefusedConcurrency {
 			t.Errorf("%d refusal events, want %d for the concurrency limit", len(r), outs[refused])
 		}
 	})

@@ -1,7 +1,9 @@
-// Package tools wraps langchaingo tools for agents: it maps every outcome of
-// a tool call at the dispatch boundary, so that one failing tool no longer
-// ends the run, the model never reads an internal error, and a mutating tool
-// that the model calls twice acts once.
+// Package tools wraps tools for agents: it maps every outcome of a tool call
+// at the dispatch boundary, so that one failing tool no longer ends the run,
+// the model never reads an internal error, and a mutating tool that the
+// model calls twice acts once. It wraps any [Callable]: every langchaingo
+// tools.Tool is one, and module resilienteino adapts Eino's tools to it; the
+// package itself imports no agent framework.
 //
 // langchaingo's agents.Executor aborts the whole run, discarding its steps,
 // on the first error any tool returns. A [Tool] made by [New] is still a
@@ -17,16 +19,20 @@
 // The tool author says what a failure means with the types of package
 // taxonomy; Call maps them:
 //
-//	taxonomy.ToolError        its text is the observation (nil error): the model reads it and corrects its call
+//	taxonomy.ToolError        its text, credentials redacted, is the observation (nil error): the model
+//	                          reads it and corrects its call
 //	taxonomy.FatalToolError   ("", error): the run ends; the model never sees it; Tool names the tool
-//	any other error, a panic, "Error: <tool> failed internally (<Type>)" (nil error): no message, no stack;
-//	a timeout                 the full error is logged at ERROR, with its secrets redacted
+//	any other error, a panic  "Error: <tool> failed internally (<Type>)" (nil error): no message, no stack;
+//	                          the full error is logged at ERROR, with its secrets redacted
+//	a timeout                 "Error: <tool> timed out" (nil error), logged the same way
 //	the caller gave up        ("", ctx.Err()): the run ends
 //
 // <Type> is the Go type of the error the tool returned (*net.OpError,
-// *errors.errorString), "panic", or context.deadlineExceededError for a
-// call that ran out of time. Only the text of a ToolError reaches the
-// model, because only there did the author write for the model.
+// *errors.errorString) or "panic". Only the text of a ToolError reaches the
+// model, because only there did the author write for the model; what it
+// quotes (a server's answer, a request) may hold a credential, so it goes
+// through the [Redactor] first, which replaces API keys, tokens, passwords
+// and the like with [REDACTED] and leaves the rest readable.
 //
 // A nil tool, a typed nil, a Name or Description that panics, or an invalid
 // option makes [New] return an error, with a Tool that ends the run at
@@ -67,8 +73,7 @@
 // A call that outlives its timeout (or whose caller gave up) while the tool
 // ignores its context keeps its claim until the tool really returns (the
 // claim is renewed every third of the lease while the tool runs): the model
-// reads "Error: <tool> failed internally
-// (context.deadlineExceededError)" at the timeout, like any timeout, and a
+// reads "Error: <tool> timed out" at the timeout, like any timeout, and a
 // repeat of the call meanwhile, from this process or another sharing the
 // store, waits for it instead of running the tool a second time. When the
 // tool returns, the goroutine that ran it settles the claim: a success is
@@ -100,24 +105,23 @@
 //
 // # Native tool calling
 //
-// A [Dispatcher] takes the []llms.ToolCall of a response and returns the
-// tool messages to append, one per call in call order, with the same
-// mapping; [AssistantMessage] builds the assistant turn that goes before
-// them. [Concurrent] runs the calls of one response concurrently.
+// Package tools/dispatch takes the []llms.ToolCall of a langchaingo
+// response and returns the tool messages to append, one per call in call
+// order, with the same mapping.
 //
 // # Events and logs
 //
 // Every call reports its outcome to the observers of the tool's pipeline
-// (middleware.Observe, resilient.Observe): a middleware.CallEnd with the
+// (middleware.Observe, resilient.Observe): a observe.CallEnd with the
 // outcome (ok, tool error, fatal, internal, timeout, circuit open, stuck,
 // replayed), and IdempotentReplay, LeaseLost and StoreFailed events; the
 // pipeline reports its attempts, retries and breaker changes. The logger of
-// [Logger] writes them as the lines of middleware.Log, with its keys
-// (middleware.KeyTool, ...), after the [Redactor] ([Redact] by default) has
+// [Logger] writes them as the lines of observe.Log, with its keys
+// (observe.KeyTool, ...), after the [Redactor] ([Redact] by default) has
 // removed credentials from every text and error.
 //
 // # Concurrency
 //
-// Tools, dispatchers and memory stores are safe for concurrent use. Build a
+// Tools and memory stores are safe for concurrent use. Build a
 // Tool once per tool and share it.
 package tools

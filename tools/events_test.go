@@ -7,8 +7,9 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/taxonomy"
 	"github.com/resilientgo/resilient/tools"
 )
@@ -24,16 +25,16 @@ func TestCallEndReportsTheOutcome(t *testing.T) {
 		fn    func(context.Context, int, string) (string, error)
 		opts  []tools.Option
 		calls int
-		want  middleware.Outcome
+		want  observe.Outcome
 		typ   string
 	}{
-		{"ok", charges, nil, 1, middleware.OutcomeOK, ""},
-		{"tool error", failing(taxonomy.NewToolError("no order")), nil, 1, middleware.OutcomeToolError, ""},
-		{"fatal", failing(taxonomy.NewFatalToolError(errors.New("auth"))), nil, 1, middleware.OutcomeFatal, ""},
-		{"internal", failing(errors.New("down")), nil, 1, middleware.OutcomeInternal, "*errors.errorString"},
-		{"timeout", blocksUntilDone, []tools.Option{tools.Timeout(time.Second)}, 1, middleware.OutcomeTimeout, "context.deadlineExceededError"},
-		{"circuit open", failing(errors.New("down")), []tools.Option{tools.CircuitBreaker(1, time.Minute)}, 2, middleware.OutcomeCircuitOpen, ""},
-		{"replayed", charges, []tools.Option{tools.Idempotent(nil)}, 2, middleware.OutcomeReplayed, ""},
+		{"ok", charges, nil, 1, observe.OutcomeOK, ""},
+		{"tool error", failing(taxonomy.NewToolError("no order")), nil, 1, observe.OutcomeToolError, ""},
+		{"fatal", failing(taxonomy.NewFatalToolError(errors.New("auth"))), nil, 1, observe.OutcomeFatal, ""},
+		{"internal", failing(errors.New("down")), nil, 1, observe.OutcomeInternal, "*errors.errorString"},
+		{"timeout", blocksUntilDone, []tools.Option{tools.Timeout(time.Second)}, 1, observe.OutcomeTimeout, "context.deadlineExceededError"},
+		{"circuit open", failing(errors.New("down")), []tools.Option{tools.CircuitBreaker(1, time.Minute)}, 2, observe.OutcomeCircuitOpen, ""},
+		{"replayed", charges, []tools.Option{tools.Idempotent(nil)}, 2, observe.OutcomeReplayed, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -43,12 +44,12 @@ func TestCallEndReportsTheOutcome(t *testing.T) {
 				for range tt.calls {
 					_, _ = w.Call(t.Context(), "order 4471")
 				}
-				ends := observetest.Of[middleware.CallEnd](&rec)
+				ends := observetest.Of[observe.CallEnd](&rec)
 				if len(ends) != tt.calls {
 					t.Fatalf("got %d CallEnd events, want %d", len(ends), tt.calls)
 				}
 				last := ends[len(ends)-1]
-				if last.Outcome != tt.want || last.Type != tt.typ || last.Target.Name != "charge" || last.Target.Operation != middleware.OperationExecuteTool {
+				if last.Outcome != tt.want || last.Type != tt.typ || last.Target.Name != "charge" || last.Target.Operation != observe.OperationExecuteTool {
 					t.Errorf("CallEnd: got %+v, want outcome %v, type %q", last, tt.want, tt.typ)
 				}
 			})
@@ -60,7 +61,7 @@ func TestCallEndReportsTheOutcome(t *testing.T) {
 		ctx := middleware.NewRun(t.Context(), tools.RepeatLimit(1))
 		_, _ = w.Call(ctx, "a")
 		_, _ = w.Call(ctx, "a")
-		if ends := observetest.Of[middleware.CallEnd](&rec); len(ends) != 2 || ends[1].Outcome != middleware.OutcomeStuck {
+		if ends := observetest.Of[observe.CallEnd](&rec); len(ends) != 2 || ends[1].Outcome != observe.OutcomeStuck {
 			t.Errorf("CallEnd events: %+v", ends)
 		}
 	})

@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/tmc/langchaingo/llms"
-	lctools "github.com/tmc/langchaingo/tools"
-
 	"github.com/resilientgo/resilient/taxonomy"
 	"github.com/resilientgo/resilient/tools"
 )
@@ -78,26 +75,4 @@ func ExampleNew_fatal() {
 	// Output:
 	// true refund
 	// fatal tool error in refund: payment provider rejected our credentials
-}
-
-// A Dispatcher answers a response's native tool calls with tool messages, in
-// call order, to append after the assistant's turn.
-func ExampleDispatcher() {
-	lookup := tools.Func("lookup", "Looks up an order by id.",
-		func(_ context.Context, args string) (string, error) { return "shipped Tuesday", nil })
-	d, _ := tools.NewDispatcher([]lctools.Tool{lookup})
-	calls := []llms.ToolCall{
-		{ID: "call_1", Type: "function", FunctionCall: &llms.FunctionCall{Name: "lookup", Arguments: `{"id":"4471"}`}},
-		{ID: "call_2", Type: "function", FunctionCall: &llms.FunctionCall{Name: "refund", Arguments: `{"id":"4471"}`}},
-	}
-	messages := []llms.MessageContent{tools.AssistantMessage(calls)}
-	answers, _ := d.Dispatch(context.Background(), calls)
-	messages = append(messages, answers...)
-	for _, m := range messages[1:] {
-		r := m.Parts[0].(llms.ToolCallResponse)
-		fmt.Printf("%s %s: %s\n", m.Role, r.ToolCallID, r.Content)
-	}
-	// Output:
-	// tool call_1: shipped Tuesday
-	// tool call_2: there is no tool named "refund"; the available tools are: lookup
 }

@@ -10,7 +10,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/resilientgo/resilient/internal/logtest"
+	"github.com/resilientgo/resilient/observe/observetest"
 
 	"github.com/resilientgo/resilient/internal/scripted"
 	"github.com/resilientgo/resilient/middleware"
@@ -82,7 +82,7 @@ func TestExecutorFatalToolErrorAborts(t *testing.T) {
 // An internal error's text never reaches the model; the logs have it,
 // redacted.
 func TestExecutorInternalErrorIsHidden(t *testing.T) {
-	var logs logtest.Buffer
+	var logs observetest.LogBuffer
 	lookup := newCounted("lookup", func(context.Context, int, string) (string, error) {
 		return "", errors.New("orders db: login with key sk-live-SECRET123 refused")
 	})

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 )
 
 const (
@@ -37,17 +37,17 @@ func (t *Tool) callOnce(ctx context.Context, key, input string) result {
 			return canceled(ctx, 0)
 		case err != nil:
 			// Without the store, the tool must not run.
-			t.report(ctx, middleware.StoreFailed{Tool: t.name, Key: key}, err)
+			t.report(ctx, observe.StoreFailed{Tool: t.name, Key: key}, err)
 			return t.internal(err, nil, nil)
 		case claimed:
 			return t.runClaimed(ctx, key, owner, input)
 		case rec.Done && waited:
 			// The call this one waited for: its result, as it would have
 			// been had they not met.
-			return result{out: rec.Result, outcome: middleware.OutcomeReplayed}
+			return result{out: rec.Result, outcome: observe.OutcomeReplayed}
 		case rec.Done:
-			t.report(ctx, middleware.IdempotentReplay{Tool: t.name, Key: key}, nil)
-			return result{out: "already done: " + rec.Result, outcome: middleware.OutcomeReplayed}
+			t.report(ctx, observe.IdempotentReplay{Tool: t.name, Key: key}, nil)
+			return result{out: "already done: " + rec.Result, outcome: observe.OutcomeReplayed}
 		}
 		waited = true
 		timer := time.NewTimer(poll/2 + mathrand.N(poll/2))
@@ -162,7 +162,7 @@ func (c *claim) leave(ok bool, out string) {
 	t := c.t
 	if release {
 		if err := t.cfg.store.Release(ctx, c.key, c.owner); err != nil {
-			t.report(c.ctx, middleware.StoreFailed{Tool: t.name, Key: c.key}, err)
+			t.report(c.ctx, observe.StoreFailed{Tool: t.name, Key: c.key}, err)
 		}
 		return
 	}
@@ -170,14 +170,14 @@ func (c *claim) leave(ok bool, out string) {
 	case errors.Is(err, ErrLeaseLost):
 		// Another caller took the key over after the lease: the tool may
 		// have run twice.
-		t.report(c.ctx, middleware.LeaseLost{Tool: t.name, Key: c.key}, nil)
+		t.report(c.ctx, observe.LeaseLost{Tool: t.name, Key: c.key}, nil)
 	case err != nil:
-		t.report(c.ctx, middleware.StoreFailed{Tool: t.name, Key: c.key}, err)
+		t.report(c.ctx, observe.StoreFailed{Tool: t.name, Key: c.key}, err)
 	}
 }
 
 // report sends an event of the tool to its observers.
-func (t *Tool) report(ctx context.Context, e middleware.Event, err error) {
+func (t *Tool) report(ctx context.Context, e observe.Event, err error) {
 	if t.obs.Active() {
 		t.obs.Report(ctx, e, err)
 	}

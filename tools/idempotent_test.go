@@ -11,9 +11,9 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/resilientgo/resilient/internal/logtest"
-	"github.com/resilientgo/resilient/internal/observetest"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 
 	"github.com/resilientgo/resilient/taxonomy"
 	"github.com/resilientgo/resilient/tools"
@@ -24,7 +24,7 @@ func charges(_ context.Context, n int, input string) (string, error) {
 }
 
 func TestIdempotentRepeatReturnsTheStoredResult(t *testing.T) {
-	var logs logtest.Buffer
+	var logs observetest.LogBuffer
 	charge := newCounted("charge", charges)
 	w := mustWrap(t, charge, tools.Idempotent(nil), tools.Logger(logs.Logger()))
 	first, err1 := w.Call(t.Context(), `{"order":"4471","amount":2499}`)
@@ -146,7 +146,7 @@ func TestIdempotentLeaseBoundsTheCall(t *testing.T) {
 		w := mustWrap(t, slow, tools.Idempotent(store), tools.Lease(10*time.Second), tools.Timeout(0))
 		start := time.Now()
 		got, err := w.Call(t.Context(), "order 4471")
-		if got != "Error: charge failed internally (context.deadlineExceededError)" || err != nil || time.Since(start) != 10*time.Second {
+		if got != "Error: charge timed out" || err != nil || time.Since(start) != 10*time.Second {
 			t.Errorf("got (%q, %v) after %v, want an internal failure at the lease's end", got, err, time.Since(start))
 		}
 		// The tool, ended by the same deadline as the call, releases the
@@ -217,17 +217,17 @@ func TestIdempotentEvents(t *testing.T) {
 		name  string
 		store faultyStore
 		fn    func(context.Context, int, string) (string, error)
-		want  []middleware.Event
+		want  []observe.Event
 	}{
 		{"success, then a replay", faultyStore{}, charges,
-			[]middleware.Event{middleware.IdempotentReplay{Tool: "charge", Key: key}}},
+			[]observe.Event{observe.IdempotentReplay{Tool: "charge", Key: key}}},
 		{"a failure releases its claim", faultyStore{}, failing, nil},
 		{"the release fails", faultyStore{release: down}, failing,
-			[]middleware.Event{middleware.StoreFailed{Tool: "charge", Key: key}, middleware.StoreFailed{Tool: "charge", Key: key}}},
+			[]observe.Event{observe.StoreFailed{Tool: "charge", Key: key}, observe.StoreFailed{Tool: "charge", Key: key}}},
 		{"the result cannot be stored", faultyStore{complete: down}, charges,
-			[]middleware.Event{middleware.StoreFailed{Tool: "charge", Key: key}}},
+			[]observe.Event{observe.StoreFailed{Tool: "charge", Key: key}}},
 		{"the lease was lost", faultyStore{complete: tools.ErrLeaseLost}, charges,
-			[]middleware.Event{middleware.LeaseLost{Tool: "charge", Key: key}}},
+			[]observe.Event{observe.LeaseLost{Tool: "charge", Key: key}}},
 	}
 	for _, tt := range tests {
 		// In a bubble: when the release fails, the second call waits out
@@ -243,10 +243,10 @@ func TestIdempotentEvents(t *testing.T) {
 				if tt.store.complete == nil {
 					_, _ = w.Call(t.Context(), "order 4471")
 				}
-				var got []middleware.Event
+				var got []observe.Event
 				for _, e := range rec.Events() {
 					switch e.(type) {
-					case middleware.IdempotentReplay, middleware.StoreFailed, middleware.LeaseLost:
+					case observe.IdempotentReplay, observe.StoreFailed, observe.LeaseLost:
 						got = append(got, e)
 					}
 				}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 )
 
 // Defaults, as documented on each option.
@@ -150,7 +151,7 @@ func positive(name string, d time.Duration, set func(*config)) Option {
 }
 
 // Logger sets the logger for the tool's events and its pipeline's (the
-// lines and keys of middleware.Log). Every text attribute and error is
+// lines and keys of observe.Log). Every text attribute and error is
 // passed through the [Redactor] first. A nil logger discards.
 // Default: discard.
 func Logger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
@@ -166,9 +167,12 @@ func Fail(err error) Option {
 	}
 }
 
-// Redactor sets the function that removes secrets from logged text.
-// Default: [Redact], which removes credentials of the common shapes. To log
-// verbatim, pass func(s string) string { return s }.
+// Redactor sets the function that removes secrets from logged text and
+// from the text of a [taxonomy.ToolError], which the model reads.
+// Default: [Redact], which removes credentials of the common shapes. Pass
+// a stricter function to remove secrets of your own shapes too (call
+// Redact in it); func(s string) string { return s } logs and shows the
+// model everything verbatim.
 func Redactor(f func(string) string) Option {
 	return func(c *config) {
 		if f == nil {
@@ -211,7 +215,7 @@ func build(opts []Option) config {
 // protects, the timeout, the user's options, one attempt unless the tool is
 // safe to retry, and the redacting logger last so that nothing logs around
 // it.
-func (c *config) pipelineOptions(logger *slog.Logger, target middleware.Target) []middleware.Option {
+func (c *config) pipelineOptions(logger *slog.Logger, target observe.Target) []middleware.Option {
 	opts := make([]middleware.Option, 0, len(c.middleware)+10)
 	opts = append(opts, middleware.Describe(target), middleware.Timeout(c.timeout),
 		middleware.CircuitBreaker(DefaultBreakerFailures, DefaultBreakerDelay))

@@ -12,8 +12,8 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/resilientgo/resilient/internal/logtest"
-	"github.com/resilientgo/resilient/internal/observetest"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 
 	lctools "github.com/tmc/langchaingo/tools"
 
@@ -33,7 +33,7 @@ func TestNewKeepsTheContract(t *testing.T) {
 	if w.Name() != "t" || w.Description() != "the t tool" || w.Unwrap() != lctools.Tool(inner) {
 		t.Errorf("got name %q, description %q, unwrap %v; want the inner tool's", w.Name(), w.Description(), w.Unwrap())
 	}
-	if w.Breaker() == nil || w.Breaker().State() != middleware.BreakerClosed {
+	if w.Breaker() == nil || w.Breaker().State() != observe.BreakerClosed {
 		t.Errorf("breaker: got %v, want a closed breaker", w.Breaker())
 	}
 }
@@ -93,7 +93,7 @@ func TestFatalErrorNamesTheTool(t *testing.T) {
 
 func TestPanicBecomesAnInternalFailure(t *testing.T) {
 	panics := newCounted("t", func(context.Context, int, string) (string, error) { panic("sk-live-SECRET123") })
-	var logs logtest.Buffer
+	var logs observetest.LogBuffer
 	out, err := mustWrap(t, panics, tools.Logger(logs.Logger())).Call(t.Context(), "in")
 	if out != "Error: t failed internally (panic)" || err != nil {
 		t.Errorf("got (%q, %v), want the internal failure", out, err)
@@ -159,12 +159,21 @@ func blocksUntilDone(ctx context.Context, _ int, _ string) (string, error) {
 	return "", ctx.Err()
 }
 
+// A tool whose own deadline passed (an HTTP client's timeout, say) timed
+// out too; the model is not shown a Go type.
+func TestToolsOwnTimeout(t *testing.T) {
+	own := returns("", fmt.Errorf("GET inventory: %w", context.DeadlineExceeded))
+	if out, err := mustWrap(t, own).Call(t.Context(), "in"); out != "Error: t timed out" || err != nil {
+		t.Errorf("got (%q, %v), want the timeout", out, err)
+	}
+}
+
 func TestTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		start := time.Now()
 		out, err := mustWrap(t, newCounted("t", blocksUntilDone), tools.Timeout(5*time.Second)).Call(t.Context(), "in")
-		if out != "Error: t failed internally (context.deadlineExceededError)" || err != nil || time.Since(start) != 5*time.Second {
-			t.Errorf("got (%q, %v) after %v, want the internal failure after 5s", out, err, time.Since(start))
+		if out != "Error: t timed out" || err != nil || time.Since(start) != 5*time.Second {
+			t.Errorf("got (%q, %v) after %v, want the timeout after 5s", out, err, time.Since(start))
 		}
 	})
 }
@@ -187,8 +196,8 @@ func TestInternalFailureShowsTheLastAttempt(t *testing.T) {
 			t.Errorf("got (%q, %v) after %d calls, want the last attempt's failure", out, err, tool.calls())
 		}
 		for _, e := range rec.Events() {
-			if end, ok := e.(middleware.CallEnd); ok && end.Outcome != middleware.OutcomeInternal {
-				t.Errorf("outcome: got %v, want %v", end.Outcome, middleware.OutcomeInternal)
+			if end, ok := e.(observe.CallEnd); ok && end.Outcome != observe.OutcomeInternal {
+				t.Errorf("outcome: got %v, want %v", end.Outcome, observe.OutcomeInternal)
 			}
 		}
 		time.Sleep(time.Minute) // the abandoned attempt ends
@@ -222,7 +231,7 @@ func TestBreakerCountsInternalFailuresOnly(t *testing.T) {
 	for range 5 {
 		_, _ = w.Call(t.Context(), "in")
 	}
-	if got := w.Breaker().State(); got != middleware.BreakerClosed {
+	if got := w.Breaker().State(); got != observe.BreakerClosed {
 		t.Fatalf("after 5 tool errors: got %v, want closed", got)
 	}
 	fail.Store(true)
@@ -354,7 +363,7 @@ func TestRedact(t *testing.T) {
 	}
 }
 func TestRedactorOption(t *testing.T) {
-	var logs logtest.Buffer
+	var logs observetest.LogBuffer
 	upper := func(s string) string { return strings.ToUpper(s) }
 	_, _ = mustWrap(t, returns("", errors.New("quiet")), tools.Logger(logs.Logger()), tools.Redactor(upper)).Call(t.Context(), "in")
 	if !strings.Contains(logs.String(), `msg="TOOL FAILED INTERNALLY" tool=T type=*ERRORS.ERRORSTRING err="MIDDLEWARE: T FAILED`) {
@@ -384,7 +393,7 @@ func TestNewReportsEveryProblemAtEveryCall(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var logs logtest.Buffer
+			var logs observetest.LogBuffer
 			w, err := tools.New(tt.tool, append(tt.opts, tools.Logger(logs.Logger()))...)
 			if fmt.Sprint(err) != tt.wantErr || w == nil || w.Err() != err || w.Name() != tt.wantName {
 				t.Fatalf("New: got (%v, %v), want a tool named %q and error %s", w, err, tt.wantName, tt.wantErr)

@@ -30,7 +30,8 @@ import (
 	"github.com/resilientgo/resilient/examples/internal/tty"
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/llms"
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/taxonomy"
 )
 
 func main() {
@@ -165,25 +166,25 @@ func corpusTexts() []string {
 	return texts
 }
 
-// tally is a middleware.Observer that counts the embedder's retries after
+// tally is a observe.Observer that counts the embedder's retries after
 // a rate limit and its splits.
 type tally struct {
 	mu  sync.Mutex
 	rep report
 }
 
-func (t *tally) Start(ctx context.Context, _ middleware.Start) context.Context { return ctx }
+func (t *tally) Start(ctx context.Context, _ observe.Start) context.Context { return ctx }
 
-func (t *tally) Observe(_ context.Context, e middleware.Event) {
+func (t *tally) Observe(_ context.Context, e observe.Event) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	switch e := e.(type) {
-	case middleware.RetryScheduled:
-		if e.Source == middleware.WaitRetryAfter {
+	case observe.RetryScheduled:
+		if e.Source == taxonomy.WaitRetryAfter {
 			t.rep.RateLimited++
 			t.rep.Waited += e.Wait
 		}
-	case middleware.BatchSplit:
+	case observe.BatchSplit:
 		t.rep.Splits++
 	}
 }

@@ -33,7 +33,7 @@ import (
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/examples/internal/tty"
 	"github.com/resilientgo/resilient/internal/scripted"
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/resilientmcp"
 )
 
@@ -64,7 +64,7 @@ func run(logger *slog.Logger) error {
 	}
 
 	client := mcp.NewClient(&mcp.Implementation{Name: "agent"}, nil)
-	client.AddReceivingMiddleware(resilientmcp.Notifications(middleware.Log(logger))) // server logs to the log
+	client.AddReceivingMiddleware(resilientmcp.Notifications(observe.Log(logger))) // server logs to the log
 	var started atomic.Int32
 	connect := func(ctx context.Context) (*mcp.ClientSession, error) {
 		started.Add(1)

@@ -24,6 +24,7 @@ import (
 	"github.com/resilientgo/resilient/examples/internal/tty"
 	"github.com/resilientgo/resilient/internal/scripted"
 	"github.com/resilientgo/resilient/tools"
+	"github.com/resilientgo/resilient/tools/dispatch"
 )
 
 func main() {
@@ -55,7 +56,7 @@ func run(logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	dispatcher, err := tools.NewDispatcher([]lctools.Tool{charge})
+	dispatcher, err := dispatch.New([]lctools.Tool{charge})
 	if err != nil {
 		return err
 	}
@@ -91,7 +92,7 @@ func run(logger *slog.Logger) error {
 		for _, a := range answers {
 			fmt.Println("tool: ", a.Parts[0].(llms.ToolCallResponse).Content)
 		}
-		messages = append(messages, tools.AssistantMessage(choice.ToolCalls))
+		messages = append(messages, dispatch.AssistantMessage(choice.ToolCalls))
 		messages = append(messages, answers...)
 	}
 	fmt.Printf("\nthe model asked for %d charges; the provider made %d\n", asked, len(bank.keys))

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/resilientgo/resilient/internal/logtest"
+	"github.com/resilientgo/resilient/observe/observetest"
 )
 
 // The README promises that this example runs offline, that every call is
@@ -12,7 +12,7 @@ import (
 // the deployments; keep it honest.
 func TestRuns(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
-	var out, logs logtest.Buffer
+	var out, logs observetest.LogBuffer
 	r, err := run(&out, logs.Logger())
 	if err != nil {
 		t.Fatal(err)

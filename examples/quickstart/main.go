@@ -30,6 +30,7 @@ import (
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 )
 
 func main() {
@@ -156,7 +157,7 @@ type waitsHandler struct {
 func (h *waitsHandler) Handle(ctx context.Context, r slog.Record) error {
 	if r.Message == "retry scheduled" {
 		r.Attrs(func(a slog.Attr) bool {
-			if a.Key == middleware.KeyDelay {
+			if a.Key == observe.KeyDelay {
 				h.w.mu.Lock()
 				h.w.sum += a.Value.Duration()
 				h.w.n++

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/resilientgo/resilient/internal/logtest"
+	"github.com/resilientgo/resilient/observe/observetest"
 )
 
 // The README promises that this example runs offline; keep it honest. Its
@@ -14,7 +14,7 @@ import (
 // nothing is coloured, since the writer is not a terminal.
 func TestRuns(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
-	var term logtest.Buffer // one writer for text and log, as a terminal shows both
+	var term observetest.LogBuffer // one writer for text and log, as a terminal shows both
 	if err := run(&term, &term, false); err != nil {
 		t.Fatal(err)
 	}

@@ -49,6 +49,7 @@ import (
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/resilientredis"
 	"github.com/resilientgo/resilient/tools"
 )
@@ -166,7 +167,7 @@ func shareOutage(ctx context.Context, out io.Writer, a, b *replica, srv *faultse
 		return err
 	}
 	fmt.Fprintf(out, "   replica A: %d requests failed, its breaker opened; it answers %q\n", srv.Count()-before, answer)
-	if !waitFor(func() bool { return b.model.Breaker().State() == middleware.BreakerOpen }) {
+	if !waitFor(func() bool { return b.model.Breaker().State() == observe.BreakerOpen }) {
 		return errors.New("replica B's breaker did not open")
 	}
 	fmt.Fprintf(out, "   replica B's breaker is %v too, for the %v left of A's open period\n",
@@ -186,7 +187,7 @@ func shareOutage(ctx context.Context, out io.Writer, a, b *replica, srv *faultse
 	}
 	fmt.Fprintf(out, "   the provider recovers; at the end of the open period replica A's probe answers %q: breaker %v\n",
 		answer, a.model.Breaker().State())
-	if !waitFor(func() bool { return b.model.Breaker().State() == middleware.BreakerClosed }) {
+	if !waitFor(func() bool { return b.model.Breaker().State() == observe.BreakerClosed }) {
 		return errors.New("replica B's breaker did not close")
 	}
 	if answer, err = b.model.Call(ctx, "Capital of France?"); err != nil {

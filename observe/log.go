@@ -1,0 +1,275 @@
+package observe
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+
+	"github.com/resilientgo/resilient/internal/redact"
+)
+
+// Attribute keys of the log lines [Log] writes, stable for dashboards and
+// alerts. Every package of this library logs with these keys.
+//
+// The lines, by message:
+//
+//	"retry scheduled"          WARN  target, attempt, kind, rule, delay, err
+//	"recovered"                INFO  target, attempts
+//	"gave up"                  WARN  target, reason, attempts, kind, rule, err
+//	"inner layer gave up"      DEBUG target, reason
+//	"panic recovered"          ERROR target, attempt, err, stack
+//	"attempt abandoned"        WARN  target, attempt, kind, rule
+//	"late result discarded"    DEBUG target, attempt, late
+//	"refused"                  INFO  target, reason
+//	"circuit opened"           WARN  target, from, to
+//	"circuit half-opened"      INFO  target, from, to
+//	"circuit closed"           INFO  target, from, to
+//	"cooling down"             INFO  target, delay   a member of a pool, after a wait hint
+//	"member out of rotation: account failure"
+//	                           WARN  target, delay, kind, rule   a member of a pool
+//	"falling back"             WARN  target, fallback, kind
+//	"compacted"                WARN  target, messages_before, messages_after
+//	"stream restarted"         INFO  target, chunks
+//	"batch split"              WARN  target, texts
+//	"tool error"               DEBUG tool, err       the model is told and may correct itself
+//	"tool failed internally"   ERROR tool, type, err the model reads only the tool's name and type
+//	"tool stopped the run"     WARN  tool, reason, err
+//	"already done"             INFO  tool, idempotency_key
+//	"lease lost"               WARN  tool, idempotency_key
+//	"idempotency store failed" ERROR tool, idempotency_key, err
+//	"tool progress"            INFO  server, tool, progress, total, message
+//	"server log"               the server's level: server, logger, message
+//	"redis unavailable"        WARN  feature, redis_key, action, err   shared state (resilientredis)
+//	"redis reachable again"    INFO  feature, redis_key, down
+const (
+	KeyTarget         = "target"          // the protected target's name
+	KeyAttempt        = "attempt"         // the attempt number, from 1
+	KeyAttempts       = "attempts"        // how many attempts a call made
+	KeyKind           = "kind"            // taxonomy.Kind of the failure
+	KeyRule           = "rule"            // the classifier rule that decided
+	KeyDelay          = "delay"           // the wait before the next attempt
+	KeyReason         = "reason"          // why a call stopped (Reason), or why a tool stopped the run
+	KeyError          = "err"             // the error, redacted
+	KeyStack          = "stack"           // a recovered panic's stack
+	KeyFrom           = "from"            // a breaker's previous state
+	KeyTo             = "to"              // a breaker's new state
+	KeyLate           = "late"            // how long after its abandonment an attempt returned
+	KeyFallback       = "fallback"        // the model fallen back to
+	KeyMessagesBefore = "messages_before" // messages before a compaction
+	KeyMessagesAfter  = "messages_after"  // messages after it
+	KeyChunks         = "chunks"          // chunks a restarted stream had delivered
+	KeyTexts          = "texts"           // texts of an embeddings batch that was split
+	KeyTool           = "tool"            // the tool's name
+	KeyType           = "type"            // the Go type of a tool's internal failure, "panic" for a panic
+	KeyIdempotencyKey = "idempotency_key" // the key of an idempotent call
+)
+
+// Attribute keys of the lines about MCP tool servers (package
+// resilientmcp): progress notifications, server logs, sessions lost and
+// replaced.
+const (
+	KeyServer   = "server"   // the MCP server's name, as it introduced itself
+	KeyProgress = "progress" // a progress notification's progress so far
+	KeyTotal    = "total"    // its total, when the server knows it
+	KeyMessage  = "message"  // the server's text, redacted: a progress message, a log message's data
+	KeyLogger   = "logger"   // the name of the server's logger that sent a log message
+)
+
+// Attribute keys of the lines about the state shared by replicas through
+// Redis (package resilientredis; see [SharedStateUnavailable]).
+const (
+	KeyFeature  = "feature"   // "store", "limiter", "breaker" or "semaphore"
+	KeyRedisKey = "redis_key" // the Redis key (or prefix*) concerned
+	KeyAction   = "action"    // what the feature does while Redis is unavailable, in words
+	KeyDown     = "down"      // how long Redis was unavailable
+)
+
+// Log returns the observer that writes the library's decisions to l as the
+// lines listed with the Key constants. A nil l discards. Every value is
+// redacted before it reaches l's handler (API keys, tokens, passwords in
+// URLs, private keys...: the shapes of the common credential scanners), as
+// gateways echo request headers into their error bodies; errors stay errors,
+// so handlers that colour them still do. A logger that already redacts
+// (package tools wraps its own, with the tool's Redactor) is used as it is.
+func Log(l *slog.Logger) Observer {
+	if l == nil {
+		return logObserver{discard}
+	}
+	if !redact.Redacting(l.Handler()) {
+		l = redact.Logger(l, nil)
+	}
+	return logObserver{l}
+}
+
+var discard = slog.New(slog.DiscardHandler)
+
+type logObserver struct{ l *slog.Logger }
+
+func (o logObserver) Start(ctx context.Context, _ Start) context.Context { return ctx }
+
+// Observe logs e without an error attribute: the library itself reports
+// through observeError, with the error.
+func (o logObserver) Observe(ctx context.Context, e Event) { o.observeError(ctx, e, nil) }
+
+func (o logObserver) observeError(ctx context.Context, e Event, err error) {
+	l := o.l
+	switch e := e.(type) {
+	case RetryScheduled:
+		l.LogAttrs(ctx, slog.LevelWarn, "retry scheduled",
+			slog.String(KeyTarget, e.Target), slog.Int(KeyAttempt, e.Attempt),
+			slog.String(KeyKind, e.Class.Kind.String()), slog.String(KeyRule, e.Class.Rule),
+			slog.Duration(KeyDelay, e.Wait), errAttr(err))
+	case Recovered:
+		l.LogAttrs(ctx, slog.LevelInfo, "recovered",
+			slog.String(KeyTarget, e.Target), slog.Int(KeyAttempts, e.Attempts))
+	case GaveUp:
+		if e.PassedThrough {
+			l.LogAttrs(ctx, slog.LevelDebug, "inner layer gave up",
+				slog.String(KeyTarget, e.Target), slog.String(KeyReason, e.Reason.String()))
+			return
+		}
+		l.LogAttrs(ctx, slog.LevelWarn, "gave up",
+			slog.String(KeyTarget, e.Target), slog.String(KeyReason, e.Reason.String()),
+			slog.Int(KeyAttempts, e.Attempts), slog.String(KeyKind, e.Class.Kind.String()),
+			slog.String(KeyRule, e.Class.Rule), errAttr(err))
+	case AttemptEnd:
+		var pe panicError
+		switch {
+		case errors.As(err, &pe):
+			l.LogAttrs(ctx, slog.LevelError, "panic recovered",
+				slog.String(KeyTarget, e.Target), slog.Int(KeyAttempt, e.Attempt),
+				errAttr(err), slog.String(KeyStack, string(pe.PanicStack())))
+		case e.Abandoned:
+			l.LogAttrs(ctx, slog.LevelWarn, "attempt abandoned",
+				slog.String(KeyTarget, e.Target), slog.Int(KeyAttempt, e.Attempt),
+				slog.String(KeyKind, e.Class.Kind.String()), slog.String(KeyRule, e.Class.Rule))
+		}
+	case LateResult:
+		l.LogAttrs(ctx, slog.LevelDebug, "late result discarded",
+			slog.String(KeyTarget, e.Target), slog.Int(KeyAttempt, e.Attempt), slog.Duration(KeyLate, e.Late))
+	case Refusal:
+		l.LogAttrs(ctx, slog.LevelInfo, "refused",
+			slog.String(KeyTarget, e.Target), slog.String(KeyReason, e.Reason.String()))
+	case BreakerChange:
+		l.LogAttrs(ctx, breakerLevel(e.To), breakerMessage(e.To),
+			slog.String(KeyTarget, e.Target), slog.String(KeyFrom, e.From.String()), slog.String(KeyTo, e.To.String()))
+	case Cooldown:
+		l.LogAttrs(ctx, slog.LevelInfo, "cooling down", slog.String(KeyTarget, e.Target), slog.Duration(KeyDelay, e.Wait))
+	case Suspended:
+		l.LogAttrs(ctx, slog.LevelWarn, "member out of rotation: account failure",
+			slog.String(KeyTarget, e.Target), slog.Duration(KeyDelay, e.For),
+			slog.String(KeyKind, e.Class.Kind.String()), slog.String(KeyRule, e.Class.Rule))
+	case Fallback:
+		l.LogAttrs(ctx, slog.LevelWarn, "falling back",
+			slog.String(KeyTarget, e.Target), slog.String(KeyFallback, e.To), slog.String(KeyKind, e.Class.Kind.String()))
+	case Compacted:
+		l.LogAttrs(ctx, slog.LevelWarn, "compacted",
+			slog.String(KeyTarget, e.Target), slog.Int(KeyMessagesBefore, e.Before), slog.Int(KeyMessagesAfter, e.After))
+	case StreamRestarted:
+		l.LogAttrs(ctx, slog.LevelInfo, "stream restarted", slog.String(KeyTarget, e.Target), slog.Int(KeyChunks, e.Chunks))
+	case BatchSplit:
+		l.LogAttrs(ctx, slog.LevelWarn, "batch split", slog.String(KeyTarget, e.Target), slog.Int(KeyTexts, e.Texts))
+	case CallEnd:
+		o.toolEnd(ctx, e, err)
+	case IdempotentReplay:
+		l.LogAttrs(ctx, slog.LevelInfo, "already done", slog.String(KeyTool, e.Tool), slog.String(KeyIdempotencyKey, e.Key))
+	case LeaseLost:
+		l.LogAttrs(ctx, slog.LevelWarn, "lease lost", slog.String(KeyTool, e.Tool), slog.String(KeyIdempotencyKey, e.Key))
+	case StoreFailed:
+		l.LogAttrs(ctx, slog.LevelError, "idempotency store failed",
+			slog.String(KeyTool, e.Tool), slog.String(KeyIdempotencyKey, e.Key), errAttr(err))
+	case ToolProgress:
+		total := slog.Attr{}
+		if e.Total > 0 {
+			total = slog.Float64(KeyTotal, e.Total)
+		}
+		l.LogAttrs(ctx, slog.LevelInfo, "tool progress", slog.String(KeyServer, e.Server), slog.String(KeyTool, e.Tool),
+			slog.Float64(KeyProgress, e.Progress), total, textAttr(err))
+	case ServerLog:
+		l.LogAttrs(ctx, e.Level, "server log",
+			slog.String(KeyServer, e.Server), slog.String(KeyLogger, e.Logger), textAttr(err))
+	case SharedStateUnavailable:
+		l.LogAttrs(ctx, slog.LevelWarn, "redis unavailable",
+			slog.String(KeyFeature, e.Feature), slog.String(KeyRedisKey, e.Key), slog.String(KeyAction, e.Detail), errAttr(err))
+	case SharedStateRestored:
+		l.LogAttrs(ctx, slog.LevelInfo, "redis reachable again",
+			slog.String(KeyFeature, e.Feature), slog.String(KeyRedisKey, e.Key), slog.Duration(KeyDown, e.Down))
+	}
+}
+
+// LogsLibraryLines marks the observer of [Log], so that a package of this
+// module that also writes its lines to a logger of its own
+// (resilientredis's Logger) can leave the events it logs itself out of
+// such an observer, and a program that sets both sees each line once. It
+// does nothing.
+func (logObserver) LogsLibraryLines() {}
+
+// panicError is the failure of an attempt that panicked
+// (middleware.PanicError): Log writes its stack.
+type panicError interface {
+	error
+	PanicStack() []byte
+}
+
+// textAttr renders the text a server sent, which travels as the error of
+// a report; nil gives an empty attribute, which slog drops.
+func textAttr(text error) slog.Attr {
+	if text == nil {
+		return slog.Attr{}
+	}
+	return slog.String(KeyMessage, text.Error())
+}
+
+// toolEnd logs how a tool call ended, when that is worth a line.
+func (o logObserver) toolEnd(ctx context.Context, e CallEnd, err error) {
+	if e.Target.Operation != OperationExecuteTool {
+		return
+	}
+	name := slog.String(KeyTool, e.Target.Name)
+	switch e.Outcome {
+	case OutcomeToolError:
+		o.l.LogAttrs(ctx, slog.LevelDebug, "tool error", name, errAttr(err))
+	case OutcomeInternal, OutcomeTimeout:
+		o.l.LogAttrs(ctx, slog.LevelError, "tool failed internally", name, slog.String(KeyType, e.Type), errAttr(err))
+	case OutcomeFatal, OutcomeCircuitOpen, OutcomeStuck, OutcomeRefused:
+		o.l.LogAttrs(ctx, slog.LevelWarn, "tool stopped the run", name, slog.String(KeyReason, stopReason(e.Outcome)), errAttr(err))
+	}
+}
+
+func stopReason(o Outcome) string {
+	switch o {
+	case OutcomeCircuitOpen:
+		return "circuit open"
+	case OutcomeStuck:
+		return "stuck"
+	case OutcomeRefused:
+		return "usage limit"
+	}
+	return "fatal"
+}
+
+// errAttr renders err for a log line. Nil gives an empty attribute, which
+// slog drops.
+func errAttr(err error) slog.Attr {
+	if err == nil {
+		return slog.Attr{}
+	}
+	return slog.Any(KeyError, err)
+}
+
+func breakerLevel(s BreakerState) slog.Level {
+	if s == BreakerOpen {
+		return slog.LevelWarn
+	}
+	return slog.LevelInfo
+}
+
+func breakerMessage(s BreakerState) string {
+	switch s {
+	case BreakerOpen:
+		return "circuit opened"
+	case BreakerHalfOpen:
+		return "circuit half-opened"
+	}
+	return "circuit closed"
+}

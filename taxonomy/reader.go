@@ -1,0 +1,360 @@
+package taxonomy
+
+import (
+	"strconv"
+	"strings"
+)
+
+// A reading is what one scan of an error's text finds beyond the status:
+// the names of failures the text writes (exception classes, error types
+// and codes, status names), what its clauses say in words, and an
+// operating system's error number. Classify weighs it with the rest of
+// the evidence (see decide); the scan runs once, on the first need.
+type reading struct {
+	names     []finding // names that mean something, in the order of the text
+	clues     []finding // clauses that mean something, in the order of the text
+	overflow  *finding  // the first clause that says the request is over a size limit
+	param     *finding  // the first clause that says a parameter, option or flag is refused
+	errno     *finding  // the first OS error number the text gives
+	namesRead int       // names looked up, bounded by maxNames
+	buf       [2*maxFindings + 3]finding
+}
+
+// A finding is one piece of evidence the reader found: the rule that
+// names it and what it means.
+type finding struct {
+	rule  string
+	means meaning
+}
+
+func (f finding) class() Class {
+	return Class{Kind: f.means.kind, Rule: f.rule, ModelMissing: f.means.missing, AccountFailure: f.means.account}
+}
+
+const (
+	// maxFindings bounds the names and the clues kept of one text.
+	maxFindings = 8
+	// maxNames bounds the names looked up in one text: a page of
+	// CamelCase costs what its first names cost.
+	maxNames = 24
+)
+
+// read scans text, the error's text as written (its case tells names
+// apart), at most maxText of it.
+func (r *reading) read(text string) {
+	text = text[:min(len(text), maxText)]
+	r.names, r.clues = r.buf[:0:maxFindings], r.buf[maxFindings:maxFindings:2*maxFindings]
+	var cs concepts
+	var low [32]byte
+	nonASCII := false
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c == ':' && strings.HasPrefix(text[i+1:], "//") {
+			// A URL's words are no words of the message; the URL itself is
+			// an endpoint ("https://.../chat/completions not found").
+			i = skipURL(text, i)
+			cs.add("url", cWhere)
+			continue
+		}
+		if !isNameByte(c) {
+			if c >= 0x80 {
+				nonASCII = true
+			}
+			if endsClause(text, i) {
+				r.endClause(&cs)
+			}
+			i++
+			continue
+		}
+		j := i
+		digits := true
+		for j < len(text) && isNameByte(text[j]) {
+			digits = digits && isDigit(text[j])
+			j++
+		}
+		run := text[i:j]
+		switch {
+		case digits:
+			cs.digits = true
+		case isKey(text, i, j):
+			// A JSON member's name ("param", "message", "type") is no
+			// word of the message.
+		default:
+			if len(run) <= len(low) {
+				w := lowerInto(low[:0], run)
+				r.word(&cs, w, text, j)
+			}
+			if structuredName(run) && r.namesRead < maxNames {
+				r.namesRead++
+				if m, decided, ok := nameMeaning(run); ok && len(r.names) < maxFindings {
+					r.names = append(r.names, finding{`name "` + run + `" (` + decided + `)`, m})
+				}
+				// A name's words are words of its clause too:
+				// "SyntaxError" is a parser's, "InvalidRequestException" a
+				// request at fault.
+				if strings.IndexByte(run, '_') < 0 {
+					var buf [8]string
+					for _, w := range nameWords(run, buf[:0]) {
+						if c, ok := words[w]; ok {
+							cs.add(w, c)
+						}
+					}
+				}
+			}
+		}
+		i = j
+	}
+	r.endClause(&cs)
+	if nonASCII {
+		r.readCJK(text)
+	}
+}
+
+// word adds the word w (lowercase, a view of a scratch buffer) to the
+// clause; at is where it ends in text.
+func (r *reading) word(cs *concepts, w []byte, text string, at int) {
+	if c, ok := words[string(w)]; ok {
+		cs.add(string(w), c)
+	} else if strings.IndexByte(string(w), '_') >= 0 {
+		// "prompt_tokens", "max_seq_len", "invalid_request_error": its parts.
+		for part := range strings.SplitSeq(string(w), "_") {
+			if c, ok := words[part]; ok {
+				cs.add(part, c)
+			}
+		}
+	} else {
+		cs.add("", 0)
+	}
+	if r.errno == nil && (string(w) == "errno" || string(w) == "winerror") {
+		if f, ok := errnoAfter(text[at:]); ok {
+			r.errno = r.keep(f)
+		}
+	}
+}
+
+// skipURL returns where the URL whose "://" is at i ends.
+func skipURL(text string, i int) int {
+	for i < len(text) && !strings.ContainsRune(" \t\n\"'<>()[]{}`", rune(text[i])) {
+		i++
+	}
+	return i
+}
+
+// keep stores f in the reading's own storage.
+func (r *reading) keep(f finding) *finding {
+	i := 2 * maxFindings
+	for r.buf[i].rule != "" {
+		i++
+	}
+	r.buf[i] = f
+	return &r.buf[i]
+}
+
+// endClause reads what the clause's concepts mean and starts the next.
+func (r *reading) endClause(cs *concepts) {
+	if cs.set != 0 {
+		if r.overflow == nil && cs.overflow() {
+			r.overflow = r.keep(finding{`words "` + cs.sizeWord + ` … ` + cs.limitWord + `"`, mean(ContextOverflow)})
+		}
+		if r.param == nil && cs.paramFault() {
+			r.param = r.keep(finding{`words "` + cs.faultWord + ` … ` + cs.partWord + `"`, mean(Permanent)})
+		}
+		if c, ok := cs.clue(); ok && len(r.clues) < maxFindings {
+			r.clues = append(r.clues, finding{`words "` + c.words + `"`, c.means})
+		}
+	}
+	*cs = concepts{}
+}
+
+// best returns the finding of the lowest rank: the most specific
+// meaning. Among equals it returns the last when last is set (the names
+// of a chain of errors, whose innermost cause is written last), else the
+// first (the clauses of a message, whose first says what failed).
+func best(fs []finding, last bool) (finding, bool) {
+	if len(fs) == 0 {
+		return finding{}, false
+	}
+	b := fs[0]
+	for _, f := range fs[1:] {
+		if f.means.rank < b.means.rank || last && f.means.rank == b.means.rank {
+			b = f
+		}
+	}
+	return b, true
+}
+
+func isNameByte(c byte) bool { return isDigit(c) || isLower(c) || isUpper(c) || c == '_' }
+
+// lowerInto appends s, lowercased, to dst.
+func lowerInto(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if isUpper(c) {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// endsClause reports whether the byte at i ends a clause: the end of a
+// line or a sentence, or of a JSON value, so that the words of one message
+// are not read with another's.
+func endsClause(text string, i int) bool {
+	switch text[i] {
+	case '\n', ';', '!', '?', '{', '}':
+		return true
+	case '.':
+		// A full stop, not the dot of a name, a number or a host.
+		return i+1 == len(text) || !isNameByte(text[i+1])
+	case '"', '\'':
+		// The quote that closes a value: `..."," or `..."}`.
+		return i+1 < len(text) && (text[i+1] == ',' || text[i+1] == '}')
+	}
+	return false
+}
+
+// isKey reports whether the word at text[i:j] is the name of a JSON or
+// Python dict member: quoted and followed by a colon.
+func isKey(text string, i, j int) bool {
+	if i == 0 || j >= len(text) {
+		return false
+	}
+	q := text[i-1]
+	if q != '"' && q != '\'' || text[j] != q {
+		return false
+	}
+	rest := strings.TrimLeft(text[j+1:min(len(text), j+4)], " ")
+	return strings.HasPrefix(rest, ":")
+}
+
+// structuredName reports whether a word is written as a name rather than
+// a word of prose: CamelCase with a hump inside ("BadRequest",
+// "InvalidParameter", "APIConnectionError"), words joined by underscores
+// ("invalid_request_error", "RESOURCE_EXHAUSTED"), or a long word in
+// capitals ("UNAVAILABLE", "UNAUTHENTICATED").
+func structuredName(w string) bool {
+	upper, lower := 0, 0
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		switch {
+		case c == '_':
+			if i > 0 && i+1 < len(w) && !isDigit(w[i-1]) && !isDigit(w[i+1]) {
+				return true
+			}
+		case isUpper(c):
+			if i > 0 && isLower(w[i-1]) {
+				return true // a hump
+			}
+			upper++
+		case isLower(c):
+			lower++
+		}
+	}
+	return lower == 0 && upper >= 7
+}
+
+// errnoAfter reads the OS error number after "errno" or "WinError": "errno
+// = 104", "[Errno 104]", "errno: 111", "[WinError 10054]".
+func errnoAfter(s string) (finding, bool) {
+	s = strings.TrimLeft(s[:min(len(s), 8)], " =:")
+	end := 0
+	for end < len(s) && isDigit(s[end]) {
+		end++
+	}
+	n, err := strconv.Atoi(s[:end])
+	if err != nil {
+		return finding{}, false
+	}
+	e, ok := errnos[n]
+	if !ok {
+		return finding{}, false
+	}
+	return finding{`errno ` + s[:end] + ` (` + e + `)`, mean(Transient)}, true
+}
+
+// errnos are the OS error numbers of a connection that failed in
+// transit, on Linux, on the BSDs and macOS, and in Winsock: texts
+// localised into the user's language keep them ("Connection reset by peer
+// (OS Error: ..., errno = 104)" from Dart, "[WinError 10054]" from
+// Python on Windows), and the next attempt may find the route or the peer
+// again.
+var errnos = map[int]string{
+	104: "ECONNRESET", 54: "ECONNRESET", 10054: "WSAECONNRESET",
+	111: "ECONNREFUSED", 61: "ECONNREFUSED", 10061: "WSAECONNREFUSED",
+	110: "ETIMEDOUT", 60: "ETIMEDOUT", 10060: "WSAETIMEDOUT",
+	103: "ECONNABORTED", 53: "ECONNABORTED", 10053: "WSAECONNABORTED",
+	101: "ENETUNREACH", 51: "ENETUNREACH", 10051: "WSAENETUNREACH",
+	113: "EHOSTUNREACH", 65: "EHOSTUNREACH", 10065: "WSAEHOSTUNREACH",
+	32: "EPIPE",
+}
+
+// A cjkClue is a phrase in Chinese and what it means when the text holds
+// it with one of its companions (or alone, without companions).
+type cjkClue struct {
+	phrase     string
+	companions []string
+	means      meaning
+	rule       string
+	sources    string
+}
+
+// cjkClues are read by substring, since Chinese writes no spaces between
+// words: a parameter that is wrong, a value that must not be empty, a cap
+// of usage or frequency reached, a connection the remote host closed.
+var cjkClues = []cjkClue{
+	{"参数", []string{"有误", "非法", "错误", "无效", "缺失", "不合法"}, mean(Permanent), `words "参数 … 有误/非法/错误"`,
+		`Zhipu 1210 "API 调用参数有误" (parameter wrong); Zhipu 1214 "messages 参数非法" (parameter illegal); Tencent Cloud "参数错误" (parameter error)`},
+	{"不能为空", nil, mean(Permanent), `words "不能为空"`,
+		`Zhipu 1214 "输入不能为空" (input cannot be empty); Baidu Qianfan "messages不能为空"`},
+	{"上限", []string{"频率", "使用", "调用", "请求", "次数"}, mean(RateLimited), `words "上限"`,
+		`Tencent Cloud RequestLimitExceeded "超过了每秒频率上限" (over the per-second cap); Zhipu 1308 "已达到 5 小时的使用上限" (5-hour usage cap reached)`},
+	{"强迫关闭", nil, mean(Transient), `words "强迫关闭"`,
+		`Windows WSAECONNRESET in Chinese, "远程主机强迫关闭了一个现有的连接" (the remote host forcibly closed an existing connection), through Python ConnectionResetError; the same through Java's java.io.IOException (Netty)`},
+}
+
+// readCJK reads the Chinese clues of a text.
+func (r *reading) readCJK(text string) {
+	for _, c := range cjkClues {
+		if len(r.clues) == maxFindings {
+			return
+		}
+		if !strings.Contains(text, c.phrase) {
+			continue
+		}
+		found := len(c.companions) == 0
+		for _, w := range c.companions {
+			found = found || strings.Contains(text, w)
+		}
+		if found {
+			r.clues = append(r.clues, finding{c.rule, c.means})
+		}
+	}
+}
+
+// memberKeys are the members of an error body that hold its type or code,
+// read by nameMeaning: each provider names them its own way.
+var memberKeys = []string{
+	`"type"`, `"code"`, `"error_code"`, `"errorCode"`, `"error_type"`, `"errorType"`, `"__type"`, `"status"`, `"reason"`,
+	`'type'`, `'code'`, `'error_code'`, `'error_type'`, `'status'`, `'reason'`,
+}
+
+// memberName finds the most specific meaning among the types and codes
+// of a body pasted into the text ("code": "InvalidParameter", 'type':
+// 'Bad Request', "error_type": "Validation", "code": "Throttling.RateQuota").
+// Dotted codes are read segment by segment.
+func memberName(text string) (finding, bool) {
+	var fs [maxFindings]finding
+	found := fs[:0]
+	for value := range memberValues(text, memberKeys) {
+		if len(value) > 64 || len(found) == len(fs) {
+			continue
+		}
+		for segment := range strings.SplitSeq(value, ".") {
+			if m, decided, ok := nameMeaning(segment); ok && len(found) < len(fs) {
+				found = append(found, finding{`type "` + value + `" (` + decided + `)`, m})
+			}
+		}
+	}
+	return best(found, true)
+}
