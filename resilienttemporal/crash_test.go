@@ -535,6 +535,9 @@ func TestCrashedWorkerLosesNothing(t *testing.T) {
 		completed++
 		pr := perRun[run]
 		crashes := o.end - o.start
+		if crashes == 0 {
+			t.Errorf("run %d: the worker was never killed during the run", run)
+		}
 		if pr.resends > crashes {
 			t.Errorf("run %d: %d model requests sent again over %d crashes, want at most one per crash", run, pr.resends, crashes)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -35,10 +36,10 @@ func retryable(k taxonomy.Kind) bool {
 
 // stopsTheRun reports the reasons of the in-process layer that are the
 // run's own decision to stop: retrying the activity would undo them.
-func stopsTheRun(r middleware.Reason) bool {
+func stopsTheRun(r observe.Reason) bool {
 	switch r {
-	case middleware.ReasonPermanent, middleware.ReasonContextOverflow, middleware.ReasonUsageLimit,
-		middleware.ReasonBudgetSpent, middleware.ReasonUnretryable:
+	case observe.ReasonPermanent, observe.ReasonContextOverflow, observe.ReasonUsageLimit,
+		observe.ReasonBudgetSpent, observe.ReasonUnretryable:
 		return true
 	}
 	return false
@@ -77,9 +78,9 @@ func failure(ctx context.Context, err error, used resilient.Usage, hold func() t
 	switch {
 	case errors.As(err, &final) && stopsTheRun(final.Reason):
 		opts.NonRetryable = true
-	case final != nil && final.Reason == middleware.ReasonRetryAfterOverCap:
+	case final != nil && final.Reason == observe.ReasonRetryAfterOverCap:
 		opts.NextRetryDelay = d.Class.RetryAfter
-	case final != nil && final.Reason == middleware.ReasonCircuitOpen && hold != nil:
+	case final != nil && final.Reason == observe.ReasonCircuitOpen && hold != nil:
 		opts.NextRetryDelay = hold()
 	case final == nil:
 		// No in-process layer: the provider's own hint, if any.
