@@ -14,12 +14,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/resilienthttp"
 	"github.com/resilientgo/resilient/resilientmcp"
 	"github.com/resilientgo/resilient/resilientotel"
 	"github.com/resilientgo/resilient/resilientredis"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/tools"
 )
 
@@ -34,11 +36,11 @@ var defaults = map[string]any{
 	"middleware.DefaultMaxDelay":             middleware.DefaultMaxDelay,
 	"middleware.DefaultRetryAfterCap":        middleware.DefaultRetryAfterCap,
 	"middleware.DefaultTimeout":              middleware.DefaultTimeout,
-	"middleware.DefaultBreakerFailures":      middleware.DefaultBreakerFailures,
-	"middleware.DefaultBreakerDelay":         middleware.DefaultBreakerDelay,
-	"middleware.DefaultMaxHold":              middleware.DefaultMaxHold,
-	"middleware.DefaultRetryBudget":          middleware.DefaultRetryBudget,
-	"middleware.DefaultRetryThrottle":        middleware.DefaultRetryThrottle,
+	"breaker.DefaultFailures":                breaker.DefaultFailures,
+	"breaker.DefaultDelay":                   breaker.DefaultDelay,
+	"breaker.DefaultMaxHold":                 breaker.DefaultMaxHold,
+	"run.DefaultRetryBudget":                 run.DefaultRetryBudget,
+	"breaker.DefaultRetryThrottle":           breaker.DefaultRetryThrottle,
 	"middleware.DefaultWeight":               middleware.DefaultWeight,
 	"middleware.DefaultMaxStickyKeys":        middleware.DefaultMaxStickyKeys,
 	"llms.DefaultFirstChunkTimeout":          llms.DefaultFirstChunkTimeout,

@@ -19,6 +19,7 @@ import (
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 	"github.com/resilientgo/resilient/tools"
 )
@@ -115,7 +116,7 @@ func TestToolCallOverTheLimitEndsTheRun(t *testing.T) {
 			[]lctools.Tool{resilient.Tool(lookupOrder)}), agents.WithMaxIterations(1000))
 		_, err := chains.Run(ctx, executor, "Where is my order?")
 		var fatal *taxonomy.FatalToolError
-		var refused *middleware.UsageLimitError
+		var refused *run.UsageLimitError
 		if !errors.As(err, &fatal) || fatal.Tool != "lookup_order" || !errors.As(err, &refused) || refused.Limit != "tool call limit" {
 			t.Fatalf("got %v, want a FatalToolError of lookup_order caused by the tool call limit", err)
 		}

@@ -10,11 +10,14 @@ import (
 
 	"github.com/tmc/langchaingo/embeddings"
 
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/internal/chatcall"
 	"github.com/resilientgo/resilient/internal/inspect"
 	"github.com/resilientgo/resilient/internal/wire"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -58,7 +61,7 @@ type Embedder struct {
 	target observe.Target
 	pipe   *middleware.Pipeline[[][]float32]
 	obs    observe.Observers
-	tokens middleware.Limiter
+	tokens limit.Limiter
 	err    error // construction error, returned by every call
 }
 
@@ -175,7 +178,7 @@ func (e *Embedder) Err() error { return e.err }
 
 // Breaker returns the embedder's circuit breaker (the shared one with
 // [ShareLimits]), nil when disabled.
-func (e *Embedder) Breaker() *middleware.Breaker {
+func (e *Embedder) Breaker() *breaker.Breaker {
 	if e.pipe == nil {
 		return nil
 	}
@@ -234,7 +237,7 @@ func (e *Embedder) embedAll(ctx context.Context, c *embedCall) ([][]float32, err
 func (e *Embedder) embed(ctx context.Context, c *embedCall, from, to int, out [][]float32) ([][]float32, error) {
 	batch := c.texts[from:to]
 	var request middleware.CallOption // without a run there is nothing to count
-	if middleware.RunFrom(ctx) != nil {
+	if run.From(ctx) != nil {
 		request = middleware.Request(func(context.Context, middleware.State) int {
 			return estimateTextTokens(batch)
 		})

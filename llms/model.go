@@ -11,13 +11,16 @@ import (
 
 	lcllms "github.com/tmc/langchaingo/llms"
 
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/internal/chatcall"
 	"github.com/resilientgo/resilient/internal/inspect"
 	"github.com/resilientgo/resilient/internal/reply"
 	"github.com/resilientgo/resilient/internal/streamguard"
 	"github.com/resilientgo/resilient/internal/wire"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -217,7 +220,7 @@ func (m *Model) Err() error { return m.err }
 
 // Breaker returns the model's circuit breaker, nil when disabled and for a
 // pool, whose members have one each (see [Model.Pool]).
-func (m *Model) Breaker() *middleware.Breaker {
+func (m *Model) Breaker() *breaker.Breaker {
 	if m.pipe == nil {
 		return nil
 	}
@@ -396,7 +399,7 @@ func (m *Model) generate(ctx context.Context, c *modelCall) (*lcllms.ContentResp
 		return m.attempt(ctx, c, s)
 	}
 	var request middleware.CallOption // without a run there is nothing to count
-	if middleware.RunFrom(ctx) != nil {
+	if run.From(ctx) != nil {
 		request = middleware.Request(func(_ context.Context, s middleware.State) int {
 			return m.estimate(c, s)
 		})
@@ -455,9 +458,9 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 	ev, seen := sl.Evidence()
 	if err == nil {
 		in, out := usageOf(resp)
-		middleware.RunFrom(ctx).AddTokens(in, out)
+		run.From(ctx).AddTokens(in, out)
 		c.root().addTokens(in, out)
-		if s, ok := m.cfg.tokenLimiter.(middleware.Settler); ok && in+out > 0 {
+		if s, ok := m.cfg.tokenLimiter.(limit.Settler); ok && in+out > 0 {
 			s.Settle(ctx, estimate, in+out) // the estimate was taken before; the truth is known now
 		}
 		err = m.check(resp, ev, seen, g, cl.provider)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -62,7 +63,7 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *member) *dec
 	cfg := &c.p.cfg
 	var nr *unretryableError
 	var inner *Error
-	var refused *UsageLimitError
+	var refused *run.UsageLimitError
 	if errors.As(err, &refused) {
 		return &decision{reason: observe.ReasonUsageLimit, detail: refused.Limit, refusal: observe.RefusedUsageLimit}
 	}
@@ -121,7 +122,7 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *member) *dec
 	if d := c.pastDeadline(wait); d != nil {
 		return d
 	}
-	if b := c.p.breaker; b != nil && !cfg.noThrottle && !overflow && !b.throttle.allowsRetry() {
+	if b := c.p.breaker; b != nil && !cfg.noThrottle && !overflow && !b.AllowsRetry() {
 		return &decision{reason: observe.ReasonThrottled, detail: "most recent attempts of " + b.Name() + " failed", refusal: observe.RefusedThrottle}
 	}
 	return c.retryAfter(wait, source)

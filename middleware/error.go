@@ -11,7 +11,9 @@ import (
 	"github.com/failsafe-go/failsafe-go/retrypolicy"
 
 	"github.com/resilientgo/resilient/internal/redact"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -45,8 +47,8 @@ var reasonErr = [...]error{
 	observe.ReasonUnretryable:       ErrUnretryable,
 	observe.ReasonRejected:          ErrRejected,
 	observe.ReasonThrottled:         ErrThrottled,
-	observe.ReasonUsageLimit:        ErrUsageLimit,
-	observe.ReasonConcurrency:       ErrConcurrency,
+	observe.ReasonUsageLimit:        run.ErrUsageLimit,
+	observe.ReasonConcurrency:       limit.ErrConcurrency,
 }
 
 // Attempt records one attempt of a call.

@@ -37,7 +37,7 @@ const (
 	// breaker's retry throttle allowed no retry.
 	ReasonThrottled
 	// ReasonUsageLimit: a usage limit of the run (tokens, requests, tool
-	// calls) refused the call; the error is a *middleware.UsageLimitError.
+	// calls) refused the call; the error is a *run.UsageLimitError.
 	ReasonUsageLimit
 	// ReasonConcurrency: the target's concurrency limit (middleware.MaxConcurrent)
 	// had no free slot within the wait allowed; no request was sent.

@@ -13,12 +13,14 @@ import (
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/internal/chatcall"
 	"github.com/resilientgo/resilient/internal/inspect"
 	"github.com/resilientgo/resilient/internal/reply"
 	"github.com/resilientgo/resilient/internal/wire"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -260,7 +262,7 @@ func (m *ChatModel) Unwrap() model.BaseChatModel { return m.inner }
 
 // Breaker returns the model's circuit breaker, nil when disabled and for a
 // pool, whose members have one each (see [ChatModel.Pool]).
-func (m *ChatModel) Breaker() *middleware.Breaker {
+func (m *ChatModel) Breaker() *breaker.Breaker {
 	if m.core == nil || m.pipe == nil {
 		return nil
 	}
@@ -430,7 +432,7 @@ func (c *modelCall) current() []*schema.Message {
 // addUsage adds the usage msg reports to the call's and the run's.
 func (c *modelCall) addUsage(ctx context.Context, msg *schema.Message) {
 	in, out := usageOf(msg)
-	middleware.RunFrom(ctx).AddTokens(in, out)
+	run.From(ctx).AddTokens(in, out)
 	c.input.Add(int64(in))
 	c.output.Add(int64(out))
 }
@@ -468,7 +470,7 @@ func (c *modelCall) restart(ctx context.Context, m *ChatModel, target string) er
 // request returns the call option that counts each attempt as a request of
 // the run in ctx, none without a run.
 func (m *ChatModel) request(ctx context.Context, c *modelCall) middleware.CallOption {
-	if middleware.RunFrom(ctx) == nil {
+	if run.From(ctx) == nil {
 		return middleware.CallOption{}
 	}
 	return middleware.Request(func(_ context.Context, s middleware.State) int {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
@@ -160,7 +161,7 @@ func TestGenerateBreakerOpens(t *testing.T) {
 		if m.Breaker().State() != observe.BreakerOpen {
 			t.Errorf("breaker %v, want open", m.Breaker().State())
 		}
-		time.Sleep(middleware.DefaultBreakerDelay)
+		time.Sleep(breaker.DefaultDelay)
 		s.SetScript(faultserver.Reply("Hello"))
 		if out, err := m.Generate(t.Context(), hello()); err != nil || out.Content != "Hello" || s.Count() != 11 {
 			t.Errorf("after the delay: got %v, %v after %d requests, want the probe answered", out, err, s.Count())

@@ -10,6 +10,7 @@ import (
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
@@ -149,9 +150,9 @@ func CircuitBreaker(failures int, delay time.Duration) Option {
 func Classifier(c taxonomy.Classifier) Option { return both(middleware.Classifier(c)) }
 
 // RateLimit makes every attempt acquire a unit from l first, such as a
-// middleware.LocalLimiter or a limiter shared by replicas (package
+// limit.LocalLimiter or a limiter shared by replicas (package
 // resilientredis). Default: none.
-func RateLimit(l middleware.Limiter) Option { return both(middleware.RateLimit(l)) }
+func RateLimit(l limit.Limiter) Option { return both(middleware.RateLimit(l)) }
 
 // Middleware passes options to the middleware pipeline of models and tools
 // directly (attempts per kind, hedging, concurrency limits...).

@@ -4,12 +4,13 @@ import (
 	"context"
 
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/tools"
 )
 
 // RunOption configures the scope of one agent run, given to [NewRun]. The
 // options are package resilient's.
-type RunOption = middleware.RunOption
+type RunOption = run.Option
 
 // NewRun returns a context that carries the scope of one agent run: a retry
 // budget shared by every wrapped model and tool called with it (10 retries),
@@ -17,12 +18,12 @@ type RunOption = middleware.RunOption
 // as stuck), the run's usage and its limits. Pass it to the agent's Run,
 // Generate or Stream. It is resilient.NewRun.
 func NewRun(ctx context.Context, opts ...RunOption) context.Context {
-	return middleware.NewRun(ctx, opts...)
+	return run.New(ctx, opts...)
 }
 
 // RetryBudget caps the retries of every model and tool call of the run
 // together. Default: 10.
-func RetryBudget(n int) RunOption { return middleware.RetryBudget(n) }
+func RetryBudget(n int) RunOption { return run.RetryBudget(n) }
 
 // RepeatLimit stops the run as stuck when one tool is called with the same
 // input more than n times. Default: 3.
@@ -31,24 +32,24 @@ func RepeatLimit(n int) RunOption { return tools.RepeatLimit(n) }
 // TokenBudget limits the run to n tokens, input and output together, as
 // the providers report them (schema.Message's ResponseMeta.Usage). Default:
 // no limit.
-func TokenBudget(n int) RunOption { return middleware.TokenBudget(n) }
+func TokenBudget(n int) RunOption { return run.TokenBudget(n) }
 
 // RequestLimit limits the run to n requests to models, failed ones and
 // retries included. Default: no limit.
-func RequestLimit(n int) RunOption { return middleware.RequestLimit(n) }
+func RequestLimit(n int) RunOption { return run.RequestLimit(n) }
 
 // ToolCallLimit limits the run to n tool calls; the call over the limit
 // ends the run as a taxonomy.FatalToolError does. Default: no limit.
-func ToolCallLimit(n int) RunOption { return middleware.ToolCallLimit(n) }
+func ToolCallLimit(n int) RunOption { return run.ToolCallLimit(n) }
 
 // Usage is what a run has used so far: requests to models (failed ones
 // included), the input and output tokens the providers reported, tool
 // calls, retries and the time waited before retries.
-type Usage = middleware.Usage
+type Usage = run.Usage
 
 // UsageFrom returns the usage of the run carried by ctx so far, the zero
 // Usage without a run.
-func UsageFrom(ctx context.Context) Usage { return middleware.RunFrom(ctx).Usage() }
+func UsageFrom(ctx context.Context) Usage { return run.From(ctx).Usage() }
 
 // Sentinels for errors.Is on the errors of wrapped models and tools; they
 // are package resilient's.
@@ -59,5 +60,5 @@ var (
 	// request was sent (a tool's ends the run).
 	ErrCircuitOpen = middleware.ErrCircuitOpen
 	// ErrUsageLimit: a limit of the run refused a call.
-	ErrUsageLimit = middleware.ErrUsageLimit
+	ErrUsageLimit = run.ErrUsageLimit
 )

@@ -14,6 +14,7 @@ import (
 	"github.com/resilientgo/resilient/internal/wire"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -61,7 +62,7 @@ type call struct {
 	send          sender
 	target        *target
 	caller        context.Context
-	run           *middleware.Run
+	run           *run.Run
 	obs           observe.Observers
 	viaMiddleware bool
 	started       time.Time // when observed

@@ -12,6 +12,7 @@ import (
 
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -130,7 +131,7 @@ func (c *core) do(req *http.Request, send sender, viaMiddleware bool) (*http.Res
 	}
 	ctx := req.Context()
 	cl := &call{core: c, req: req, body: b, send: send, target: t, caller: ctx,
-		run: middleware.RunFrom(ctx), obs: t.pipe.Observers(), viaMiddleware: viaMiddleware}
+		run: run.From(ctx), obs: t.pipe.Observers(), viaMiddleware: viaMiddleware}
 	var opts []middleware.CallOption
 	if cl.run != nil {
 		opts = append(opts, middleware.Request(func(context.Context, middleware.State) int { return b.tokens() }))

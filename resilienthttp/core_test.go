@@ -15,6 +15,7 @@ import (
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/resilienthttp"
+	"github.com/resilientgo/resilient/run"
 )
 
 func TestBreakerPerHostAndModel(t *testing.T) {
@@ -98,7 +99,7 @@ func TestRunLimitsAndUsage(t *testing.T) {
 		srv := faultserver.NewInMemory(faultserver.Overloaded(), faultserver.Reply("Order 4471 shipped."))
 		defer srv.Close()
 		client := &http.Client{Transport: resilienthttp.Transport(srv.Client().Transport)}
-		ctx := middleware.NewRun(t.Context(), middleware.RequestLimit(4))
+		ctx := run.New(t.Context(), run.RequestLimit(4))
 		for _, stream := range []bool{false, true} {
 			srv.SetScript(faultserver.Overloaded(), faultserver.Reply("Order 4471 shipped."))
 			if _, body, err := post(ctx, client, srv, chat("gpt-4o-mini", stream)); err != nil || answer(body) != "Order 4471 shipped." {
@@ -109,12 +110,12 @@ func TestRunLimitsAndUsage(t *testing.T) {
 		for _, r := range srv.Requests() {
 			in, out = in+r.InputTokens, out+r.OutputTokens
 		}
-		u := middleware.RunFrom(ctx).Usage()
+		u := run.From(ctx).Usage()
 		if u.Requests != 4 || u.InputTokens != in || u.OutputTokens != out || in == 0 || out == 0 {
 			t.Errorf("got %+v, want 4 requests, %d input and %d output tokens", u, in, out)
 		}
 		_, _, err := post(ctx, client, srv, chat("gpt-4o-mini", false))
-		if !errors.Is(err, middleware.ErrUsageLimit) || srv.Count() != 4 {
+		if !errors.Is(err, run.ErrUsageLimit) || srv.Count() != 4 {
 			t.Errorf("got %v after %d requests, want the request limit after 4", err, srv.Count())
 		}
 	})

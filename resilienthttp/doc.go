@@ -60,7 +60,7 @@
 //
 // # Runs, pools, observers
 //
-// A run started with middleware.NewRun (resilient.NewRun) in the context
+// A run started with run.New (resilient.NewRun) in the context
 // the SDK is called with works as it does for the langchaingo wrappers:
 // every attempt counts against its request limit and token budget, each
 // retry against its retry budget, and the tokens each response reports

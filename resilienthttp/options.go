@@ -86,8 +86,8 @@ func RetryAfterCap(d time.Duration) Option { return Pipeline(middleware.RetryAft
 // CircuitBreaker sets each target's breaker: open after failures
 // consecutive failures that say something about the target, for delay.
 // A target is a host and the model the request names, or a model of a
-// pool's member. Default: 10 failures ([middleware.DefaultBreakerFailures]),
-// 10 s ([middleware.DefaultBreakerDelay]).
+// pool's member. Default: 10 failures ([breaker.DefaultFailures]),
+// 10 s ([breaker.DefaultDelay]).
 func CircuitBreaker(failures int, delay time.Duration) Option {
 	return Pipeline(middleware.CircuitBreaker(failures, delay))
 }

@@ -7,8 +7,8 @@
 // should not have to discover an outage on its own, and N replicas each
 // sending 8 requests at once to a deployment sized for 8 overload it.
 //
-// The in-memory versions (tools.MemoryStore, middleware.LocalLimiter, a
-// middleware.Breaker of its own, middleware.Bulkhead) stay the defaults; this package is
+// The in-memory versions (tools.MemoryStore, limit.LocalLimiter, a
+// breaker.Breaker of its own, limit.Bulkhead) stay the defaults; this package is
 // separate so that a program without Redis does not link go-redis.
 //
 //	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
@@ -41,7 +41,8 @@
 // The guarantee holds while Redis keeps its records. A Redis that restarts
 // without persistence forgets them all, and a payment in flight or already
 // done may run again; so may records lost in a failover to a replica
-// (replication is asynchronous) or evicted to make room. For idempotency
+// (replication is asynchronous; see [WaitReplicas]) or evicted to make
+// room. For idempotency
 // records, configure Redis with
 //
 //	appendonly yes
@@ -55,16 +56,16 @@
 //
 // # Shared rate limit
 //
-// [Limiter] implements middleware.Limiter with a sliding window kept in
+// [Limiter] implements limit.Limiter with a sliding window kept in
 // Redis and decided by a Lua script on Redis's clock: all the replicas
 // together admit at most n attempts (and, with [Tokens], n tokens) in any
 // window of one period. An attempt over the limit waits for the earliest
 // slot, in the order asked, up to [MaxWait]. The in-process default is
-// middleware.LocalLimiter.
+// limit.LocalLimiter.
 //
 // # Shared circuit breaker
 //
-// [ShareBreaker] links a middleware.Breaker to the breakers of the other
+// [ShareBreaker] links a breaker.Breaker to the breakers of the other
 // replicas: an open (from failures, or held open by a Retry-After over the
 // cap) holds the others open for the rest of its period, at most the
 // breaker's longest hold (middleware.MaxHold, 5 min by default), and a
@@ -75,7 +76,7 @@
 //
 // # Shared concurrency limit
 //
-// [Semaphore] implements middleware.Semaphore: all the replicas together
+// [Semaphore] implements limit.Semaphore: all the replicas together
 // hold at most n slots, so given to resilient.ConcurrencyLimit it bounds the
 // attempts in flight to a target across the fleet. A slot is a token in a
 // sorted set scored by the end of its lease on Redis's clock; its holder
@@ -146,8 +147,19 @@
 // "resilient:idempotency:", "resilient:limiter:", "resilient:breaker:" and
 // "resilient:semaphore:". A semaphore is one key, which expires with its
 // last lease, and a channel of the same name.
-// A limiter's two keys share a hash tag, so every script touches one
-// Redis Cluster slot. The scripts need Redis 6.2 or later.
+// A limiter's keys share a hash tag, so every script touches one Redis
+// Cluster slot. The scripts need Redis 6.2 or later.
+//
+// # Cluster and Sentinel
+//
+// Every feature takes a redis.UniversalClient: a *redis.Client, a
+// *redis.ClusterClient, or Sentinel's failover client. A failover may lose
+// what the old master had not replicated: idempotency records (those calls
+// may run again) and a limiter's log (it may admit up to a window more).
+// [WaitReplicas] makes a Store wait for its replicas after each claim and
+// completion, so that a claim survives a failover, at the cost of failing
+// calls while no replica follows the master. docs/exactly-once.md in the
+// repository has the measurements.
 //
 // # Concurrency
 //

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/resilientredis"
 	"github.com/resilientgo/resilient/tools"
 )
@@ -78,7 +78,7 @@ func TestTimeoutHonouredWhateverTheClient(t *testing.T) {
 	if err := lim.Acquire(ctx, 1); err != nil { // loads the script
 		t.Fatal(err)
 	}
-	b := middleware.NewBreaker("provider", 5, time.Second, nil)
+	b := breaker.New(breaker.Settings{Name: "provider", Failures: 5, Delay: time.Second})
 
 	resumed := srv.pause(2 * time.Second)
 	var wg sync.WaitGroup
@@ -278,7 +278,7 @@ func TestUnreachableRedisFailsFast(t *testing.T) {
 	if os.Getenv(childEnv) != "" {
 		t.Skip("not in a helper process")
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^(TestStoreContract|TestBreakerOpensAndClosesTogether|TestLimiterSharedByThreeClients)$", "-test.timeout=60s")
+	cmd := exec.Command(os.Args[0], "-test.run=^(TestStoreContract|TestBreakerOpensAndClosesTogether|TestLimiterSharedByFiveClients)$", "-test.timeout=60s")
 	cmd.Env = append(os.Environ(), addrEnv+"="+closedAddr(t))
 	start := time.Now()
 	out, err := cmd.CombinedOutput()

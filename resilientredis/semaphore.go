@@ -13,7 +13,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/observe"
 )
 
@@ -33,7 +33,7 @@ const (
 	MaxSemaphoreWait = 10 * time.Minute
 )
 
-// Semaphore is a [middleware.Semaphore] shared by every process that uses
+// Semaphore is a [limit.Semaphore] shared by every process that uses
 // the same Redis, prefix and key: the replicas of a service together hold
 // at most n slots at once, so that, given to resilient.ConcurrencyLimit
 // (or middleware.ConcurrencyLimit), at most n attempts are in flight to the
@@ -57,14 +57,14 @@ const (
 // lost": the call goes on, and the fleet holds one more than n until it
 // ends. The key expires when the last lease does, so an idle semaphore
 // leaves nothing in Redis. A slot whose release is never called is renewed
-// for as long as its process lives, like a slot of middleware.Bulkhead that
+// for as long as its process lives, like a slot of limit.Bulkhead that
 // is never given back.
 //
 // # Waiting
 //
 // A caller that finds every slot taken waits up to the wait it is given
 // (at most [MaxSemaphoreWait], and never past ctx's end), then fails with
-// an error matching middleware.ErrConcurrency. Waiting does not poll Redis
+// an error matching limit.ErrConcurrency. Waiting does not poll Redis
 // for every waiter: the waiters of one process line up, and only the first
 // asks Redis, when a slot may have freed up:
 //
@@ -90,7 +90,7 @@ const (
 //
 // By default the semaphore fails open to a limit of its own: while Redis is
 // unavailable each process admits up to n attempts at once on a local
-// bulkhead (middleware.Bulkhead), so the fleet admits up to n per replica,
+// bulkhead (limit.Bulkhead), so the fleet admits up to n per replica,
 // and it logs "redis unavailable" (see [KeyFeature]). A limit that stopped
 // every call while Redis is down would turn a Redis outage into an outage
 // of the agent; n per process keeps each replica as bounded as
@@ -116,7 +116,7 @@ type Semaphore struct {
 	timeout    time.Duration
 	poll       time.Duration
 	failClosed bool
-	local      *middleware.Bulkhead // while Redis is unavailable, failing open
+	local      *limit.Bulkhead // while Redis is unavailable, failing open
 	health     *health
 	logger     *slog.Logger
 
@@ -129,7 +129,7 @@ type Semaphore struct {
 	closed bool
 }
 
-var _ middleware.Semaphore = (*Semaphore)(nil)
+var _ limit.Semaphore = (*Semaphore)(nil)
 
 // NewSemaphore returns a semaphore of n slots shared by every process that
 // shares key (for instance "openai:gpt-4o") on the same Redis. n must be
@@ -160,7 +160,7 @@ func NewSemaphore(client redis.UniversalClient, key string, n int, opts ...Optio
 	if err := errors.Join(append(errs, err)...); err != nil {
 		return nil, err
 	}
-	local, _ := middleware.NewBulkhead(n) // n >= 1
+	local, _ := limit.NewBulkhead(n) // n >= 1
 	action, detail := observe.SharedLocal, fmt.Sprintf("admitting up to %d at once in this process", n)
 	if c.failClosed {
 		action, detail = observe.SharedFailClosed, "refusing every attempt"
@@ -186,10 +186,10 @@ func NewSemaphore(client redis.UniversalClient, key string, n int, opts ...Optio
 // Size returns the number of slots.
 func (s *Semaphore) Size() int { return s.n }
 
-// Acquire implements [middleware.Semaphore]: it takes a slot, waiting up to
+// Acquire implements [limit.Semaphore]: it takes a slot, waiting up to
 // maxWait (at most [MaxSemaphoreWait]) for one, and returns the function
 // that gives it back, which is safe to call more than once. It returns a
-// *middleware.ConcurrencyError (matching middleware.ErrConcurrency) when
+// *limit.ConcurrencyError (matching limit.ErrConcurrency) when
 // no slot freed up in time, ctx's error when ctx ended first, and, with
 // [FailClosed], an error matching [ErrUnavailable] while Redis is
 // unavailable.
@@ -258,7 +258,7 @@ func (s *Semaphore) refused(err error, start time.Time) error {
 	if err != nil {
 		return err
 	}
-	return &middleware.ConcurrencyError{Limit: s.n, Waited: time.Since(start).Round(time.Millisecond), Shared: s.key}
+	return &limit.ConcurrencyError{Limit: s.n, Waited: time.Since(start).Round(time.Millisecond), Shared: s.key}
 }
 
 // jitteredPoll returns half to all of the poll interval, at random.
@@ -286,7 +286,7 @@ func (s *Semaphore) try(ctx context.Context, token string, deadline time.Time) (
 		return nil, -1, &UnavailableError{Op: "acquire", Key: s.key, Err: err}
 	case err != nil:
 		release, err := s.local.Acquire(ctx, time.Until(deadline))
-		var full *middleware.ConcurrencyError
+		var full *limit.ConcurrencyError
 		if errors.As(err, &full) {
 			err = nil // the caller's refusal, with the time it waited
 		}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/resilientredis"
 )
 
@@ -104,7 +104,7 @@ func TestSemaphoreAfterRestart(t *testing.T) {
 	if _, ok := eventually(3*lease, func() bool { return srv.do("ZCARD", key) == int64(1) }); !ok {
 		t.Fatal("the holder did not take its slot again after the restart")
 	}
-	if _, err := b.Acquire(context.Background(), 0); !errors.Is(err, middleware.ErrConcurrency) {
+	if _, err := b.Acquire(context.Background(), 0); !errors.Is(err, limit.ErrConcurrency) {
 		t.Errorf("another replica after the holder renewed: got %v, want ErrConcurrency", err)
 	}
 }

@@ -13,7 +13,7 @@ import (
 
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/faultserver"
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/resilientredis"
@@ -52,8 +52,8 @@ func acquire(t *testing.T, s *resilientredis.Semaphore, maxWait time.Duration) f
 func refused(t *testing.T, s *resilientredis.Semaphore, key string, n int) {
 	t.Helper()
 	release, err := s.Acquire(context.Background(), 0)
-	var ce *middleware.ConcurrencyError
-	if !errors.As(err, &ce) || !errors.Is(err, middleware.ErrConcurrency) || ce.Limit != n || ce.Shared != key {
+	var ce *limit.ConcurrencyError
+	if !errors.As(err, &ce) || !errors.Is(err, limit.ErrConcurrency) || ce.Limit != n || ce.Shared != key {
 		t.Errorf("Acquire with every slot taken: got %v, want a *ConcurrencyError of %d slots of %s", err, n, key)
 	}
 	if release != nil {
@@ -213,7 +213,7 @@ func TestSemaphoreWaitBounded(t *testing.T) {
 	start := time.Now()
 	_, err := ss[1].Acquire(context.Background(), wait)
 	took := time.Since(start)
-	var ce *middleware.ConcurrencyError
+	var ce *limit.ConcurrencyError
 	if !errors.As(err, &ce) || ce.Waited < wait || took < wait || took > wait+2*time.Second {
 		t.Errorf("after %v: got %v, want a *ConcurrencyError after %v", took, err, wait)
 	}
@@ -328,7 +328,7 @@ func TestSemaphoreRedisDown(t *testing.T) {
 	defer s.Close()
 	r1 := acquire(t, s, 0)
 	r2 := acquire(t, s, time.Second)
-	if _, err := s.Acquire(context.Background(), 0); !errors.Is(err, middleware.ErrConcurrency) {
+	if _, err := s.Acquire(context.Background(), 0); !errors.Is(err, limit.ErrConcurrency) {
 		t.Errorf("a third while Redis is down: got %v, want ErrConcurrency (n slots in this process)", err)
 	}
 	r1()
@@ -399,7 +399,7 @@ func TestSemaphoreForgedLease(t *testing.T) {
 	const wait = 500 * time.Millisecond
 	start := time.Now()
 	_, err := ss[0].Acquire(context.Background(), wait)
-	if took := time.Since(start); !errors.Is(err, middleware.ErrConcurrency) || took < wait {
+	if took := time.Since(start); !errors.Is(err, limit.ErrConcurrency) || took < wait {
 		t.Errorf("after %v: got %v, want ErrConcurrency after the wait (%v)", took, err, wait)
 	}
 }
@@ -471,7 +471,7 @@ func TestSemaphorePerMemberAcrossReplicas(t *testing.T) {
 // TestSemaphoreRedisDownThroughModel: a model under a Redis semaphore
 // while Redis is unreachable: failing open, its calls go through; with
 // FailClosed, each fails at once as a refusal of the concurrency limit,
-// matching ErrUnavailable and middleware.ErrConcurrency, reported as a
+// matching ErrUnavailable and limit.ErrConcurrency, reported as a
 // Refusal, and no request reaches the provider.
 func TestSemaphoreRedisDownThroughModel(t *testing.T) {
 	t.Parallel()
@@ -496,7 +496,7 @@ func TestSemaphoreRedisDownThroughModel(t *testing.T) {
 		t.Errorf("fail open: got %v after %d requests, want the answer after 1", err, srv.Count())
 	}
 	rec, err := call(resilientredis.FailClosed())
-	if !errors.Is(err, resilientredis.ErrUnavailable) || !errors.Is(err, middleware.ErrConcurrency) || srv.Count() != 1 {
+	if !errors.Is(err, resilientredis.ErrUnavailable) || !errors.Is(err, limit.ErrConcurrency) || srv.Count() != 1 {
 		t.Errorf("fail closed: got %v after %d requests in all, want ErrUnavailable and ErrConcurrency, and no new request", err, srv.Count())
 	}
 	if got := observetest.Of[observe.Refusal](rec); len(got) != 1 || got[0].Reason != observe.RefusedConcurrency {

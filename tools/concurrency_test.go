@@ -51,7 +51,7 @@ func TestToolConcurrencyLimit(t *testing.T) {
 			})
 		}
 		wg.Wait()
-		refused := "Error: search failed internally (*middleware.ConcurrencyError)"
+		refused := "Error: search failed internally (*limit.ConcurrencyError)"
 		if most.Load() != 2 || outs["found"] != 4 || outs[refused] != 6 {
 			t.Errorf("%d at most at once, outputs %v; want 2, 4 found (two rounds within the wait), 6 refused", most.Load(), outs)
 		}
@@ -96,7 +96,7 @@ func TestToolBulkheadUnder200Callers(t *testing.T) {
 			outs            = map[string]int{}
 			longest, refuse time.Duration
 		)
-		refused := "Error: summarise failed internally (*middleware.ConcurrencyError)"
+		refused := "Error: summarise failed internally (*limit.ConcurrencyError)"
 		for i := range callers {
 			wg.Go(func() {
 				start := time.Now()

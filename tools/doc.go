@@ -90,7 +90,7 @@
 //
 // # Stuck runs
 //
-// With a middleware.Run in the context (middleware.NewRun, resilient.NewRun),
+// With a run.Run in the context (run.New, resilient.NewRun),
 // a call with the same tool and input more often than the run's repeat
 // limit ([RepeatLimit], 3 by default) ends the run with a FatalToolError
 // "stuck: <tool> called N times with the same input" ([ErrStuck]): a model

@@ -10,6 +10,7 @@ import (
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 	"github.com/resilientgo/resilient/tools"
 )
@@ -58,7 +59,7 @@ func TestCallEndReportsTheOutcome(t *testing.T) {
 	t.Run("stuck", func(t *testing.T) {
 		var rec observetest.Recorder
 		w := mustWrap(t, newCounted("charge", charges), tools.Middleware(middleware.Observe(&rec)))
-		ctx := middleware.NewRun(t.Context(), tools.RepeatLimit(1))
+		ctx := run.New(t.Context(), tools.RepeatLimit(1))
 		_, _ = w.Call(ctx, "a")
 		_, _ = w.Call(ctx, "a")
 		if ends := observetest.Of[observe.CallEnd](&rec); len(ends) != 2 || ends[1].Outcome != observe.OutcomeStuck {

@@ -8,9 +8,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/internal/redact"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -192,7 +194,7 @@ func (t *Tool) Unwrap() Callable {
 func (t *Tool) Idempotent() bool { return t != nil && t.cfg.idempotent }
 
 // Breaker returns the tool's circuit breaker, nil when disabled or t is nil.
-func (t *Tool) Breaker() *middleware.Breaker {
+func (t *Tool) Breaker() *breaker.Breaker {
 	if t == nil || t.pipe == nil {
 		return nil
 	}
@@ -210,7 +212,7 @@ func (t *Tool) Breaker() *middleware.Breaker {
 //   - a *[taxonomy.FatalToolError] naming the tool when the tool returned
 //     one, when its circuit is open ([ErrCircuitOpen]), when the model is
 //     stuck repeating the call ([ErrStuck]) and when the run's tool call
-//     limit is reached (middleware.ErrUsageLimit): the run ends;
+//     limit is reached (run.ErrUsageLimit): the run ends;
 //   - the context's error when the caller gave up: the run ends;
 //   - a *[taxonomy.FatalToolError] classified as a programming failure for
 //     a nil *Tool, a Tool that New did not build, or a nil context.
@@ -269,7 +271,7 @@ func (t *Tool) run(ctx context.Context, input string) result {
 		scope, _ := ctx.Value(keyScopeCtx{}).(string)
 		key = scope + t.cfg.keyFunc(t.name, input)
 	}
-	if run := middleware.RunFrom(ctx); run != nil {
+	if run := run.From(ctx); run != nil {
 		reps := repeatsOf(run)
 		if limit := reps.limit.Load(); limit > 0 {
 			if n := reps.add(repeatHash(t.name, key, input)); int64(n) > limit {

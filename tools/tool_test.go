@@ -14,6 +14,7 @@ import (
 
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
+	"github.com/resilientgo/resilient/run"
 
 	lctools "github.com/tmc/langchaingo/tools"
 
@@ -249,7 +250,7 @@ func TestRepeatLimit(t *testing.T) {
 	tests := []struct {
 		name   string
 		opts   []tools.Option
-		run    []middleware.RunOption
+		run    []run.Option
 		inputs []string // the last one is checked
 		want   string   // the last call's error
 	}{
@@ -260,14 +261,14 @@ func TestRepeatLimit(t *testing.T) {
 			[]string{`{"x":1,"y":2}`, `{"y":2,"x":1}`, `{"x":1,"y":2}`, `{"y": 2, "x": 1}`}, stuck},
 		{"a tool with a KeyFunc counts its keys", []tools.Option{tools.KeyFunc(func(_, in string) string { return strings.ToLower(in) })}, nil,
 			[]string{"A", "a", "A", "a"}, stuck},
-		{"RepeatLimit(1)", nil, []middleware.RunOption{tools.RepeatLimit(1)}, []string{"a", "a"},
+		{"RepeatLimit(1)", nil, []run.Option{tools.RepeatLimit(1)}, []string{"a", "a"},
 			"fatal tool error in t: stuck: t called 2 times with the same input"},
-		{"RepeatLimit(0) disables", nil, []middleware.RunOption{tools.RepeatLimit(0)}, []string{"a", "a", "a", "a", "a"}, "<nil>"},
+		{"RepeatLimit(0) disables", nil, []run.Option{tools.RepeatLimit(0)}, []string{"a", "a", "a", "a", "a"}, "<nil>"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w := mustWrap(t, returns("ok", nil), tt.opts...)
-			ctx := middleware.NewRun(t.Context(), tt.run...)
+			ctx := run.New(t.Context(), tt.run...)
 			var err error
 			for _, in := range tt.inputs {
 				_, err = w.Call(ctx, in)
@@ -310,7 +311,7 @@ func TestRepeatWindow(t *testing.T) {
 		{"recurring after the window", tools.RepeatWindow, false},
 	}
 	for _, tt := range tests {
-		ctx := middleware.NewRun(t.Context())
+		ctx := run.New(t.Context())
 		others(ctx, "before", 5*tools.RepeatWindow) // a long-lived run
 		for range 3 {
 			_ = call(ctx, "loop")
@@ -321,7 +322,7 @@ func TestRepeatWindow(t *testing.T) {
 		}
 	}
 	// Calling an input again makes it recent: it outlives a window of others.
-	ctx := middleware.NewRun(t.Context())
+	ctx := run.New(t.Context())
 	_ = call(ctx, "loop")
 	for i := range 3 {
 		others(ctx, fmt.Sprint("round", i), tools.RepeatWindow-1)
@@ -336,7 +337,7 @@ func TestRepeatWindow(t *testing.T) {
 // was passed by a call made again.
 func TestRepeatWindowForgetsTheLeastRecentCall(t *testing.T) {
 	w := mustWrap(t, returns("ok", nil))
-	ctx := middleware.NewRun(t.Context())
+	ctx := run.New(t.Context())
 	call := func(in string, stuck bool) {
 		t.Helper()
 		if _, err := w.Call(ctx, in); errors.Is(err, tools.ErrStuck) != stuck {

@@ -10,6 +10,7 @@ import (
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/resilienthttp"
+	"github.com/resilientgo/resilient/run"
 )
 
 // TestFailuresAreNotMultiplied keeps each fault coming, with every SDK's
@@ -142,7 +143,7 @@ func TestRunLimitsAddUp(t *testing.T) {
 				srv := faultserver.NewInMemory()
 				defer srv.Close()
 				call := s.open(t, srv.URL, srv.Client())
-				ctx := middleware.NewRun(t.Context(), middleware.RequestLimit(4))
+				ctx := run.New(t.Context(), run.RequestLimit(4))
 				for _, stream := range []bool{false, true} {
 					srv.SetScript(faultserver.Overloaded(), faultserver.Reply(answer))
 					if got, err := call(ctx, stream); err != nil || got != answer {
@@ -153,12 +154,12 @@ func TestRunLimitsAddUp(t *testing.T) {
 				for _, r := range srv.Requests() {
 					in, out = in+r.InputTokens, out+r.OutputTokens
 				}
-				u := middleware.RunFrom(ctx).Usage()
+				u := run.From(ctx).Usage()
 				if u.Requests != 4 || u.InputTokens != in || u.OutputTokens != out || in == 0 || out == 0 {
 					t.Errorf("got %+v, want 4 requests, %d input and %d output tokens", u, in, out)
 				}
 				_, err := call(ctx, false)
-				if !errors.Is(err, middleware.ErrUsageLimit) || srv.Count() != 4 {
+				if !errors.Is(err, run.ErrUsageLimit) || srv.Count() != 4 {
 					t.Errorf("got %v after %d requests, want the request limit after 4", err, srv.Count())
 				}
 				checkFirstAttempts(t, s, srv.Requests())

@@ -1,0 +1,87 @@
+package middleware
+
+import (
+	"time"
+
+	"github.com/resilientgo/resilient/limit"
+)
+
+// RateLimit makes every attempt acquire one unit from l before it starts.
+// Default: no limiter.
+func RateLimit(l limit.Limiter) Option {
+	return func(c *config) {
+		c.gate()
+		if l == nil {
+			c.errorf("RateLimit(nil)")
+			return
+		}
+		c.limiter = l
+	}
+}
+
+// MaxConcurrent bounds the attempts of the target in flight at once to n,
+// on a [limit.Bulkhead] of the pipeline's own (a model's streaming and
+// non-streaming calls share one; given to a pool, it bounds the pool as a
+// whole, and given in a member's options, that member; a pool's caller
+// waiting for a member's cooldown to end holds no slot). A caller waits up
+// to maxWait for a slot, then its call stops with [observe.ReasonConcurrency],
+// without a request: a refusal is local overload, never counted against the
+// target's circuit breaker, and reported as a [observe.Refusal] with
+// [observe.RefusedConcurrency]. It must be n >= 1 and maxWait >= 0 (0: no wait).
+// Default: no limit.
+func MaxConcurrent(n int, maxWait time.Duration) Option {
+	return func(c *config) {
+		c.gate()
+		if n < 1 || maxWait < 0 {
+			c.errorf("MaxConcurrent(%d, %v): need n >= 1 and maxWait >= 0", n, maxWait)
+			return
+		}
+		c.concurrency, c.semaphore, c.semWait = n, nil, maxWait
+	}
+}
+
+// ConcurrencyLimit is [MaxConcurrent] on a semaphore of the caller's:
+// shared by several targets, or by the replicas of a service (package
+// resilientredis). Callers wait up to maxWait for a slot. Default: no
+// limit.
+func ConcurrencyLimit(s limit.Semaphore, maxWait time.Duration) Option {
+	return func(c *config) {
+		c.gate()
+		if s == nil || maxWait < 0 {
+			c.errorf("ConcurrencyLimit(%v, %v): need a semaphore and maxWait >= 0", s, maxWait)
+			return
+		}
+		c.concurrency, c.semaphore, c.semWait = 0, s, maxWait
+	}
+}
+
+// ConcurrencyWait returns how long callers wait for a slot of the
+// concurrency limit that opts set ([MaxConcurrent] or [ConcurrencyLimit],
+// the last one given), and whether they set one. It only reads the
+// options: an adapter that puts another target's semaphore in place of the
+// one opts set uses it to keep their wait (package llms, sharing a model's
+// limits with an embedder).
+func ConcurrencyWait(opts ...Option) (time.Duration, bool) {
+	var c config
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	return c.semWait, c.concurrency > 0 || c.semaphore != nil
+}
+
+// newSemaphore returns the semaphore that c asks for, nil for none.
+func (c *config) newSemaphore() limit.Semaphore {
+	if c.semaphore != nil || c.concurrency == 0 {
+		return c.semaphore
+	}
+	b, _ := limit.NewBulkhead(c.concurrency) // MaxConcurrent checked n
+	return b
+}
+
+// Concurrency returns the concurrency limit set with [MaxConcurrent] or
+// [ConcurrencyLimit], nil if none, and how long callers wait for it: an
+// adapter shares it with another pipeline of the same target (package llms
+// shares a model's between its streaming and non-streaming calls).
+func (p *Pipeline[R]) Concurrency() (limit.Semaphore, time.Duration) { return p.sem, p.cfg.semWait }
