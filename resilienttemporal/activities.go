@@ -13,7 +13,8 @@ import (
 	"go.temporal.io/sdk/worker"
 
 	"github.com/resilientgo/resilient"
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/breaker"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/tools"
 )
 
@@ -115,9 +116,9 @@ func (a *Activities) callTool(ctx context.Context, in toolInput) (toolOutput, er
 	prior := priorUsage(ctx)
 	prior.ToolCalls = 0
 	rctx, _ := attemptRun(ctx, in.Allowance, prior, true)
-	run := activity.GetInfo(ctx).WorkflowExecution
+	wf := activity.GetInfo(ctx).WorkflowExecution
 	beat := startHeartbeat(ctx, rctx, prior)
-	out, err := t.Call(tools.WithKeyScope(rctx, run.ID+"/"+run.RunID+"/"), in.Input)
+	out, err := t.Call(tools.WithKeyScope(rctx, wf.ID+"/"+wf.RunID+"/"), in.Input)
 	used := beat.stop(err != nil)
 	if err != nil {
 		return toolOutput{}, failure(ctx, err, used, nil)
@@ -161,14 +162,14 @@ func attemptRun(ctx context.Context, a allowance, prior resilient.Usage, tool bo
 	if a.Requests > 0 {
 		left := a.Requests - prior.Requests
 		if left <= 0 {
-			return nil, &middleware.UsageLimitError{Limit: limitRequests, Usage: prior}
+			return nil, &run.UsageLimitError{Limit: limitRequests, Usage: prior}
 		}
 		opts = append(opts, resilient.RequestLimit(left))
 	}
 	if a.Tokens > 0 {
 		left := a.Tokens - prior.Tokens()
 		if left <= 0 {
-			return nil, &middleware.UsageLimitError{Limit: limitTokens, Usage: prior}
+			return nil, &run.UsageLimitError{Limit: limitTokens, Usage: prior}
 		}
 		opts = append(opts, resilient.TokenBudget(left))
 	}
@@ -178,7 +179,7 @@ func attemptRun(ctx context.Context, a allowance, prior resilient.Usage, tool bo
 // holdOf returns how to read m's breaker's remaining hold, nil when m has
 // no breaker to ask.
 func holdOf(m lcllms.Model) func() time.Duration {
-	b, ok := m.(interface{ Breaker() *middleware.Breaker })
+	b, ok := m.(interface{ Breaker() *breaker.Breaker })
 	if !ok {
 		return nil
 	}

@@ -9,11 +9,12 @@ import (
 
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
-var errUsageLimit = middleware.ErrUsageLimit
+var errUsageLimit = run.ErrUsageLimit
 
 // maxNextRetryDelay bounds the durable wait a failure asks for: a provider's
 // hint is clamped to 6 h where it is parsed, a breaker's hold to
@@ -60,7 +61,7 @@ func failure(ctx context.Context, err error, used resilient.Usage, hold func() t
 		return ctx.Err()
 	}
 	d := failureDetails{Usage: used}
-	var limit *middleware.UsageLimitError
+	var limit *run.UsageLimitError
 	if errors.As(err, &limit) {
 		d.Limit, d.Need, d.Class = limit.Limit, limit.Need, limit.Class()
 		return temporal.NewApplicationErrorWithOptions(err.Error(), TypeUsageLimit,
@@ -92,11 +93,11 @@ func failure(ctx context.Context, err error, used resilient.Usage, hold func() t
 
 // failed turns the error of an activity into the error the workflow's
 // model or tool returns, and adds the usage it reports to the run's: a
-// refusal by a limit is a *middleware.UsageLimitError naming the run's
+// refusal by a limit is a *run.UsageLimitError naming the run's
 // limit and usage; any other failure is the activity's error as it is, a
 // *temporal.ActivityError whose *temporal.ApplicationError has the kind as
 // its type, which is what the workflow's caller then sees.
-func (r *run) failed(err error) error {
+func (r *runState) failed(err error) error {
 	var app *temporal.ApplicationError
 	if !errors.As(err, &app) {
 		return err
@@ -107,7 +108,7 @@ func (r *run) failed(err error) error {
 	}
 	r.add(d.Usage)
 	if app.Type() == TypeUsageLimit {
-		return &middleware.UsageLimitError{Limit: d.Limit, Max: r.max(d.Limit), Need: d.Need, Usage: r.usage}
+		return &run.UsageLimitError{Limit: d.Limit, Max: r.max(d.Limit), Need: d.Need, Usage: r.usage}
 	}
 	return err
 }

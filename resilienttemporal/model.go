@@ -66,7 +66,7 @@ func (m *Model) Name() string { return m.name }
 // A failure is the activity's error: a *temporal.ActivityError wrapping
 // the *temporal.ApplicationError whose type is the failure's kind
 // ("permanent", "rate_limited", ...), as the worker classified it. A
-// refusal by a limit of the run is a *middleware.UsageLimitError
+// refusal by a limit of the run is a *run.UsageLimitError
 // ([resilient.ErrUsageLimit]) naming the run's limit and usage.
 func (m *Model) GenerateContent(ctx context.Context, messages []llms.MessageContent, options ...llms.CallOption) (*llms.ContentResponse, error) {
 	r := runFrom(ctx)

@@ -7,7 +7,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/resilientgo/resilient"
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 	"github.com/resilientgo/resilient/tools"
 )
@@ -30,7 +30,7 @@ type limits struct {
 }
 
 func defaultLimits() limits {
-	return limits{Retries: middleware.DefaultRetryBudget, Repeats: tools.DefaultRepeatLimit}
+	return limits{Retries: run.DefaultRetryBudget, Repeats: tools.DefaultRepeatLimit}
 }
 
 // TokenBudget limits the run to n tokens, input and output together, as the
@@ -50,7 +50,7 @@ func ToolCallLimit(n int) RunOption { return func(l *limits) { l.ToolCalls = max
 
 // RetryBudget caps the in-process retries of every model and tool call of
 // the run together, across activity attempts. A negative value means
-// unlimited. Default: 10 (middleware.DefaultRetryBudget).
+// unlimited. Default: 10 (run.DefaultRetryBudget).
 func RetryBudget(n int) RunOption { return func(l *limits) { l.Retries = n } }
 
 // RepeatLimit stops the run as stuck ([tools.ErrStuck]) when one tool is
@@ -62,7 +62,7 @@ func RepeatLimit(n int) RunOption { return func(l *limits) { l.Repeats = n } }
 // has used, rebuilt on replay from the results of the activities, so it
 // survives a crash of the worker. Workflow code runs one coroutine at a
 // time, so it needs no lock.
-type run struct {
+type runState struct {
 	wctx    workflow.Context
 	limits  limits
 	usage   resilient.Usage
@@ -81,7 +81,7 @@ type runKey struct{}
 // It must be called in workflow code, once per run; [UsageFrom] reads the
 // run's usage.
 func NewRun(wctx workflow.Context, opts ...RunOption) context.Context {
-	r := &run{wctx: wctx, limits: defaultLimits(), repeats: map[string]int{}}
+	r := &runState{wctx: wctx, limits: defaultLimits(), repeats: map[string]int{}}
 	for _, o := range opts {
 		if o != nil {
 			o(&r.limits)
@@ -90,8 +90,8 @@ func NewRun(wctx workflow.Context, opts ...RunOption) context.Context {
 	return context.WithValue(context.Background(), runKey{}, r)
 }
 
-func runFrom(ctx context.Context) *run {
-	r, _ := ctx.Value(runKey{}).(*run)
+func runFrom(ctx context.Context) *runState {
+	r, _ := ctx.Value(runKey{}).(*runState)
 	return r
 }
 
@@ -109,7 +109,7 @@ func UsageFrom(ctx context.Context) resilient.Usage {
 }
 
 // add adds an activity's usage to the run's.
-func (r *run) add(u resilient.Usage) { r.usage = sum(r.usage, u) }
+func (r *runState) add(u resilient.Usage) { r.usage = sum(r.usage, u) }
 
 // sum returns the usage of a and b together.
 func sum(a, b resilient.Usage) resilient.Usage {
@@ -125,14 +125,14 @@ func sum(a, b resilient.Usage) resilient.Usage {
 // allowance returns what remains of the run's limits for one activity, or
 // the error refusing it when a limit it needs is spent: a model call needs a
 // request, a tool call a tool call.
-func (r *run) allowance(tool bool) (allowance, error) {
+func (r *runState) allowance(tool bool) (allowance, error) {
 	l, u := r.limits, r.usage
 	a := allowance{Retries: -1}
 	if l.Retries >= 0 {
 		a.Retries = max(l.Retries-u.Retries, 0)
 	}
 	refuse := func(name string, limit int) (allowance, error) {
-		return allowance{}, &middleware.UsageLimitError{Limit: name, Max: limit, Usage: u}
+		return allowance{}, &run.UsageLimitError{Limit: name, Max: limit, Usage: u}
 	}
 	if tool {
 		if l.ToolCalls > 0 {
@@ -155,7 +155,7 @@ func (r *run) allowance(tool bool) (allowance, error) {
 	return a, nil
 }
 
-// The limits' names, as middleware.UsageLimitError has them.
+// The limits' names, as run.UsageLimitError has them.
 const (
 	limitTokens    = "token budget"
 	limitRequests  = "request limit"
@@ -163,7 +163,7 @@ const (
 )
 
 // max returns the run's value of the limit called name.
-func (r *run) max(name string) int {
+func (r *runState) max(name string) int {
 	switch name {
 	case limitTokens:
 		return r.limits.Tokens

@@ -50,7 +50,7 @@ func (t *Tool) Description() string { return t.description }
 //     also when the activity failed every attempt its policy allows);
 //   - a *taxonomy.FatalToolError naming the tool when the tool ended the
 //     run, when a limit of the run refused the call (the cause is a
-//     *middleware.UsageLimitError), and when the model is stuck repeating
+//     *run.UsageLimitError), and when the model is stuck repeating
 //     the call ([tools.ErrStuck]), which the workflow itself counts: the run
 //     ends.
 func (t *Tool) Call(ctx context.Context, input string) (string, error) {
