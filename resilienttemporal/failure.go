@@ -9,8 +9,8 @@ import (
 
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/middleware"
-	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
