@@ -64,8 +64,6 @@ var defaults = map[string]any{
 	"resilientmcp.DefaultServerLogLevel":     resilientmcp.DefaultServerLogLevel,
 	"resilienthttp.DefaultStreamIdleTimeout": resilienthttp.DefaultStreamIdleTimeout,
 	"resilienthttp.DefaultMaxBody":           resilienthttp.DefaultMaxBody,
-	"resilienthttp.DefaultMaxHold":           resilienthttp.DefaultMaxHold,
-	"resilienthttp.DefaultMaxTargets":        resilienthttp.DefaultMaxTargets,
 }
 
 // Every default written in a doc comment ("Default: 30 s ([DefaultTimeout])")

@@ -275,7 +275,8 @@ func (t *Tool) run(ctx context.Context, input string) result {
 	}
 	var key string // the idempotency key, computed once for both its uses
 	if t.cfg.idempotent || t.cfg.customKey {
-		key = t.cfg.keyFunc(t.name, input)
+		scope, _ := ctx.Value(keyScopeCtx{}).(string)
+		key = scope + t.cfg.keyFunc(t.name, input)
 	}
 	if run := run.From(ctx); run != nil {
 		reps := repeatsOf(run)
