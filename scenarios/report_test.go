@@ -79,4 +79,29 @@ func TestSplice(t *testing.T) {
 		rows[2][3] != "**FAIL**: why" || !strings.Contains(got, "| 2 | two | 2 | **FAIL**: slow |") {
 		t.Errorf("appended: got\n%s\n%q", got, rows)
 	}
+	elsewhere := keptBegin + " (written elsewhere) -->\n## Elsewhere\n\n| a | b |\n" + keptEnd
+	got, _ = splice(doc+"\n"+elsewhere+"\n", []section{sec}, "alone")
+	if !strings.HasSuffix(got, "old two\n\n## 3. Three\n\nnew two\n\n| policy |\n| --- |\n\nalone\n\n\n"+elsewhere+"\n") {
+		t.Errorf("with a section written elsewhere: got\n%s", got)
+	}
+}
+
+func TestKeptSection(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "scenarios.md")
+	section := keptBegin + " (written elsewhere) -->\n## Elsewhere\n\n| a | b |\n" + keptEnd
+	if err := os.WriteFile(path, []byte("# Fault scenarios\n\nold report\n\n"+section+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := keptSection(path), "\n"+section+"\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if err := os.WriteFile(path, []byte("# Fault scenarios\n\nno other section\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := keptSection(path); got != "" {
+		t.Errorf("without the section: got %q, want nothing", got)
+	}
+	if got := keptSection(filepath.Join(t.TempDir(), "missing.md")); got != "" {
+		t.Errorf("without a file: got %q, want nothing", got)
+	}
 }

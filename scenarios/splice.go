@@ -53,6 +53,14 @@ func spliceOnly(cfg config, only, dir, readme string) error {
 // order when missing) and their targets in place of theirs, and every row
 // of the spliced targets table.
 func splice(doc string, secs []section, note string) (string, [][]string) {
+	// The section written elsewhere stays at the end, as a full
+	// regeneration keeps it (see keptSection).
+	var kept string
+	if i, j := strings.Index(doc, keptBegin), strings.Index(doc, keptEnd); i >= 0 && j > i {
+		kept = "\n" + doc[i:j+len(keptEnd)] + "\n"
+		doc = doc[:i] + strings.TrimPrefix(doc[j+len(keptEnd):], "\n")
+		doc = strings.TrimSuffix(doc, "\n")
+	}
 	parts := splitSections(doc)
 	for _, s := range secs {
 		var b bytes.Buffer
@@ -92,7 +100,7 @@ func splice(doc string, secs []section, note string) (string, [][]string) {
 		t.write(&b)
 		parts[i] = b.String()
 	}
-	return strings.Join(parts, ""), rows
+	return strings.Join(parts, "") + kept, rows
 }
 
 // splitSections cuts a report before each "## " heading.
