@@ -15,7 +15,7 @@ func TestOutcomeAndRefusalNames(t *testing.T) {
 		observe.OutcomeOK: "ok", observe.OutcomeFailed: "failed", observe.OutcomeToolError: "tool_error",
 		observe.OutcomeFatal: "fatal", observe.OutcomeInternal: "internal", observe.OutcomeTimeout: "timeout",
 		observe.OutcomeCircuitOpen: "circuit_open", observe.OutcomeStuck: "stuck", observe.OutcomeReplayed: "replayed",
-		observe.OutcomeRefused: "refused", observe.OutcomeRefused + 1: "outcome(10)", 200: "outcome(200)",
+		observe.OutcomeRefused: "refused", observe.OutcomeUnknown: "unknown", observe.OutcomeUnknown + 1: "outcome(11)", 200: "outcome(200)",
 	}
 	for o, want := range outcomes {
 		if got := o.String(); got != want {
