@@ -26,7 +26,7 @@ func TestOutcomeAndRefusalNames(t *testing.T) {
 		0: "refusal(0)", observe.RefusedBudget: "budget", observe.RefusedThrottle: "throttle",
 		observe.RefusedRateLimit: "rate_limit", observe.RefusedUsageLimit: "usage_limit",
 		observe.RefusedCircuitOpen: "circuit_open", observe.RefusedConcurrency: "concurrency",
-		observe.RefusedConcurrency + 1: "refusal(7)", 200: "refusal(200)",
+		observe.RefusedAbandoned: "abandoned", observe.RefusedAbandoned + 1: "refusal(8)", 200: "refusal(200)",
 	}
 	for r, want := range refusals {
 		if got := r.String(); got != want {

@@ -121,9 +121,10 @@ const (
 	RefusedUsageLimit                           // a usage limit of the run (tokens, requests, tool calls)
 	RefusedCircuitOpen                          // the circuit breaker is open
 	RefusedConcurrency                          // the concurrency limit's wait ran out
+	RefusedAbandoned                            // too many abandoned attempts have not returned
 )
 
-var refusalNames = [...]string{"", "budget", "throttle", "rate_limit", "usage_limit", "circuit_open", "concurrency"}
+var refusalNames = [...]string{"", "budget", "throttle", "rate_limit", "usage_limit", "circuit_open", "concurrency", "abandoned"}
 
 // String returns the reason's lowercase name, e.g. "rate_limit".
 func (r RefusalReason) String() string {
