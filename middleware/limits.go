@@ -27,7 +27,7 @@ func RateLimit(l limit.Limiter) Option {
 // to maxWait for a slot, then its call stops with [observe.ReasonConcurrency],
 // without a request: a refusal is local overload, never counted against the
 // target's circuit breaker, and reported as a [observe.Refusal] with
-// [observe.RefusedConcurrency]. It must be n >= 1 and maxWait >= 0 (0: no wait).
+// [observe.ReasonConcurrency]. It must be n >= 1 and maxWait >= 0 (0: no wait).
 // Default: no limit.
 func MaxConcurrent(n int, maxWait time.Duration) Option {
 	return func(c *config) {

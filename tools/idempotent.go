@@ -44,10 +44,10 @@ func (t *Tool) callOnce(ctx context.Context, key, input string) result {
 		case rec.Done && waited:
 			// The call this one waited for: its result, as it would have
 			// been had they not met.
-			return result{out: rec.Result, outcome: observe.OutcomeReplayed}
+			return result{out: rec.Result, reason: observe.ReasonReplayed}
 		case rec.Done:
 			t.report(ctx, observe.IdempotentReplay{Tool: t.name, Key: key}, nil)
-			return result{out: "already done: " + rec.Result, outcome: observe.OutcomeReplayed}
+			return result{out: "already done: " + rec.Result, reason: observe.ReasonReplayed}
 		}
 		waited = true
 		timer := time.NewTimer(poll/2 + mathrand.N(poll/2))
