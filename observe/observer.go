@@ -75,7 +75,7 @@ type Start struct {
 // Event is one of the event types of this package: [CallEnd], [AttemptEnd],
 // [LateResult], [RetryScheduled], [Recovered], [GaveUp], [BreakerChange],
 // [Refusal], [Cooldown], [Suspended], [Fallback], [Hedged], [Compacted], [StreamRestarted],
-// [BatchSplit], [IdempotentReplay], [LeaseLost], [StoreFailed], [ToolProgress],
+// [BatchSplit], [IdempotentReplay], [LeaseLost], [StoreFailed], [HungCall], [ToolProgress],
 // [ServerLog], [SharedStateUnavailable], [SharedStateRestored]. More may be
 // added.
 type Event interface{ event() }
@@ -257,6 +257,16 @@ type StoreFailed struct {
 	Key  string
 }
 
+// HungCall reports an idempotent call whose tool still ran when its
+// claim's maximum lifetime (Held) ended: its holder stopped renewing the
+// claim and marked the key's record as of unknown outcome, so that a call
+// with the same key ends its run instead of running the tool again.
+type HungCall struct {
+	Tool string
+	Key  string
+	Held time.Duration
+}
+
 // ToolProgress reports a progress notification of a tool call in flight,
 // as an MCP server sends it (notifications/progress; package
 // resilientmcp). The server's message, a text, goes to the log observer
@@ -358,6 +368,7 @@ func (BatchSplit) event()       {}
 func (IdempotentReplay) event() {}
 func (LeaseLost) event()        {}
 func (StoreFailed) event()      {}
+func (HungCall) event()         {}
 func (ToolProgress) event()     {}
 func (ServerLog) event()        {}
 

@@ -70,6 +70,9 @@ const (
 	// ReasonReplayed: an idempotent tool answered a repeated call from its
 	// store without running: the call was answered.
 	ReasonReplayed
+	// ReasonOutcomeUnknown: the same idempotent tool call hung past its
+	// claim's lifetime, so whether it took effect is unknown: the run ends.
+	ReasonOutcomeUnknown
 )
 
 var reasonNames = [...]string{
@@ -94,6 +97,7 @@ var reasonNames = [...]string{
 	ReasonTimeout:           "timeout",
 	ReasonStuck:             "stuck",
 	ReasonReplayed:          "replayed",
+	ReasonOutcomeUnknown:    "outcome_unknown",
 }
 
 // String returns the reason's lowercase name, fit for a log attribute or

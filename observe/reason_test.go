@@ -18,7 +18,7 @@ func TestReasonNames(t *testing.T) {
 		observe.ReasonUsageLimit: "usage_limit", observe.ReasonConcurrency: "concurrency", observe.ReasonRateLimit: "rate_limit",
 		observe.ReasonToolError: "tool_error", observe.ReasonFatal: "fatal", observe.ReasonInternal: "internal",
 		observe.ReasonTimeout: "timeout", observe.ReasonStuck: "stuck", observe.ReasonReplayed: "replayed",
-		observe.ReasonReplayed + 1: "reason(21)", 200: "reason(200)",
+		observe.ReasonOutcomeUnknown: "outcome_unknown", observe.ReasonOutcomeUnknown + 1: "reason(22)", 200: "reason(200)",
 	}
 	for r, want := range reasons {
 		if got := r.String(); got != want {

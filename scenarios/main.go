@@ -121,7 +121,9 @@ func (rep *report) write(dir, readme string) error {
 	}
 	var doc bytes.Buffer
 	rep.writeDoc(&doc)
-	if err := os.WriteFile(filepath.Join(dir, "scenarios.md"), doc.Bytes(), 0o644); err != nil {
+	path := filepath.Join(dir, "scenarios.md")
+	doc.WriteString(keptSection(path))
+	if err := os.WriteFile(path, doc.Bytes(), 0o644); err != nil {
 		return err
 	}
 	if err := plotHerd(filepath.Join(dir, "herd.png"), rep.herdRuns); err != nil {
@@ -272,6 +274,30 @@ func rewriteSection(path, body string) error {
 	}
 	s = s[:i+len(beginMarker)] + "\n" + body + s[j:]
 	return os.WriteFile(path, []byte(s), 0o644)
+}
+
+// Markers of a section of scenarios.md that another harness writes: the
+// comparison of resilienttemporal with its anchor, written by that
+// module's TestAnchorSideBySide.
+const (
+	keptBegin = "<!-- durable:begin"
+	keptEnd   = "<!-- durable:end -->"
+)
+
+// keptSection returns the section between keptBegin and keptEnd of the
+// report at path, with a blank line before it, so that a regeneration keeps
+// it at the end; "" when there is none.
+func keptSection(path string) string {
+	old, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	s := string(old)
+	i, j := strings.Index(s, keptBegin), strings.Index(s, keptEnd)
+	if i < 0 || j < i {
+		return ""
+	}
+	return "\n" + s[i:j+len(keptEnd)] + "\n"
 }
 
 // revision names the library's commit, " at commit abc1234", when git can

@@ -58,3 +58,23 @@ func TestRewriteSection(t *testing.T) {
 		t.Errorf("without markers the file changed: %q", got)
 	}
 }
+
+func TestKeptSection(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "scenarios.md")
+	section := keptBegin + " (written elsewhere) -->\n## Elsewhere\n\n| a | b |\n" + keptEnd
+	if err := os.WriteFile(path, []byte("# Fault scenarios\n\nold report\n\n"+section+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := keptSection(path), "\n"+section+"\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if err := os.WriteFile(path, []byte("# Fault scenarios\n\nno other section\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := keptSection(path); got != "" {
+		t.Errorf("without the section: got %q, want nothing", got)
+	}
+	if got := keptSection(filepath.Join(t.TempDir(), "missing.md")); got != "" {
+		t.Errorf("without a file: got %q, want nothing", got)
+	}
+}
