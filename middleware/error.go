@@ -52,6 +52,7 @@ var reasonErr = [...]error{
 	observe.ReasonUsageLimit:        run.ErrUsageLimit,
 	observe.ReasonConcurrency:       limit.ErrConcurrency,
 	observe.ReasonRateLimit:         limit.ErrLimited,
+	observe.ReasonAbandoned:         ErrAbandoned,
 }
 
 // Attempt records one attempt of a call.
@@ -327,6 +328,8 @@ func stoppedText(r observe.Reason) string {
 		return "concurrency limit"
 	case observe.ReasonRateLimit:
 		return "rate limit"
+	case observe.ReasonAbandoned:
+		return "abandoned attempts"
 	}
 	return r.String() // canceled
 }

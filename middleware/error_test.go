@@ -33,6 +33,7 @@ func TestStoppedText(t *testing.T) {
 		observe.ReasonUsageLimit:        "m stopped: usage limit",
 		observe.ReasonConcurrency:       "m stopped: concurrency limit",
 		observe.ReasonRateLimit:         "m stopped: rate limit",
+		observe.ReasonAbandoned:         "m stopped: abandoned attempts",
 	} {
 		e := &middleware.Error{Target: "m", Reason: r}
 		if got := e.Error(); got != "middleware: "+want {

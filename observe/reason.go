@@ -53,6 +53,10 @@ const (
 	// ReasonRateLimit: the target's client-side rate limiter (package
 	// limit) would not admit the attempt in time; no request was sent.
 	ReasonRateLimit
+	// ReasonAbandoned: too many attempts of the target were abandoned and
+	// have not returned yet (middleware.MaxAbandoned): its client is hung,
+	// so no request was sent until some return.
+	ReasonAbandoned
 	// ReasonToolError: the tool returned a taxonomy.ToolError; the model
 	// reads its text and may correct its call.
 	ReasonToolError
@@ -91,6 +95,7 @@ var reasonNames = [...]string{
 	ReasonUsageLimit:        "usage_limit",
 	ReasonConcurrency:       "concurrency",
 	ReasonRateLimit:         "rate_limit",
+	ReasonAbandoned:         "abandoned",
 	ReasonToolError:         "tool_error",
 	ReasonFatal:             "fatal",
 	ReasonInternal:          "internal",

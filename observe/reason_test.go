@@ -15,10 +15,10 @@ func TestReasonNames(t *testing.T) {
 		observe.ReasonRetryAfterOverCap: "retry_after_over_cap", observe.ReasonBudgetSpent: "budget_spent",
 		observe.ReasonDeadline: "deadline", observe.ReasonContextOverflow: "context_overflow",
 		observe.ReasonUnretryable: "unretryable", observe.ReasonRejected: "rejected", observe.ReasonThrottled: "throttled",
-		observe.ReasonUsageLimit: "usage_limit", observe.ReasonConcurrency: "concurrency", observe.ReasonRateLimit: "rate_limit",
+		observe.ReasonUsageLimit: "usage_limit", observe.ReasonConcurrency: "concurrency", observe.ReasonRateLimit: "rate_limit", observe.ReasonAbandoned: "abandoned",
 		observe.ReasonToolError: "tool_error", observe.ReasonFatal: "fatal", observe.ReasonInternal: "internal",
 		observe.ReasonTimeout: "timeout", observe.ReasonStuck: "stuck", observe.ReasonReplayed: "replayed",
-		observe.ReasonOutcomeUnknown: "outcome_unknown", observe.ReasonOutcomeUnknown + 1: "reason(22)", 200: "reason(200)",
+		observe.ReasonOutcomeUnknown: "outcome_unknown", observe.ReasonOutcomeUnknown + 1: "reason(23)", 200: "reason(200)",
 	}
 	for r, want := range reasons {
 		if got := r.String(); got != want {
