@@ -14,6 +14,7 @@ import (
 	lctools "github.com/tmc/langchaingo/tools"
 
 	"github.com/resilientgo/resilient"
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/tools"
 )
@@ -64,8 +65,8 @@ func rawFailsafe[R any](attemptTimeout time.Duration) failsafe.Executor[R] {
 		WithJitterFactor(1).
 		Build()
 	breaker := circuitbreaker.NewBuilder[R]().
-		WithFailureThreshold(middleware.DefaultBreakerFailures).
-		WithDelay(middleware.DefaultBreakerDelay).
+		WithFailureThreshold(breaker.DefaultFailures).
+		WithDelay(breaker.DefaultDelay).
 		Build()
 	return failsafe.With[R](retry, breaker, timeout.New[R](attemptTimeout))
 }

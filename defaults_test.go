@@ -14,11 +14,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/resilienthttp"
 	"github.com/resilientgo/resilient/resilientmcp"
 	"github.com/resilientgo/resilient/resilientotel"
 	"github.com/resilientgo/resilient/resilientredis"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/tools"
 )
 
@@ -26,38 +29,42 @@ import (
 // library, for TestDefaultsInDocsMatchTheConstants. The test fails when a
 // package declares one that is missing here.
 var defaults = map[string]any{
-	"middleware.DefaultMaxAttempts":         middleware.DefaultMaxAttempts,
-	"middleware.DefaultRateLimitedAttempts": middleware.DefaultRateLimitedAttempts,
-	"middleware.DefaultUnknownAttempts":     middleware.DefaultUnknownAttempts,
-	"middleware.DefaultBaseDelay":           middleware.DefaultBaseDelay,
-	"middleware.DefaultMaxDelay":            middleware.DefaultMaxDelay,
-	"middleware.DefaultRetryAfterCap":       middleware.DefaultRetryAfterCap,
-	"middleware.DefaultTimeout":             middleware.DefaultTimeout,
-	"middleware.DefaultBreakerFailures":     middleware.DefaultBreakerFailures,
-	"middleware.DefaultBreakerDelay":        middleware.DefaultBreakerDelay,
-	"middleware.DefaultMaxHold":             middleware.DefaultMaxHold,
-	"middleware.DefaultRetryBudget":         middleware.DefaultRetryBudget,
-	"middleware.DefaultRetryThrottle":       middleware.DefaultRetryThrottle,
-	"middleware.DefaultWeight":              middleware.DefaultWeight,
-	"middleware.DefaultMaxStickyKeys":       middleware.DefaultMaxStickyKeys,
-	"llms.DefaultFirstChunkTimeout":         llms.DefaultFirstChunkTimeout,
-	"llms.DefaultStreamIdleTimeout":         llms.DefaultStreamIdleTimeout,
-	"tools.DefaultTimeout":                  tools.DefaultTimeout,
-	"tools.DefaultLease":                    tools.DefaultLease,
-	"tools.DefaultResultTTL":                tools.DefaultResultTTL,
-	"tools.DefaultBreakerFailures":          tools.DefaultBreakerFailures,
-	"tools.DefaultBreakerDelay":             tools.DefaultBreakerDelay,
-	"tools.DefaultMaxRecords":               tools.DefaultMaxRecords,
-	"tools.DefaultRepeatLimit":              tools.DefaultRepeatLimit,
-	"resilientredis.DefaultTimeout":         resilientredis.DefaultTimeout,
-	"resilientredis.DefaultPollInterval":    resilientredis.DefaultPollInterval,
-	"resilientredis.DefaultStorePrefix":     resilientredis.DefaultStorePrefix,
-	"resilientredis.DefaultLimiterPrefix":   resilientredis.DefaultLimiterPrefix,
-	"resilientredis.DefaultBreakerPrefix":   resilientredis.DefaultBreakerPrefix,
-	"resilientredis.DefaultSemaphorePrefix": resilientredis.DefaultSemaphorePrefix,
-	"resilientredis.DefaultLease":           resilientredis.DefaultLease,
-	"resilientotel.DefaultMaxBreakers":      resilientotel.DefaultMaxBreakers,
-	"resilientmcp.DefaultServerLogLevel":    resilientmcp.DefaultServerLogLevel,
+	"middleware.DefaultMaxAttempts":          middleware.DefaultMaxAttempts,
+	"middleware.DefaultRateLimitedAttempts":  middleware.DefaultRateLimitedAttempts,
+	"middleware.DefaultUnknownAttempts":      middleware.DefaultUnknownAttempts,
+	"middleware.DefaultBaseDelay":            middleware.DefaultBaseDelay,
+	"middleware.DefaultMaxDelay":             middleware.DefaultMaxDelay,
+	"middleware.DefaultRetryAfterCap":        middleware.DefaultRetryAfterCap,
+	"middleware.DefaultTimeout":              middleware.DefaultTimeout,
+	"middleware.DefaultMaxAbandoned":         middleware.DefaultMaxAbandoned,
+	"breaker.DefaultFailures":                breaker.DefaultFailures,
+	"breaker.DefaultDelay":                   breaker.DefaultDelay,
+	"breaker.DefaultMaxHold":                 breaker.DefaultMaxHold,
+	"run.DefaultRetryBudget":                 run.DefaultRetryBudget,
+	"breaker.DefaultRetryThrottle":           breaker.DefaultRetryThrottle,
+	"middleware.DefaultWeight":               middleware.DefaultWeight,
+	"middleware.DefaultMaxStickyKeys":        middleware.DefaultMaxStickyKeys,
+	"llms.DefaultFirstChunkTimeout":          llms.DefaultFirstChunkTimeout,
+	"llms.DefaultStreamIdleTimeout":          llms.DefaultStreamIdleTimeout,
+	"tools.DefaultTimeout":                   tools.DefaultTimeout,
+	"tools.DefaultLease":                     tools.DefaultLease,
+	"tools.DefaultResultTTL":                 tools.DefaultResultTTL,
+	"tools.DefaultMaxClaim":                  tools.DefaultMaxClaim,
+	"tools.DefaultBreakerFailures":           tools.DefaultBreakerFailures,
+	"tools.DefaultBreakerDelay":              tools.DefaultBreakerDelay,
+	"tools.DefaultMaxRecords":                tools.DefaultMaxRecords,
+	"tools.DefaultRepeatLimit":               tools.DefaultRepeatLimit,
+	"resilientredis.DefaultTimeout":          resilientredis.DefaultTimeout,
+	"resilientredis.DefaultPollInterval":     resilientredis.DefaultPollInterval,
+	"resilientredis.DefaultStorePrefix":      resilientredis.DefaultStorePrefix,
+	"resilientredis.DefaultLimiterPrefix":    resilientredis.DefaultLimiterPrefix,
+	"resilientredis.DefaultBreakerPrefix":    resilientredis.DefaultBreakerPrefix,
+	"resilientredis.DefaultSemaphorePrefix":  resilientredis.DefaultSemaphorePrefix,
+	"resilientredis.DefaultLease":            resilientredis.DefaultLease,
+	"resilientotel.DefaultMaxBreakers":       resilientotel.DefaultMaxBreakers,
+	"resilientmcp.DefaultServerLogLevel":     resilientmcp.DefaultServerLogLevel,
+	"resilienthttp.DefaultStreamIdleTimeout": resilienthttp.DefaultStreamIdleTimeout,
+	"resilienthttp.DefaultMaxBody":           resilienthttp.DefaultMaxBody,
 }
 
 // Every default written in a doc comment ("Default: 30 s ([DefaultTimeout])")
@@ -120,6 +127,8 @@ func TestCheckDefault(t *testing.T) {
 		{"resilientmcp", `Default: "warning" ([DefaultServerLogLevel])`, 0},
 		{"llms", `Default: the provider and the model ("openai/gpt-4o"; an embedder "openai/text-embedding-3-small")`, 0},
 		{"middleware", "Default: 0", 0},
+		{"resilienthttp", "Default: 32 MiB ([DefaultMaxBody])", 0},
+		{"resilienthttp", "Default: 32 KiB ([DefaultMaxBody])", 1}, // wrong size
 		{"middleware", "Default: discard", 0},
 		{"tools", "Default: 31 s ([DefaultTimeout])", 1},                                          // wrong value
 		{"tools", "Default: 30 s", 1},                                                             // no constant
@@ -157,6 +166,9 @@ func libraryDirs(t *testing.T) []string {
 		}
 		if path != "." && strings.HasPrefix(d.Name(), ".") {
 			return filepath.SkipDir
+		}
+		if _, err := os.Stat(filepath.Join(path, "go.mod")); path != "." && err == nil {
+			return filepath.SkipDir // a module of its own (resilienteino): its constants are not this module's
 		}
 		if len(goFiles(t, path)) > 0 {
 			dirs = append(dirs, path)
@@ -297,6 +309,8 @@ var (
 	timeUnits = map[string]time.Duration{"ms": time.Millisecond, "s": time.Second, "second": time.Second,
 		"seconds": time.Second, "min": time.Minute, "minute": time.Minute, "minutes": time.Minute,
 		"h": time.Hour, "hour": time.Hour, "hours": time.Hour}
+	// sizeUnits scale a count of bytes.
+	sizeUnits = map[string]float64{"KiB": 1 << 10, "MiB": 1 << 20}
 )
 
 // quantity is a value written in a Default sentence.
@@ -347,6 +361,10 @@ func checkDefault(pkg, sentence string) []string {
 			if i+1 < len(words) {
 				if unit, ok := timeUnits[strings.Trim(words[i+1], "(),.;:")]; ok {
 					q.isTime, q.value = true, v*float64(unit)
+					q.text += " " + strings.Trim(words[i+1], "(),.;:")
+					i++
+				} else if unit, ok := sizeUnits[strings.Trim(words[i+1], "(),.;:")]; ok {
+					q.value *= unit
 					q.text += " " + strings.Trim(words[i+1], "(),.;:")
 					i++
 				}

@@ -30,10 +30,11 @@
 // # Tools
 //
 // At the tool dispatch boundary (package tools), a taxonomy.ToolError becomes
-// the observation so the model can correct its call; a
-// taxonomy.FatalToolError ends the run and is never shown to the model; any
-// other error or panic becomes "Error: <tool> failed internally (<Type>)"
-// with no message or stack. Mutating tools can be made idempotent.
+// the observation, its credentials redacted, so the model can correct its
+// call; a taxonomy.FatalToolError ends the run and is never shown to the
+// model; any other error or panic becomes "Error: <tool> failed internally
+// (<Type>)" ("Error: <tool> timed out" for a timeout) with no message or
+// stack. Mutating tools can be made idempotent.
 //
 // # Runs
 //

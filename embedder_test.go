@@ -15,8 +15,8 @@ import (
 
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/faultserver"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/llms"
-	"github.com/resilientgo/resilient/middleware"
 )
 
 // TestEmbedderUnderLangchaingoBatching: langchaingo's own batching over the
@@ -57,7 +57,7 @@ func TestEmbedderUnderLangchaingoBatching(t *testing.T) {
 }
 
 func TestEmbedderSharesLimitsWithTheChatModel(t *testing.T) {
-	limiter, err := middleware.NewLocalLimiter(10, time.Second, 0)
+	limiter, err := limit.NewLocalLimiter(10, time.Second, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 
 	lcllms "github.com/tmc/langchaingo/llms"
 
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
 )
@@ -19,7 +20,7 @@ import (
 // member while it is healthy, for the provider's prompt cache; so do calls
 // made with the same [StickyKey]. A member whose key is refused or whose
 // quota is used up (an account failure) is out of rotation for 5 min
-// ([middleware.DefaultMaxHold]) and the call goes at once to another. When
+// ([breaker.DefaultMaxHold]) and the call goes at once to another. When
 // every member's circuit is open, or every member failed for its account,
 // the call fails fast (to its [Fallbacks], if any) with each member's state.
 //
@@ -105,6 +106,6 @@ func MaxConcurrent(n int, maxWait time.Duration) Option {
 // ConcurrencyLimit is [MaxConcurrent] on a semaphore shared with other
 // targets, or by the replicas of a service (resilientredis.NewSemaphore).
 // Default: no limit.
-func ConcurrencyLimit(sem middleware.Semaphore, maxWait time.Duration) Option {
+func ConcurrencyLimit(sem limit.Semaphore, maxWait time.Duration) Option {
 	return func(s *settings) { s.mw = append(s.mw, middleware.ConcurrencyLimit(sem, maxWait)) }
 }

@@ -13,7 +13,7 @@ import (
 
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/faultserver"
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/limit"
 )
 
 // The README's embeddings example: a corpus indexed through a 429 and a
@@ -33,7 +33,7 @@ func TestREADMEEmbeddings(t *testing.T) {
 	defer srv.Close()
 	t.Setenv("OPENAI_API_KEY", "sk-test")
 	t.Setenv("OPENAI_BASE_URL", srv.OpenAIBaseURL())
-	limiter, err := middleware.NewLocalLimiter(100, time.Second, time.Second)
+	limiter, err := limit.NewLocalLimiter(100, time.Second, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestREADMEEmbeddings(t *testing.T) {
 	}
 }
 
-func readmeEmbeddings(ctx context.Context, limiter middleware.Limiter, texts []string) ([][]float32, error) {
+func readmeEmbeddings(ctx context.Context, limiter limit.Limiter, texts []string) ([][]float32, error) {
 	// readme:begin embeddings
 	llm, _ := openai.New(openai.WithHTTPClient(resilient.HTTPClient()))
 	model := resilient.Model(llm, resilient.RateLimit(limiter))

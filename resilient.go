@@ -12,9 +12,11 @@ import (
 
 	lctools "github.com/tmc/langchaingo/tools"
 
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 	"github.com/resilientgo/resilient/tools"
 )
@@ -40,10 +42,11 @@ func Model(m lcllms.Model, opts ...Option) *llms.Model {
 
 // Tool wraps t for an agent and returns it, still a [lctools.Tool] with the
 // same name and description: at the dispatch boundary a taxonomy.ToolError
-// becomes the observation (the model may correct its call), a
-// taxonomy.FatalToolError ends the run (the model never sees it), and any
-// other error or panic becomes "Error: <tool> failed internally (<Type>)"
-// with nothing else leaking; the full error is logged, secrets redacted.
+// becomes the observation, its credentials redacted (the model may correct
+// its call), a taxonomy.FatalToolError ends the run (the model never sees
+// it), and any other error or panic becomes "Error: <tool> failed
+// internally (<Type>)" ("Error: <tool> timed out" for a timeout) with
+// nothing else leaking; the full error is logged, secrets redacted.
 // With no option: a 30 s timeout per call, no retry (mark read-only tools
 // [SafeToRetry]), a circuit breaker per tool.
 //
@@ -169,8 +172,8 @@ func RetryAfterCap(d time.Duration) Option {
 // failures that say something about the target, for delay. Given to a
 // pool, it sets each member's breaker (a pool has none of its own); given
 // to a [Member], that member's. Default: models 10 failures
-// ([middleware.DefaultBreakerFailures]) and 10 s
-// ([middleware.DefaultBreakerDelay]), tools 5 failures
+// ([breaker.DefaultFailures]) and 10 s
+// ([breaker.DefaultDelay]), tools 5 failures
 // ([tools.DefaultBreakerFailures]) and 30 s ([tools.DefaultBreakerDelay]).
 func CircuitBreaker(failures int, delay time.Duration) Option {
 	return func(s *settings) { s.mw = append(s.mw, middleware.CircuitBreaker(failures, delay)) }
@@ -257,10 +260,10 @@ func Timeout(d time.Duration) Option {
 }
 
 // RateLimit makes every attempt acquire a unit from l first, such as a
-// middleware.LocalLimiter or a limiter shared by replicas
+// limit.LocalLimiter or a limiter shared by replicas
 // (package resilientredis). Given to a pool, it limits the pool as a
 // whole; given to a [Member], that member. Default: none.
-func RateLimit(l middleware.Limiter) Option {
+func RateLimit(l limit.Limiter) Option {
 	return func(s *settings) { s.mw = append(s.mw, middleware.RateLimit(l)) }
 }
 
@@ -310,20 +313,20 @@ var (
 	ErrCircuitOpen = middleware.ErrCircuitOpen
 	// ErrConcurrency: the concurrency limit had no free slot within the
 	// wait allowed (see [MaxConcurrent]), so no request was sent.
-	ErrConcurrency = middleware.ErrConcurrency
+	ErrConcurrency = limit.ErrConcurrency
 	// ErrUsageLimit: a limit of the run ([TokenBudget], [RequestLimit],
 	// [ToolCallLimit]) refused a call, so nothing was sent and the run
-	// stops; errors.As finds the *middleware.UsageLimitError that names the
+	// stops; errors.As finds the *run.UsageLimitError that names the
 	// limit and the usage.
-	ErrUsageLimit = middleware.ErrUsageLimit
+	ErrUsageLimit = run.ErrUsageLimit
 )
 
 // RunOption configures the scope of one agent run, given to [NewRun].
-type RunOption = middleware.RunOption
+type RunOption = run.Option
 
 // RetryBudget caps the retries of every model and tool call of the run
-// together. Default: 10 ([middleware.DefaultRetryBudget]).
-func RetryBudget(n int) RunOption { return middleware.RetryBudget(n) }
+// together. Default: 10 ([run.DefaultRetryBudget]).
+func RetryBudget(n int) RunOption { return run.RetryBudget(n) }
 
 // RepeatLimit stops the run as stuck when one tool is called with the same
 // input more than n times. Default: 3 ([tools.DefaultRepeatLimit]).
@@ -335,17 +338,17 @@ func RepeatLimit(n int) RunOption { return tools.RepeatLimit(n) }
 // its text, would pass what remains; the call that crosses the budget
 // returns its answer and the next is refused. Zero or less: no limit.
 // Default: no limit.
-func TokenBudget(n int) RunOption { return middleware.TokenBudget(n) }
+func TokenBudget(n int) RunOption { return run.TokenBudget(n) }
 
 // RequestLimit limits the run to n requests to models and embedders,
 // failed ones and retries included. Zero or less: no limit. Default: no
 // limit.
-func RequestLimit(n int) RunOption { return middleware.RequestLimit(n) }
+func RequestLimit(n int) RunOption { return run.RequestLimit(n) }
 
 // ToolCallLimit limits the run to n tool calls; the call over the limit
 // ends the run as a taxonomy.FatalToolError does. Zero or less: no limit.
 // Default: no limit.
-func ToolCallLimit(n int) RunOption { return middleware.ToolCallLimit(n) }
+func ToolCallLimit(n int) RunOption { return run.ToolCallLimit(n) }
 
 // NewRun returns a context that carries the scope of one agent run: a retry
 // budget shared by every wrapped model and tool called with it, the repeat
@@ -360,18 +363,23 @@ func ToolCallLimit(n int) RunOption { return middleware.ToolCallLimit(n) }
 // response, so parallel model calls may pass it by the usage of the calls
 // in flight when it was reached.
 func NewRun(ctx context.Context, opts ...RunOption) context.Context {
-	return middleware.NewRun(ctx, opts...)
+	return run.New(ctx, opts...)
 }
 
-// RunFrom returns the run carried by ctx, nil if none: its Retries and
-// Refusals tell how much of the budget was spent.
-func RunFrom(ctx context.Context) *middleware.Run { return middleware.RunFrom(ctx) }
+// RunFrom returns the run carried by ctx, nil if none (or if ctx is nil):
+// its Retries and Refusals tell how much of the budget was spent.
+func RunFrom(ctx context.Context) *run.Run {
+	if ctx == nil {
+		return nil
+	}
+	return run.From(ctx)
+}
 
 // Usage is what a run has used so far: requests to models (failed ones
 // included), the input and output tokens the providers reported, tool
 // calls, retries and the time waited before retries.
-type Usage = middleware.Usage
+type Usage = run.Usage
 
 // UsageFrom returns the usage of the run carried by ctx so far, the zero
-// Usage without a run.
-func UsageFrom(ctx context.Context) Usage { return middleware.RunFrom(ctx).Usage() }
+// Usage without a run or with a nil ctx.
+func UsageFrom(ctx context.Context) Usage { return RunFrom(ctx).Usage() }

@@ -19,6 +19,7 @@ import (
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 	"github.com/resilientgo/resilient/tools"
 )
@@ -115,7 +116,7 @@ func TestToolCallOverTheLimitEndsTheRun(t *testing.T) {
 			[]lctools.Tool{resilient.Tool(lookupOrder)}), agents.WithMaxIterations(1000))
 		_, err := chains.Run(ctx, executor, "Where is my order?")
 		var fatal *taxonomy.FatalToolError
-		var refused *middleware.UsageLimitError
+		var refused *run.UsageLimitError
 		if !errors.As(err, &fatal) || fatal.Tool != "lookup_order" || !errors.As(err, &refused) || refused.Limit != "tool call limit" {
 			t.Fatalf("got %v, want a FatalToolError of lookup_order caused by the tool call limit", err)
 		}
@@ -126,8 +127,19 @@ func TestToolCallOverTheLimitEndsTheRun(t *testing.T) {
 }
 
 func TestUsageFromWithoutARun(t *testing.T) {
-	if got := resilient.UsageFrom(context.Background()); got != (resilient.Usage{}) {
-		t.Errorf("UsageFrom without a run: %+v, want the zero Usage", got)
+	var nilCtx context.Context
+	for _, ctx := range []context.Context{context.Background(), nilCtx} {
+		if got := resilient.UsageFrom(ctx); got != (resilient.Usage{}) {
+			t.Errorf("UsageFrom(%v): %+v, want the zero Usage", ctx, got)
+		}
+		run := resilient.RunFrom(ctx)
+		if run != nil {
+			t.Errorf("RunFrom(%v): %v, want nil", ctx, run)
+		}
+		// As the README reads a run's budget: no run, nothing spent.
+		if run.Retries() != 0 || run.Refusals() != 0 || run.Remaining() != -1 {
+			t.Errorf("a nil run: %d retries, %d refusals, %d remaining; want 0, 0, -1", run.Retries(), run.Refusals(), run.Remaining())
+		}
 	}
 }
 

@@ -3,18 +3,23 @@
 // clients: retries, timeouts, breakers, fallbacks and the agents built on
 // them.
 //
-// A [Server] speaks three wire formats, chosen per request by path:
+// A [Server] speaks four wire formats, chosen per request by path:
 //
 //	POST /v1/chat/completions  OpenAI (JSON, or SSE ending in data: [DONE])
 //	POST /v1/embeddings        OpenAI embeddings (JSON)
 //	POST /v1/messages          Anthropic (JSON, or SSE ending in message_stop)
 //	POST /api/chat             Ollama (NDJSON lines ending in done:true)
 //	POST /api/embed            Ollama embeddings (JSON)
+//	POST /v1beta/models/{model}:generateContent
+//	POST /v1beta/models/{model}:streamGenerateContent
+//	                           Gemini (JSON, or SSE whose last chunk has a finishReason)
 //
 // It answers each request with the next [Step] of its script, in whichever
 // format the request used; once the script is exhausted the last step
 // repeats. [Server.OpenAI], [Server.Anthropic] and [Server.Ollama] build the
-// real langchaingo clients pointed at it:
+// real langchaingo clients pointed at it (the Gemini format is for
+// google.golang.org/genai and other clients of Gemini's REST API, given
+// the server's URL as their base URL):
 //
 //	s := faultserver.New(faultserver.RateLimited("7"), faultserver.Reply("Hello"))
 //	defer s.Close()

@@ -54,11 +54,12 @@ func WrongVectorCount(delta int) Step {
 // exceeds the context length". Anthropic, which has no embeddings endpoint,
 // gets its 413 "request_too_large".
 func BatchTooLarge() Step {
-	return Step{kind: kindStatus, errs: [3]apiError{
+	return Step{kind: kindStatus, errs: [4]apiError{
 		{status: http.StatusBadRequest, typ: "max_tokens_per_request", code: "max_tokens_per_request",
 			message: "Requested 453357 tokens, max 300000 tokens per request"},
 		anthropicTooLarge,
 		{status: http.StatusBadRequest, message: ollamaInputTooLong},
+		geminiTooLarge,
 	}}
 }
 
@@ -67,10 +68,11 @@ func BatchTooLarge() Step {
 // max number of inputs is 16. ..." with type "invalid_request_error" and no
 // code. Ollama gets the same answer as for [BatchTooLarge].
 func TooManyInputs() Step {
-	return Step{kind: kindStatus, errs: [3]apiError{
+	return Step{kind: kindStatus, errs: [4]apiError{
 		{status: http.StatusBadRequest, message: "Too many inputs. The max number of inputs is 16.  We hope to increase the number of inputs per request soon. Please contact us through an Azure support request at: https://go.microsoft.com/fwlink/?linkid=2213926 for further questions."},
 		anthropicTooLarge,
 		{status: http.StatusBadRequest, message: ollamaInputTooLong},
+		geminiTooLarge,
 	}}
 }
 
@@ -85,11 +87,17 @@ const ollamaInputTooLong = "the input length exceeds the context length"
 // embedOverflow is what an embeddings endpoint says when one input is
 // longer than the model accepts, where it differs from the chat wording:
 // OpenAI 400 "Invalid 'input': maximum context length is 8192 tokens."
-var embedOverflow = [3]apiError{
+var embedOverflow = [4]apiError{
 	{status: http.StatusBadRequest, message: "Invalid 'input': maximum context length is 8192 tokens."},
 	{status: http.StatusBadRequest, message: "prompt is too long: 210000 tokens > 200000 maximum"},
 	{status: http.StatusBadRequest, message: ollamaInputTooLong},
+	{status: http.StatusBadRequest, message: "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576)."},
 }
+
+// geminiTooLarge is Gemini's answer to a request over its size limit (this
+// server has no Gemini embeddings endpoint: this is for a chat request
+// given the step).
+var geminiTooLarge = apiError{status: http.StatusBadRequest, message: "Request payload size exceeds the limit: 20971520 bytes."}
 
 // Inputs returns the texts an embeddings request asked vectors for: its
 // "input" field, a string or an array of strings (langchaingo's openai

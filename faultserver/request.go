@@ -4,12 +4,15 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 )
 
 // Format is a provider wire format. The server picks it per request from the
 // path: /v1/chat/completions and /v1/embeddings are [OpenAI], /v1/messages
-// is [Anthropic], /api/chat and /api/embed are [Ollama].
+// is [Anthropic], /api/chat and /api/embed are [Ollama],
+// /v1beta/models/{model}:generateContent and :streamGenerateContent (or
+// under /v1) are [Gemini].
 //
 // A Format is a plain value and safe for concurrent use.
 type Format int
@@ -19,9 +22,10 @@ const (
 	OpenAI    Format = iota + 1 // OpenAI chat completions: JSON, or SSE with data: [DONE]
 	Anthropic                   // Anthropic messages: JSON, or SSE events ending in message_stop
 	Ollama                      // Ollama chat: NDJSON lines ending in done:true
+	Gemini                      // Gemini generateContent: JSON, or SSE chunks (no end marker: the last has a finishReason)
 )
 
-// String returns "openai", "anthropic" or "ollama".
+// String returns "openai", "anthropic", "ollama" or "gemini".
 func (f Format) String() string {
 	switch f {
 	case OpenAI:
@@ -30,6 +34,8 @@ func (f Format) String() string {
 		return "anthropic"
 	case Ollama:
 		return "ollama"
+	case Gemini:
+		return "gemini"
 	}
 	return "Format(" + strconv.Itoa(int(f)) + ")"
 }
@@ -54,7 +60,8 @@ type Request struct {
 	// ("stream":true). langchaingo's ollama client leaves the field out of
 	// non-streaming calls; the real Ollama server then streams anyway, and so
 	// does this server, so an Ollama reply is NDJSON lines unless the body
-	// says "stream":false explicitly.
+	// says "stream":false explicitly. A Gemini request asks for a stream by
+	// its path (:streamGenerateContent).
 	Stream bool
 	// Format is the wire format chosen from Path.
 	Format Format
@@ -92,8 +99,14 @@ func (r Request) MessageCount() int {
 	return len(body.Messages)
 }
 
-// model returns the "model" field of the body, or "" when there is none.
+// model returns the "model" field of the body, or for Gemini the model
+// its path names; "" when there is none.
 func (r *Request) model() string {
+	if r.Format == Gemini {
+		_, rest, _ := strings.Cut(r.Path, "/models/")
+		model, _, _ := strings.Cut(rest, ":")
+		return model
+	}
 	var body struct {
 		Model string `json:"model"`
 	}
@@ -106,6 +119,9 @@ func (r *Request) model() string {
 func (r *Request) streamed() bool {
 	if r.Embeddings {
 		return false // embeddings are never streamed
+	}
+	if r.Format == Gemini {
+		return strings.HasSuffix(r.Path, ":streamGenerateContent")
 	}
 	return r.Stream || (r.Format == Ollama && !r.streamSet)
 }

@@ -6,6 +6,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 )
@@ -330,6 +331,12 @@ func route(path string) (f Format, embeddings, ok bool) {
 	case "/api/embed":
 		return Ollama, true, true
 	}
+	for _, version := range []string{"/v1beta/models/", "/v1/models/"} {
+		if rest, ok := strings.CutPrefix(path, version); ok && rest != "" &&
+			(strings.HasSuffix(rest, ":generateContent") || strings.HasSuffix(rest, ":streamGenerateContent")) {
+			return Gemini, false, true
+		}
+	}
 	return 0, false, false
 }
 
@@ -343,7 +350,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		w.WriteHeader(status)
 		_, _ = w.Write(marshal(obj{{"error", obj{
-			{"message", "faultserver: no route for " + r.Method + " " + r.URL.Path + " (want POST /v1/chat/completions, /v1/embeddings, /v1/messages, /api/chat or /api/embed)"},
+			{"message", "faultserver: no route for " + r.Method + " " + r.URL.Path + " (want POST /v1/chat/completions, /v1/embeddings, /v1/messages, /api/chat, /api/embed or /v1beta/models/{model}:generateContent)"},
 			{"type", "invalid_request_error"},
 			{"param", nil},
 			{"code", "unknown_url"},

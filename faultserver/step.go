@@ -24,7 +24,7 @@ type Step struct {
 	chunks []string   // reply text, one element per streamed chunk; the frames of kindRawStream, kindRawStall
 	calls  []ToolCall // kindToolCalls
 
-	errs      [3]apiError // kindStatus, indexed by Format-1
+	errs      [4]apiError // kindStatus, indexed by Format-1
 	typ, code string      // WithType, WithCode overrides
 
 	inBandType, inBandMessage string       // kindInBandError
@@ -32,7 +32,7 @@ type Step struct {
 	rawStatus                 int          // kindRaw
 	rawType                   string       // kindRaw: Content-Type
 	delta                     int          // kindVectors: vectors more than inputs
-	embedErrs                 *[3]apiError // kindStatus on an embeddings endpoint, when the wording differs
+	embedErrs                 *[4]apiError // kindStatus on an embeddings endpoint, when the wording differs
 
 	header http.Header
 	delay  time.Duration
@@ -114,6 +114,7 @@ func ReplyToolCalls(calls ...ToolCall) Step {
 //	OpenAI     {"error":{"message":..,"type":..,"param":null,"code":..}}
 //	Anthropic  {"type":"error","error":{"type":..,"message":..}}
 //	Ollama     {"error":"message"}
+//	Gemini     {"error":{"code":..,"message":..,"status":..}}
 //
 // The error type and code follow the status unless set with [Step.WithType]
 // and [Step.WithCode]. OpenAI: 429 is type "requests" with code
@@ -122,26 +123,30 @@ func ReplyToolCalls(calls ...ToolCall) Step {
 // "server_error". Anthropic: 400 "invalid_request_error", 401
 // "authentication_error", 403 "permission_error", 404 "not_found_error",
 // 413 "request_too_large", 429 "rate_limit_error", 503 and 529
-// "overloaded_error", other 5xx "api_error".
+// "overloaded_error", other 5xx "api_error". Gemini: the status's gRPC
+// name (400 "INVALID_ARGUMENT", 429 "RESOURCE_EXHAUSTED", 503
+// "UNAVAILABLE"...).
 func Status(code int, message string) Step {
 	e := apiError{status: code, message: message}
-	return Step{kind: kindStatus, errs: [3]apiError{e, e, e}}
+	return Step{kind: kindStatus, errs: [4]apiError{e, e, e, e}}
 }
 
 // RateLimited is a 429 with the providers' rate-limit bodies and, unless
 // retryAfter is "", a Retry-After header with that value (seconds or an
 // HTTP date). OpenAI: type "requests", code "rate_limit_exceeded";
-// Anthropic: "rate_limit_error"; Ollama: "rate limit exceeded".
+// Anthropic: "rate_limit_error"; Ollama: "rate limit exceeded"; Gemini:
+// "RESOURCE_EXHAUSTED", "Resource has been exhausted (e.g. check quota).".
 func RateLimited(retryAfter string) Step {
 	openai := "Rate limit reached for gpt-4o-mini in organization org-test on requests per min (RPM): Limit 3, Used 3, Requested 1."
 	if _, err := strconv.Atoi(retryAfter); err == nil {
 		openai += " Please try again in " + retryAfter + "s."
 	}
 	openai += " Visit https://platform.openai.com/account/rate-limits to learn more."
-	s := Step{kind: kindStatus, errs: [3]apiError{
+	s := Step{kind: kindStatus, errs: [4]apiError{
 		{status: http.StatusTooManyRequests, message: openai},
 		{status: http.StatusTooManyRequests, message: "This request would exceed your organization's rate limit of 50 requests per minute. For details, refer to: https://docs.claude.com/en/api/rate-limits. You can see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later. You may also contact sales at https://www.anthropic.com/contact-sales to discuss your options for a rate limit increase."},
 		{status: http.StatusTooManyRequests, message: "rate limit exceeded"},
+		{status: http.StatusTooManyRequests, message: "Resource has been exhausted (e.g. check quota)."},
 	}}
 	if retryAfter != "" {
 		s = s.WithRetryAfter(retryAfter)
@@ -149,16 +154,19 @@ func RateLimited(retryAfter string) Step {
 	return s
 }
 
-// Overloaded is a 529 in every format. Anthropic: type "overloaded_error",
+// Overloaded is a 529 in the formats that have one. Anthropic: type "overloaded_error",
 // message "Overloaded"; OpenAI: type "server_error", "The server is
 // overloaded or not ready yet."; Ollama: "server busy, please try again.
-// maximum pending requests exceeded".
+// maximum pending requests exceeded". Gemini, which never sends a 529,
+// gets its own overload: 503 "UNAVAILABLE", "The model is overloaded.
+// Please try again later.".
 func Overloaded() Step {
 	const status = 529
-	return Step{kind: kindStatus, errs: [3]apiError{
+	return Step{kind: kindStatus, errs: [4]apiError{
 		{status: status, typ: "server_error", message: "The server is overloaded or not ready yet."},
 		{status: status, typ: "overloaded_error", message: "Overloaded"},
 		{status: status, message: "server busy, please try again.  maximum pending requests exceeded"},
+		{status: http.StatusServiceUnavailable, message: "The model is overloaded. Please try again later."},
 	}}
 }
 
@@ -166,14 +174,14 @@ func Overloaded() Step {
 // bare status; langchaingo's ollama client reports success with empty text.
 func ServerError() Step {
 	e := apiError{status: http.StatusInternalServerError, empty: true}
-	return Step{kind: kindStatus, errs: [3]apiError{e, e, e}}
+	return Step{kind: kindStatus, errs: [4]apiError{e, e, e, e}}
 }
 
 // BadGateway is a 502 with nginx's HTML error page, as a proxy in front of
 // the provider sends it.
 func BadGateway() Step {
 	e := apiError{status: http.StatusBadGateway, html: nginxBadGateway}
-	return Step{kind: kindStatus, errs: [3]apiError{e, e, e}}
+	return Step{kind: kindStatus, errs: [4]apiError{e, e, e, e}}
 }
 
 // ContextOverflow is a 400 with each provider's context-length wording:
@@ -181,27 +189,31 @@ func BadGateway() Step {
 // your messages resulted in 130000 tokens. Please reduce the length of the
 // messages." (code "context_length_exceeded"), Anthropic "prompt is too
 // long: 210000 tokens > 200000 maximum", Ollama "input length exceeds the
-// context length". On an embeddings endpoint it says that an input is too
+// context length", Gemini "The input token count (1200000) exceeds the
+// maximum number of tokens allowed (1048576).". On an embeddings endpoint it says that an input is too
 // long: OpenAI "Invalid 'input': maximum context length is 8192 tokens.",
 // Ollama "the input length exceeds the context length".
 func ContextOverflow() Step {
-	return Step{kind: kindStatus, errs: [3]apiError{
+	return Step{kind: kindStatus, errs: [4]apiError{
 		{status: http.StatusBadRequest, code: "context_length_exceeded", param: "messages",
 			message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens. Please reduce the length of the messages."},
 		{status: http.StatusBadRequest, message: "prompt is too long: 210000 tokens > 200000 maximum"},
 		{status: http.StatusBadRequest, message: "input length exceeds the context length"},
+		{status: http.StatusBadRequest, message: "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576)."},
 	}, embedErrs: &embedOverflow}
 }
 
 // InvalidAPIKey is a 401: OpenAI "Incorrect API key provided: sk-test. ..."
 // (code "invalid_api_key"), Anthropic "authentication_error" "invalid
-// x-api-key", Ollama "unauthorized".
+// x-api-key", Ollama "unauthorized"; Gemini answers a 400
+// "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key.".
 func InvalidAPIKey() Step {
-	return Step{kind: kindStatus, errs: [3]apiError{
+	return Step{kind: kindStatus, errs: [4]apiError{
 		{status: http.StatusUnauthorized, code: "invalid_api_key",
 			message: "Incorrect API key provided: sk-test. You can find your API key at https://platform.openai.com/account/api-keys."},
 		{status: http.StatusUnauthorized, message: "invalid x-api-key"},
 		{status: http.StatusUnauthorized, message: "unauthorized"},
+		{status: http.StatusBadRequest, message: "API key not valid. Please pass a valid API key."},
 	}}
 }
 
@@ -210,14 +222,17 @@ func InvalidAPIKey() Step {
 // plan and billing details."; Anthropic 400 "invalid_request_error", "Your
 // credit balance is too low to access the Anthropic API. Please go to Plans
 // & Billing to upgrade or purchase credits."; Ollama (which has no billing)
-// 429 "quota exceeded". Unlike [RateLimited], waiting does not help.
+// 429 "quota exceeded"; Gemini 429 "RESOURCE_EXHAUSTED", "You exceeded
+// your current quota, please check your plan and billing details. ...".
+// Unlike [RateLimited], waiting does not help.
 func QuotaExceeded() Step {
-	return Step{kind: kindStatus, errs: [3]apiError{
+	return Step{kind: kindStatus, errs: [4]apiError{
 		{status: http.StatusTooManyRequests, typ: "insufficient_quota", code: "insufficient_quota",
 			message: "You exceeded your current quota, please check your plan and billing details."},
 		{status: http.StatusBadRequest,
 			message: "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits."},
 		{status: http.StatusTooManyRequests, message: "quota exceeded"},
+		{status: http.StatusTooManyRequests, message: "You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits."},
 	}}
 }
 

@@ -11,7 +11,9 @@ import (
 // wire renders the bodies of one reply in the format of one request. The
 // shapes follow what langchaingo v0.1.14's clients parse:
 // openaiclient/chat.go, anthropicclient/messages.go and
-// ollamaclient/ollamaclient.go.
+// ollamaclient/ollamaclient.go; Gemini's follow google.golang.org/genai
+// v1.77.0 (GenerateContentResponse in types.go, the stream's data: lines in
+// api_client.go, APIError in errors.go).
 type wire struct {
 	format  Format
 	model   string
@@ -57,6 +59,11 @@ func newWire(r *Request) *wire {
 	case Ollama:
 		if w.model == "" {
 			w.model = "llama3.2"
+		}
+	case Gemini:
+		w.id = "resp-fault" + n
+		if w.model == "" {
+			w.model = "gemini-2.0-flash"
 		}
 	}
 	return w
@@ -130,6 +137,8 @@ func (w *wire) full(st Step) []byte {
 			{"stop_sequence", nil},
 			{"usage", obj{{"input_tokens", w.prompt}, {"output_tokens", out}}},
 		})
+	case Gemini:
+		return marshal(w.geminiChunk(w.geminiParts(text, st.calls), "STOP", out))
 	default:
 		return append(marshal(w.ollamaFinal(text, st.calls, out)), '\n')
 	}
@@ -239,6 +248,14 @@ func (w *wire) frames(st Step) (head, body, tail []string) {
 				{"usage", obj{{"output_tokens", out}}},
 			}),
 			sse("message_stop", obj{{"type", "message_stop"}}))
+	case Gemini:
+		for _, c := range st.chunks {
+			body = append(body, "data: "+string(marshal(w.geminiChunk(w.geminiParts(c, nil), "", -1)))+"\r\n\r\n")
+		}
+		if calls {
+			body = append(body, "data: "+string(marshal(w.geminiChunk(w.geminiParts("", st.calls), "", -1)))+"\r\n\r\n")
+		}
+		tail = append(tail, "data: "+string(marshal(w.geminiChunk(w.geminiParts("", nil), "STOP", out)))+"\r\n\r\n")
 	default:
 		for _, c := range st.chunks {
 			body = append(body, w.ollamaLine(obj{{"role", "assistant"}, {"content", c}}))
@@ -267,8 +284,76 @@ func (w *wire) inBand(errType, message string) string {
 			return sse("error", e)
 		}
 		return string(marshal(e))
+	case Gemini:
+		e := string(marshal(obj{{"error", obj{{"code", geminiCode(errType)}, {"message", message}, {"status", errType}}}}))
+		if w.streams {
+			return "data: " + e + "\r\n\r\n"
+		}
+		return e
 	default:
 		return string(marshal(obj{{"error", message}})) + "\n"
+	}
+}
+
+// geminiCode is the HTTP status Gemini pairs with an error status name in
+// an error object; 500 for a name it does not have.
+func geminiCode(status string) int {
+	for code, name := range geminiStatus {
+		if name == status {
+			return code
+		}
+	}
+	return http.StatusInternalServerError
+}
+
+// geminiStatus maps an HTTP status to the gRPC status name Gemini sends
+// with it in an error object.
+var geminiStatus = map[int]string{
+	http.StatusBadRequest:          "INVALID_ARGUMENT",
+	http.StatusUnauthorized:        "UNAUTHENTICATED",
+	http.StatusForbidden:           "PERMISSION_DENIED",
+	http.StatusNotFound:            "NOT_FOUND",
+	http.StatusConflict:            "ABORTED",
+	http.StatusTooManyRequests:     "RESOURCE_EXHAUSTED",
+	499:                            "CANCELLED",
+	http.StatusInternalServerError: "INTERNAL",
+	http.StatusNotImplemented:      "UNIMPLEMENTED",
+	http.StatusServiceUnavailable:  "UNAVAILABLE",
+	http.StatusGatewayTimeout:      "DEADLINE_EXCEEDED",
+}
+
+// geminiParts returns the parts of a Gemini content: one text part, or a
+// functionCall part per tool call.
+func (w *wire) geminiParts(text string, calls []ToolCall) []any {
+	if len(calls) == 0 {
+		return []any{obj{{"text", text}}}
+	}
+	parts := make([]any, 0, len(calls))
+	for _, c := range calls {
+		parts = append(parts, obj{{"functionCall", obj{{"id", c.ID}, {"name", c.Name}, {"args", jsonObject(c.Arguments)}}}})
+	}
+	return parts
+}
+
+// geminiChunk is a GenerateContentResponse: a whole reply, or one chunk of
+// a stream. finish is the candidate's finishReason ("" for none: a chunk
+// before the last); out < 0 reports the prompt's tokens alone, as Gemini's
+// chunks before the last do.
+func (w *wire) geminiChunk(parts []any, finish string, out int) obj {
+	candidate := obj{{"content", obj{{"parts", parts}, {"role", "model"}}}}
+	if finish != "" {
+		candidate = append(candidate, kv{"finishReason", finish})
+	}
+	candidate = append(candidate, kv{"index", 0})
+	usage := obj{{"promptTokenCount", w.prompt}, {"totalTokenCount", w.prompt}}
+	if out >= 0 {
+		usage = obj{{"promptTokenCount", w.prompt}, {"candidatesTokenCount", out}, {"totalTokenCount", w.prompt + out}}
+	}
+	return obj{
+		{"candidates", []any{candidate}},
+		{"usageMetadata", usage},
+		{"modelVersion", w.model},
+		{"responseId", w.id},
 	}
 }
 
@@ -296,6 +381,12 @@ func (w *wire) errorBody(st Step) (status int, contentType string, body []byte) 
 		}}})
 	case Anthropic:
 		return e.status, "application/json", marshal(obj{{"type", "error"}, {"error", obj{{"type", typ}, {"message", e.message}}}})
+	case Gemini:
+		return e.status, "application/json; charset=UTF-8", marshal(obj{{"error", obj{
+			{"code", e.status},
+			{"message", e.message},
+			{"status", typ},
+		}}})
 	default:
 		return e.status, "application/json; charset=utf-8", marshal(obj{{"error", e.message}})
 	}
@@ -333,6 +424,14 @@ func defaultType(f Format, status int) string {
 			return "api_error"
 		}
 		return "invalid_request_error"
+	case Gemini:
+		if name, ok := geminiStatus[status]; ok {
+			return name
+		}
+		if status >= 500 {
+			return "INTERNAL"
+		}
+		return "INVALID_ARGUMENT"
 	}
 	return ""
 }

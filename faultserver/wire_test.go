@@ -51,7 +51,9 @@ func TestErrorBodies(t *testing.T) {
 		openai    = "/v1/chat/completions"
 		anthropic = "/v1/messages"
 		ollama    = "/api/chat"
+		gemini    = "/v1beta/models/gemini-2.0-flash:generateContent"
 		jsonCT    = "Content-Type: application/json; charset=utf-8"
+		geminiCT  = "Content-Type: application/json; charset=UTF-8"
 	)
 	tests := []struct {
 		name string
@@ -104,6 +106,18 @@ func TestErrorBodies(t *testing.T) {
 		{"malformed", faultserver.Malformed("<p>hi</p>"), ollama, exchange{200, "Content-Type: text/html; charset=utf-8\nRetry-After: \nX-Request-Id: ", "<p>hi</p>"}},
 		{"in-band error, non-streaming", faultserver.InBandError("server_error", "boom"), openai, exchange{200, jsonCT + "\nRetry-After: \nX-Request-Id: req_fault1",
 			`{"error":{"message":"boom","type":"server_error","param":null,"code":null}}`}},
+		{"gemini rate limited", faultserver.RateLimited("7"), gemini, exchange{429, geminiCT + "\nRetry-After: 7\nX-Request-Id: ",
+			`{"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED"}}`}},
+		{"gemini overloaded", faultserver.Overloaded(), gemini, exchange{503, geminiCT + "\nRetry-After: \nX-Request-Id: ",
+			`{"error":{"code":503,"message":"The model is overloaded. Please try again later.","status":"UNAVAILABLE"}}`}},
+		{"gemini invalid api key", faultserver.InvalidAPIKey(), gemini, exchange{400, geminiCT + "\nRetry-After: \nX-Request-Id: ",
+			`{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT"}}`}},
+		{"gemini status 500 default status", faultserver.Status(500, "An internal error has occurred."), gemini, exchange{500, geminiCT + "\nRetry-After: \nX-Request-Id: ",
+			`{"error":{"code":500,"message":"An internal error has occurred.","status":"INTERNAL"}}`}},
+		{"gemini in-band error, non-streaming", faultserver.InBandError("UNAVAILABLE", "The model is overloaded."), gemini, exchange{200, jsonCT + "\nRetry-After: \nX-Request-Id: ",
+			`{"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}`}},
+		{"gemini reply", faultserver.Reply("hi"), gemini, exchange{200, jsonCT + "\nRetry-After: \nX-Request-Id: ",
+			`{"candidates":[{"content":{"parts":[{"text":"hi"}],"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":5,"candidatesTokenCount":1,"totalTokenCount":6},"modelVersion":"gemini-2.0-flash","responseId":"resp-fault1"}`}},
 		{"header overrides content type", faultserver.Reply("hi").WithHeader("Content-Type", "text/plain"), ollama, exchange{200, "Content-Type: text/plain\nRetry-After: \nX-Request-Id: ",
 			`{"model":"llama3.2","created_at":"2000-01-01T00:00:00Z","message":{"role":"assistant","content":"hi"},"done_reason":"stop","done":true,"total_duration":1000000,"load_duration":1000,"prompt_eval_count":5,"prompt_eval_duration":1000,"eval_count":1,"eval_duration":1000}` + "\n"}},
 	}
@@ -136,6 +150,9 @@ func TestStreams(t *testing.T) {
 		{"anthropic_tool_calls", "/v1/messages", `{"model":"claude-x","stream":true}`, faultserver.ReplyToolCalls(calls...)},
 		{"anthropic_in_band_error", "/v1/messages", `{"model":"claude-x","stream":true}`, faultserver.InBandError("overloaded_error", "Overloaded", "Hel")},
 		{"anthropic_no_end_marker", "/v1/messages", `{"model":"claude-x","stream":true}`, faultserver.NoEndMarker("Hel", "lo")},
+		{"gemini_reply", "/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse", `{}`, faultserver.ReplyChunks("Hel", "lo")},
+		{"gemini_tool_calls", "/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse", `{}`, faultserver.ReplyToolCalls(calls...)},
+		{"gemini_in_band_error", "/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse", `{}`, faultserver.InBandError("UNAVAILABLE", "The model is overloaded.", "Hel")},
 		{"ollama_reply", "/api/chat", `{"model":"llama3.2"}`, faultserver.ReplyChunks("Hel", "lo")},
 		{"ollama_reply_not_streamed", "/api/chat", `{"model":"llama3.2","stream":false}`, faultserver.ReplyChunks("Hel", "lo")},
 		{"ollama_tool_calls", "/api/chat", `{"model":"llama3.2","stream":true}`, faultserver.ReplyToolCalls(calls...)},
@@ -170,8 +187,8 @@ func TestRoutes(t *testing.T) {
 		method, path string
 		want         exchange
 	}{
-		{http.MethodPost, "/chat/completions", exchange{404, "", `{"error":{"message":"faultserver: no route for POST /chat/completions (want POST /v1/chat/completions, /v1/embeddings, /v1/messages, /api/chat or /api/embed)","type":"invalid_request_error","param":null,"code":"unknown_url"}}`}},
-		{http.MethodGet, "/v1/messages", exchange{405, "", `{"error":{"message":"faultserver: no route for GET /v1/messages (want POST /v1/chat/completions, /v1/embeddings, /v1/messages, /api/chat or /api/embed)","type":"invalid_request_error","param":null,"code":"unknown_url"}}`}},
+		{http.MethodPost, "/chat/completions", exchange{404, "", `{"error":{"message":"faultserver: no route for POST /chat/completions (want POST /v1/chat/completions, /v1/embeddings, /v1/messages, /api/chat, /api/embed or /v1beta/models/{model}:generateContent)","type":"invalid_request_error","param":null,"code":"unknown_url"}}`}},
+		{http.MethodGet, "/v1/messages", exchange{405, "", `{"error":{"message":"faultserver: no route for GET /v1/messages (want POST /v1/chat/completions, /v1/embeddings, /v1/messages, /api/chat, /api/embed or /v1beta/models/{model}:generateContent)","type":"invalid_request_error","param":null,"code":"unknown_url"}}`}},
 	}
 	s := faultserver.New()
 	defer s.Close()

@@ -45,7 +45,7 @@
 // # Usage and run limits
 //
 // Every attempt is a request of the run in the context (see
-// middleware.Run), counted before it is sent, failed ones included, and
+// run.Run), counted before it is sent, failed ones included, and
 // refused there by the run's request limit and token budget: a refusal
 // stops the call with its own reason, is never retried, leaves the breaker
 // alone and is never a reason to fall back. After each response the tokens
@@ -66,7 +66,7 @@
 // definitions, images and each provider's framing of the messages are not
 // counted, so a request may still pass the budget: the call that crosses it
 // returns its answer, and the next is refused. [TokenLimit] takes the same
-// estimate, and a limiter that implements middleware.Settler is corrected
+// estimate, and a limiter that implements limit.Settler is corrected
 // with the reported tokens after the response.
 //
 // # Embeddings

@@ -10,9 +10,14 @@ import (
 
 	"github.com/tmc/langchaingo/embeddings"
 
+	"github.com/resilientgo/resilient/breaker"
+	"github.com/resilientgo/resilient/internal/chatcall"
+	"github.com/resilientgo/resilient/internal/inspect"
 	"github.com/resilientgo/resilient/internal/wire"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -56,7 +61,7 @@ type Embedder struct {
 	target observe.Target
 	pipe   *middleware.Pipeline[[][]float32]
 	obs    observe.Observers
-	tokens middleware.Limiter
+	tokens limit.Limiter
 	err    error // construction error, returned by every call
 }
 
@@ -104,7 +109,7 @@ func (e *TextTooLongError) Unwrap() error { return e.Err }
 // [Embedder.Err]).
 func NewEmbedder(c embeddings.EmbedderClient, opts ...Option) (*Embedder, error) {
 	cfg := configure(opts)
-	if isNil(c) {
+	if inspect.IsNil(c) {
 		cfg.errorf("nil embedder client (%T)", c)
 	}
 	for _, name := range cfg.chatOnly {
@@ -153,8 +158,8 @@ var embeddingModelFields = map[string]bool{"embeddingmodel": true}
 // or "openai/embeddings" when it reveals none (the chat model a client
 // also holds is not taken for it).
 func describeEmbedder(c embeddings.EmbedderClient) (name, provider, model string) {
-	provider = packageOf(c)
-	model = modelOf(c, embeddingModelFields)
+	provider = inspect.Package(c)
+	model = inspect.Model(c, embeddingModelFields)
 	if model == "" {
 		return provider + "/embeddings", provider, ""
 	}
@@ -173,7 +178,7 @@ func (e *Embedder) Err() error { return e.err }
 
 // Breaker returns the embedder's circuit breaker (the shared one with
 // [ShareLimits]), nil when disabled.
-func (e *Embedder) Breaker() *middleware.Breaker {
+func (e *Embedder) Breaker() *breaker.Breaker {
 	if e.pipe == nil {
 		return nil
 	}
@@ -201,7 +206,7 @@ func (e *Embedder) CreateEmbedding(ctx context.Context, texts []string) ([][]flo
 	start := time.Now()
 	ctx = e.obs.StartCall(ctx, e.target)
 	vecs, err := e.embedAll(ctx, c)
-	e.obs.Report(ctx, callEnd(e.target, int(c.attempts.Load()), start, err), err)
+	e.obs.Report(ctx, chatcall.End(e.target, int(c.attempts.Load()), start, err), err)
 	return vecs, err
 }
 
@@ -232,7 +237,7 @@ func (e *Embedder) embedAll(ctx context.Context, c *embedCall) ([][]float32, err
 func (e *Embedder) embed(ctx context.Context, c *embedCall, from, to int, out [][]float32) ([][]float32, error) {
 	batch := c.texts[from:to]
 	var request middleware.CallOption // without a run there is nothing to count
-	if middleware.RunFrom(ctx) != nil {
+	if run.From(ctx) != nil {
 		request = middleware.Request(func(context.Context, middleware.State) int {
 			return estimateTextTokens(batch)
 		})

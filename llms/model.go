@@ -11,11 +11,16 @@ import (
 
 	lcllms "github.com/tmc/langchaingo/llms"
 
+	"github.com/resilientgo/resilient/breaker"
+	"github.com/resilientgo/resilient/internal/chatcall"
+	"github.com/resilientgo/resilient/internal/inspect"
 	"github.com/resilientgo/resilient/internal/reply"
 	"github.com/resilientgo/resilient/internal/streamguard"
 	"github.com/resilientgo/resilient/internal/wire"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -66,7 +71,7 @@ var (
 // that the problem surfaces at the first call instead of as a nil pointer.
 func New(m lcllms.Model, opts ...Option) (*Model, error) {
 	cfg := configure(opts)
-	if isNil(m) {
+	if inspect.IsNil(m) {
 		cfg.errorf("nil model (%T)", m)
 	}
 	err := errors.Join(cfg.errs...)
@@ -89,7 +94,7 @@ func invalid(m lcllms.Model, err error) *Model {
 
 func build(m lcllms.Model, cfg config) (*Model, error) {
 	m, given, _ := unmember(m) // outside a pool, a member's options do not apply
-	if isNil(m) {
+	if inspect.IsNil(m) {
 		return nil, fmt.Errorf("llms: nil model (%T)", m)
 	}
 	name, provider, model := describe(m)
@@ -215,7 +220,7 @@ func (m *Model) Err() error { return m.err }
 
 // Breaker returns the model's circuit breaker, nil when disabled and for a
 // pool, whose members have one each (see [Model.Pool]).
-func (m *Model) Breaker() *middleware.Breaker {
+func (m *Model) Breaker() *breaker.Breaker {
 	if m.pipe == nil {
 		return nil
 	}
@@ -290,24 +295,10 @@ func (m *Model) GenerateContent(ctx context.Context, messages []lcllms.MessageCo
 	start := time.Now()
 	ctx = m.obs.StartCall(ctx, target)
 	resp, err := m.generateWithFallbacks(ctx, c)
-	end := callEnd(target, int(c.root().attempts.Load()), start, err)
+	end := chatcall.End(target, int(c.root().attempts.Load()), start, err)
 	end.InputTokens, end.OutputTokens = int(c.input.Load()), int(c.output.Load())
 	m.obs.Report(ctx, end, err)
 	return resp, err
-}
-
-// callEnd is the end of a logical call to t that started at start and made
-// attempts, failing with err (nil: it succeeded).
-func callEnd(t observe.Target, attempts int, start time.Time, err error) observe.CallEnd {
-	end := observe.CallEnd{Target: t, Outcome: observe.OutcomeOK, Attempts: attempts, Duration: time.Since(start)}
-	if err != nil {
-		end.Outcome, end.Class = observe.OutcomeFailed, taxonomy.Classify(err)
-		var final *middleware.Error
-		if errors.As(err, &final) {
-			end.Reason = final.Reason
-		}
-	}
-	return end
 }
 
 // generateWithFallbacks calls the model, then the fallbacks in order while
@@ -320,13 +311,13 @@ func (m *Model) generateWithFallbacks(ctx context.Context, c *modelCall) (*lcllm
 	errs := []error{err}
 	from := m.name
 	for _, fb := range m.fallbacks {
-		if !m.shouldFallBack(ctx, err) {
+		if !chatcall.ShouldFallBack(ctx, err, m.cfg.fallbackOnOverflow) {
 			break
 		}
 		if m.obs.Active() {
 			m.obs.Report(ctx, observe.Fallback{Target: from, To: fb.name, Class: taxonomy.Classify(err)}, err)
 		}
-		if err := c.restart(ctx, m, lastTarget(err, from)); err != nil {
+		if err := c.restart(ctx, m, chatcall.LastTarget(err, from)); err != nil {
 			return nil, errors.Join(append(errs, err)...)
 		}
 		resp, err = fb.generate(ctx, c.forFallback())
@@ -337,30 +328,6 @@ func (m *Model) generateWithFallbacks(ctx context.Context, c *modelCall) (*lcllm
 		from = fb.name
 	}
 	return nil, errors.Join(errs...)
-}
-
-// shouldFallBack reports whether another model can fix the failure.
-func (m *Model) shouldFallBack(ctx context.Context, err error) bool {
-	var final *middleware.Error
-	if ctx.Err() != nil || !errors.As(err, &final) {
-		return false
-	}
-	class := final.Class()
-	switch final.Reason {
-	case observe.ReasonExhausted, observe.ReasonCircuitOpen, observe.ReasonRetryAfterOverCap,
-		observe.ReasonThrottled, observe.ReasonRejected, observe.ReasonConcurrency:
-		// The target is failing, holding us off, or over our own rate or
-		// concurrency limit: another model may be fine.
-		return true
-	case observe.ReasonContextOverflow:
-		return m.cfg.fallbackOnOverflow
-	case observe.ReasonPermanent:
-		// A model that does not exist (or was retired) is fixed by another,
-		// and so is a failure of the account or deployment (a key refused,
-		// a quota used up): another may serve the same request.
-		return class.ModelMissing || class.AccountFailure
-	}
-	return false
 }
 
 // modelCall is the state of one GenerateContent across attempts and
@@ -405,16 +372,6 @@ func (c *modelCall) root() *modelCall {
 	return c
 }
 
-// lastTarget returns the target of the last attempt of err, a model's
-// final error (the member of a pool it went to), else name.
-func lastTarget(err error, name string) string {
-	var final *middleware.Error
-	if errors.As(err, &final) && len(final.Attempts) > 0 {
-		return cmp.Or(final.Attempts[len(final.Attempts)-1].Target, name)
-	}
-	return name
-}
-
 // restart calls the restart hook if the last attempt delivered chunks. No
 // hook means such a call never gets here: its failure was final. The
 // restart is reported for target, where the stream broke (a pool's
@@ -442,7 +399,7 @@ func (m *Model) generate(ctx context.Context, c *modelCall) (*lcllms.ContentResp
 		return m.attempt(ctx, c, s)
 	}
 	var request middleware.CallOption // without a run there is nothing to count
-	if middleware.RunFrom(ctx) != nil {
+	if run.From(ctx) != nil {
 		request = middleware.Request(func(_ context.Context, s middleware.State) int {
 			return m.estimate(c, s)
 		})
@@ -501,9 +458,9 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 	ev, seen := sl.Evidence()
 	if err == nil {
 		in, out := usageOf(resp)
-		middleware.RunFrom(ctx).AddTokens(in, out)
+		run.From(ctx).AddTokens(in, out)
 		c.root().addTokens(in, out)
-		if s, ok := m.cfg.tokenLimiter.(middleware.Settler); ok && in+out > 0 {
+		if s, ok := m.cfg.tokenLimiter.(limit.Settler); ok && in+out > 0 {
 			s.Settle(ctx, estimate, in+out) // the estimate was taken before; the truth is known now
 		}
 		err = m.check(resp, ev, seen, g, cl.provider)

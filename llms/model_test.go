@@ -16,9 +16,11 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/resilientgo/resilient/internal/scripted"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -458,8 +460,8 @@ func TestHedgeAnswersFromTheFasterAttempt(t *testing.T) {
 			return &lcllms.ContentResponse{Choices: []*lcllms.ContentChoice{{Content: "slow", StopReason: "stop"}}}, nil
 		}}
 		inner := scripted.New(slow, scripted.Reply("fast"))
-		ctx := middleware.NewRun(t.Context())
-		run := middleware.RunFrom(ctx)
+		ctx := run.New(t.Context())
+		run := run.From(ctx)
 		start := time.Now()
 		got, err := mustWrap(t, inner, llms.Hedge(2*time.Second, 1)).Call(ctx, "hi")
 		if err != nil || got != "fast" || time.Since(start) != 2*time.Second {
@@ -548,9 +550,9 @@ func TestTokenLimit(t *testing.T) {
 	if fmt.Sprint(lim.costs) != "[100]" {
 		t.Errorf("acquired %v, want [100] (400 characters)", lim.costs)
 	}
-	refusing := &recordingLimiter{err: middleware.ErrLimited}
+	refusing := &recordingLimiter{err: limit.ErrLimited}
 	_, err := mustWrap(t, inner, llms.TokenLimit(refusing)).Call(t.Context(), "hi")
-	if !errors.Is(err, middleware.ErrLimited) || taxonomy.Classify(err).Kind != taxonomy.RateLimited || inner.Calls() != 1 {
+	if !errors.Is(err, limit.ErrLimited) || taxonomy.Classify(err).Kind != taxonomy.RateLimited || inner.Calls() != 1 {
 		t.Errorf("refused: got %v after %d calls, want a rate-limited error and no call", err, inner.Calls()-1)
 	}
 }

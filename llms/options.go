@@ -8,6 +8,7 @@ import (
 
 	lcllms "github.com/tmc/langchaingo/llms"
 
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/middleware"
 )
 
@@ -37,7 +38,7 @@ type config struct {
 	idle               time.Duration
 	onRestart          func(ctx context.Context, partial string) error
 	checks             []ResponseCheck
-	tokenLimiter       middleware.Limiter
+	tokenLimiter       limit.Limiter
 	shared             *Model   // ShareLimits: draw on this model's breaker and limiters
 	chatOnly           []string // options given that apply to models only
 	errs               []error
@@ -236,14 +237,14 @@ func timeoutOption(name string, d time.Duration, field func(*config) *time.Durat
 // TokenLimit makes every attempt acquire from l as many units as the
 // request's estimated prompt tokens (a quarter of the bytes of its text; of
 // an embedder, of the batch's texts) before it is sent: a tokens-per-minute
-// limit, in process (middleware.LocalLimiter) or shared by replicas
+// limit, in process (limit.LocalLimiter) or shared by replicas
 // (resilientredis.NewLimiter with its Tokens option). When l is a
-// middleware.Settler, a model's acquisition is corrected after the response
+// limit.Settler, a model's acquisition is corrected after the response
 // to the tokens the provider reported, input and output together (an
 // embedder's is not: its clients report none). A refusal ends the call,
 // classified rate_limited. For requests per minute, use
 // middleware.RateLimit. Default: none.
-func TokenLimit(l middleware.Limiter) Option {
+func TokenLimit(l limit.Limiter) Option {
 	return func(c *config) {
 		if l == nil {
 			c.errorf("TokenLimit(nil)")
@@ -310,7 +311,7 @@ func (c *config) sharedLimits() []middleware.Option {
 
 // tokenLimit returns the token limiter attempts acquire from: the shared
 // model's when it has one, else the target's own (nil: none).
-func (c *config) tokenLimit() middleware.Limiter {
+func (c *config) tokenLimit() limit.Limiter {
 	if c.shared != nil && c.shared.cfg.tokenLimiter != nil {
 		return c.shared.cfg.tokenLimiter
 	}

@@ -7,6 +7,7 @@ import (
 
 	lcllms "github.com/tmc/langchaingo/llms"
 
+	"github.com/resilientgo/resilient/internal/inspect"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 )
@@ -73,7 +74,7 @@ func NewPool(members []lcllms.Model, opts ...Option) (*Model, error) {
 	taken := names{}
 	for i, m := range members {
 		llm, given, mopts := unmember(m)
-		if isNil(llm) {
+		if inspect.IsNil(llm) {
 			cfg.errorf("NewPool: member %d is nil (%T)", i, llm)
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
@@ -54,14 +55,14 @@ func TestPoolAccountFailure(t *testing.T) {
 					t.Errorf("requests %v, want one to d0, every call answered by d1", got)
 				}
 				sus := observetest.Of[observe.Suspended](rec)
-				if len(sus) != 1 || sus[0].Target != "d0" || sus[0].For != middleware.DefaultMaxHold || !sus[0].Class.AccountFailure {
-					t.Errorf("suspensions %+v, want d0 for %v", sus, middleware.DefaultMaxHold)
+				if len(sus) != 1 || sus[0].Target != "d0" || sus[0].For != breaker.DefaultMaxHold || !sus[0].Class.AccountFailure {
+					t.Errorf("suspensions %+v, want d0 for %v", sus, breaker.DefaultMaxHold)
 				}
-				if b := pool.Pool().Members()[0].Breaker; b.State() != observe.BreakerOpen || b.RemainingDelay() != middleware.DefaultMaxHold {
-					t.Errorf("d0's circuit is %v for %v, want held open for %v", b.State(), b.RemainingDelay(), middleware.DefaultMaxHold)
+				if b := pool.Pool().Members()[0].Breaker; b.State() != observe.BreakerOpen || b.RemainingDelay() != breaker.DefaultMaxHold {
+					t.Errorf("d0's circuit is %v for %v, want held open for %v", b.State(), b.RemainingDelay(), breaker.DefaultMaxHold)
 				}
 
-				time.Sleep(middleware.DefaultMaxHold - time.Second)
+				time.Sleep(breaker.DefaultMaxHold - time.Second)
 				calls(10)
 				time.Sleep(time.Second)
 				calls(10)

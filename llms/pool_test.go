@@ -12,8 +12,10 @@ import (
 
 	lcllms "github.com/tmc/langchaingo/llms"
 
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/internal/scripted"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
@@ -173,7 +175,7 @@ func TestPoolUnderConcurrencyLimit(t *testing.T) {
 						case err == nil:
 							ok++
 							longest = max(longest, took)
-						case errors.Is(err, middleware.ErrConcurrency):
+						case errors.Is(err, limit.ErrConcurrency):
 							refused++
 							fail = max(fail, took)
 						default:
@@ -195,10 +197,10 @@ func TestPoolUnderConcurrencyLimit(t *testing.T) {
 				if want := n * 11; ok != want {
 					t.Errorf("%d answered, want %d", ok, want)
 				}
-				if r := observetest.Of[observe.Refusal](rec); len(r) != refused || (refused > 0 && r[0].Reason != observe.RefusedConcurrency) {
+				if r := observetest.Of[observe.Refusal](rec); len(r) != refused || (refused > 0 && r[0].Reason != observe.ReasonConcurrency) {
 					t.Errorf("%d refusal events (%+v), want %d for the concurrency limit", len(r), r[:min(len(r), 1)], refused)
 				}
-				breakers := []*middleware.Breaker{m.Breaker()}
+				breakers := []*breaker.Breaker{m.Breaker()}
 				if p := m.Pool(); p != nil {
 					breakers = nil
 					for _, st := range p.Members() {
@@ -402,7 +404,7 @@ func TestConcurrencyLimitSharedByStreams(t *testing.T) {
 		}()
 		synctest.Wait()
 		stream := lcllms.WithStreamingFunc(func(context.Context, []byte) error { return nil })
-		if _, err := m.GenerateContent(t.Context(), hello(), stream); !errors.Is(err, middleware.ErrConcurrency) {
+		if _, err := m.GenerateContent(t.Context(), hello(), stream); !errors.Is(err, limit.ErrConcurrency) {
 			t.Errorf("a stream beside a call in flight: got %v, want the concurrency limit", err)
 		}
 		<-done
@@ -483,7 +485,7 @@ func TestEmbedderConcurrencyLimit(t *testing.T) {
 				switch {
 				case err == nil:
 					ok++
-				case errors.Is(err, middleware.ErrConcurrency):
+				case errors.Is(err, limit.ErrConcurrency):
 					refused++
 				default:
 					t.Errorf("got %v", err)

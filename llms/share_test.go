@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/faultserver"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
 )
@@ -62,7 +63,7 @@ func TestShareLimitsKeepsTheSharersWait(t *testing.T) {
 		}()
 		synctest.Wait() // the model's call holds the slot
 
-		if _, err := impatient.CreateEmbedding(t.Context(), []string{"a text"}); !errors.Is(err, middleware.ErrConcurrency) {
+		if _, err := impatient.CreateEmbedding(t.Context(), []string{"a text"}); !errors.Is(err, limit.ErrConcurrency) {
 			t.Errorf("an embedding beside the model's call: got %v, want the concurrency limit", err)
 		}
 		if s.Count() != 1 {

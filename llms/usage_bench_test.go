@@ -9,7 +9,7 @@ import (
 	lcllms "github.com/tmc/langchaingo/llms"
 
 	"github.com/resilientgo/resilient/llms"
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/run"
 )
 
 // usageModel answers every call with the same response, which reports its
@@ -50,10 +50,10 @@ func BenchmarkRunLimits(b *testing.B) {
 		ctx  func() context.Context
 	}{
 		{"none", context.Background},
-		{"plain", func() context.Context { return middleware.NewRun(context.Background()) }},
+		{"plain", func() context.Context { return run.New(context.Background()) }},
 		{"limits", func() context.Context {
-			return middleware.NewRun(context.Background(), middleware.TokenBudget(math.MaxInt),
-				middleware.RequestLimit(math.MaxInt), middleware.ToolCallLimit(math.MaxInt))
+			return run.New(context.Background(), run.TokenBudget(math.MaxInt),
+				run.RequestLimit(math.MaxInt), run.ToolCallLimit(math.MaxInt))
 		}},
 	} {
 		b.Run("run="+run.name, func(b *testing.B) {

@@ -17,11 +17,12 @@ import (
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
+	"github.com/resilientgo/resilient/run"
 )
 
 // reported adds up the usage the fault server reported.
-func reported(s *faultserver.Server) middleware.Usage {
-	var u middleware.Usage
+func reported(s *faultserver.Server) run.Usage {
+	var u run.Usage
 	for _, r := range s.Requests() {
 		u.Requests++
 		u.InputTokens += r.InputTokens
@@ -48,7 +49,7 @@ func TestUsageAddsUpWithRealClients(t *testing.T) {
 				defer s.Close()
 				rec := &observetest.Recorder{}
 				m := mustWrap(t, realClient(t, s, f), llms.Middleware(middleware.Observe(rec)))
-				ctx := middleware.NewRun(t.Context())
+				ctx := run.New(t.Context())
 				opts := []lcllms.CallOption{lcllms.WithTools([]lcllms.Tool{lookupTool})}
 				if stream {
 					opts = append(opts, lcllms.WithStreamingFunc(func(context.Context, []byte) error { return nil }))
@@ -59,7 +60,7 @@ func TestUsageAddsUpWithRealClients(t *testing.T) {
 						t.Fatalf("call %d: %v", i+1, err)
 					}
 				}
-				got, want := middleware.RunFrom(ctx).Usage(), reported(s)
+				got, want := run.From(ctx).Usage(), reported(s)
 				// 5 requests, 6 for ollama, whose client drops tool calls: the
 				// empty reply is retried.
 				if got.Requests < 5 || got.Requests != want.Requests || got.InputTokens != want.InputTokens ||
@@ -116,11 +117,11 @@ func TestUsageNormalisedAcrossClients(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ctx := middleware.NewRun(t.Context())
+			ctx := run.New(t.Context())
 			if _, err := mustWrap(t, scripted.New(generationInfo(tt.info))).GenerateContent(ctx, hello()); err != nil {
 				t.Fatal(err)
 			}
-			if u := middleware.RunFrom(ctx).Usage(); u.InputTokens != tt.in || u.OutputTokens != tt.out {
+			if u := run.From(ctx).Usage(); u.InputTokens != tt.in || u.OutputTokens != tt.out {
 				t.Errorf("usage %d+%d, want %d+%d", u.InputTokens, u.OutputTokens, tt.in, tt.out)
 			}
 		})
@@ -135,10 +136,10 @@ func TestEstimateOverWhatRemainsIsRefused(t *testing.T) {
 	forEachProvider(t, func(t *testing.T, f faultserver.Format) {
 		s := faultserver.NewInMemory(faultserver.Reply("never"))
 		defer s.Close()
-		ctx := middleware.NewRun(t.Context(), middleware.TokenBudget(100))
+		ctx := run.New(t.Context(), run.TokenBudget(100))
 		long := []lcllms.MessageContent{human(strings.Repeat("x", 1000))} // about 250 tokens
 		_, err := mustWrap(t, realClient(t, s, f)).GenerateContent(ctx, long)
-		var refused *middleware.UsageLimitError
+		var refused *run.UsageLimitError
 		if !errors.As(err, &refused) || refused.Need != 250 || s.Count() != 0 {
 			t.Fatalf("got %v after %d requests, want refused as needing about 250 tokens, none sent", err, s.Count())
 		}
@@ -155,7 +156,7 @@ func TestTheCallThatCrossesTheBudgetAnswers(t *testing.T) {
 		s := faultserver.NewInMemory(faultserver.ReplyChunks("a ", "long ", "answer"))
 		defer s.Close()
 		m := mustWrap(t, realClient(t, s, f))
-		ctx := middleware.NewRun(t.Context(), middleware.TokenBudget(60))
+		ctx := run.New(t.Context(), run.TokenBudget(60))
 		var answers int
 		var err error
 		for err == nil {
@@ -164,8 +165,8 @@ func TestTheCallThatCrossesTheBudgetAnswers(t *testing.T) {
 				answers++
 			}
 		}
-		u, sent := middleware.RunFrom(ctx).Usage(), reported(s)
-		if !errors.Is(err, middleware.ErrUsageLimit) || answers != s.Count() || u.Tokens() < 60 || u.Tokens()-sent.InputTokens-sent.OutputTokens != 0 {
+		u, sent := run.From(ctx).Usage(), reported(s)
+		if !errors.Is(err, run.ErrUsageLimit) || answers != s.Count() || u.Tokens() < 60 || u.Tokens()-sent.InputTokens-sent.OutputTokens != 0 {
 			t.Fatalf("stopped by %v after %d answers to %d requests, %d tokens: want every request answered, the budget of 60 passed once",
 				err, answers, s.Count(), u.Tokens())
 		}
@@ -186,7 +187,7 @@ func TestRefusalIsNotAReasonToFallBack(t *testing.T) {
 		rec := &observetest.Recorder{}
 		m := mustWrap(t, realClient(t, primary, faultserver.OpenAI), llms.Middleware(middleware.Observe(rec)),
 			llms.Fallbacks(realClient(t, secondary, faultserver.Anthropic)))
-		ctx := middleware.NewRun(t.Context(), middleware.RequestLimit(2))
+		ctx := run.New(t.Context(), run.RequestLimit(2))
 		_, err := m.GenerateContent(ctx, hello())
 		if fb := observetest.Of[observe.Fallback](rec); len(fb) != 0 {
 			t.Errorf("fell back: %+v", fb)
@@ -207,11 +208,11 @@ func TestRefusalIsNotAReasonToFallBack(t *testing.T) {
 func TestCompactedRetryIsNotRefusedForItsOldSize(t *testing.T) {
 	msgs := conversation()
 	overflow := scripted.Step{Func: func(ctx context.Context, _ []lcllms.MessageContent, _ lcllms.CallOptions) (*lcllms.ContentResponse, error) {
-		middleware.RunFrom(ctx).AddTokens(80, 0) // another call of the run, meanwhile
+		run.From(ctx).AddTokens(80, 0) // another call of the run, meanwhile
 		return nil, errOverflow
 	}}
 	inner := scripted.New(overflow, scripted.Reply("fits now"))
-	ctx := middleware.NewRun(t.Context(), middleware.TokenBudget(100))
+	ctx := run.New(t.Context(), run.TokenBudget(100))
 	estimate := (len(fmt.Sprint(msgs)) + 3) / 4
 	if estimate <= 20 || estimate > 100 {
 		t.Fatalf("the conversation is estimated at about %d tokens: the test needs more than 20 and at most 100", estimate)
@@ -230,16 +231,16 @@ func TestEmbedderCountsItsRequests(t *testing.T) {
 		s := faultserver.NewInMemory(faultserver.RateLimited("1"), faultserver.Reply(""))
 		defer s.Close()
 		e := mustEmbedder(t, realEmbedder(t, s, faultserver.OpenAI))
-		ctx := middleware.NewRun(t.Context(), middleware.RequestLimit(3))
+		ctx := run.New(t.Context(), run.RequestLimit(3))
 		if _, err := e.CreateEmbedding(ctx, someTexts(4)); err != nil {
 			t.Fatal(err)
 		}
-		if u := middleware.RunFrom(ctx).Usage(); u.Requests != 2 || u.Tokens() != 0 {
+		if u := run.From(ctx).Usage(); u.Requests != 2 || u.Tokens() != 0 {
 			t.Errorf("usage %+v, want the 2 requests sent and no tokens", u)
 		}
 		_, _ = e.CreateEmbedding(ctx, someTexts(4))
 		_, err := e.CreateEmbedding(ctx, someTexts(4))
-		if !errors.Is(err, middleware.ErrUsageLimit) || s.Count() != 3 {
+		if !errors.Is(err, run.ErrUsageLimit) || s.Count() != 3 {
 			t.Errorf("got %v after %d requests, want the request limit after 3", err, s.Count())
 		}
 	})
@@ -250,9 +251,9 @@ func TestEmbedderEstimateOverTheBudgetIsRefused(t *testing.T) {
 		s := faultserver.NewInMemory(faultserver.Reply(""))
 		defer s.Close()
 		e := mustEmbedder(t, realEmbedder(t, s, faultserver.OpenAI))
-		ctx := middleware.NewRun(t.Context(), middleware.TokenBudget(10))
+		ctx := run.New(t.Context(), run.TokenBudget(10))
 		_, err := e.CreateEmbedding(ctx, []string{strings.Repeat("a", 40), strings.Repeat("b", 40)})
-		var refused *middleware.UsageLimitError
+		var refused *run.UsageLimitError
 		if !errors.As(err, &refused) || refused.Need != 20 || s.Count() != 0 {
 			t.Errorf("got %v after %d requests, want refused as needing 20 tokens, none sent", err, s.Count())
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/failsafe-go/failsafe-go/retrypolicy"
 	"github.com/failsafe-go/failsafe-go/timeout"
 
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/middleware"
 )
 
@@ -28,8 +29,8 @@ func rawFailsafe() failsafe.Executor[string] {
 		WithJitterFactor(1).
 		Build()
 	breaker := circuitbreaker.NewBuilder[string]().
-		WithFailureThreshold(middleware.DefaultBreakerFailures).
-		WithDelay(middleware.DefaultBreakerDelay).
+		WithFailureThreshold(breaker.DefaultFailures).
+		WithDelay(breaker.DefaultDelay).
 		Build()
 	return failsafe.With[string](retry, breaker, timeout.New[string](middleware.DefaultTimeout))
 }

@@ -8,65 +8,19 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
-	"github.com/resilientgo/resilient/observe/observetest"
 )
 
 const year = 365 * 24 * time.Hour
-
-// listen records what b's listeners are told.
-func listen(b *middleware.Breaker) func() []observe.BreakerState {
-	var seen []observe.BreakerState
-	b.OnStateChange(func(s observe.BreakerState) { seen = append(seen, s) })
-	return func() []observe.BreakerState { return seen }
-}
-
-// TestHoldOpenTellsListenersOfLongerPeriods: a hold that lengthens the open
-// period is news for the listeners (package resilientredis shares it), even
-// without a change of state; one that would shorten it or leaves it as it
-// is changes nothing and tells nobody. Each step checks the remaining delay.
-func TestHoldOpenTellsListenersOfLongerPeriods(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		b := middleware.NewBreaker("b", 1, 10*time.Second, nil)
-		seen := listen(b)
-		steps := []struct {
-			name      string
-			do        func()
-			remaining time.Duration
-			told      string
-		}{
-			{"a hold opens a closed breaker", func() { b.HoldOpen(30 * time.Second) }, 30 * time.Second, "[open]"},
-			{"a shorter hold does not shorten it", func() { b.HoldOpen(10 * time.Second) }, 30 * time.Second, "[open]"},
-			{"an equal hold is no news", func() { b.HoldOpen(30 * time.Second) }, 30 * time.Second, "[open]"},
-			{"a longer hold lengthens it", func() { b.HoldOpen(31 * time.Second) }, 31 * time.Second, "[open open]"},
-			{"time passes", func() { time.Sleep(11 * time.Second) }, 20 * time.Second, "[open open]"},
-			{"a hold longer than what remains", func() { b.HoldOpen(25 * time.Second) }, 25 * time.Second, "[open open open]"},
-			{"a hold of a year is held for the maximum", func() { b.HoldOpen(year) }, middleware.DefaultMaxHold, "[open open open open]"},
-			{"another is no news", func() { b.HoldOpen(year) }, middleware.DefaultMaxHold, "[open open open open]"},
-			{"Close ends the hold", b.Close, 0, "[open open open open closed]"},
-			{"Open opens for the delay", b.Open, 10 * time.Second, "[open open open open closed open]"},
-			{"a shorter hold leaves the delay", func() { b.HoldOpen(5 * time.Second) }, 10 * time.Second, "[open open open open closed open]"},
-			{"a longer one lengthens it", func() { b.HoldOpen(12 * time.Second) }, 12 * time.Second, "[open open open open closed open open]"},
-		}
-		for _, st := range steps {
-			st.do()
-			if got := b.RemainingDelay(); got != st.remaining {
-				t.Errorf("%s: remaining delay %v, want %v", st.name, got, st.remaining)
-			}
-			if got := fmt.Sprint(seen()); got != st.told {
-				t.Errorf("%s: listeners told %s, want %s", st.name, got, st.told)
-			}
-		}
-	})
-}
 
 // TestRemainingDelayAfterHoldOpen: the breaker stays open, and says so,
 // until the hold ends, past its own delay; then a probe goes through (the
 // state turns half-open only as the probe asks to pass).
 func TestRemainingDelayAfterHoldOpen(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		b := middleware.NewBreaker("b", 1, 10*time.Second, nil)
+		b := breaker.New(breaker.Settings{Name: "b", Failures: 1, Delay: 10 * time.Second})
 		b.HoldOpen(30 * time.Second)
 		for _, at := range []time.Duration{0, 10 * time.Second, 29 * time.Second} {
 			time.Sleep(at - (30*time.Second - b.RemainingDelay()))
@@ -85,35 +39,6 @@ func TestRemainingDelayAfterHoldOpen(t *testing.T) {
 	})
 }
 
-// TestNewBreakerDefaults: a delay not positive and failures below 1 take
-// the defaults; one failure is a valid threshold, not a default.
-func TestNewBreakerDefaults(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		for _, delay := range []time.Duration{0, -time.Second} {
-			b := middleware.NewBreaker("b", 1, delay, nil)
-			b.Open()
-			if got := b.RemainingDelay(); got != middleware.DefaultBreakerDelay {
-				t.Errorf("NewBreaker(delay %v): open for %v, want %v", delay, got, middleware.DefaultBreakerDelay)
-			}
-			if got := b.MaxHold(); got != middleware.DefaultMaxHold {
-				t.Errorf("NewBreaker: MaxHold %v, want %v", got, middleware.DefaultMaxHold)
-			}
-		}
-		for _, c := range []struct{ failures, opensAfter int }{{0, middleware.DefaultBreakerFailures}, {-1, middleware.DefaultBreakerFailures}, {1, 1}, {2, 2}} {
-			b := middleware.NewBreaker("b", c.failures, time.Second, nil)
-			p := mustPipeline(t, middleware.UseBreaker(b), middleware.SingleAttempt(), middleware.NoThrottle())
-			n := 0
-			for b.State() == observe.BreakerClosed && n < 100 {
-				_, _ = p.Do(t.Context(), newScript(fails(err500)).fn)
-				n++
-			}
-			if n != c.opensAfter {
-				t.Errorf("NewBreaker(failures %d): opened after %d failures, want %d", c.failures, n, c.opensAfter)
-			}
-		}
-	})
-}
-
 // TestWaitHintHoldIsBounded: a Retry-After of a year holds the breaker for
 // MaxHold, not a year: then one probe goes through.
 func TestWaitHintHoldIsBounded(t *testing.T) {
@@ -122,14 +47,14 @@ func TestWaitHintHoldIsBounded(t *testing.T) {
 		opts []middleware.Option
 		want time.Duration
 	}{
-		{"default", nil, middleware.DefaultMaxHold},
+		{"default", nil, breaker.DefaultMaxHold},
 		{"MaxHold", []middleware.Option{middleware.MaxHold(90 * time.Second)}, 90 * time.Second},
 		// A pipeline's MaxHold bounds the holds it asks of a shared breaker...
 		{"MaxHold on a shared breaker", []middleware.Option{middleware.MaxHold(time.Minute),
-			middleware.UseBreaker(middleware.NewBreaker("shared", 1, time.Second, nil))}, time.Minute},
+			middleware.UseBreaker(breaker.New(breaker.Settings{Name: "shared", Failures: 1, Delay: time.Second}))}, time.Minute},
 		// ...and the shared breaker's own maximum bounds them all.
 		{"shared breaker", []middleware.Option{middleware.MaxHold(time.Hour),
-			middleware.UseBreaker(middleware.NewBreaker("shared", 1, time.Second, nil))}, middleware.DefaultMaxHold},
+			middleware.UseBreaker(breaker.New(breaker.Settings{Name: "shared", Failures: 1, Delay: time.Second}))}, breaker.DefaultMaxHold},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
@@ -166,31 +91,6 @@ func TestMaxHoldMustBePositive(t *testing.T) {
 	if got := p.Breaker().MaxHold(); got != time.Minute {
 		t.Errorf("Breaker().MaxHold(): got %v, want 1m0s", got)
 	}
-}
-
-// TestHoldOpenOfABreakerOpenedByFailures: a breaker opened by failures,
-// not by a hold, is already open: a longer hold is news for the listeners,
-// not a change of state.
-func TestHoldOpenOfABreakerOpenedByFailures(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		rec := &observetest.Recorder{}
-		b := middleware.NewBreaker("b", 1, 10*time.Second, nil, rec)
-		seen := listen(b)
-		p := mustPipeline(t, middleware.UseBreaker(b), middleware.SingleAttempt())
-		_, _ = p.Do(t.Context(), newScript(fails(err500)).fn)
-		b.HoldOpen(20 * time.Second)
-		if got := fmt.Sprint(seen()); got != "[open open]" {
-			t.Errorf("listeners told %s, want [open open]", got)
-		}
-		if got := b.RemainingDelay(); got != 20*time.Second {
-			t.Errorf("remaining delay %v, want 20s", got)
-		}
-		// Observers hear of changes of state only; nil observers are skipped.
-		changes := observetest.Of[observe.BreakerChange](rec)
-		if want := (observe.BreakerChange{Target: "b", From: observe.BreakerClosed, To: observe.BreakerOpen}); len(changes) != 1 || changes[0] != want {
-			t.Errorf("breaker changes %+v, want %+v", changes, want)
-		}
-	})
 }
 
 // TestRetryThrottleBounds: the bucket holds at most its size however long a

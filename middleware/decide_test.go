@@ -8,9 +8,11 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -87,14 +89,14 @@ func TestWaitSources(t *testing.T) {
 				rec := &observetest.Recorder{}
 				p := mustPipeline(t, middleware.NoJitter(), middleware.Observe(rec), middleware.KindAttempts(taxonomy.ContextOverflow, 2))
 				s := newScript(fails(c.err), succeeds("ok"))
-				ctx := middleware.NewRun(t.Context())
+				ctx := run.New(t.Context())
 				if got, err := p.Do(ctx, s.fn); err != nil || got != "ok" {
 					t.Fatalf("got (%q, %v), want ok", got, err)
 				}
 				if gaps := s.gaps(); len(gaps) != 1 || gaps[0] != c.wait {
 					t.Errorf("waited %v, want %v", gaps, c.wait)
 				}
-				if u := middleware.RunFrom(ctx).Usage(); u.Waited != c.wait || u.Retries != 1 {
+				if u := run.From(ctx).Usage(); u.Waited != c.wait || u.Retries != 1 {
 					t.Errorf("usage %+v, want 1 retry and %v waited", u, c.wait)
 				}
 				r := observetest.Of[observe.RetryScheduled](rec)
@@ -212,8 +214,8 @@ func TestMaxDurationPassingDuringAnAttempt(t *testing.T) {
 
 // openBreaker returns a pipeline with WaitWhileOpen on a breaker of its own
 // (one failure opens it for 10s), and the breaker.
-func openBreaker(t *testing.T, opts ...middleware.Option) (*middleware.Pipeline[string], *middleware.Breaker) {
-	b := middleware.NewBreaker("shared", 1, 10*time.Second)
+func openBreaker(t *testing.T, opts ...middleware.Option) (*middleware.Pipeline[string], *breaker.Breaker) {
+	b := breaker.New(breaker.Settings{Name: "shared", Failures: 1, Delay: 10 * time.Second})
 	p := mustPipeline(t, append([]middleware.Option{middleware.UseBreaker(b), middleware.WaitWhileOpen(), middleware.NoJitter()}, opts...)...)
 	return p, b
 }
@@ -317,18 +319,18 @@ func TestWaitWhileOpenWithinTheDeadlineAndBudget(t *testing.T) {
 	for _, c := range []struct {
 		name   string
 		opts   []middleware.Option
-		run    []middleware.RunOption
+		run    []run.Option
 		reason observe.Reason
 	}{
 		{"deadline", []middleware.Option{middleware.MaxDuration(5 * time.Second)}, nil, observe.ReasonCircuitOpen},
-		{"budget", nil, []middleware.RunOption{middleware.RetryBudget(0)}, observe.ReasonBudgetSpent},
+		{"budget", nil, []run.Option{run.RetryBudget(0)}, observe.ReasonBudgetSpent},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				p, b := openBreaker(t, c.opts...)
 				b.Open()
 				start := time.Now()
-				_, err := p.Do(middleware.NewRun(t.Context(), c.run...), newScript(succeeds("never")).fn)
+				_, err := p.Do(run.New(t.Context(), c.run...), newScript(succeeds("never")).fn)
 				if e := asError(t, err); e.Reason != c.reason || time.Since(start) != 0 {
 					t.Errorf("got %v after %v, want %v at once", err, time.Since(start), c.reason)
 				}

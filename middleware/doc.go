@@ -65,7 +65,7 @@
 //   - an error that an inner layer of this library already gave up on is not
 //     retried again: three nested layers over a failing call make 3 calls,
 //     not 27;
-//   - a [Run] in the context ([NewRun]) caps the retries of every model and
+//   - a [run.Run] in the context ([run.New]) caps the retries of every model and
 //     tool call of one agent run together, counts the run's usage and may
 //     limit it: a call made with the [Request] option has each attempt
 //     counted as a request, and refused ([observe.ReasonUsageLimit], never retried)
@@ -83,8 +83,12 @@
 //     turns it off). A provider failing one request in three keeps the
 //     bucket full;
 //   - a concurrency limit with no free slot within its wait stops the call
-//     with [observe.ReasonConcurrency] ([ErrConcurrency]), never retried, never
+//     with [observe.ReasonConcurrency] ([limit.ErrConcurrency]), never retried, never
 //     counted by the breaker, reported as a [observe.Refusal];
+//   - while 256 abandoned attempts of the pipeline have not returned
+//     ([MaxAbandoned]), a new attempt is refused before it starts: the call
+//     stops with [observe.ReasonAbandoned] ([ErrAbandoned]), never retried,
+//     never counted by the breaker, reported as a [observe.Refusal];
 //   - a panic in the protected function is recovered and becomes a
 //     programming failure ([PanicError]), so no breaker permit leaks.
 //
@@ -93,12 +97,12 @@
 //
 // # Runs
 //
-// A [Run] in the context ([NewRun]) is the scope of one agent run: a retry
+// A [run.Run] in the context ([run.New]) is the scope of one agent run: a retry
 // budget that every model and tool call of the run shares (10 retries and
-// hedges by default, [RetryBudget]), its usage ([Run.Usage]: requests,
+// hedges by default, [run.RetryBudget]), its usage ([run.Run.Usage]: requests,
 // tokens, tool calls, retries, time waited) and optional limits on it
-// ([RequestLimit], [TokenBudget], [ToolCallLimit]). A call that a limit
-// refuses fails with a *[UsageLimitError] ([ErrUsageLimit]) and is never
+// ([run.RequestLimit], [run.TokenBudget], [run.ToolCallLimit]). A call that a limit
+// refuses fails with a *[run.UsageLimitError] ([run.ErrUsageLimit]) and is never
 // retried: the run must stop.
 //
 // # Attempts that do not return
@@ -111,6 +115,9 @@
 // ends when it returns, and what it returns then is discarded and reported
 // once, as a [observe.LateResult] event. A function that sees for itself that its
 // work is hung, such as a stalled stream, ends its attempt with [State.End].
+// The abandoned attempts still running are bounded ([MaxAbandoned]): a
+// client that never returns costs at most that many goroutines, and the
+// calls past the bound fail fast until some return.
 //
 // # Events
 //

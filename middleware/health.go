@@ -3,6 +3,8 @@ package middleware
 import (
 	"math"
 	"time"
+
+	"github.com/resilientgo/resilient/breaker"
 )
 
 // A pool's members are weighed by their health: the share of their recent
@@ -34,11 +36,11 @@ const minHealth = 0.1
 // breaker: not a cancellation, not a rate limit (its wait hint cools the
 // member down instead); a request refused for its own content shows the
 // member up, and counts as an answer.
-func (m *member) judge(o outcome) {
+func (m *member) judge(o breaker.Outcome) {
 	switch o {
-	case healthy:
+	case breaker.Healthy:
 		m.health += (1 - m.health) / healthWeight
-	case unhealthy:
+	case breaker.Unhealthy:
 		m.health -= m.health / healthWeight
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
+	"github.com/resilientgo/resilient/run"
 )
 
 // hedgeRace is a protected function whose first attempt answers "primary"
@@ -69,13 +70,13 @@ func TestHedgeFailuresThatAnotherAttemptMayFixDoNotCancel(t *testing.T) {
 	tests := []struct {
 		name   string
 		opts   []middleware.Option
-		run    []middleware.RunOption
+		run    []run.Option
 		hedge  func() (string, error)
 		reason observe.Reason // why the hedge stops
 		hedges int            // hedges that reach the pipeline's attempt
 	}{
 		{"a retryable failure", nil, nil, func() (string, error) { return "", err500 }, 0, 1},
-		{"the budget spent by the hedge itself", nil, []middleware.RunOption{middleware.RetryBudget(1)},
+		{"the budget spent by the hedge itself", nil, []run.Option{run.RetryBudget(1)},
 			func() (string, error) { return "", err500 }, observe.ReasonBudgetSpent, 1},
 		{"the circuit opened meanwhile", nil, nil, nil, observe.ReasonCircuitOpen, 1},
 		// A bulkhead of one holds the primary: the hedge's rejection is not a
@@ -94,7 +95,7 @@ func TestHedgeFailuresThatAnotherAttemptMayFixDoNotCancel(t *testing.T) {
 				if tt.reason == observe.ReasonCircuitOpen {
 					time.AfterFunc(500*time.Millisecond, p.Breaker().Open)
 				}
-				ctx := middleware.NewRun(t.Context(), tt.run...)
+				ctx := run.New(t.Context(), tt.run...)
 				start := time.Now()
 				got, err := p.DoHedged(ctx, bounded(race.fn))
 				if err != nil || got != "primary" || time.Since(start) != 5*time.Second {
@@ -107,7 +108,7 @@ func TestHedgeFailuresThatAnotherAttemptMayFixDoNotCancel(t *testing.T) {
 					t.Errorf("%d hedges started, want %d", n, tt.hedges)
 				}
 				if tt.reason == observe.ReasonBudgetSpent {
-					if r := middleware.RunFrom(ctx); r.Retries() != 1 || r.Refusals() != 1 {
+					if r := run.From(ctx); r.Retries() != 1 || r.Refusals() != 1 {
 						t.Errorf("run: %d retries and %d refusals, want the hedge and the refused retry", r.Retries(), r.Refusals())
 					}
 				}
@@ -127,11 +128,11 @@ func TestHedgeNeedsTheBudget(t *testing.T) {
 		answer string
 	}{
 		{"budget spent", func(ctx context.Context) context.Context {
-			return middleware.NewRun(ctx, middleware.RetryBudget(0))
+			return run.New(ctx, run.RetryBudget(0))
 		}, 0, "primary"},
 		{"no run", func(ctx context.Context) context.Context { return ctx }, 1, "hedge"},
 		{"unlimited budget", func(ctx context.Context) context.Context {
-			return middleware.NewRun(ctx, middleware.RetryBudget(-1))
+			return run.New(ctx, run.RetryBudget(-1))
 		}, 1, "hedge"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -147,7 +148,7 @@ func TestHedgeNeedsTheBudget(t *testing.T) {
 				if n := len(observetest.Of[observe.Hedged](rec)); n != c.hedges {
 					t.Errorf("%d hedges started, want %d", n, c.hedges)
 				}
-				if r := middleware.RunFrom(ctx); r != nil && r.Refusals() != 0 {
+				if r := run.From(ctx); r != nil && r.Refusals() != 0 {
 					t.Errorf("the budget refused %d retries, want none: no hedge should have asked", r.Refusals())
 				}
 			})
@@ -177,8 +178,8 @@ func TestHedgeRefusedByTheBudgetIsNotARequest(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		rec := &observetest.Recorder{}
 		p := mustPipeline(t, middleware.Hedge(time.Second, 1), middleware.Observe(rec))
-		ctx := middleware.NewRun(t.Context(), middleware.RetryBudget(1))
-		run := middleware.RunFrom(ctx)
+		ctx := run.New(t.Context(), run.RetryBudget(1))
+		run := run.From(ctx)
 		var hedged atomic.Bool
 		race := &hedgeRace{hedge: func() (string, error) { hedged.Store(true); return "hedge", nil }}
 		time.AfterFunc(500*time.Millisecond, func() { run.TryRetry() })
@@ -187,7 +188,7 @@ func TestHedgeRefusedByTheBudgetIsNotARequest(t *testing.T) {
 			t.Fatalf("got (%q, %v), hedge called: %v; want the primary's answer and no hedge", got, err, hedged.Load())
 		}
 		refusals := observetest.Of[observe.Refusal](rec)
-		if len(refusals) != 1 || refusals[0].Reason != observe.RefusedBudget || len(observetest.Of[observe.Hedged](rec)) != 0 {
+		if len(refusals) != 1 || refusals[0].Reason != observe.ReasonBudgetSpent || len(observetest.Of[observe.Hedged](rec)) != 0 {
 			t.Errorf("refusals %+v and %d hedges, want one budget refusal and no hedge", refusals, len(observetest.Of[observe.Hedged](rec)))
 		}
 	})

@@ -7,34 +7,16 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 )
-
-func TestNewLocalLimiterBounds(t *testing.T) {
-	for _, c := range []struct {
-		n       int
-		period  time.Duration
-		maxWait time.Duration
-		ok      bool
-	}{
-		{1, time.Nanosecond, 0, true},
-		{0, time.Second, 0, false},
-		{1, 0, 0, false},
-		{1, time.Second, -1, false},
-	} {
-		l, err := middleware.NewLocalLimiter(c.n, c.period, c.maxWait)
-		if ok := err == nil && l != nil; ok != c.ok {
-			t.Errorf("NewLocalLimiter(%d, %v, %v): got (%v, %v), want ok %v", c.n, c.period, c.maxWait, l, err, c.ok)
-		}
-	}
-}
 
 // TestCallerGivingUpWhileLimited: a caller whose context ends while it
 // waits for the limiter is canceled, not rejected, and sends nothing.
 func TestCallerGivingUpWhileLimited(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		l, err := middleware.NewLocalLimiter(1, time.Minute, 0)
+		l, err := limit.NewLocalLimiter(1, time.Minute, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

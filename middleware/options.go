@@ -7,6 +7,8 @@ import (
 
 	"github.com/failsafe-go/failsafe-go"
 
+	"github.com/resilientgo/resilient/breaker"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 )
@@ -27,14 +29,10 @@ const (
 	DefaultMaxDelay            = 8 * time.Second
 	DefaultRetryAfterCap       = 60 * time.Second
 	DefaultTimeout             = 2 * time.Minute
-	DefaultBreakerFailures     = 10
-	DefaultBreakerDelay        = 10 * time.Second
-	// DefaultMaxHold bounds how long a provider's wait hint may hold a
-	// breaker open: long enough that a provider asking for minutes gets
-	// them, short enough that a wrong or hostile hint (Retry-After of a
-	// year) costs minutes, not the provider. A provider still limiting after
-	// the hold answers the probe with a new hint: one request per hold.
-	DefaultMaxHold = 5 * time.Minute
+	// DefaultMaxAbandoned is how many abandoned attempts of one pipeline
+	// may still be running before it refuses new attempts (see
+	// [MaxAbandoned]).
+	DefaultMaxAbandoned = 256
 )
 
 // An Option configures a [Pipeline]. Options are applied in order; a later
@@ -59,7 +57,7 @@ type config struct {
 	retryAfterCap  time.Duration
 	attemptTimeout time.Duration
 	maxDuration    time.Duration
-	breaker        *Breaker
+	breaker        *breaker.Breaker
 	breakerOff     bool
 	breakerThresh  int
 	breakerDelay   time.Duration
@@ -70,10 +68,11 @@ type config struct {
 	target         observe.Target
 	hedge          *hedging // nil: DoHedged is Do
 	policies       []any    // failsafe.Policy[R], checked by New
-	limiter        Limiter
-	concurrency    int       // MaxConcurrent: slots of a bulkhead of the pipeline's own
-	semaphore      Semaphore // ConcurrencyLimit: a semaphore of the caller's
+	limiter        limit.Limiter
+	concurrency    int             // MaxConcurrent: slots of a bulkhead of the pipeline's own
+	semaphore      limit.Semaphore // ConcurrencyLimit: a semaphore of the caller's
 	semWait        time.Duration
+	maxAbandoned   int
 	waitWhileOpen  bool
 	noThrottle     bool
 	members        []Member  // Members: the pipeline is a pool
@@ -95,10 +94,11 @@ func defaultConfig() config {
 		maxDelay:       DefaultMaxDelay,
 		retryAfterCap:  DefaultRetryAfterCap,
 		attemptTimeout: DefaultTimeout,
-		breakerThresh:  DefaultBreakerFailures,
-		breakerDelay:   DefaultBreakerDelay,
-		maxHold:        DefaultMaxHold,
+		breakerThresh:  breaker.DefaultFailures,
+		breakerDelay:   breaker.DefaultDelay,
+		maxHold:        breaker.DefaultMaxHold,
 		classifier:     taxonomy.Default,
+		maxAbandoned:   DefaultMaxAbandoned,
 	}
 	c.kindAttempts[taxonomy.RateLimited] = DefaultRateLimitedAttempts
 	c.kindAttempts[taxonomy.Unknown] = DefaultUnknownAttempts
@@ -223,8 +223,8 @@ func MaxDuration(d time.Duration) Option {
 // after failures consecutive failures that say something about the target
 // (not cancellations, rate limits, or requests rejected for their own
 // content) and stays open for delay before letting one probe through.
-// Default: 10 failures ([DefaultBreakerFailures]), 10 s
-// ([DefaultBreakerDelay]): a provider failing one request in three keeps
+// Default: 10 failures ([breaker.DefaultFailures]), 10 s
+// ([breaker.DefaultDelay]): a provider failing one request in three keeps
 // its circuit closed (retries handle it), a dead one is detected within a few
 // calls, and a recovery is noticed within seconds.
 func CircuitBreaker(failures int, delay time.Duration) Option {
@@ -239,20 +239,20 @@ func CircuitBreaker(failures int, delay time.Duration) Option {
 }
 
 // MaxHold bounds how long a wait hint over the [RetryAfterCap] holds the
-// circuit breaker open (see [Breaker.HoldOpen]): a longer hint holds it for
+// circuit breaker open (see [breaker.Breaker.HoldOpen]): a longer hint holds it for
 // d, after which one probe goes through and its answer decides. It sets the
 // maximum of the pipeline's own breaker; with [UseBreaker] it bounds the
 // holds this pipeline asks for, and the shared breaker's own maximum
-// ([DefaultMaxHold] for [NewBreaker]) bounds them all. In a pool it is also
+// ([breaker.DefaultMaxHold] for [New]) bounds them all. In a pool it is also
 // how long an account failure takes a member out of rotation (see
-// [Members]). It must be positive. Default: 5 min ([DefaultMaxHold]).
+// [Members]). It must be positive. Default: 5 min ([breaker.DefaultMaxHold]).
 func MaxHold(d time.Duration) Option {
 	return gate(positive("MaxHold", d, func(c *config) *time.Duration { return &c.maxHold }))
 }
 
 // UseBreaker shares b among several pipelines, for instance one breaker per
 // provider account for several models. Default: each pipeline has its own.
-func UseBreaker(b *Breaker) Option {
+func UseBreaker(b *breaker.Breaker) Option {
 	return func(c *config) {
 		c.gate()
 		if b == nil {
@@ -274,7 +274,7 @@ func UseBreaker(b *Breaker) Option {
 func WaitWhileOpen() Option { return func(c *config) { c.waitWhileOpen = true } }
 
 // NoThrottle lets calls retry even while most recent attempts of the
-// target failed (see [Breaker]). Default: retries are throttled then.
+// target failed (see [breaker.Breaker]). Default: retries are throttled then.
 func NoThrottle() Option { return gate(func(c *config) { c.noThrottle = true }) }
 
 // NoBreaker disables the circuit breaker and the retry throttle.

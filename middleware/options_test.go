@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
@@ -63,7 +64,7 @@ func TestMaxAttemptsLeavesOverflowsAlone(t *testing.T) {
 
 // TestUseBreakerAfterNoBreaker: the later option wins, both ways.
 func TestUseBreakerAfterNoBreaker(t *testing.T) {
-	b := middleware.NewBreaker("shared", 1, time.Second)
+	b := breaker.New(breaker.Settings{Name: "shared", Failures: 1, Delay: time.Second})
 	if got := mustPipeline(t, middleware.NoBreaker(), middleware.UseBreaker(b)).Breaker(); got != b {
 		t.Errorf("NoBreaker then UseBreaker: breaker %v, want the shared one", got)
 	}

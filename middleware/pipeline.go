@@ -15,7 +15,10 @@ import (
 	"github.com/failsafe-go/failsafe-go/hedgepolicy"
 	"github.com/failsafe-go/failsafe-go/retrypolicy"
 
+	"github.com/resilientgo/resilient/breaker"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -74,11 +77,14 @@ type Pipeline[R any] struct {
 	target  observe.Target
 	cfg     config
 	obs     observe.Observers
-	breaker *Breaker
-	sem     Semaphore
+	breaker *breaker.Breaker
+	sem     limit.Semaphore
 	bal     *Balancer // of a pool; nil for a plain pipeline
 	exec    failsafe.Executor[R]
 	hedged  failsafe.Executor[R]
+	// abandoned counts the attempts abandoned whose function is still
+	// running (see MaxAbandoned).
+	abandoned atomic.Int64
 }
 
 // New builds a pipeline for the target called name (it appears in errors and
@@ -129,7 +135,7 @@ func New[R any](name string, opts ...Option) (*Pipeline[R], error) {
 	} else {
 		p.breaker = cfg.breaker // one shared with UseBreaker, or none
 		if p.breaker == nil && !cfg.breakerOff {
-			p.breaker = newBreaker(name, cfg.breakerThresh, cfg.breakerDelay, cfg.maxHold, p.obs...)
+			p.breaker = breaker.New(breaker.Settings{Name: name, Failures: cfg.breakerThresh, Delay: cfg.breakerDelay, MaxHold: cfg.maxHold, Observers: p.obs})
 		}
 	}
 
@@ -147,7 +153,7 @@ func New[R any](name string, opts ...Option) (*Pipeline[R], error) {
 	p.exec = failsafe.With(append([]failsafe.Policy[R]{retry}, policies...)...)
 	if h := cfg.hedge; h != nil {
 		hedge := hedgepolicy.NewBuilderWithDelayFunc[R](func(exec failsafe.ExecutionAttempt[R]) time.Duration {
-			if run := RunFrom(exec.Context()); run != nil && run.Remaining() == 0 {
+			if run := run.From(exec.Context()); run != nil && run.Remaining() == 0 {
 				return -1 // the run cannot pay for another hedge
 			}
 			return h.delay
@@ -165,12 +171,12 @@ func (p *Pipeline[R]) Name() string { return p.name }
 
 // Breaker returns the pipeline's circuit breaker, nil when disabled and
 // for a pool, whose members have one each (see [Balancer.Members]).
-func (p *Pipeline[R]) Breaker() *Breaker { return p.breaker }
+func (p *Pipeline[R]) Breaker() *breaker.Breaker { return p.breaker }
 
 // Limiter returns the limiter set with [RateLimit], nil if none: an adapter
 // shares it with another target drawing on the same quota (package llms
 // shares a model's with an embedder of the same account).
-func (p *Pipeline[R]) Limiter() Limiter { return p.cfg.limiter }
+func (p *Pipeline[R]) Limiter() limit.Limiter { return p.cfg.limiter }
 
 // Target returns what the pipeline protects, as observers see it.
 func (p *Pipeline[R]) Target() observe.Target { return p.target }
@@ -190,7 +196,9 @@ func (p *Pipeline[R]) Observers() observe.Observers { return p.obs }
 // returns, and its late result is discarded and reported once (a
 // [observe.LateResult] event). A function with side effects that must not run
 // twice has to settle them itself when it returns (package tools keeps an
-// idempotent call's claim until then). When the attempt cannot end early
+// idempotent call's claim until then). At most [MaxAbandoned] abandoned
+// attempts may still be running: past it, new calls fail fast with
+// [ErrAbandoned] until some return. When the attempt cannot end early
 // (no timeout, a caller context that cannot be canceled), fn runs on the
 // caller's goroutine.
 //
@@ -223,7 +231,7 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 		return zero, &Error{Target: p.name, Reason: observe.ReasonPermanent, Detail: "zero Pipeline",
 			Attempts: []Attempt{{Number: 1, Err: errZeroPipeline, Class: programming("zero value")}}}
 	}
-	c := &call[R]{p: p, caller: ctx, bounded: ctx, fn: fn, run: RunFrom(ctx)}
+	c := &call[R]{p: p, caller: ctx, bounded: ctx, fn: fn, run: run.From(ctx)}
 	for _, o := range opts {
 		if o.estimate != nil {
 			c.estimate = o.estimate
@@ -268,10 +276,10 @@ func (c *call[R]) end(err error) error {
 	if !c.own {
 		return err
 	}
-	e := observe.CallEnd{Target: c.p.target, Outcome: observe.OutcomeOK, Attempts: c.count(), Duration: time.Since(c.start)}
+	e := observe.CallEnd{Target: c.p.target, Attempts: c.count(), Duration: time.Since(c.start)}
 	var final *Error
 	if errors.As(err, &final) {
-		e.Outcome, e.Reason, e.Class = observe.OutcomeFailed, final.Reason, final.Class()
+		e.Reason, e.Class = final.Reason, final.Class()
 	}
 	c.p.obs.Report(c.caller, e, err)
 	return err
@@ -293,7 +301,7 @@ type call[R any] struct {
 	caller  context.Context // the caller's context: consulted before any classification
 	bounded context.Context // caller's context bounded by MaxDuration
 	fn      Func[R]
-	run     *Run
+	run     *run.Run
 	rt      *route // of a pool's call
 	// estimate is set by the Request option: the attempts are requests,
 	// counted by the run.
@@ -338,17 +346,20 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 	}
 	c.attempts = append(c.attempts, Attempt{Number: number, Wait: wait})
 	c.mu.Unlock()
-	c.run.addWaited(wait)
+	c.run.AddWaited(wait)
 	hedge := exec.IsHedge()
 
 	if hedge {
 		if !c.run.TryRetry() {
 			return zero, c.conclude(number, 0, errHedgeRefused, taxonomy.Class{Kind: taxonomy.Transient, Rule: "hedge refused by budget"},
-				&decision{reason: observe.ReasonBudgetSpent, refusal: observe.RefusedBudget})
+				&decision{reason: observe.ReasonBudgetSpent, refused: true})
 		}
 		if p.obs.Active() {
 			p.obs.Observe(c.caller, observe.Hedged{Target: p.name, Attempt: number})
 		}
+	}
+	if err := c.refuseAbandoned(number); err != nil {
+		return zero, err
 	}
 	parent := exec.Context()
 	counted := false // the attempt took a place in the run's request limit
@@ -361,7 +372,7 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 	g, err := c.admit(parent, number)
 	if err != nil {
 		if counted {
-			c.run.unstartRequest() // never sent
+			c.run.ReturnRequest() // never sent
 		}
 		return zero, err
 	}
@@ -392,7 +403,7 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 	end(nil)
 
 	if err == nil {
-		g.record(p.bal, healthy, elapsed)
+		g.record(p.bal, breaker.Healthy, elapsed)
 		if g.m != nil && c.rt.pin != nil {
 			c.rt.pin.m.Store(g.m) // the conversation stays where it was answered
 		}
@@ -412,7 +423,7 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 	if g.m != nil && accountFailure(class) {
 		// The member cannot serve any request: a probe it fails so must
 		// not close its circuit, and its health falls.
-		o = unhealthy
+		o = breaker.Unhealthy
 	}
 	g.record(p.bal, o, elapsed)
 	if g.m != nil {
@@ -431,18 +442,18 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 // and what gives back the slots it took, called when its function returns.
 type pass struct {
 	m       *member
-	breaker *Breaker
+	breaker *breaker.Breaker
 	release func()
 }
 
 // record reports the attempt's outcome to its breaker and, in a pool, what
 // it took to the balancer, and whether it was the probe that closed the
 // member's circuit.
-func (g *pass) record(b *Balancer, o outcome, elapsed time.Duration) {
+func (g *pass) record(b *Balancer, o breaker.Outcome, elapsed time.Duration) {
 	probe := false
 	if g.breaker != nil {
-		probe = g.m != nil && o == healthy && g.breaker.State() == observe.BreakerHalfOpen
-		g.breaker.record(o)
+		probe = g.m != nil && o == breaker.Healthy && g.breaker.State() == observe.BreakerHalfOpen
+		g.breaker.Record(o)
 	}
 	if g.m != nil {
 		b.measure(g.m, elapsed, o, probe && g.breaker.State() == observe.BreakerClosed)
@@ -475,7 +486,7 @@ func (c *call[R]) admit(ctx context.Context, number int) (*pass, error) {
 	if l := p.cfg.limiter; l != nil {
 		if err := l.Acquire(ctx, 1); err != nil {
 			return nil, c.refuseGate(number, ctx, err, rateLimitClass,
-				&decision{reason: observe.ReasonRejected, detail: "the rate limiter refused the attempt", refusal: observe.RefusedRateLimit})
+				&decision{reason: observe.ReasonRateLimit, detail: "the rate limiter refused the attempt", refused: true})
 		}
 	}
 	g := &pass{breaker: p.breaker, release: func() {}}
@@ -483,7 +494,7 @@ func (c *call[R]) admit(ctx context.Context, number int) (*pass, error) {
 		release, err := p.sem.Acquire(ctx, p.cfg.semWait)
 		if err != nil {
 			return nil, c.refuseGate(number, ctx, err, concurrencyClass, &decision{reason: observe.ReasonConcurrency,
-				detail: fmt.Sprintf("no slot freed up within %v", p.cfg.semWait), refusal: observe.RefusedConcurrency})
+				detail: fmt.Sprintf("no slot freed up within %v", p.cfg.semWait), refused: true})
 		}
 		g.release = release
 	}
@@ -501,7 +512,7 @@ func (c *call[R]) admit(ctx context.Context, number int) (*pass, error) {
 		}
 		return g, nil
 	}
-	if p.breaker != nil && !p.breaker.tryAcquire() {
+	if p.breaker != nil && !p.breaker.TryAcquire() {
 		g.release()
 		return nil, c.conclude(number, 0, circuitbreaker.ErrOpen, taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "circuit open"},
 			c.decideOpen(number))
@@ -556,6 +567,7 @@ func (c *call[R]) runAttempt(ctx context.Context, s State, release func()) (R, e
 		release() // the function returned: its slots are free, abandoned or not
 		w.r, w.err = r, err
 		if !w.state.CompareAndSwap(attemptRunning, attemptReturned) {
+			c.p.abandoned.Add(-1)
 			c.late(ctx, s.Attempt, time.Since(w.abandonedAt), err)
 			return
 		}
@@ -571,6 +583,7 @@ func (c *call[R]) runAttempt(ctx context.Context, s State, release func()) (R, e
 		<-w.done // the function returned as ctx ended: its result stands
 		return w.r, w.err, false
 	}
+	c.p.abandoned.Add(1) // until the function returns
 	var zero R
 	return zero, &AbandonedError{Cause: context.Cause(ctx)}, true
 }
@@ -653,20 +666,20 @@ func (c *call[R]) userClassify(err error) (class taxonomy.Class) {
 // own content (permanent, context overflow) shows the target is up; a rate
 // limit is about the caller's account, and its Retry-After is honoured by the
 // retry (or, over the cap, holds the breaker open by itself).
-func healthOf(class taxonomy.Class, err error) outcome {
+func healthOf(class taxonomy.Class, err error) breaker.Outcome {
 	switch class.Kind {
 	case taxonomy.Canceled, taxonomy.RateLimited:
-		return unknown
+		return breaker.NoEvidence
 	case taxonomy.Permanent, taxonomy.ContextOverflow:
-		return healthy
+		return breaker.Healthy
 	case taxonomy.Programming:
 		var pe *PanicError
 		if errors.As(err, &pe) {
-			return unhealthy // a panicking target is broken
+			return breaker.Unhealthy // a panicking target is broken
 		}
-		return unknown
+		return breaker.NoEvidence
 	}
-	return unhealthy
+	return breaker.Unhealthy
 }
 
 // conclude records the attempt and returns the error the retry policy sees.
@@ -685,8 +698,8 @@ func (c *call[R]) conclude(number int, elapsed time.Duration, err error, class t
 	if obs := c.p.obs; obs.Active() {
 		if d.retry {
 			obs.Report(c.caller, observe.RetryScheduled{Target: target, Attempt: number, Wait: d.wait, Source: d.source, Class: class}, err)
-		} else if d.refusal != 0 {
-			obs.Observe(c.caller, observe.Refusal{Target: target, Reason: d.refusal})
+		} else if d.refused {
+			obs.Observe(c.caller, observe.Refusal{Target: target, Reason: d.reason})
 		}
 	}
 	d.err = err

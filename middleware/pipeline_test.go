@@ -10,8 +10,11 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/resilientgo/resilient/breaker"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
+	"github.com/resilientgo/resilient/run"
 
 	"github.com/failsafe-go/failsafe-go/bulkhead"
 	"github.com/failsafe-go/failsafe-go/circuitbreaker"
@@ -368,8 +371,8 @@ func TestNestedLayersDoNotMultiply(t *testing.T) {
 
 func TestRunBudgetIsShared(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		ctx := middleware.NewRun(t.Context(), middleware.RetryBudget(3))
-		run := middleware.RunFrom(ctx)
+		ctx := run.New(t.Context(), run.RetryBudget(3))
+		run := run.From(ctx)
 		a, b := newScript(fails(err500)), newScript(fails(err429))
 		_, _ = mustPipeline(t).Do(ctx, a.fn) // 3 calls, 2 retries
 		_, err := mustPipeline(t).Do(ctx, b.fn)
@@ -493,8 +496,8 @@ func TestConcurrentCallers(t *testing.T) {
 
 func TestHedgeWinsAndCancelsTheLoser(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		ctx := middleware.NewRun(t.Context(), middleware.RetryBudget(5))
-		run := middleware.RunFrom(ctx)
+		ctx := run.New(t.Context(), run.RetryBudget(5))
+		run := run.From(ctx)
 		p := mustPipeline(t, middleware.Hedge(time.Second, 1))
 		var mu sync.Mutex
 		var loserErr error
@@ -556,7 +559,7 @@ func TestEventsAreLogged(t *testing.T) {
 		for _, want := range []string{
 			`level=WARN msg="retry scheduled" target=test-target attempt=1 kind=rate_limited rule="status 429" delay=1s`,
 			`level=WARN msg="circuit opened" target=test-target from=closed to=open`,
-			`level=WARN msg="gave up" target=test-target reason="circuit open" attempts=4 kind=overloaded rule="circuit open"`,
+			`level=WARN msg="gave up" target=test-target reason=circuit_open attempts=4 kind=overloaded rule="circuit open"`,
 		} {
 			if !strings.Contains(logs.String(), want) {
 				t.Errorf("logs lack %q:\n%s", want, logs.String())
@@ -571,7 +574,7 @@ func providerErr(message string) error { return errors.New(message) }
 
 func TestRateLimiterSpacesAttempts(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		lim, err := middleware.NewLocalLimiter(2, time.Second, 0)
+		lim, err := limit.NewLocalLimiter(2, time.Second, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -591,7 +594,7 @@ func TestRateLimiterSpacesAttempts(t *testing.T) {
 
 func TestRateLimiterRefusal(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		lim, err := middleware.NewLocalLimiter(1, time.Minute, time.Second)
+		lim, err := limit.NewLocalLimiter(1, time.Minute, time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -599,7 +602,7 @@ func TestRateLimiterRefusal(t *testing.T) {
 		s := newScript(succeeds("ok"))
 		_, _ = p.Do(t.Context(), s.fn)
 		_, err = p.Do(t.Context(), s.fn)
-		if e := asError(t, err); e.Reason != observe.ReasonRejected || !errors.Is(err, middleware.ErrLimited) || s.count() != 1 {
+		if e := asError(t, err); e.Reason != observe.ReasonRateLimit || !errors.Is(err, limit.ErrLimited) || s.count() != 1 {
 			t.Errorf("got %v after %d calls, want rejected by the limiter after 1", err, s.count())
 		}
 	})
@@ -678,7 +681,7 @@ func TestWaitWhileOpenGivesUpWithinItsAttempts(t *testing.T) {
 
 func TestBreakerListeners(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		b := middleware.NewBreaker("b", 1, 10*time.Second, nil)
+		b := breaker.New(breaker.Settings{Name: "b", Failures: 1, Delay: 10 * time.Second})
 		var seen []observe.BreakerState
 		remove := b.OnStateChange(func(s observe.BreakerState) { seen = append(seen, s) })
 		b.HoldOpen(30 * time.Second) // closed -> open
@@ -793,15 +796,15 @@ func TestNoRetriesOverridesEveryLimit(t *testing.T) {
 }
 
 func TestZeroRunHasTheDefaultBudget(t *testing.T) {
-	var r middleware.Run
-	if got := r.Remaining(); got != middleware.DefaultRetryBudget {
-		t.Fatalf("zero Run: Remaining() = %d, want %d", got, middleware.DefaultRetryBudget)
+	var r run.Run
+	if got := r.Remaining(); got != run.DefaultRetryBudget {
+		t.Fatalf("zero Run: Remaining() = %d, want %d", got, run.DefaultRetryBudget)
 	}
 }
 
 func TestRunLocalIsCreatedOncePerKey(t *testing.T) {
 	type key struct{}
-	r := middleware.RunFrom(middleware.NewRun(t.Context()))
+	r := run.From(run.New(t.Context()))
 	calls := 0
 	init := func() any { calls++; return new(int) }
 	a, b := r.Local(key{}, init), r.Local(key{}, init)
@@ -822,7 +825,9 @@ func TestErrorMatchesTheSentinelOfItsReason(t *testing.T) {
 		observe.ReasonUnretryable:       middleware.ErrUnretryable,
 		observe.ReasonRejected:          middleware.ErrRejected,
 		observe.ReasonThrottled:         middleware.ErrThrottled,
-		observe.ReasonUsageLimit:        middleware.ErrUsageLimit,
+		observe.ReasonUsageLimit:        run.ErrUsageLimit,
+		observe.ReasonConcurrency:       limit.ErrConcurrency,
+		observe.ReasonRateLimit:         limit.ErrLimited,
 	}
 	for reason, want := range sentinels {
 		err := error(&middleware.Error{Target: "m", Reason: reason})

@@ -4,11 +4,14 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"github.com/resilientgo/resilient/observe"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/resilientgo/resilient/breaker"
+	"github.com/resilientgo/resilient/limit"
+	"github.com/resilientgo/resilient/observe"
 )
 
 // Member is one of the interchangeable targets of a pool (see [Members]):
@@ -215,10 +218,10 @@ type member struct {
 	name       string
 	target     observe.Target
 	weight     int
-	breaker    *Breaker // nil when disabled
+	breaker    *breaker.Breaker // nil when disabled
 	noThrottle bool
-	limiter    Limiter
-	sem        Semaphore
+	limiter    limit.Limiter
+	sem        limit.Semaphore
 	semWait    time.Duration
 	probeEvery time.Duration // LowestLatency measures a member again after this long
 	maxHold    time.Duration // how long an account failure takes it out of rotation
@@ -297,7 +300,7 @@ func newMember(index int, spec Member, pool *config, obs observe.Observers) (*me
 	case c.breaker != nil:
 		m.breaker = c.breaker
 	default:
-		m.breaker = newBreaker(spec.Name, c.breakerThresh, c.breakerDelay, c.maxHold, obs...)
+		m.breaker = breaker.New(breaker.Settings{Name: spec.Name, Failures: c.breakerThresh, Delay: c.breakerDelay, MaxHold: c.maxHold, Observers: obs})
 	}
 	return m, nil
 }
@@ -314,7 +317,7 @@ type MemberState struct {
 	Weight int
 	// Breaker is its circuit breaker, nil when disabled: share it among
 	// replicas (package resilientredis) or read its state.
-	Breaker *Breaker
+	Breaker *breaker.Breaker
 	// InFlight counts its attempts passing its gates or whose function has
 	// not returned yet.
 	InFlight int

@@ -10,9 +10,11 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -55,8 +57,8 @@ func TestPoolAccountFailure(t *testing.T) {
 			t.Errorf("attempts went to %v, want m0 once, then m1 alone", went)
 		}
 		sus := observetest.Of[observe.Suspended](rec)
-		if len(sus) != 1 || sus[0].Target != "m0" || sus[0].For != middleware.DefaultMaxHold || !sus[0].Class.AccountFailure {
-			t.Errorf("suspensions %+v, want m0 for %v", sus, middleware.DefaultMaxHold)
+		if len(sus) != 1 || sus[0].Target != "m0" || sus[0].For != breaker.DefaultMaxHold || !sus[0].Class.AccountFailure {
+			t.Errorf("suspensions %+v, want m0 for %v", sus, breaker.DefaultMaxHold)
 		}
 		opened := false
 		for _, e := range observetest.Of[observe.BreakerChange](rec) {
@@ -70,14 +72,14 @@ func TestPoolAccountFailure(t *testing.T) {
 			t.Errorf("retries %+v, want one of m0 at once to the next member", retries)
 		}
 		m0 := p.Balancer().Members()[0]
-		if b := m0.Breaker; b.State() != observe.BreakerOpen || b.RemainingDelay() != middleware.DefaultMaxHold {
-			t.Errorf("m0's circuit is %v for %v, want held open for %v", b.State(), b.RemainingDelay(), middleware.DefaultMaxHold)
+		if b := m0.Breaker; b.State() != observe.BreakerOpen || b.RemainingDelay() != breaker.DefaultMaxHold {
+			t.Errorf("m0's circuit is %v for %v, want held open for %v", b.State(), b.RemainingDelay(), breaker.DefaultMaxHold)
 		}
-		if m0.Suspended != middleware.DefaultMaxHold || m0.AccountFailure != `code "invalid_api_key", status 401` {
-			t.Errorf("m0 is suspended for %v after %q, want %v after the refused key", m0.Suspended, m0.AccountFailure, middleware.DefaultMaxHold)
+		if m0.Suspended != breaker.DefaultMaxHold || m0.AccountFailure != `code "invalid_api_key", status 401` {
+			t.Errorf("m0 is suspended for %v after %q, want %v after the refused key", m0.Suspended, m0.AccountFailure, breaker.DefaultMaxHold)
 		}
 
-		time.Sleep(middleware.DefaultMaxHold - time.Second)
+		time.Sleep(breaker.DefaultMaxHold - time.Second)
 		calls(10)
 		if went := f.went(); strings.Contains(fmt.Sprint(went), "0") {
 			t.Errorf("within MaxHold attempts went to %v, want none to m0", went)
@@ -103,7 +105,7 @@ func TestPoolAccountFailure(t *testing.T) {
 			t.Errorf("m0's circuit closed %d times, want never: a refused probe does not close it", n)
 		}
 
-		time.Sleep(middleware.DefaultMaxHold)
+		time.Sleep(breaker.DefaultMaxHold)
 		calls(10)
 		if went := f.went(); strings.Count(fmt.Sprint(went), "0") != 5 {
 			t.Errorf("after m0 came back attempts went to %v, want half of them to m0", went)
@@ -187,7 +189,7 @@ func TestPoolAccountSwitchesPastLimits(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFleet(newScript(fails(keyRefused)), newScript(fails(keyRefused)), newScript(fails(keyRefused)), newScript(succeeds("ok")))
 		p := mustPool(t, members(4), middleware.MaxAttempts(2), middleware.NoStickyRuns())
-		ctx := middleware.NewRun(t.Context(), middleware.RetryBudget(0))
+		ctx := run.New(t.Context(), run.RetryBudget(0))
 		if got, err := p.Do(ctx, f.fn); err != nil || got != "ok" {
 			t.Fatalf("got (%q, %v), want ok from m3", got, err)
 		}
@@ -247,8 +249,8 @@ func TestPoolNestedAccountFailure(t *testing.T) {
 		if n := refused.count(); n != 1 {
 			t.Errorf("the refusing member got %d requests, want 1", n)
 		}
-		if m0 := p.Balancer().Members()[0]; m0.Suspended != middleware.DefaultMaxHold {
-			t.Errorf("m0 is suspended for %v, want %v", m0.Suspended, middleware.DefaultMaxHold)
+		if m0 := p.Balancer().Members()[0]; m0.Suspended != breaker.DefaultMaxHold {
+			t.Errorf("m0 is suspended for %v, want %v", m0.Suspended, breaker.DefaultMaxHold)
 		}
 	})
 }
@@ -301,8 +303,8 @@ func TestPoolSuspendedReportedOnce(t *testing.T) {
 		if went := f.went(); len(went) != 2 {
 			t.Fatalf("attempts went to %v, want both calls on m0", went)
 		}
-		if sus := observetest.Of[observe.Suspended](rec); len(sus) != 1 || sus[0].For != middleware.DefaultMaxHold {
-			t.Errorf("suspensions %+v, want one for %v", sus, middleware.DefaultMaxHold)
+		if sus := observetest.Of[observe.Suspended](rec); len(sus) != 1 || sus[0].For != breaker.DefaultMaxHold {
+			t.Errorf("suspensions %+v, want one for %v", sus, breaker.DefaultMaxHold)
 		}
 	})
 }

@@ -8,6 +8,8 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/resilientgo/resilient/breaker"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
@@ -118,7 +120,7 @@ func TestPoolProbeOncePerDelayUnderBurst(t *testing.T) {
 			f := newFleet(newScript(fails(unavailable)), newScript(succeeds("ok")))
 			p := mustPool(t, members(2, middleware.NoBreaker(), gate))
 			for range 14 { // m0 is probed once per delay, and fails
-				time.Sleep(middleware.DefaultBreakerDelay + time.Second)
+				time.Sleep(breaker.DefaultDelay + time.Second)
 				if _, err := p.Do(t.Context(), f.fn); err != nil {
 					t.Fatal(err)
 				}
@@ -127,7 +129,7 @@ func TestPoolProbeOncePerDelayUnderBurst(t *testing.T) {
 				t.Fatalf("m0's health is %.2f, want it low after its failures", h)
 			}
 			f.went()
-			time.Sleep(middleware.DefaultBreakerDelay + time.Second)
+			time.Sleep(breaker.DefaultDelay + time.Second)
 			if n := burst(t, p, f, 5); n != 1 {
 				t.Errorf("%d attempts of a burst of 5 went to the neglected member, want its one probe", n)
 			}
@@ -154,7 +156,7 @@ func TestPoolProbeOncePerDelayUnderBurst(t *testing.T) {
 			if went := f.went(); fmt.Sprint(went) != "[0 1 1]" {
 				t.Fatalf("attempts went to %v, want each measured, then the fast one", went)
 			}
-			time.Sleep(middleware.DefaultBreakerDelay + time.Second)
+			time.Sleep(breaker.DefaultDelay + time.Second)
 			if n := burst(t, p, f, 5); n != 1 {
 				t.Errorf("%d attempts of a burst of 5 went to the member due for a new measurement, want one", n)
 			}
@@ -167,7 +169,7 @@ type toggle struct{ full atomic.Bool }
 
 func (l *toggle) Acquire(context.Context, int) error {
 	if l.full.Load() {
-		return middleware.ErrLimited
+		return limit.ErrLimited
 	}
 	return nil
 }
@@ -188,7 +190,7 @@ func TestPoolRefusedProbeStaysDue(t *testing.T) {
 		if _, err := p.Do(t.Context(), f.fn); err != nil { // m0 fails, m1 answers
 			t.Fatal(err)
 		}
-		time.Sleep(middleware.DefaultBreakerDelay + time.Second)
+		time.Sleep(breaker.DefaultDelay + time.Second)
 		lim.full.Store(true)
 		if _, err := p.Do(t.Context(), f.fn); err != nil {
 			t.Fatal(err)

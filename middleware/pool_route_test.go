@@ -11,6 +11,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
@@ -361,7 +362,7 @@ func TestPoolUseBalancer(t *testing.T) {
 // that pipeline, is passed over without taking anything from its limits.
 func TestPoolProbeElsewhereTakesNoLimit(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		shared := middleware.NewBreaker("m0", 1, 10*time.Second)
+		shared := breaker.New(breaker.Settings{Name: "m0", Failures: 1, Delay: 10 * time.Second})
 		other := mustPipeline(t, middleware.UseBreaker(shared))
 		lim := &counting{}
 		f := newFleet(newScript(succeeds("m0")), newScript(succeeds("m1")))

@@ -10,9 +10,12 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/resilientgo/resilient/breaker"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -400,8 +403,8 @@ func TestPoolStrategies(t *testing.T) {
 func TestPoolSticky(t *testing.T) {
 	f := newFleet(newScript(succeeds("a")), newScript(succeeds("b")), newScript(succeeds("c")))
 	p := mustPool(t, members(3, middleware.CircuitBreaker(1, time.Hour)))
-	ctx := middleware.NewRun(t.Context(), middleware.RetryBudget(-1))
-	other := middleware.NewRun(t.Context())
+	ctx := run.New(t.Context(), run.RetryBudget(-1))
+	other := run.New(t.Context())
 	for range 3 {
 		if _, err := p.Do(ctx, f.fn); err != nil {
 			t.Fatal(err)
@@ -461,7 +464,7 @@ func TestPoolSticky(t *testing.T) {
 // counting against any breaker.
 func TestPoolMemberLimits(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		limiter, err := middleware.NewLocalLimiter(1, time.Hour, time.Millisecond)
+		limiter, err := limit.NewLocalLimiter(1, time.Hour, time.Millisecond)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -490,7 +493,7 @@ func TestPoolMemberLimits(t *testing.T) {
 		start := time.Now()
 		_, err = p.Do(t.Context(), f.fn)
 		e := asError(t, err)
-		if e.Reason != observe.ReasonConcurrency || !errors.Is(err, middleware.ErrConcurrency) {
+		if e.Reason != observe.ReasonConcurrency || !errors.Is(err, limit.ErrConcurrency) {
 			t.Errorf("got %v, want the concurrency limit's reason", err)
 		}
 		if took := time.Since(start); took != time.Second {
@@ -507,7 +510,7 @@ func TestPoolMemberLimits(t *testing.T) {
 				t.Errorf("%s's breaker is %v, want closed: a limit of ours says nothing of the member", m.Name, m.Breaker.State())
 			}
 		}
-		if r := observetest.Of[observe.Refusal](rec); len(r) != 1 || r[0].Target != e.Attempts[0].Target || r[0].Reason != observe.RefusedConcurrency {
+		if r := observetest.Of[observe.Refusal](rec); len(r) != 1 || r[0].Target != e.Attempts[0].Target || r[0].Reason != observe.ReasonConcurrency {
 			t.Errorf("refusals %+v, want the member's concurrency limit", r)
 		}
 		wg.Wait()
@@ -529,7 +532,7 @@ func TestPoolOptions(t *testing.T) {
 			`two members are named "a"`},
 		{"Weight outside a pool", []middleware.Option{middleware.Weight(2)}, "Weight applies to a member of a pool"},
 		{"UseBreaker on a pool", []middleware.Option{middleware.Members(middleware.Member{Name: "a"}),
-			middleware.UseBreaker(middleware.NewBreaker("b", 1, time.Second))}, "UseBreaker applies to a member"},
+			middleware.UseBreaker(breaker.New(breaker.Settings{Name: "b", Failures: 1, Delay: time.Second}))}, "UseBreaker applies to a member"},
 		{"Balance outside a pool", []middleware.Option{middleware.Balance(middleware.RoundRobin)}, "apply to a pool"},
 		{"no members", []middleware.Option{middleware.Members()}, "at least one member"},
 		{"a bad weight", []middleware.Option{middleware.Members(middleware.Member{Name: "a",
@@ -589,7 +592,7 @@ func TestPoolHedgeGoesElsewhere(t *testing.T) {
 // an attempt that no member took was never sent: it gives its place back.
 func TestPoolAttemptsAreRequestsOfTheRun(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		ctx := middleware.NewRun(t.Context(), middleware.RequestLimit(2))
+		ctx := run.New(t.Context(), run.RequestLimit(2))
 		limits := []*countingLimiter{{}, {}}
 		ms := []middleware.Member{
 			{Name: "m0", Options: []middleware.Option{middleware.RateLimit(limits[0]), middleware.CircuitBreaker(1, time.Hour)}},
@@ -600,7 +603,7 @@ func TestPoolAttemptsAreRequestsOfTheRun(t *testing.T) {
 		if got, err := p.Do(ctx, f.fn, request(1)); err != nil || got != "ok" {
 			t.Fatalf("got (%q, %v), want ok from m1", got, err)
 		}
-		if got := middleware.RunFrom(ctx).Usage().Requests; got != 2 {
+		if got := run.From(ctx).Usage().Requests; got != 2 {
 			t.Errorf("usage counts %d requests, want 2: one per member tried", got)
 		}
 		f.went()
@@ -617,14 +620,14 @@ func TestPoolAttemptsAreRequestsOfTheRun(t *testing.T) {
 		}
 
 		// Every circuit open: the attempt no member took is no request.
-		fresh := middleware.NewRun(t.Context(), middleware.RequestLimit(1))
+		fresh := run.New(t.Context(), run.RequestLimit(1))
 		for _, m := range p.Balancer().Members() {
 			m.Breaker.Open()
 		}
 		if _, err := p.Do(fresh, f.fn, request(1)); !errors.Is(err, middleware.ErrCircuitOpen) {
 			t.Fatalf("got %v, want circuit open", err)
 		}
-		if got := middleware.RunFrom(fresh).Usage().Requests; got != 0 {
+		if got := run.From(fresh).Usage().Requests; got != 0 {
 			t.Errorf("usage counts %d requests, want 0: none was sent", got)
 		}
 		p.Balancer().Members()[1].Breaker.Close()
@@ -674,11 +677,11 @@ func TestPoolWaitForCooldownIsCounted(t *testing.T) {
 			t.Fatal("want the 429")
 		}
 		time.Sleep(time.Second)
-		ctx := middleware.NewRun(t.Context())
+		ctx := run.New(t.Context())
 		if got, err := p.Do(ctx, f.fn); err != nil || got != "ok" {
 			t.Fatalf("got (%q, %v), want ok once the cooldown is over", got, err)
 		}
-		if got := middleware.RunFrom(ctx).Usage().Waited; got != 4*time.Second {
+		if got := run.From(ctx).Usage().Waited; got != 4*time.Second {
 			t.Errorf("the run waited %v, want the 4s left of the cooldown", got)
 		}
 		_, err := p.Do(ctx, f.fn)

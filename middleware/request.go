@@ -1,6 +1,11 @@
 package middleware
 
-import "context"
+import (
+	"context"
+	"errors"
+
+	"github.com/resilientgo/resilient/run"
+)
 
 // CallOption configures one call of a [Pipeline], given to [Pipeline.Do] or
 // [Pipeline.DoHedged]. The zero CallOption changes nothing.
@@ -9,7 +14,7 @@ type CallOption struct {
 }
 
 // Request makes each attempt of the call a request to a model, counted by
-// the run in the call's context (see [Run.StartRequest]) before the attempt
+// the run in the call's context (see [run.Run.StartRequest]) before the attempt
 // takes a unit from the limiter or a permit from the breaker: a request the
 // run refuses costs neither, says nothing about the target's health, and
 // stops the call with [observe.ReasonUsageLimit], never retried. An attempt that the
@@ -34,7 +39,9 @@ func (c *call[R]) startRequest(ctx context.Context, s State) (bool, error) {
 	if c.run.HasTokenBudget() {
 		estimate = c.estimate(ctx, s)
 	}
-	if refused := c.run.startRequest(estimate); refused != nil {
+	if err := c.run.StartRequest(estimate); err != nil {
+		var refused *run.UsageLimitError
+		errors.As(err, &refused)
 		class := refused.Class()
 		return false, c.conclude(s.Attempt, 0, refused, class, c.decide(s.Attempt, class, refused, nil))
 	}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/failsafe-go/failsafe-go/circuitbreaker"
 
+	"github.com/resilientgo/resilient/breaker"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 )
@@ -119,7 +121,7 @@ func look(m *member, retry bool, now time.Time) view {
 	if left := m.cooldown(now); left > 0 {
 		return view{m: m, avail: cooling, left: left}
 	}
-	if retry && m.breaker != nil && !m.noThrottle && !m.breaker.throttle.allowsRetry() {
+	if retry && m.breaker != nil && !m.noThrottle && !m.breaker.AllowsRetry() {
 		return view{m: m, avail: throttled}
 	}
 	return view{m: m, avail: ready, probe: probe}
@@ -294,16 +296,16 @@ const latencyWeight = 4 // 1/4
 // twice the member's average, so that a member failing fast does not look
 // fast; one that says nothing of it (a rate limit, a cancellation) is not
 // counted.
-func (b *Balancer) measure(m *member, d time.Duration, o outcome, closed bool) {
+func (b *Balancer) measure(m *member, d time.Duration, o breaker.Outcome, closed bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if m.judge(o); closed {
 		m.health, m.current = 1, 0 // a fresh start, as when the pool was built
 	}
 	switch o {
-	case unknown:
+	case breaker.NoEvidence:
 		return
-	case unhealthy:
+	case breaker.Unhealthy:
 		d = max(d, 2*m.latency)
 	}
 	if step := (d - m.latency) / latencyWeight; m.latency == 0 || step == 0 {
@@ -339,9 +341,9 @@ func (m *member) gates(ctx context.Context, wait bool) (func(), availability, er
 	}
 	if m.limiter != nil {
 		var err error
-		if tl, ok := m.limiter.(TryLimiter); ok && !wait {
+		if tl, ok := m.limiter.(limit.TryLimiter); ok && !wait {
 			if !tl.TryAcquire(ctx, 1) {
-				err = ErrLimited
+				err = limit.ErrLimited
 			}
 		} else {
 			err = m.limiter.Acquire(ctx, 1)
@@ -351,7 +353,7 @@ func (m *member) gates(ctx context.Context, wait bool) (func(), availability, er
 			return nil, rateFull, err
 		}
 	}
-	if m.breaker != nil && !m.breaker.tryAcquire() {
+	if m.breaker != nil && !m.breaker.TryAcquire() {
 		release()
 		return nil, probing, circuitbreaker.ErrOpen
 	}
@@ -495,7 +497,7 @@ func (c *call[R]) waited(number int, d time.Duration) {
 	c.mu.Lock()
 	c.attempts[number-1].Wait += d
 	c.mu.Unlock()
-	c.run.addWaited(d)
+	c.run.AddWaited(d)
 }
 
 // setTarget records the member that attempt number went to (or was
@@ -523,9 +525,9 @@ func (c *call[R]) gateRefusal(n int, why availability, vs []view) *decision {
 	detail := "no member available: " + describeViews(vs)
 	switch why {
 	case semFull:
-		return &decision{reason: observe.ReasonConcurrency, detail: detail, refusal: observe.RefusedConcurrency}
+		return &decision{reason: observe.ReasonConcurrency, detail: detail, refused: true}
 	case rateFull:
-		return &decision{reason: observe.ReasonRejected, detail: detail, refusal: observe.RefusedRateLimit}
+		return &decision{reason: observe.ReasonRateLimit, detail: detail, refused: true}
 	}
 	return c.noMember(n, vs)
 }
@@ -552,12 +554,12 @@ func (c *call[R]) noMember(n int, vs []view) *decision {
 	for _, v := range vs {
 		switch v.avail {
 		case throttled:
-			return &decision{reason: observe.ReasonThrottled, detail: detail, refusal: observe.RefusedThrottle}
+			return &decision{reason: observe.ReasonThrottled, detail: detail, refused: true}
 		case open: // v.left > 0
 			remaining = min(cmp.Or(remaining, v.left), v.left)
 		}
 	}
-	return c.waitForProbe(n, remaining, &decision{reason: observe.ReasonCircuitOpen, detail: detail, refusal: observe.RefusedCircuitOpen})
+	return c.waitForProbe(n, remaining, &decision{reason: observe.ReasonCircuitOpen, detail: detail, refused: true})
 }
 
 // decideRoute decides where and when the retry of attempt n goes, after
@@ -650,7 +652,7 @@ func (c *call[R]) nextMember(n int, class taxonomy.Class, reason observe.Reason,
 		return nil
 	}
 	switch reason {
-	case observe.ReasonExhausted, observe.ReasonCircuitOpen, observe.ReasonRetryAfterOverCap, observe.ReasonThrottled, observe.ReasonRejected, observe.ReasonConcurrency:
+	case observe.ReasonExhausted, observe.ReasonCircuitOpen, observe.ReasonRetryAfterOverCap, observe.ReasonThrottled, observe.ReasonRejected, observe.ReasonConcurrency, observe.ReasonRateLimit:
 		// Another member may answer: this one is failing, holding off, or
 		// over a limit of the caller's.
 	case observe.ReasonPermanent:

@@ -12,9 +12,11 @@ import (
 
 	"github.com/failsafe-go/failsafe-go/circuitbreaker"
 
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
+	"github.com/resilientgo/resilient/run"
 )
 
 // request is the Request option of a call whose requests are estimated at
@@ -25,12 +27,12 @@ func request(tokens int) middleware.CallOption {
 
 func TestEveryAttemptIsARequestFailedOnesIncluded(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		ctx := middleware.NewRun(t.Context())
+		ctx := run.New(t.Context())
 		s := newScript(fails(err529), fails(err500), succeeds("ok"))
 		if _, err := mustPipeline(t).Do(ctx, s.fn, request(1)); err != nil {
 			t.Fatal(err)
 		}
-		if got := middleware.RunFrom(ctx).Usage(); got.Requests != 3 || got.Retries != 2 || got.Waited <= 0 {
+		if got := run.From(ctx).Usage(); got.Requests != 3 || got.Retries != 2 || got.Waited <= 0 {
 			t.Errorf("usage %+v, want 3 requests, 2 retries and their waits", got)
 		}
 	})
@@ -38,7 +40,7 @@ func TestEveryAttemptIsARequestFailedOnesIncluded(t *testing.T) {
 
 func TestRequestLimitRefusesBeforeSendingAndNeverRetries(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		ctx := middleware.NewRun(t.Context(), middleware.RequestLimit(2))
+		ctx := run.New(t.Context(), run.RequestLimit(2))
 		rec := &observetest.Recorder{}
 		p := mustPipeline(t, middleware.Observe(rec))
 		s := newScript(fails(err500)) // retryable: only the limit stops it
@@ -46,10 +48,10 @@ func TestRequestLimitRefusesBeforeSendingAndNeverRetries(t *testing.T) {
 		if s.count() != 2 {
 			t.Errorf("%d requests sent, want 2", s.count())
 		}
-		if e := asError(t, err); e.Reason != observe.ReasonUsageLimit || !errors.Is(err, middleware.ErrUsageLimit) {
+		if e := asError(t, err); e.Reason != observe.ReasonUsageLimit || !errors.Is(err, run.ErrUsageLimit) {
 			t.Fatalf("got %v, want a usage limit", err)
 		}
-		var refused *middleware.UsageLimitError
+		var refused *run.UsageLimitError
 		if !errors.As(err, &refused) || refused.Limit != "request limit" || refused.Max != 2 || refused.Usage.Requests != 2 {
 			t.Errorf("refusal %+v, want the request limit of 2 with 2 requests used", refused)
 		}
@@ -57,14 +59,14 @@ func TestRequestLimitRefusesBeforeSendingAndNeverRetries(t *testing.T) {
 			t.Errorf("error %q does not name the limit and the usage", err)
 		}
 		_, err = p.Do(ctx, s.fn, request(1))
-		if !errors.Is(err, middleware.ErrUsageLimit) || s.count() != 2 {
+		if !errors.Is(err, run.ErrUsageLimit) || s.count() != 2 {
 			t.Errorf("next call: %v after %d requests, want refused with none sent", err, s.count())
 		}
 		refusals := observetest.Of[observe.Refusal](rec)
-		if len(refusals) != 2 || refusals[0].Reason != observe.RefusedUsageLimit {
+		if len(refusals) != 2 || refusals[0].Reason != observe.ReasonUsageLimit {
 			t.Errorf("refusal events %+v, want two usage-limit refusals", refusals)
 		}
-		if got := middleware.RunFrom(ctx).Usage().Requests; got != 2 {
+		if got := run.From(ctx).Usage().Requests; got != 2 {
 			t.Errorf("usage counts %d requests, want 2", got)
 		}
 	})
@@ -85,12 +87,12 @@ func TestTokenBudget(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ctx := middleware.NewRun(t.Context(), middleware.TokenBudget(100))
-			run := middleware.RunFrom(ctx)
-			run.AddTokens(tt.used, 0)
+			ctx := run.New(t.Context(), run.TokenBudget(100))
+			r := run.From(ctx)
+			r.AddTokens(tt.used, 0)
 			s := newScript(succeeds("ok"))
 			_, err := mustPipeline(t).Do(ctx, s.fn, request(tt.estimate))
-			var refused *middleware.UsageLimitError
+			var refused *run.UsageLimitError
 			if got := errors.As(err, &refused); got != tt.refused {
 				t.Fatalf("refused: got %v (%v), want %v", got, err, tt.refused)
 			}
@@ -106,17 +108,17 @@ func TestTokenBudget(t *testing.T) {
 func TestEstimateOnlyUnderATokenBudget(t *testing.T) {
 	for _, tt := range []struct {
 		name string
-		opts []middleware.RunOption
+		opts []run.Option
 		want int32
 	}{
 		{"no limit", nil, 0},
-		{"request limit", []middleware.RunOption{middleware.RequestLimit(5)}, 0},
-		{"token budget", []middleware.RunOption{middleware.TokenBudget(5)}, 1},
+		{"request limit", []run.Option{run.RequestLimit(5)}, 0},
+		{"token budget", []run.Option{run.TokenBudget(5)}, 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var asked atomic.Int32
 			opt := middleware.Request(func(context.Context, middleware.State) int { asked.Add(1); return 1 })
-			ctx := middleware.NewRun(t.Context(), tt.opts...)
+			ctx := run.New(t.Context(), tt.opts...)
 			if _, err := mustPipeline(t).Do(ctx, newScript(succeeds("ok")).fn, opt); err != nil {
 				t.Fatal(err)
 			}
@@ -133,7 +135,7 @@ type countingLimiter struct{ n atomic.Int32 }
 func (l *countingLimiter) Acquire(context.Context, int) error { l.n.Add(1); return nil }
 
 func TestRefusalTakesNoLimiterUnit(t *testing.T) {
-	ctx := middleware.NewRun(t.Context(), middleware.RequestLimit(1))
+	ctx := run.New(t.Context(), run.RequestLimit(1))
 	lim := &countingLimiter{}
 	p := mustPipeline(t, middleware.RateLimit(lim))
 	s := newScript(succeeds("ok"))
@@ -153,10 +155,10 @@ func TestRefusalLeavesTheBreakerAlone(t *testing.T) {
 		s := newScript(fails(err500), succeeds("ok"))
 		_, _ = p.Do(t.Context(), s.fn) // opens the breaker
 		time.Sleep(time.Second)        // half-open: one probe allowed
-		spent := middleware.NewRun(t.Context(), middleware.RequestLimit(1))
-		_ = middleware.RunFrom(spent).StartRequest(0)
+		spent := run.New(t.Context(), run.RequestLimit(1))
+		_ = run.From(spent).StartRequest(0)
 		for range 3 {
-			if _, err := p.Do(spent, s.fn, request(1)); !errors.Is(err, middleware.ErrUsageLimit) {
+			if _, err := p.Do(spent, s.fn, request(1)); !errors.Is(err, run.ErrUsageLimit) {
 				t.Fatalf("got %v, want a usage limit", err)
 			}
 		}
@@ -172,14 +174,14 @@ func TestRefusalLeavesTheBreakerAlone(t *testing.T) {
 // An attempt the breaker refuses was never sent: it gives its place in the
 // request limit back.
 func TestAttemptRefusedByTheBreakerIsNotARequest(t *testing.T) {
-	ctx := middleware.NewRun(t.Context(), middleware.RequestLimit(1))
+	ctx := run.New(t.Context(), run.RequestLimit(1))
 	p := mustPipeline(t, middleware.CircuitBreaker(1, time.Hour))
 	p.Breaker().Open()
 	s := newScript(succeeds("ok"))
 	if _, err := p.Do(ctx, s.fn, request(1)); !errors.Is(err, middleware.ErrCircuitOpen) {
 		t.Fatalf("got %v, want circuit open", err)
 	}
-	if got := middleware.RunFrom(ctx).Usage().Requests; got != 0 {
+	if got := run.From(ctx).Usage().Requests; got != 0 {
 		t.Errorf("usage counts %d requests, want 0", got)
 	}
 	p.Breaker().Close()
@@ -191,50 +193,50 @@ func TestAttemptRefusedByTheBreakerIsNotARequest(t *testing.T) {
 // An attempt the rate limiter refuses was never sent either.
 func TestAttemptRefusedByTheLimiterIsNotARequest(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		lim, err := middleware.NewLocalLimiter(1, time.Minute, time.Second)
+		lim, err := limit.NewLocalLimiter(1, time.Minute, time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ctx := middleware.NewRun(t.Context())
+		ctx := run.New(t.Context())
 		p := mustPipeline(t, middleware.RateLimit(lim))
 		s := newScript(succeeds("ok"))
 		_, _ = p.Do(ctx, s.fn, request(1))
-		if _, err := p.Do(ctx, s.fn, request(1)); !errors.Is(err, middleware.ErrLimited) {
+		if _, err := p.Do(ctx, s.fn, request(1)); !errors.Is(err, limit.ErrLimited) {
 			t.Fatalf("got %v, want refused by the limiter", err)
 		}
-		if got := middleware.RunFrom(ctx).Usage().Requests; got != 1 {
+		if got := run.From(ctx).Usage().Requests; got != 1 {
 			t.Errorf("usage counts %d requests, want the 1 sent", got)
 		}
 	})
 }
 
 func TestToolCallLimit(t *testing.T) {
-	ctx := middleware.NewRun(t.Context(), middleware.ToolCallLimit(2))
-	run := middleware.RunFrom(ctx)
+	ctx := run.New(t.Context(), run.ToolCallLimit(2))
+	r := run.From(ctx)
 	for i := range 2 {
-		if err := run.StartToolCall(); err != nil {
+		if err := r.StartToolCall(); err != nil {
 			t.Fatalf("tool call %d: %v", i+1, err)
 		}
 	}
-	err := run.StartToolCall()
-	if !errors.Is(err, middleware.ErrUsageLimit) || !strings.Contains(err.Error(), "tool call limit of 2 reached") {
+	err := r.StartToolCall()
+	if !errors.Is(err, run.ErrUsageLimit) || !strings.Contains(err.Error(), "tool call limit of 2 reached") {
 		t.Errorf("third tool call: got %v, want the tool call limit", err)
 	}
-	if got := run.Usage().ToolCalls; got != 2 {
+	if got := r.Usage().ToolCalls; got != 2 {
 		t.Errorf("usage counts %d tool calls, want 2", got)
 	}
 }
 
 func TestNoRunNoLimits(t *testing.T) {
-	var run *middleware.Run
-	if err := run.StartRequest(1 << 30); err != nil {
+	var r *run.Run
+	if err := r.StartRequest(1 << 30); err != nil {
 		t.Errorf("StartRequest on no run: %v", err)
 	}
-	if err := run.StartToolCall(); err != nil {
+	if err := r.StartToolCall(); err != nil {
 		t.Errorf("StartToolCall on no run: %v", err)
 	}
-	run.AddTokens(5, 5)
-	if got := run.Usage(); got != (middleware.Usage{}) {
+	r.AddTokens(5, 5)
+	if got := r.Usage(); got != (run.Usage{}) {
 		t.Errorf("usage of no run: %+v", got)
 	}
 	if _, err := mustPipeline(t).Do(t.Context(), newScript(succeeds("ok")).fn, request(1<<30)); err != nil {
@@ -254,8 +256,8 @@ func TestLimitsUnderConcurrency(t *testing.T) {
 		tools    = 30
 	)
 	t.Run("requests and tool calls", func(t *testing.T) {
-		ctx := middleware.NewRun(t.Context(), middleware.RequestLimit(requests), middleware.ToolCallLimit(tools))
-		run := middleware.RunFrom(ctx)
+		ctx := run.New(t.Context(), run.RequestLimit(requests), run.ToolCallLimit(tools))
+		run := run.From(ctx)
 		p := mustPipeline(t)
 		var sent, toolCalls atomic.Int32
 		fn := func(context.Context, middleware.State) (string, error) { sent.Add(1); return "ok", nil }
@@ -276,8 +278,8 @@ func TestLimitsUnderConcurrency(t *testing.T) {
 		}
 	})
 	t.Run("token budget", func(t *testing.T) {
-		ctx := middleware.NewRun(t.Context(), middleware.TokenBudget(budget))
-		run := middleware.RunFrom(ctx)
+		ctx := run.New(t.Context(), run.TokenBudget(budget))
+		r := run.From(ctx)
 		p := mustPipeline(t)
 		// In flight: from the request's admission (its estimate is asked for
 		// just before) to the report of its usage.
@@ -289,7 +291,7 @@ func TestLimitsUnderConcurrency(t *testing.T) {
 			return 1
 		})
 		fn := func(ctx context.Context, _ middleware.State) (string, error) {
-			middleware.RunFrom(ctx).AddTokens(perCall-2, 2)
+			run.From(ctx).AddTokens(perCall-2, 2)
 			inFlight.Add(-1)
 			return "ok", nil
 		}
@@ -299,7 +301,7 @@ func TestLimitsUnderConcurrency(t *testing.T) {
 				for {
 					if _, err := p.Do(ctx, fn, admit); err != nil {
 						inFlight.Add(-1) // refused
-						if !errors.Is(err, middleware.ErrUsageLimit) {
+						if !errors.Is(err, run.ErrUsageLimit) {
 							t.Error(err)
 						}
 						return
@@ -308,7 +310,7 @@ func TestLimitsUnderConcurrency(t *testing.T) {
 			})
 		}
 		wg.Wait()
-		u := run.Usage()
+		u := r.Usage()
 		over := u.Tokens() - budget
 		if over < 0 || over >= int(maxInFlight.Load())*perCall || maxInFlight.Load() > workers {
 			t.Errorf("%d tokens used of a budget of %d, with at most %d requests in flight of %d tokens each",
@@ -320,40 +322,23 @@ func TestLimitsUnderConcurrency(t *testing.T) {
 	})
 }
 
-// Settle charges the units used beyond the estimate: later callers wait
-// for them. An estimate above the truth is not given back.
-func TestLocalLimiterSettle(t *testing.T) {
-	tests := []struct {
-		name             string
-		estimate, actual int
-		wantWaitAtLeast  time.Duration
-		wantWaitLessThan time.Duration
-	}{
-		{"as estimated", 10, 10, 90 * time.Millisecond, 110 * time.Millisecond},
-		{"more than estimated", 10, 50, 490 * time.Millisecond, 510 * time.Millisecond},
-		{"less than estimated", 10, 2, 90 * time.Millisecond, 110 * time.Millisecond},
-		{"one unit more than estimated", 10, 11, 105 * time.Millisecond, 115 * time.Millisecond},
-		{"an estimate of 0 is one unit", 0, 1, 5 * time.Millisecond, 15 * time.Millisecond},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				lim, err := middleware.NewLocalLimiter(100, time.Second, 0) // one unit per 10 ms
-				if err != nil {
-					t.Fatal(err)
-				}
-				start := time.Now()
-				if err := lim.Acquire(t.Context(), tt.estimate); err != nil {
-					t.Fatal(err)
-				}
-				lim.Settle(t.Context(), tt.estimate, tt.actual)
-				if err := lim.Acquire(t.Context(), 1); err != nil {
-					t.Fatal(err)
-				}
-				if waited := time.Since(start); waited < tt.wantWaitAtLeast || waited >= tt.wantWaitLessThan {
-					t.Errorf("the next unit came after %v, want [%v, %v)", waited, tt.wantWaitAtLeast, tt.wantWaitLessThan)
-				}
-			})
-		})
-	}
+// TestRunCountsRetriesAndWaits: a pipeline's retries and their waits add up
+// in its run's usage; a usage limit's refusal is final.
+func TestRunCountsRetriesAndWaits(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := run.New(t.Context())
+		s := newScript(fails(retryAfter(err429, 2*time.Second)), fails(retryAfter(err429, 3*time.Second)), succeeds("ok"))
+		if _, err := mustPipeline(t).Do(ctx, s.fn); err != nil {
+			t.Fatal(err)
+		}
+		if u := run.From(ctx).Usage(); u.Retries != 2 || u.Waited != 5*time.Second {
+			t.Errorf("usage %+v, want 2 retries and 5s waited", u)
+		}
+
+		refused := newScript(fails(&run.UsageLimitError{Limit: "request limit", Max: 1}))
+		_, err := mustPipeline(t).Do(ctx, refused.fn)
+		if e := asError(t, err); e.Reason != observe.ReasonUsageLimit || e.Detail != "request limit" || refused.count() != 1 {
+			t.Errorf("got %v after %d calls, want the usage limit after 1", err, refused.count())
+		}
+	})
 }

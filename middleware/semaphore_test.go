@@ -10,6 +10,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
@@ -66,7 +67,7 @@ func TestMaxConcurrent(t *testing.T) {
 			switch {
 			case r.err == nil && r.took == 3*time.Second:
 				ok++
-			case errors.Is(r.err, middleware.ErrConcurrency) && r.took == 2*time.Second:
+			case errors.Is(r.err, limit.ErrConcurrency) && r.took == 2*time.Second:
 				refused++
 				if e := asError(t, r.err); e.Reason != observe.ReasonConcurrency || e.Class().Rule != "concurrency limit" {
 					t.Errorf("got %v, want the concurrency reason", r.err)
@@ -81,7 +82,7 @@ func TestMaxConcurrent(t *testing.T) {
 		if b := p.Breaker(); b.State() != observe.BreakerClosed {
 			t.Errorf("breaker %v, want closed: the refusals are ours", b.State())
 		}
-		if r := observetest.Of[observe.Refusal](rec); len(r) != 3 || r[0].Reason != observe.RefusedConcurrency {
+		if r := observetest.Of[observe.Refusal](rec); len(r) != 3 || r[0].Reason != observe.ReasonConcurrency {
 			t.Errorf("refusals %+v, want 3 for the concurrency limit", r)
 		}
 		// A waiter served within its wait.
@@ -142,7 +143,7 @@ func TestConcurrencySlotHeldUntilReturn(t *testing.T) {
 // that may not wait is refused at once.
 func TestConcurrencyLimitShared(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		b, err := middleware.NewBulkhead(1)
+		b, err := limit.NewBulkhead(1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,53 +180,15 @@ func TestConcurrencyLimitShared(t *testing.T) {
 			t.Errorf("got %v, want an error naming %s", err, tc.want)
 		}
 	}
-	if _, err := middleware.NewBulkhead(0); err == nil {
+	if _, err := limit.NewBulkhead(0); err == nil {
 		t.Error("NewBulkhead(0): want an error")
 	}
-}
-
-// TestBulkheadError: a bulkhead with no free slot says so in an error that
-// matches ErrConcurrency and gives its size and the wait; a semaphore
-// shared by several processes is named in it. A slot released twice is
-// given back once.
-func TestBulkheadError(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) { // a release that blocks fails at once
-		b, err := middleware.NewBulkhead(1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		release, err := b.Acquire(t.Context(), 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = b.Acquire(t.Context(), 0)
-		var ce *middleware.ConcurrencyError
-		if !errors.Is(err, middleware.ErrConcurrency) || !errors.As(err, &ce) || ce.Limit != 1 ||
-			err.Error() != "middleware: concurrency limit reached: all 1 slots in use for 0s" {
-			t.Errorf("got %v, want every one of the 1 slots in use, matching ErrConcurrency", err)
-		}
-		if errors.Is(err, context.Canceled) {
-			t.Errorf("%v matches context.Canceled", err)
-		}
-		shared := &middleware.ConcurrencyError{Limit: 4, Waited: time.Second, Shared: "llm:slots"}
-		if got := shared.Error(); got != "middleware: concurrency limit reached: all 4 slots of llm:slots in use for 1s" {
-			t.Errorf("got %q, want the shared semaphore named", got)
-		}
-		release()
-		release()
-		if _, err := b.Acquire(t.Context(), 0); err != nil {
-			t.Fatalf("after the release: %v", err)
-		}
-		if _, err := b.Acquire(t.Context(), 0); err == nil {
-			t.Error("a second slot after a slot released twice, want one only")
-		}
-	})
 }
 
 // TestConcurrencyWait: the wait of the last concurrency limit the options
 // set, and whether they set one.
 func TestConcurrencyWait(t *testing.T) {
-	b, err := middleware.NewBulkhead(2)
+	b, err := limit.NewBulkhead(2)
 	if err != nil {
 		t.Fatal(err)
 	}

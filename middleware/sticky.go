@@ -6,6 +6,8 @@ import (
 	"hash/maphash"
 	"sync"
 	"sync/atomic"
+
+	"github.com/resilientgo/resilient/run"
 )
 
 // Sticky returns ctx carrying key: the calls of a pool made with it (or a
@@ -34,7 +36,7 @@ func stickyFrom(ctx context.Context) string {
 // pin holds the member that a sticky key or a run sticks to.
 type pin struct{ m atomic.Pointer[member] }
 
-// runPin is the key of a run's pin for one balancer, in [Run.Local].
+// runPin is the key of a run's pin for one balancer, in [run.Run.Local].
 type runPin struct{ b *Balancer }
 
 // pinFor returns the pin of a call made with ctx: its sticky key's, else
@@ -43,7 +45,7 @@ func (b *Balancer) pinFor(ctx context.Context) *pin {
 	if key := stickyFrom(ctx); key != "" {
 		return b.keys.get(key)
 	}
-	if run := RunFrom(ctx); run != nil && b.stickyRuns {
+	if run := run.From(ctx); run != nil && b.stickyRuns {
 		return run.Local(runPin{b}, func() any { return new(pin) }).(*pin)
 	}
 	return nil

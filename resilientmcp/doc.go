@@ -26,17 +26,19 @@
 // uses); an empty input is {}. The outcomes, as the wrapper maps them:
 //
 //	a result                       its content (below): the model reads it
-//	a result with isError          a taxonomy.ToolError with its content: the model corrects its call
+//	a result with isError          a taxonomy.ToolError with its content, credentials redacted (as
+//	                               every ToolError's text is): the model corrects its call
 //	input not JSON, not an object, a ToolError saying what is wrong; nothing is sent
 //	  or against the schema
-//	JSON-RPC "invalid params"      a ToolError with the server's message
+//	JSON-RPC "invalid params"      a ToolError with the server's message, credentials redacted
 //	"method not found", an         a taxonomy.FatalToolError: the run ends
 //	  unknown tool
 //	a lost session                 a *SessionLostError, transient: retried on a new session when the
 //	                               tool is safe to retry, else "Error: <tool> failed internally"
 //	any other JSON-RPC error       a *ServerError: "Error: <tool> failed internally"
-//	the call's time runs out       the wrapper's timeout (resilient.Timeout, 30 s by default); the
-//	                               SDK cancels the request on the server (notifications/cancelled)
+//	the call's time runs out       the wrapper's timeout (resilient.Timeout, 30 s by default):
+//	                               "Error: <tool> timed out"; the SDK cancels the request on the
+//	                               server (notifications/cancelled)
 //
 // # Lost sessions
 //

@@ -13,11 +13,11 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/observe"
 )
 
-// SharedBreaker shares the state of a [middleware.Breaker] with the
+// SharedBreaker shares the state of a [breaker.Breaker] with the
 // breakers of other processes that share the same key: when one replica's
 // breaker opens for a provider (an outage, or a Retry-After over the cap
 // that holds it open), the others fail fast too until the open period ends;
@@ -34,16 +34,16 @@ import (
 //   - a local open publishes the breaker's remaining delay; the longest open
 //     period wins, so an open never shortens another replica's hold;
 //   - a remote open holds the local breaker open for the remaining delay
-//     ([middleware.Breaker.HoldOpen]), unless it is already open longer;
+//     ([breaker.Breaker.HoldOpen]), unless it is already open longer;
 //   - no open period longer than the breaker's longest hold
-//     ([middleware.Breaker.MaxHold], 5 min by default) is published or
+//     ([breaker.Breaker.MaxHold], 5 min by default) is published or
 //     accepted: a wait hint of a year, or a replica of an older version
 //     that publishes one, holds every replica for that maximum, after
 //     which each probes;
 //   - a local close publishes "closed", unless the shared state changed
 //     since this replica last saw it (then the newer state is applied
 //     instead): a stale close never ends a newer open;
-//   - a remote close closes the local breaker ([middleware.Breaker.Close]);
+//   - a remote close closes the local breaker ([breaker.Breaker.Close]);
 //   - half-open is not shared: when the open period ends, each replica
 //     probes on its own, and the first outcome is shared.
 //
@@ -72,7 +72,7 @@ import (
 //
 // A SharedBreaker is safe for concurrent use. Close it to stop sharing.
 type SharedBreaker struct {
-	b        *middleware.Breaker
+	b        *breaker.Breaker
 	client   redis.UniversalClient
 	key      string // the hash and the channel
 	origin   string // this SharedBreaker, in the shared state
@@ -110,7 +110,7 @@ type SharedBreaker struct {
 // b should be the breaker of one target shared by every pipeline calling
 // it ([middleware.UseBreaker]), or a model's own (llms.Model.Breaker); share
 // each breaker once.
-func ShareBreaker(ctx context.Context, client redis.UniversalClient, b *middleware.Breaker, key string, opts ...Option) (*SharedBreaker, error) {
+func ShareBreaker(ctx context.Context, client redis.UniversalClient, b *breaker.Breaker, key string, opts ...Option) (*SharedBreaker, error) {
 	c, err := build(forBreaker, opts)
 	var errs []error
 	if client == nil {
@@ -168,7 +168,7 @@ func ShareBreaker(ctx context.Context, client redis.UniversalClient, b *middlewa
 }
 
 // Breaker returns the shared breaker.
-func (s *SharedBreaker) Breaker() *middleware.Breaker { return s.b }
+func (s *SharedBreaker) Breaker() *breaker.Breaker { return s.b }
 
 // Close stops sharing: it ends the background goroutine and the
 // subscription. The breaker keeps its state and goes on alone. Close is

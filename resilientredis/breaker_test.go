@@ -2,11 +2,13 @@ package resilientredis_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/resilientredis"
@@ -14,7 +16,7 @@ import (
 
 // replica is one process's breaker, shared.
 type replica struct {
-	b  *middleware.Breaker
+	b  *breaker.Breaker
 	sb *resilientredis.SharedBreaker
 }
 
@@ -22,7 +24,7 @@ type replica struct {
 // prefix through a client of its own at addr.
 func share(t *testing.T, addr, prefix string, opts ...resilientredis.Option) replica {
 	t.Helper()
-	b := middleware.NewBreaker("provider", 5, 100*time.Millisecond, nil)
+	b := breaker.New(breaker.Settings{Name: "provider", Failures: 5, Delay: 100 * time.Millisecond})
 	sb, err := resilientredis.ShareBreaker(context.Background(), newClient(t, addr), b, "provider",
 		append([]resilientredis.Option{slow, resilientredis.Prefix(prefix)}, opts...)...)
 	if err != nil {
@@ -32,11 +34,11 @@ func share(t *testing.T, addr, prefix string, opts ...resilientredis.Option) rep
 	return replica{b, sb}
 }
 
-func isOpen(b *middleware.Breaker) func() bool {
+func isOpen(b *breaker.Breaker) func() bool {
 	return func() bool { return b.State() == observe.BreakerOpen }
 }
 
-func isClosed(b *middleware.Breaker) func() bool {
+func isClosed(b *breaker.Breaker) func() bool {
 	return func() bool { return b.State() == observe.BreakerClosed }
 }
 
@@ -144,7 +146,7 @@ func TestBreakerOpenBeforeSharing(t *testing.T) {
 	addr := redisAddr(t)
 	prefix := testPrefix(t, addr)
 	other := share(t, addr, prefix)
-	b := middleware.NewBreaker("provider", 5, 2*time.Second, nil)
+	b := breaker.New(breaker.Settings{Name: "provider", Failures: 5, Delay: 2 * time.Second})
 	b.Open()
 	sb, err := resilientredis.ShareBreaker(context.Background(), newClient(t, addr), b, "provider", resilientredis.Prefix(prefix))
 	if err != nil {
@@ -178,7 +180,7 @@ func TestBreakerClosedStopsSharing(t *testing.T) {
 func TestBreakerDown(t *testing.T) {
 	t.Parallel()
 	logger, msgs := newRecorder()
-	b := middleware.NewBreaker("provider", 5, time.Minute, nil)
+	b := breaker.New(breaker.Settings{Name: "provider", Failures: 5, Delay: time.Minute})
 	start := time.Now()
 	sb, err := resilientredis.ShareBreaker(context.Background(), downClient(t), b, "provider",
 		resilientredis.Logger(logger), resilientredis.PollInterval(50*time.Millisecond))
@@ -306,8 +308,8 @@ func TestBreakerSharedHoldsAreBounded(t *testing.T) {
 		if _, ok := eventually(time.Second, isOpen(c.b)); !ok {
 			t.Fatalf("a published hold of %s ms did not open c", ms)
 		}
-		if d := c.b.RemainingDelay(); d > middleware.DefaultMaxHold || d < middleware.DefaultMaxHold-time.Second {
-			t.Errorf("a published hold of %s ms holds c open for %v, want its longest hold, %v", ms, d, middleware.DefaultMaxHold)
+		if d := c.b.RemainingDelay(); d > breaker.DefaultMaxHold || d < breaker.DefaultMaxHold-time.Second {
+			t.Errorf("a published hold of %s ms holds c open for %v, want its longest hold, %v", ms, d, breaker.DefaultMaxHold)
 		}
 		c.b.Close() // published: the shared state is closed again
 		if _, ok := eventually(time.Second, func() bool { return client.HGet(ctx, prefix+"provider", "state").Val() == "closed" }); !ok {
@@ -320,7 +322,51 @@ func TestBreakerSharedHoldsAreBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := share(t, addr, prefix)
-	if got := d.b.RemainingDelay(); got > middleware.DefaultMaxHold || got < middleware.DefaultMaxHold-time.Second {
-		t.Errorf("a replica started later holds open for %v, want its longest hold, %v", got, middleware.DefaultMaxHold)
+	if got := d.b.RemainingDelay(); got > breaker.DefaultMaxHold || got < breaker.DefaultMaxHold-time.Second {
+		t.Errorf("a replica started later holds open for %v, want its longest hold, %v", got, breaker.DefaultMaxHold)
+	}
+}
+
+// TestBreakerPropagation: a change on one replica reaches another through
+// pub/sub within milliseconds, on every topology (on a cluster, go-redis
+// subscribes on the node that owns the slot of the channel, named as the
+// key: the node that runs the script and publishes). The median of 20
+// opens and 20 closes is logged and must stay under 50 ms, a bound a
+// loaded machine keeps; a change that waited for the poll (1 s) would not.
+func TestBreakerPropagation(t *testing.T) {
+	t.Parallel()
+	addr := redisAddr(t)
+	prefix := testPrefix(t, addr)
+	a, b := share(t, addr, prefix), share(t, addr, prefix)
+	changed := make(chan observe.BreakerState, 4)
+	remove := b.b.OnStateChange(func(s observe.BreakerState) { changed <- s })
+	defer remove()
+	await := func(want observe.BreakerState) time.Duration {
+		t.Helper()
+		start := time.Now()
+		timeout := time.After(5 * time.Second)
+		for {
+			select {
+			case s := <-changed:
+				if s == want {
+					return time.Since(start)
+				}
+			case <-timeout:
+				t.Fatalf("the other replica did not become %v within 5 s", want)
+			}
+		}
+	}
+	var took []time.Duration
+	for range 20 {
+		a.b.HoldOpen(time.Minute)
+		took = append(took, await(observe.BreakerOpen))
+		a.b.Close()
+		took = append(took, await(observe.BreakerClosed))
+	}
+	slices.Sort(took)
+	median := took[len(took)/2]
+	t.Logf("%s: a change reached the other replica in %v (median of %d), %v to %v", topology(), median, len(took), took[0], took[len(took)-1])
+	if median > 50*time.Millisecond {
+		t.Errorf("median propagation %v, want within 50 ms", median)
 	}
 }

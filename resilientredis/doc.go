@@ -7,8 +7,8 @@
 // should not have to discover an outage on its own, and N replicas each
 // sending 8 requests at once to a deployment sized for 8 overload it.
 //
-// The in-memory versions (tools.MemoryStore, middleware.LocalLimiter, a
-// middleware.Breaker of its own, middleware.Bulkhead) stay the defaults; this package is
+// The in-memory versions (tools.MemoryStore, limit.LocalLimiter, a
+// breaker.Breaker of its own, limit.Bulkhead) stay the defaults; this package is
 // separate so that a program without Redis does not link go-redis.
 //
 //	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
@@ -28,20 +28,22 @@
 //
 // # Idempotency store
 //
-// [Store] implements tools.Store: a claim, a completion and a release are
-// each one Lua script, atomic on the server, and leases and times to live
-// run on Redis's clock. Two replicas calling a mutating tool with the same
-// input execute it once; the second waits for the first and returns its
-// result. A holder that dies mid-call blocks its key until its lease ends,
-// and then a later call may run. A claim whose reply was lost counts as the
-// caller's, and a claim that failed is undone (see [Store]).
+// [Store] implements tools.Store: a claim, a renewal, a completion, a
+// release and the mark of a hung call are each one Lua script, atomic on
+// the server, and leases and times to live run on Redis's clock. Two
+// replicas calling a mutating tool with the same input execute it once;
+// the second waits for the first and returns its result. A holder that
+// dies mid-call blocks its key until its lease ends, and then a later call
+// may run. A claim whose reply was lost counts as the caller's, a claim
+// that failed is undone, and a renewal that failed is not (see [Store]).
 //
 // # Exactly once
 //
 // The guarantee holds while Redis keeps its records. A Redis that restarts
 // without persistence forgets them all, and a payment in flight or already
 // done may run again; so may records lost in a failover to a replica
-// (replication is asynchronous) or evicted to make room. For idempotency
+// (replication is asynchronous; see [WaitReplicas]) or evicted to make
+// room. For idempotency
 // records, configure Redis with
 //
 //	appendonly yes
@@ -55,16 +57,16 @@
 //
 // # Shared rate limit
 //
-// [Limiter] implements middleware.Limiter with a sliding window kept in
+// [Limiter] implements limit.Limiter with a sliding window kept in
 // Redis and decided by a Lua script on Redis's clock: all the replicas
 // together admit at most n attempts (and, with [Tokens], n tokens) in any
 // window of one period. An attempt over the limit waits for the earliest
 // slot, in the order asked, up to [MaxWait]. The in-process default is
-// middleware.LocalLimiter.
+// limit.LocalLimiter.
 //
 // # Shared circuit breaker
 //
-// [ShareBreaker] links a middleware.Breaker to the breakers of the other
+// [ShareBreaker] links a breaker.Breaker to the breakers of the other
 // replicas: an open (from failures, or held open by a Retry-After over the
 // cap) holds the others open for the rest of its period, at most the
 // breaker's longest hold (middleware.MaxHold, 5 min by default), and a
@@ -75,7 +77,7 @@
 //
 // # Shared concurrency limit
 //
-// [Semaphore] implements middleware.Semaphore: all the replicas together
+// [Semaphore] implements limit.Semaphore: all the replicas together
 // hold at most n slots, so given to resilient.ConcurrencyLimit it bounds the
 // attempts in flight to a target across the fleet. A slot is a token in a
 // sorted set scored by the end of its lease on Redis's clock; its holder
@@ -94,10 +96,12 @@
 // so each command runs on a goroutine of its own and the caller is
 // answered at the timeout. The command may still run in Redis afterwards
 // (a stalled Redis runs what it received when it wakes), and each feature
-// makes that safe: a Store abandons a claim that failed, a late limiter
+// makes that safe: a Store abandons a claim that failed and never undoes a
+// renewal (it only extends a lease its holder wants), a late limiter
 // admission takes a slot nobody uses (the fleet admits one attempt fewer,
-// never one more), and so does a late semaphore acquire until its lease
-// ends, and breaker changes are versioned. A goroutine left
+// never one more), a semaphore gives back and bars the token of an
+// acquire that gave up, so that it holds no slot when it lands, and
+// breaker changes are versioned. A goroutine left
 // running holds a pooled connection until the client's own timeouts end
 // its command, so the client's pool size bounds them.
 //
@@ -146,8 +150,19 @@
 // "resilient:idempotency:", "resilient:limiter:", "resilient:breaker:" and
 // "resilient:semaphore:". A semaphore is one key, which expires with its
 // last lease, and a channel of the same name.
-// A limiter's two keys share a hash tag, so every script touches one
-// Redis Cluster slot. The scripts need Redis 6.2 or later.
+// A limiter's keys share a hash tag, so every script touches one Redis
+// Cluster slot. The scripts need Redis 6.2 or later.
+//
+// # Cluster and Sentinel
+//
+// Every feature takes a redis.UniversalClient: a *redis.Client, a
+// *redis.ClusterClient, or Sentinel's failover client. A failover may lose
+// what the old master had not replicated: idempotency records (those calls
+// may run again) and a limiter's log (it may admit up to a window more).
+// [WaitReplicas] makes a Store wait for its replicas after each claim and
+// completion, so that a claim survives a failover, at the cost of failing
+// calls while no replica follows the master. docs/exactly-once.md in the
+// repository has the measurements.
 //
 // # Concurrency
 //

@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/resilientredis"
@@ -75,7 +76,7 @@ func ExampleTokens() {
 	}
 	promptTokens, maxTokens := 1200, 800
 	if err := limiter.Acquire(context.Background(), promptTokens+maxTokens); err != nil {
-		log.Fatal(err) // middleware.ErrLimited: not within the wait allowed
+		log.Fatal(err) // limit.ErrLimited: not within the wait allowed
 	}
 	fmt.Println("call the model")
 }
@@ -86,7 +87,7 @@ func ExampleShareBreaker() {
 	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
 	defer rdb.Close()
 
-	breaker := middleware.NewBreaker("openai", 5, 30*time.Second, observe.Log(slog.Default()))
+	breaker := breaker.New(breaker.Settings{Name: "openai", Failures: 5, Delay: 30 * time.Second, Observers: []observe.Observer{observe.Log(slog.Default())}})
 	shared, err := resilientredis.ShareBreaker(context.Background(), rdb, breaker, "openai")
 	if err != nil {
 		log.Fatal(err)

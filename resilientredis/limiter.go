@@ -10,11 +10,11 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/observe"
 )
 
-// Limiter is a [middleware.Limiter] shared by every process that uses the
+// Limiter is a [limit.Limiter] shared by every process that uses the
 // same Redis, prefix and key: the replicas of a service together start at
 // most n attempts per period, and, with [Tokens], spend at most that many
 // tokens per period, so that the fleet stays under the provider account's
@@ -28,7 +28,7 @@ import (
 // earliest time its attempt fits, takes that slot at once, and sleeps until
 // then; so callers are served in the order they asked, and a wait longer
 // than [MaxWait] (or than ctx's deadline) is refused at once with
-// [middleware.ErrLimited], without taking a slot. A caller that gives up
+// [limit.ErrLimited], without taking a slot. A caller that gives up
 // while waiting gives its slot back.
 //
 // While Redis is unavailable the limiter fails open: it admits, and logs
@@ -52,7 +52,7 @@ type Limiter struct {
 	health     *health
 }
 
-var _ middleware.Settler = (*Limiter)(nil)
+var _ limit.Settler = (*Limiter)(nil)
 
 // NewLimiter returns a limiter admitting at most requests attempts per
 // period over all the processes sharing key (for instance "openai:gpt-4o";
@@ -206,11 +206,11 @@ return 0
 `)
 )
 
-// Acquire implements [middleware.Limiter]: it blocks until an attempt that
+// Acquire implements [limit.Limiter]: it blocks until an attempt that
 // counts one request and cost tokens may start. cost below 1 counts as 1; a
-// cost over the token limit is refused with [middleware.ErrLimited]. It
+// cost over the token limit is refused with [limit.ErrLimited]. It
 // returns ctx's error when ctx ends while waiting, and
-// [middleware.ErrLimited] when the wait would be longer than [MaxWait] or
+// [limit.ErrLimited] when the wait would be longer than [MaxWait] or
 // than ctx's deadline allows. While Redis is unavailable it admits (or, with
 // [FailClosed], returns an error matching [ErrUnavailable]).
 func (l *Limiter) Acquire(ctx context.Context, cost int) error {
@@ -220,7 +220,7 @@ func (l *Limiter) Acquire(ctx context.Context, cost int) error {
 	cost = max(cost, 1)
 	if l.tokens > 0 && cost > l.tokens {
 		return fmt.Errorf("resilientredis: limiter %s: a cost of %d tokens is over the limit of %d per %v: %w",
-			l.name, cost, l.tokens, l.period, middleware.ErrLimited)
+			l.name, cost, l.tokens, l.period, limit.ErrLimited)
 	}
 	maxWait := l.maxWait
 	if deadline, ok := ctx.Deadline(); ok {
@@ -246,9 +246,9 @@ func (l *Limiter) Acquire(ctx context.Context, cost int) error {
 	switch res[0] {
 	case 0:
 		return fmt.Errorf("resilientredis: limiter %s: the next slot is %v away, more than the wait allowed (%v): %w",
-			l.name, wait, maxWait.Round(time.Millisecond), middleware.ErrLimited)
+			l.name, wait, maxWait.Round(time.Millisecond), limit.ErrLimited)
 	case -1:
-		return fmt.Errorf("resilientredis: limiter %s: a cost of %d never fits: %w", l.name, cost, middleware.ErrLimited)
+		return fmt.Errorf("resilientredis: limiter %s: a cost of %d never fits: %w", l.name, cost, limit.ErrLimited)
 	}
 	if wait <= 0 {
 		return nil
@@ -289,7 +289,7 @@ func (l *Limiter) refund(ctx context.Context, member string) {
 	}
 }
 
-// Settle implements [middleware.Settler]: the tokens an attempt used beyond
+// Settle implements [limit.Settler]: the tokens an attempt used beyond
 // the estimate it acquired are charged to the shared window at once, as a
 // debit of their own that counts tokens but no request, so that the next
 // attempts of every replica wait for them; the debit leaves the window one

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/resilientredis"
@@ -34,7 +34,7 @@ func TestObserveTransitions(t *testing.T) {
 		t.Fatal(err)
 	}
 	sem := semaphoreOn(t, srv, 2, append(opts, resilientredis.Lease(time.Second))...)
-	shared, err := resilientredis.ShareBreaker(ctx, rdb, middleware.NewBreaker("openai", 3, time.Second), "openai",
+	shared, err := resilientredis.ShareBreaker(ctx, rdb, breaker.New(breaker.Settings{Name: "openai", Failures: 3, Delay: time.Second}), "openai",
 		append(opts, resilientredis.PollInterval(50*time.Millisecond))...)
 	if err != nil {
 		t.Fatal(err)

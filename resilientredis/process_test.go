@@ -16,7 +16,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	lctools "github.com/tmc/langchaingo/tools"
 
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/resilientredis"
 	"github.com/resilientgo/resilient/tools"
@@ -124,7 +124,7 @@ func breakerChild() error {
 	poll, _ := time.ParseDuration(os.Getenv("POLL"))
 	client := universal(redis.UniversalOptions{})
 	defer client.Close()
-	b := middleware.NewBreaker("provider", 5, 100*time.Millisecond, nil)
+	b := breaker.New(breaker.Settings{Name: "provider", Failures: 5, Delay: 100 * time.Millisecond})
 	b.OnStateChange(func(s observe.BreakerState) {
 		switch s {
 		case observe.BreakerOpen:
@@ -293,7 +293,7 @@ func TestBreakerAcrossProcesses(t *testing.T) {
 	c := startChild(t, "breaker", "PREFIX="+prefix, "KEY=provider", "POLL="+poll.String())
 	c.expect(t, "READY", 15*time.Second)
 
-	b := middleware.NewBreaker("provider", 5, 100*time.Millisecond, nil)
+	b := breaker.New(breaker.Settings{Name: "provider", Failures: 5, Delay: 100 * time.Millisecond})
 	sb, err := resilientredis.ShareBreaker(context.Background(), newClient(t, addr), b, "provider",
 		resilientredis.Prefix(prefix), resilientredis.PollInterval(poll))
 	if err != nil {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/resilientredis"
 )
 
@@ -17,7 +17,7 @@ import (
 func BenchmarkSemaphore(b *testing.B) {
 	addr := redisAddr(b)
 	ctx := context.Background()
-	bulkhead, err := middleware.NewBulkhead(8)
+	bulkhead, err := limit.NewBulkhead(8)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func BenchmarkSemaphore(b *testing.B) {
 	defer shared.Close()
 	for _, bc := range []struct {
 		name string
-		sem  middleware.Semaphore
+		sem  limit.Semaphore
 	}{{"impl=bulkhead", bulkhead}, {"impl=redis", shared}} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()

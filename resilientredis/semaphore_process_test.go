@@ -16,7 +16,7 @@ import (
 
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/faultserver"
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/resilientredis"
 )
 
@@ -146,7 +146,7 @@ func TestSemaphoreHolderKilled(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sem.Close()
-	if _, err := sem.Acquire(context.Background(), 0); !errors.Is(err, middleware.ErrConcurrency) {
+	if _, err := sem.Acquire(context.Background(), 0); !errors.Is(err, limit.ErrConcurrency) {
 		t.Fatalf("while the child holds the slot: got %v, want ErrConcurrency", err)
 	}
 	if err := c.cmd.Process.Kill(); err != nil {
@@ -154,7 +154,7 @@ func TestSemaphoreHolderKilled(t *testing.T) {
 	}
 	_ = c.cmd.Wait()
 	killed := time.Now()
-	if _, err := sem.Acquire(context.Background(), 0); !errors.Is(err, middleware.ErrConcurrency) {
+	if _, err := sem.Acquire(context.Background(), 0); !errors.Is(err, limit.ErrConcurrency) {
 		t.Fatalf("just after the kill: got %v, want ErrConcurrency (the lease runs)", err)
 	}
 	release, err := sem.Acquire(context.Background(), 10*time.Second)

@@ -13,11 +13,28 @@ import (
 
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/faultserver"
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/resilientredis"
 )
+
+// newSemaphore returns a semaphore on c, closed when the test ends, after
+// which c is closed and the slots the semaphore gives back in the
+// background are waited for (closing the client ends them).
+func newSemaphore(t *testing.T, c redis.UniversalClient, key string, n int, opts ...resilientredis.Option) *resilientredis.Semaphore {
+	t.Helper()
+	s, err := resilientredis.NewSemaphore(c, key, n, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = s.Close()
+		_ = c.Close()
+		resilientredis.WaitGivenBack(s)
+	})
+	return s
+}
 
 // newSemaphores returns count semaphores of n slots sharing one key, each
 // with a client of its own (count replicas), closed when the test ends,
@@ -29,12 +46,7 @@ func newSemaphores(t *testing.T, count, n int, opts ...resilientredis.Option) ([
 	opts = append([]resilientredis.Option{slow, resilientredis.Prefix(prefix)}, opts...)
 	var ss []*resilientredis.Semaphore
 	for range count {
-		s, err := resilientredis.NewSemaphore(newClient(t, addr), "provider", n, opts...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = s.Close() })
-		ss = append(ss, s)
+		ss = append(ss, newSemaphore(t, newClient(t, addr), "provider", n, opts...))
 	}
 	return ss, prefix + "provider"
 }
@@ -52,8 +64,8 @@ func acquire(t *testing.T, s *resilientredis.Semaphore, maxWait time.Duration) f
 func refused(t *testing.T, s *resilientredis.Semaphore, key string, n int) {
 	t.Helper()
 	release, err := s.Acquire(context.Background(), 0)
-	var ce *middleware.ConcurrencyError
-	if !errors.As(err, &ce) || !errors.Is(err, middleware.ErrConcurrency) || ce.Limit != n || ce.Shared != key {
+	var ce *limit.ConcurrencyError
+	if !errors.As(err, &ce) || !errors.Is(err, limit.ErrConcurrency) || ce.Limit != n || ce.Shared != key {
 		t.Errorf("Acquire with every slot taken: got %v, want a *ConcurrencyError of %d slots of %s", err, n, key)
 	}
 	if release != nil {
@@ -61,9 +73,12 @@ func refused(t *testing.T, s *resilientredis.Semaphore, key string, n int) {
 	}
 }
 
+// holders returns how many slots of the semaphore at key are held: the
+// members of its sorted set scored by the end of a lease, not the tokens
+// barred (scored below zero).
 func holders(t *testing.T, key string) int64 {
 	t.Helper()
-	return newClient(t, redisAddr(t)).ZCard(context.Background(), key).Val()
+	return newClient(t, redisAddr(t)).ZCount(context.Background(), key, "(0", "+inf").Val()
 }
 
 func TestNewSemaphoreInvalid(t *testing.T) {
@@ -213,7 +228,7 @@ func TestSemaphoreWaitBounded(t *testing.T) {
 	start := time.Now()
 	_, err := ss[1].Acquire(context.Background(), wait)
 	took := time.Since(start)
-	var ce *middleware.ConcurrencyError
+	var ce *limit.ConcurrencyError
 	if !errors.As(err, &ce) || ce.Waited < wait || took < wait || took > wait+2*time.Second {
 		t.Errorf("after %v: got %v, want a *ConcurrencyError after %v", took, err, wait)
 	}
@@ -321,14 +336,10 @@ func TestSemaphoreLeaseLost(t *testing.T) {
 func TestSemaphoreRedisDown(t *testing.T) {
 	t.Parallel()
 	logger, msgs := newRecorder()
-	s, err := resilientredis.NewSemaphore(downClient(t), "provider", 2, resilientredis.Logger(logger))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := newSemaphore(t, downClient(t), "provider", 2, resilientredis.Logger(logger))
 	r1 := acquire(t, s, 0)
 	r2 := acquire(t, s, time.Second)
-	if _, err := s.Acquire(context.Background(), 0); !errors.Is(err, middleware.ErrConcurrency) {
+	if _, err := s.Acquire(context.Background(), 0); !errors.Is(err, limit.ErrConcurrency) {
 		t.Errorf("a third while Redis is down: got %v, want ErrConcurrency (n slots in this process)", err)
 	}
 	r1()
@@ -340,11 +351,7 @@ func TestSemaphoreRedisDown(t *testing.T) {
 		t.Errorf("log: got %q, want one \"redis unavailable\"", got)
 	}
 
-	closed, err := resilientredis.NewSemaphore(downClient(t), "provider", 2, resilientredis.FailClosed())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closed.Close()
+	closed := newSemaphore(t, downClient(t), "provider", 2, resilientredis.FailClosed())
 	if r, err := closed.Acquire(context.Background(), time.Second); r != nil || !errors.Is(err, resilientredis.ErrUnavailable) {
 		t.Errorf("fail closed: got %v, want ErrUnavailable", err)
 	}
@@ -399,7 +406,7 @@ func TestSemaphoreForgedLease(t *testing.T) {
 	const wait = 500 * time.Millisecond
 	start := time.Now()
 	_, err := ss[0].Acquire(context.Background(), wait)
-	if took := time.Since(start); !errors.Is(err, middleware.ErrConcurrency) || took < wait {
+	if took := time.Since(start); !errors.Is(err, limit.ErrConcurrency) || took < wait {
 		t.Errorf("after %v: got %v, want ErrConcurrency after the wait (%v)", took, err, wait)
 	}
 }
@@ -433,11 +440,7 @@ func TestSemaphorePerMemberAcrossReplicas(t *testing.T) {
 	west := faultserver.New(faultserver.Reply("ok").After(30 * time.Millisecond))
 	defer west.Close()
 	member := func(srv *faultserver.Server, name string) lcllms.Model {
-		sem, err := resilientredis.NewSemaphore(newClient(t, addr), name, n, slow, resilientredis.Prefix(prefix))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = sem.Close() })
+		sem := newSemaphore(t, newClient(t, addr), name, n, slow, resilientredis.Prefix(prefix))
 		llm, err := srv.OpenAI()
 		if err != nil {
 			t.Fatal(err)
@@ -471,18 +474,14 @@ func TestSemaphorePerMemberAcrossReplicas(t *testing.T) {
 // TestSemaphoreRedisDownThroughModel: a model under a Redis semaphore
 // while Redis is unreachable: failing open, its calls go through; with
 // FailClosed, each fails at once as a refusal of the concurrency limit,
-// matching ErrUnavailable and middleware.ErrConcurrency, reported as a
+// matching ErrUnavailable and limit.ErrConcurrency, reported as a
 // Refusal, and no request reaches the provider.
 func TestSemaphoreRedisDownThroughModel(t *testing.T) {
 	t.Parallel()
 	srv := faultserver.New()
 	defer srv.Close()
 	call := func(opts ...resilientredis.Option) (*observetest.Recorder, error) {
-		sem, err := resilientredis.NewSemaphore(downClient(t), "provider", 2, opts...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer sem.Close()
+		sem := newSemaphore(t, downClient(t), "provider", 2, opts...)
 		llm, err := srv.OpenAI()
 		if err != nil {
 			t.Fatal(err)
@@ -496,10 +495,10 @@ func TestSemaphoreRedisDownThroughModel(t *testing.T) {
 		t.Errorf("fail open: got %v after %d requests, want the answer after 1", err, srv.Count())
 	}
 	rec, err := call(resilientredis.FailClosed())
-	if !errors.Is(err, resilientredis.ErrUnavailable) || !errors.Is(err, middleware.ErrConcurrency) || srv.Count() != 1 {
+	if !errors.Is(err, resilientredis.ErrUnavailable) || !errors.Is(err, limit.ErrConcurrency) || srv.Count() != 1 {
 		t.Errorf("fail closed: got %v after %d requests in all, want ErrUnavailable and ErrConcurrency, and no new request", err, srv.Count())
 	}
-	if got := observetest.Of[observe.Refusal](rec); len(got) != 1 || got[0].Reason != observe.RefusedConcurrency {
+	if got := observetest.Of[observe.Refusal](rec); len(got) != 1 || got[0].Reason != observe.ReasonConcurrency {
 		t.Errorf("fail closed: refusals %+v, want one of the concurrency limit", got)
 	}
 }

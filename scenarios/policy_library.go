@@ -10,8 +10,10 @@ import (
 	lctools "github.com/tmc/langchaingo/tools"
 
 	"github.com/resilientgo/resilient"
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/tools"
 )
 
@@ -32,7 +34,7 @@ func modelDefaults() []libOption {
 	return []libOption{
 		durs2Option(resilient.Backoff, middleware.DefaultBaseDelay, middleware.DefaultMaxDelay),
 		durOption(resilient.RetryAfterCap, middleware.DefaultRetryAfterCap),
-		countDurOption(resilient.CircuitBreaker, middleware.DefaultBreakerFailures, middleware.DefaultBreakerDelay),
+		countDurOption(resilient.CircuitBreaker, breaker.DefaultFailures, breaker.DefaultDelay),
 		durOption(resilient.Timeout, middleware.DefaultTimeout),
 		modelDurOption(llms.FirstChunkTimeout, llms.DefaultFirstChunkTimeout),
 		modelDurOption(llms.StreamIdleTimeout, llms.DefaultStreamIdleTimeout),
@@ -48,7 +50,7 @@ func modelDurOption(f func(time.Duration) llms.Option, d time.Duration) libOptio
 // defaultConstants names the exported constants the defaults above come
 // from, for the report.
 const defaultConstants = "middleware.DefaultBaseDelay, DefaultMaxDelay, DefaultRetryAfterCap, " +
-	"DefaultBreakerFailures, DefaultBreakerDelay, DefaultTimeout; llms.DefaultFirstChunkTimeout, " +
+	"DefaultTimeout; breaker.DefaultFailures, DefaultDelay; llms.DefaultFirstChunkTimeout, " +
 	"DefaultStreamIdleTimeout; tools.DefaultTimeout, DefaultBreakerFailures, DefaultBreakerDelay, DefaultLease"
 
 // A toolKind says what a tool of the agent runs does, which decides how
@@ -134,7 +136,7 @@ func (c libraryConfig) describe() string {
 		"`resilient.Tool(t, %s)` for the other mutating tool, and each run's context is `resilient.NewRun(ctx)` "+
 		"(a retry budget of %d per run, a repeat limit of %d). ", options(c.modelOptions()),
 		options(toolDefaults(readOnly)), options(toolDefaults(payment)), options(toolDefaults(mutating)),
-		middleware.DefaultRetryBudget, tools.DefaultRepeatLimit)
+		run.DefaultRetryBudget, tools.DefaultRepeatLimit)
 	fmt.Fprintf(&b, "Every duration is the library's own default, read from its exported constants (%s), given "+
 		"explicitly only so that the harness can divide it by the time scale; everything else is left at its "+
 		"default, including the attempts (%d, with per-kind defaults of its own for rate limits and unknown "+

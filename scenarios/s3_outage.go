@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient"
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/middleware"
 )
@@ -38,7 +39,7 @@ type outageResult struct {
 // exactly when a breaker probes would flatter the breaker.
 func outagePhases(n int) []time.Duration {
 	rng := seeded(3)
-	period := defaultScale.of(middleware.DefaultBreakerDelay)
+	period := defaultScale.of(breaker.DefaultDelay)
 	out := make([]time.Duration, n)
 	for i := range out {
 		out[i] = time.Duration(rng.Int64N(int64(period)))
@@ -95,8 +96,8 @@ func outage(cfg config) (section, error) {
 			"recovery. Amplification is the requests that arrived during the outage per logical call started "+
 			"during it; lower bound 0 (a breaker that is already open), 1 without one. Each cell is the median "+
 			"over the phases, with the range (min–max) when they disagree.",
-			down, defaultScale.provider(down), len(phases), defaultScale.of(middleware.DefaultBreakerDelay),
-			middleware.DefaultBreakerDelay, roundAll(phases), outageEvery, defaultScale.provider(outageEvery), tail),
+			down, defaultScale.provider(down), len(phases), defaultScale.of(breaker.DefaultDelay),
+			breaker.DefaultDelay, roundAll(phases), outageEvery, defaultScale.provider(outageEvery), tail),
 		table: table{header: []string{"policy", "calls during outage", "requests during outage", "failed calls during outage",
 			"amplification", "median failed call", "first success after recovery", "failed calls after recovery",
 			"calls", "success rate"}}}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/faultserver"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
 )
@@ -88,9 +89,9 @@ func herdPolicies() []Policy {
 // rateLimitOption is resilient.RateLimit with a local limiter of n per
 // period (provider time).
 func rateLimitOption(n int, period time.Duration) libOption {
-	return libOption{fn: resilient.RateLimit, args: []any{callOf{middleware.NewLocalLimiter, []any{n, period, 0}}},
+	return libOption{fn: resilient.RateLimit, args: []any{callOf{limit.NewLocalLimiter, []any{n, period, 0}}},
 		build: func(ts timeScale) resilient.Option {
-			lim, err := middleware.NewLocalLimiter(n, ts.of(period), 0)
+			lim, err := limit.NewLocalLimiter(n, ts.of(period), 0)
 			if err != nil {
 				return resilient.ModelOptions(llms.Fail(err))
 			}

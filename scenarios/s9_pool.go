@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/breaker"
 )
 
 // Scenario 9: one model on three deployments, one degraded, one
@@ -259,6 +259,6 @@ func poolMiss(runs []poolResult) string {
 		"members are busy, or as a probe; each 429 of %s is the first past its quota in a window, after which "+
 		"it cools down",
 		extra.count(), e503.count(), degradedName, e429.count(), rateLimitedName, degradedName, share.median(),
-		middleware.DefaultBreakerFailures, 100*deploymentFaults.degradedFail,
-		math.Pow(1/deploymentFaults.degradedFail, float64(middleware.DefaultBreakerFailures)), opened, rateLimitedName)
+		breaker.DefaultFailures, 100*deploymentFaults.degradedFail,
+		math.Pow(1/deploymentFaults.degradedFail, float64(breaker.DefaultFailures)), opened, rateLimitedName)
 }

@@ -10,7 +10,7 @@ import (
 	lctools "github.com/tmc/langchaingo/tools"
 
 	"github.com/resilientgo/resilient/internal/benchcpu"
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/tools"
 )
 
@@ -72,7 +72,7 @@ func BenchmarkRepeatKey(b *testing.B) {
 				ctx  context.Context
 			}{
 				{"none", context.Background()},
-				{"yes", middleware.NewRun(context.Background(), tools.RepeatLimit(math.MaxInt))},
+				{"yes", run.New(context.Background(), tools.RepeatLimit(math.MaxInt))},
 			} {
 				b.Run(fmt.Sprintf("tool=%s/size=%dKB/run=%s", tool.name, size>>10, run.name), func(b *testing.B) {
 					b.ReportAllocs()
@@ -115,9 +115,9 @@ func BenchmarkRunLimits(b *testing.B) {
 		name string
 		ctx  context.Context
 	}{
-		{"plain", middleware.NewRun(context.Background(), tools.RepeatLimit(math.MaxInt))},
-		{"limits", middleware.NewRun(context.Background(), tools.RepeatLimit(math.MaxInt), middleware.TokenBudget(math.MaxInt),
-			middleware.RequestLimit(math.MaxInt), middleware.ToolCallLimit(math.MaxInt))},
+		{"plain", run.New(context.Background(), tools.RepeatLimit(math.MaxInt))},
+		{"limits", run.New(context.Background(), tools.RepeatLimit(math.MaxInt), run.TokenBudget(math.MaxInt),
+			run.RequestLimit(math.MaxInt), run.ToolCallLimit(math.MaxInt))},
 	} {
 		b.Run("run="+run.name, func(b *testing.B) {
 			b.ReportAllocs()

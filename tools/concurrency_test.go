@@ -51,14 +51,14 @@ func TestToolConcurrencyLimit(t *testing.T) {
 			})
 		}
 		wg.Wait()
-		refused := "Error: search failed internally (*middleware.ConcurrencyError)"
+		refused := "Error: search failed internally (*limit.ConcurrencyError)"
 		if most.Load() != 2 || outs["found"] != 4 || outs[refused] != 6 {
 			t.Errorf("%d at most at once, outputs %v; want 2, 4 found (two rounds within the wait), 6 refused", most.Load(), outs)
 		}
 		if w.Breaker().State() != observe.BreakerClosed {
 			t.Error("the refusals opened the tool's breaker")
 		}
-		if r := observetest.Of[observe.Refusal](&rec); len(r) != 6 || r[0].Reason != observe.RefusedConcurrency {
+		if r := observetest.Of[observe.Refusal](&rec); len(r) != 6 || r[0].Reason != observe.ReasonConcurrency {
 			t.Errorf("refusals %+v, want 6 for the concurrency limit", r)
 		}
 	})
@@ -96,7 +96,7 @@ func TestToolBulkheadUnder200Callers(t *testing.T) {
 			outs            = map[string]int{}
 			longest, refuse time.Duration
 		)
-		refused := "Error: summarise failed internally (*middleware.ConcurrencyError)"
+		refused := "Error: summarise failed internally (*limit.ConcurrencyError)"
 		for i := range callers {
 			wg.Go(func() {
 				start := time.Now()
@@ -129,7 +129,7 @@ func TestToolBulkheadUnder200Callers(t *testing.T) {
 		if w.Breaker().State() != observe.BreakerClosed {
 			t.Error("the refusals opened the tool's breaker")
 		}
-		if r := observetest.Of[observe.Refusal](&rec); len(r) != outs[refused] || r[0].Reason != observe.RefusedConcurrency {
+		if r := observetest.Of[observe.Refusal](&rec); len(r) != outs[refused] || r[0].Reason != observe.ReasonConcurrency {
 			t.Errorf("%d refusal events, want %d for the concurrency limit", len(r), outs[refused])
 		}
 	})

@@ -19,16 +19,20 @@
 // The tool author says what a failure means with the types of package
 // taxonomy; Call maps them:
 //
-//	taxonomy.ToolError        its text is the observation (nil error): the model reads it and corrects its call
+//	taxonomy.ToolError        its text, credentials redacted, is the observation (nil error): the model
+//	                          reads it and corrects its call
 //	taxonomy.FatalToolError   ("", error): the run ends; the model never sees it; Tool names the tool
-//	any other error, a panic, "Error: <tool> failed internally (<Type>)" (nil error): no message, no stack;
-//	a timeout                 the full error is logged at ERROR, with its secrets redacted
+//	any other error, a panic  "Error: <tool> failed internally (<Type>)" (nil error): no message, no stack;
+//	                          the full error is logged at ERROR, with its secrets redacted
+//	a timeout                 "Error: <tool> timed out" (nil error), logged the same way
 //	the caller gave up        ("", ctx.Err()): the run ends
 //
 // <Type> is the Go type of the error the tool returned (*net.OpError,
-// *errors.errorString), "panic", or context.deadlineExceededError for a
-// call that ran out of time. Only the text of a ToolError reaches the
-// model, because only there did the author write for the model.
+// *errors.errorString) or "panic". Only the text of a ToolError reaches the
+// model, because only there did the author write for the model; what it
+// quotes (a server's answer, a request) may hold a credential, so it goes
+// through the [Redactor] first, which replaces API keys, tokens, passwords
+// and the like with [REDACTED] and leaves the rest readable.
 //
 // A nil tool, a typed nil, a Name or Description that panics, or an invalid
 // option makes [New] return an error, with a Tool that ends the run at
@@ -69,25 +73,38 @@
 // A call that outlives its timeout (or whose caller gave up) while the tool
 // ignores its context keeps its claim until the tool really returns (the
 // claim is renewed every third of the lease while the tool runs): the model
-// reads "Error: <tool> failed internally
-// (context.deadlineExceededError)" at the timeout, like any timeout, and a
+// reads "Error: <tool> timed out" at the timeout, like any timeout, and a
 // repeat of the call meanwhile, from this process or another sharing the
 // store, waits for it instead of running the tool a second time. When the
 // tool returns, the goroutine that ran it settles the claim: a success is
 // stored, and the waiting repeat returns it (a later repeat reads "already
 // done: <result>"); a failure releases the claim, and the waiting repeat
-// runs the tool itself. Only when the holder's process dies, or cannot
-// reach the store for a whole lease, can another caller take the key over
-// while the tool may still run (see [Store]).
+// runs the tool itself. A renewal that fails is tried again a third of a
+// lease later and never gives the key up. Only when the holder's process
+// dies, or cannot reach the store for a whole lease, can another caller
+// take the key over while the tool may still run (see [Store]). An attempt
+// runs the tool only while its call holds the claim: a caller that gives
+// up as its attempt starts releases the claim, and the attempt then does
+// not run the tool.
+//
+// A claim lasts at most [MaxClaim] (4 × (Lease + Timeout), 10 min by
+// default). A tool still running then is taken as hung: its holder stops
+// renewing, the record says the outcome is unknown (for [ResultTTL]), the
+// log says "tool hung; outcome unknown", and a repeat of the call ends the
+// run with a FatalToolError matching [ErrOutcomeUnknown] ("the same call
+// is still running after 10m0s; outcome unknown") rather than wait: the
+// model cannot settle whether the action took place, a person or the
+// service called can. If the tool returns at last, its result is stored.
 //
 // A [MemoryStore] is the default: bounded (10 000 records, evicting the
-// oldest done record, never one in flight) and expiring records
-// incrementally; see [Store] for the contract another store (Redis) must
-// keep.
+// oldest done record, never one in flight or of unknown outcome) and
+// expiring records incrementally; see [Store] for the contract another
+// store (Redis) must keep. docs/exactly-once.md in the repository states
+// what holds, in one process and across replicas, fault by fault.
 //
 // # Stuck runs
 //
-// With a middleware.Run in the context (middleware.NewRun, resilient.NewRun),
+// With a run.Run in the context (run.New, resilient.NewRun),
 // a call with the same tool and input more often than the run's repeat
 // limit ([RepeatLimit], 3 by default) ends the run with a FatalToolError
 // "stuck: <tool> called N times with the same input" ([ErrStuck]): a model
@@ -111,7 +128,8 @@
 // Every call reports its outcome to the observers of the tool's pipeline
 // (middleware.Observe, resilient.Observe): a observe.CallEnd with the
 // outcome (ok, tool error, fatal, internal, timeout, circuit open, stuck,
-// replayed), and IdempotentReplay, LeaseLost and StoreFailed events; the
+// replayed, unknown), and IdempotentReplay, LeaseLost, StoreFailed and
+// HungCall events; the
 // pipeline reports its attempts, retries and breaker changes. The logger of
 // [Logger] writes them as the lines of observe.Log, with its keys
 // (observe.KeyTool, ...), after the [Redactor] ([Redact] by default) has

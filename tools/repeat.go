@@ -4,7 +4,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/run"
 )
 
 // DefaultRepeatLimit is how many times one tool may be called with the same
@@ -19,20 +19,20 @@ const DefaultRepeatLimit = 3
 const RepeatWindow = 1024
 
 // RepeatLimit sets how many times one tool may be called with the same
-// input in a run (see [middleware.Run]) before the wrapper stops the run as
+// input in a run (see [run.Run]) before the wrapper stops the run as
 // stuck ([ErrStuck]). Zero or less disables the check. Default: 3
 // ([DefaultRepeatLimit]).
 //
 // "The same input" is the same idempotency key for an [Idempotent] tool or
 // a tool with a [KeyFunc]; for any other tool it is the same bytes.
-func RepeatLimit(n int) middleware.RunOption {
-	return func(r *middleware.Run) { repeatsOf(r).limit.Store(int64(n)) }
+func RepeatLimit(n int) run.Option {
+	return func(r *run.Run) { repeatsOf(r).limit.Store(int64(n)) }
 }
 
 type repeatsKey struct{}
 
 // repeatsOf returns the run's repeat counter, made on first use.
-func repeatsOf(r *middleware.Run) *repeats {
+func repeatsOf(r *run.Run) *repeats {
 	return r.Local(repeatsKey{}, func() any {
 		c := &repeats{index: make(map[uint64]int32)}
 		c.limit.Store(DefaultRepeatLimit)

@@ -8,9 +8,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/internal/redact"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -24,10 +26,23 @@ var (
 	// ErrStuck: the model called the tool with the same input more often
 	// than the run's repeat limit allows.
 	ErrStuck = errors.New("tools: stuck")
+	// ErrOutcomeUnknown: an idempotent call with the same key outlived its
+	// claim's maximum lifetime ([MaxClaim]) with the tool still running,
+	// so whether its action took place is unknown; the tool is not run
+	// again until its record expires ([ResultTTL]) or the tool returns.
+	ErrOutcomeUnknown = errors.New("tools: outcome unknown")
 )
 
-// errZeroTool is the problem of a Tool that [New] did not build.
-var errZeroTool = errors.New("tools: zero Tool: build it with tools.New or resilient.Tool")
+// The problems of a Tool that [New] did not build, and of a call without a
+// context: every call ends the run with them, as programming failures.
+var (
+	errZeroTool   = errors.New("tools: zero Tool: build it with tools.New or resilient.Tool")
+	errNilTool    = errors.New("tools: nil *Tool: build it with tools.New or resilient.Tool")
+	errNilContext = errors.New("tools: nil context")
+)
+
+// invalidName names a tool whose name is unknown.
+const invalidName = "invalid tool"
 
 // Callable is a tool as this package calls it: langchaingo's tools.Tool
 // has exactly these methods, so every langchaingo tool is one, and an
@@ -117,7 +132,7 @@ func New(t Callable, opts ...Option) (*Tool, error) {
 // describe calls t's Name and Description, reporting a nil tool or a panic
 // as a problem, in which case the name is "invalid tool".
 func describe(t Callable) (name, description string, problem error) {
-	const invalid = "invalid tool"
+	const invalid = invalidName
 	switch v := reflect.ValueOf(t); {
 	case t == nil:
 		return invalid, "", errors.New("nil tool")
@@ -144,26 +159,48 @@ func isNil(v reflect.Value) bool {
 	return false
 }
 
-// Err returns the problem [New] reported for this Tool, nil if none.
-func (t *Tool) Err() error { return t.err }
+// Err returns the problem [New] reported for this Tool, nil if none; for a
+// nil *Tool, the error its calls end the run with.
+func (t *Tool) Err() error {
+	if t == nil {
+		return errNilTool
+	}
+	return t.err
+}
 
 // Name returns the wrapped tool's name, "invalid tool" when [New] could not
-// read it.
-func (t *Tool) Name() string { return t.name }
+// read it or t is nil.
+func (t *Tool) Name() string {
+	if t == nil {
+		return invalidName
+	}
+	return t.name
+}
 
-// Description returns the wrapped tool's description, as New read it.
-func (t *Tool) Description() string { return t.description }
+// Description returns the wrapped tool's description, as New read it; ""
+// for a nil *Tool.
+func (t *Tool) Description() string {
+	if t == nil {
+		return ""
+	}
+	return t.description
+}
 
-// Unwrap returns the wrapped tool.
-func (t *Tool) Unwrap() Callable { return t.inner }
+// Unwrap returns the wrapped tool, nil for a nil *Tool.
+func (t *Tool) Unwrap() Callable {
+	if t == nil {
+		return nil
+	}
+	return t.inner
+}
 
 // Idempotent reports whether the tool was wrapped with [Idempotent], so that
 // every call carries its key ([KeyFrom]).
-func (t *Tool) Idempotent() bool { return t.cfg.idempotent }
+func (t *Tool) Idempotent() bool { return t != nil && t.cfg.idempotent }
 
-// Breaker returns the tool's circuit breaker, nil when disabled.
-func (t *Tool) Breaker() *middleware.Breaker {
-	if t.pipe == nil {
+// Breaker returns the tool's circuit breaker, nil when disabled or t is nil.
+func (t *Tool) Breaker() *breaker.Breaker {
+	if t == nil || t.pipe == nil {
 		return nil
 	}
 	return t.pipe.Breaker()
@@ -171,21 +208,32 @@ func (t *Tool) Breaker() *middleware.Breaker {
 
 // Call runs the wrapped tool with input and maps the outcome for the agent:
 //
-//   - the tool's output, or the text of a [taxonomy.ToolError], with a nil
-//     error: the model reads it;
+//   - the tool's output, or the text of a [taxonomy.ToolError] with its
+//     credentials redacted (see [Redactor]), with a nil error: the model
+//     reads it;
 //   - "Error: <tool> failed internally (<Type>)" with a nil error for any
-//     other failure, a panic and a timeout; the full error is logged,
-//     redacted;
+//     other failure and a panic, "Error: <tool> timed out" for a call that
+//     ran out of time; the full error is logged, redacted;
 //   - a *[taxonomy.FatalToolError] naming the tool when the tool returned
 //     one, when its circuit is open ([ErrCircuitOpen]), when the model is
-//     stuck repeating the call ([ErrStuck]) and when the run's tool call
-//     limit is reached (middleware.ErrUsageLimit): the run ends;
-//   - the context's error when the caller gave up: the run ends.
+//     stuck repeating the call ([ErrStuck]), when the run's tool call
+//     limit is reached (run.ErrUsageLimit) and when the same idempotent
+//     call hung past its claim's lifetime ([ErrOutcomeUnknown]): the run
+//     ends;
+//   - the context's error when the caller gave up: the run ends;
+//   - a *[taxonomy.FatalToolError] classified as a programming failure for
+//     a nil *Tool, a Tool that New did not build, or a nil context.
 //
 // For an [Idempotent] tool, a repeat of a completed call returns
 // "already done: <result>" without running the tool, and a call that finds
 // the same call in flight waits for it and returns its result.
 func (t *Tool) Call(ctx context.Context, input string) (string, error) {
+	switch {
+	case t == nil:
+		return "", misuse(invalidName, errNilTool)
+	case ctx == nil:
+		return "", misuse(t.name, errNilContext)
+	}
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
@@ -196,7 +244,7 @@ func (t *Tool) Call(ctx context.Context, input string) (string, error) {
 	}
 	r := t.run(ctx, input)
 	if t.obs.Active() {
-		t.obs.Report(ctx, observe.CallEnd{Target: t.target, Outcome: r.outcome, Attempts: r.attempts,
+		t.obs.Report(ctx, observe.CallEnd{Target: t.target, Attempts: r.attempts,
 			Duration: time.Since(start), Reason: r.reason, Class: r.class, Type: r.typ}, r.logged)
 	}
 	return r.out, r.err
@@ -208,9 +256,8 @@ type result struct {
 	out string
 	err error
 
-	outcome  observe.Outcome
 	attempts int
-	reason   observe.Reason
+	reason   observe.Reason // zero: answered
 	class    taxonomy.Class
 	typ      string // of an internal failure
 	logged   error  // the error the log line shows
@@ -222,27 +269,27 @@ func (t *Tool) run(ctx context.Context, input string) result {
 		problem = errZeroTool
 	}
 	if problem != nil {
-		cause := taxonomy.WithClass(problem, taxonomy.Class{Kind: taxonomy.Programming, Rule: "invalid tool"})
-		err := &taxonomy.FatalToolError{Tool: t.name, Cause: cause}
-		return result{err: err, outcome: observe.OutcomeFatal, logged: err}
+		err := misuse(t.name, problem)
+		return result{err: err, reason: observe.ReasonFatal, logged: err}
 	}
 	var key string // the idempotency key, computed once for both its uses
 	if t.cfg.idempotent || t.cfg.customKey {
-		key = t.cfg.keyFunc(t.name, input)
+		scope, _ := ctx.Value(keyScopeCtx{}).(string)
+		key = scope + t.cfg.keyFunc(t.name, input)
 	}
-	if run := middleware.RunFrom(ctx); run != nil {
+	if run := run.From(ctx); run != nil {
 		reps := repeatsOf(run)
 		if limit := reps.limit.Load(); limit > 0 {
 			if n := reps.add(repeatHash(t.name, key, input)); int64(n) > limit {
 				msg := fmt.Sprintf("stuck: %s called %d times with the same input", t.name, n)
-				return t.stop(observe.OutcomeStuck, ErrStuck, msg, nil)
+				return t.stop(observe.ReasonStuck, ErrStuck, msg, nil)
 			}
 		}
 		if err := run.StartToolCall(); err != nil {
 			// Over the run's tool call limit: the run ends, as with a
 			// FatalToolError; the model is not told.
 			fatal := &taxonomy.FatalToolError{Tool: t.name, Cause: err}
-			return result{err: fatal, outcome: observe.OutcomeRefused, reason: observe.ReasonUsageLimit, logged: fatal}
+			return result{err: fatal, reason: observe.ReasonUsageLimit, logged: fatal}
 		}
 	}
 	if t.cfg.idempotent {
@@ -265,12 +312,18 @@ func (t *Tool) call(caller, ctx context.Context, input string, c *claim) result 
 		var out string
 		var err error
 		if c != nil {
-			c.enter()
+			switch run, stored, ok := c.enter(); {
+			case ok:
+				// An earlier attempt, abandoned, succeeded after all.
+				return reply{out: stored}, nil
+			case !run:
+				return reply{}, middleware.Unretryable(errClaimEnded, "the claim ended before the attempt started")
+			}
 			defer func() { c.leave(returned && err == nil, out) }()
 		}
 		out, err = t.inner.Call(ctx, input)
 		returned = true
-		last.Store(&attempt{out: out, err: err})
+		last.Store(&attempt{out: out, err: err, timedOut: errors.Is(ctx.Err(), context.DeadlineExceeded)})
 		if isAnswer(err) {
 			return reply{err: err}, nil
 		}
@@ -279,7 +332,7 @@ func (t *Tool) call(caller, ctx context.Context, input string, c *claim) result 
 	n := int(attempts.Load())
 	switch {
 	case err == nil && r.err == nil:
-		return result{out: r.out, outcome: observe.OutcomeOK, attempts: n}
+		return result{out: r.out, attempts: n}
 	case err == nil:
 		res := t.answer(r.err)
 		res.attempts = n
@@ -289,7 +342,7 @@ func (t *Tool) call(caller, ctx context.Context, input string, c *claim) result 
 	}
 	var final *middleware.Error
 	if errors.As(err, &final) && final.Reason == observe.ReasonCircuitOpen {
-		res := t.stop(observe.OutcomeCircuitOpen, ErrCircuitOpen, t.name+" circuit is open; stopping instead of retrying", err)
+		res := t.stop(observe.ReasonCircuitOpen, ErrCircuitOpen, t.name+" circuit is open; stopping instead of retrying", err)
 		res.attempts, res.reason, res.class = n, final.Reason, final.Class()
 		return res
 	}
@@ -298,9 +351,21 @@ func (t *Tool) call(caller, ctx context.Context, input string, c *claim) result 
 	return res
 }
 
+// misuse returns the error that ends a run whose tool call could not be
+// made: a FatalToolError naming the tool, whose cause is problem classified
+// as a programming failure.
+func misuse(tool string, problem error) error {
+	return &taxonomy.FatalToolError{Tool: tool, Cause: programming(problem)}
+}
+
+// programming returns problem classified as a programming failure.
+func programming(problem error) error {
+	return taxonomy.WithClass(problem, taxonomy.Class{Kind: taxonomy.Programming, Rule: "invalid tool"})
+}
+
 // canceled is the result of a call whose caller gave up.
 func canceled(ctx context.Context, attempts int) result {
-	return result{err: ctx.Err(), outcome: observe.OutcomeFailed, attempts: attempts, reason: observe.ReasonCanceled,
+	return result{err: ctx.Err(), attempts: attempts, reason: observe.ReasonCanceled,
 		class: taxonomy.Class{Kind: taxonomy.Canceled, Rule: "caller gave up"}}
 }
 
@@ -312,12 +377,14 @@ func isAnswer(err error) bool {
 
 // attempt is what the wrapped tool returned on its latest call.
 type attempt struct {
-	out string
-	err error
+	out      string
+	err      error
+	timedOut bool // the attempt's time had run out when the tool returned
 }
 
 // answer maps the tool's own answer: a fatal error ends the run, a ToolError
-// is shown to the model.
+// is shown to the model, redacted: its author wrote it for the model, but
+// what it quotes (a server's error, a request) may hold a credential.
 func (t *Tool) answer(err error) result {
 	var fatal *taxonomy.FatalToolError
 	if errors.As(err, &fatal) {
@@ -330,18 +397,21 @@ func (t *Tool) answer(err error) result {
 		default:
 			err = &taxonomy.FatalToolError{Tool: t.name, Cause: err}
 		}
-		return result{err: err, outcome: observe.OutcomeFatal, logged: err}
+		return result{err: err, reason: observe.ReasonFatal, logged: err}
 	}
 	var te *taxonomy.ToolError
 	errors.As(err, &te)
-	return result{out: te.Message, outcome: observe.OutcomeToolError, logged: te}
+	return result{out: t.cfg.redact(te.Message), reason: observe.ReasonToolError, logged: te}
 }
 
 // internal maps a failure of the tool: the model reads the tool's name and
 // the Go type of the error it returned in its latest attempt ("panic" for a
-// panic; for an attempt abandoned at its timeout, the type of the
-// context's error, as for a tool that returned it), and the full error is
-// logged.
+// panic), or that it timed out when that attempt ran out of time (whether
+// the tool returned then or was abandoned) or the tool's error says its
+// own deadline passed (a store that timed out before the tool ran is a
+// failure like any other); the full error is logged, and
+// the event carries the type (for an abandoned attempt, the type of the
+// context's error, as for a tool that returned it).
 func (t *Tool) internal(err error, final *middleware.Error, last *attempt) result {
 	shown := err
 	if final != nil && final.Last() != nil {
@@ -349,31 +419,34 @@ func (t *Tool) internal(err error, final *middleware.Error, last *attempt) resul
 	}
 	var abandoned *middleware.AbandonedError
 	var kind string
+	timedOut := false // the tool's own time ran out, not a dependency's (a store's)
 	switch {
 	case errors.As(shown, &abandoned) && abandoned.Cause != nil:
 		kind = fmt.Sprintf("%T", abandoned.Cause)
+		timedOut = errors.Is(abandoned.Cause, context.DeadlineExceeded)
 	case errors.As(err, new(*middleware.PanicError)):
 		kind = "panic"
 	case last != nil && last.err != nil:
 		kind = fmt.Sprintf("%T", last.err)
+		timedOut = last.timedOut || errors.Is(last.err, context.DeadlineExceeded)
 	default:
 		kind = fmt.Sprintf("%T", shown)
 	}
-	res := result{out: "Error: " + t.name + " failed internally (" + kind + ")", outcome: observe.OutcomeInternal,
+	res := result{out: "Error: " + t.name + " failed internally (" + kind + ")", reason: observe.ReasonInternal,
 		typ: kind, logged: err, class: taxonomy.Classify(err)}
-	if final != nil {
-		res.reason = final.Reason
-	}
 	if errors.Is(shown, context.DeadlineExceeded) {
-		res.outcome = observe.OutcomeTimeout
+		res.reason = observe.ReasonTimeout
+	}
+	if timedOut {
+		res.out = "Error: " + t.name + " timed out"
 	}
 	return res
 }
 
 // stop returns the result of a run that the wrapper itself ends.
-func (t *Tool) stop(outcome observe.Outcome, sentinel error, msg string, cause error) result {
+func (t *Tool) stop(reason observe.Reason, sentinel error, msg string, cause error) result {
 	err := &taxonomy.FatalToolError{Tool: t.name, Cause: &stopError{msg: msg, sentinel: sentinel, cause: cause}}
-	return result{err: err, outcome: outcome, logged: err}
+	return result{err: err, reason: reason, logged: err}
 }
 
 // stopError is the cause of a run stopped by the wrapper: it reads as msg,

@@ -14,6 +14,7 @@ import (
 
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
+	"github.com/resilientgo/resilient/run"
 
 	lctools "github.com/tmc/langchaingo/tools"
 
@@ -159,12 +160,21 @@ func blocksUntilDone(ctx context.Context, _ int, _ string) (string, error) {
 	return "", ctx.Err()
 }
 
+// A tool whose own deadline passed (an HTTP client's timeout, say) timed
+// out too; the model is not shown a Go type.
+func TestToolsOwnTimeout(t *testing.T) {
+	own := returns("", fmt.Errorf("GET inventory: %w", context.DeadlineExceeded))
+	if out, err := mustWrap(t, own).Call(t.Context(), "in"); out != "Error: t timed out" || err != nil {
+		t.Errorf("got (%q, %v), want the timeout", out, err)
+	}
+}
+
 func TestTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		start := time.Now()
 		out, err := mustWrap(t, newCounted("t", blocksUntilDone), tools.Timeout(5*time.Second)).Call(t.Context(), "in")
-		if out != "Error: t failed internally (context.deadlineExceededError)" || err != nil || time.Since(start) != 5*time.Second {
-			t.Errorf("got (%q, %v) after %v, want the internal failure after 5s", out, err, time.Since(start))
+		if out != "Error: t timed out" || err != nil || time.Since(start) != 5*time.Second {
+			t.Errorf("got (%q, %v) after %v, want the timeout after 5s", out, err, time.Since(start))
 		}
 	})
 }
@@ -187,8 +197,8 @@ func TestInternalFailureShowsTheLastAttempt(t *testing.T) {
 			t.Errorf("got (%q, %v) after %d calls, want the last attempt's failure", out, err, tool.calls())
 		}
 		for _, e := range rec.Events() {
-			if end, ok := e.(observe.CallEnd); ok && end.Outcome != observe.OutcomeInternal {
-				t.Errorf("outcome: got %v, want %v", end.Outcome, observe.OutcomeInternal)
+			if end, ok := e.(observe.CallEnd); ok && end.Reason != observe.ReasonInternal {
+				t.Errorf("outcome: got %v, want %v", end.Reason, observe.ReasonInternal)
 			}
 		}
 		time.Sleep(time.Minute) // the abandoned attempt ends
@@ -240,7 +250,7 @@ func TestRepeatLimit(t *testing.T) {
 	tests := []struct {
 		name   string
 		opts   []tools.Option
-		run    []middleware.RunOption
+		run    []run.Option
 		inputs []string // the last one is checked
 		want   string   // the last call's error
 	}{
@@ -251,14 +261,14 @@ func TestRepeatLimit(t *testing.T) {
 			[]string{`{"x":1,"y":2}`, `{"y":2,"x":1}`, `{"x":1,"y":2}`, `{"y": 2, "x": 1}`}, stuck},
 		{"a tool with a KeyFunc counts its keys", []tools.Option{tools.KeyFunc(func(_, in string) string { return strings.ToLower(in) })}, nil,
 			[]string{"A", "a", "A", "a"}, stuck},
-		{"RepeatLimit(1)", nil, []middleware.RunOption{tools.RepeatLimit(1)}, []string{"a", "a"},
+		{"RepeatLimit(1)", nil, []run.Option{tools.RepeatLimit(1)}, []string{"a", "a"},
 			"fatal tool error in t: stuck: t called 2 times with the same input"},
-		{"RepeatLimit(0) disables", nil, []middleware.RunOption{tools.RepeatLimit(0)}, []string{"a", "a", "a", "a", "a"}, "<nil>"},
+		{"RepeatLimit(0) disables", nil, []run.Option{tools.RepeatLimit(0)}, []string{"a", "a", "a", "a", "a"}, "<nil>"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w := mustWrap(t, returns("ok", nil), tt.opts...)
-			ctx := middleware.NewRun(t.Context(), tt.run...)
+			ctx := run.New(t.Context(), tt.run...)
 			var err error
 			for _, in := range tt.inputs {
 				_, err = w.Call(ctx, in)
@@ -301,7 +311,7 @@ func TestRepeatWindow(t *testing.T) {
 		{"recurring after the window", tools.RepeatWindow, false},
 	}
 	for _, tt := range tests {
-		ctx := middleware.NewRun(t.Context())
+		ctx := run.New(t.Context())
 		others(ctx, "before", 5*tools.RepeatWindow) // a long-lived run
 		for range 3 {
 			_ = call(ctx, "loop")
@@ -312,7 +322,7 @@ func TestRepeatWindow(t *testing.T) {
 		}
 	}
 	// Calling an input again makes it recent: it outlives a window of others.
-	ctx := middleware.NewRun(t.Context())
+	ctx := run.New(t.Context())
 	_ = call(ctx, "loop")
 	for i := range 3 {
 		others(ctx, fmt.Sprint("round", i), tools.RepeatWindow-1)
@@ -327,7 +337,7 @@ func TestRepeatWindow(t *testing.T) {
 // was passed by a call made again.
 func TestRepeatWindowForgetsTheLeastRecentCall(t *testing.T) {
 	w := mustWrap(t, returns("ok", nil))
-	ctx := middleware.NewRun(t.Context())
+	ctx := run.New(t.Context())
 	call := func(in string, stuck bool) {
 		t.Helper()
 		if _, err := w.Call(ctx, in); errors.Is(err, tools.ErrStuck) != stuck {

@@ -17,8 +17,8 @@ import (
 
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/faultserver"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/llms"
-	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/resilientotel"
 	"github.com/resilientgo/resilient/resilientredis"
 	"github.com/resilientgo/resilient/taxonomy"
@@ -233,7 +233,7 @@ func refusals(ctx context.Context, obs *resilientotel.Observer) error {
 
 	// Two calls through a rate limit of one a minute, which waits a
 	// millisecond at most.
-	limiter, err := middleware.NewLocalLimiter(1, time.Minute, time.Millisecond)
+	limiter, err := limit.NewLocalLimiter(1, time.Minute, time.Millisecond)
 	if err != nil {
 		return err
 	}
@@ -241,7 +241,7 @@ func refusals(ctx context.Context, obs *resilientotel.Observer) error {
 	if _, err := limited.Call(ctx, "Say hello"); err != nil {
 		return err
 	}
-	if _, err := limited.Call(ctx, "Say hello"); !errors.Is(err, middleware.ErrLimited) {
+	if _, err := limited.Call(ctx, "Say hello"); !errors.Is(err, limit.ErrLimited) {
 		return fmt.Errorf("over the rate limit: got %v, want refused", err)
 	}
 

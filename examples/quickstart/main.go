@@ -29,7 +29,6 @@ import (
 	"github.com/resilientgo/resilient/examples/internal/tty"
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/llms"
-	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 )
 
@@ -83,11 +82,11 @@ func run(out, log io.Writer, color bool) error {
 	}
 	con.Line("  (final answer: %d characters)\n", len(resp.Choices[0].Content))
 
-	run := resilient.RunFrom(ctx)
+	r := resilient.RunFrom(ctx)
 	con.Line("Summary")
 	con.Line("  logical calls:   2, both answered")
 	con.Line("  requests sent:   %s", requests())
-	con.Line("  retries spent:   %d of the run's budget of %d", run.Retries(), middleware.DefaultRetryBudget)
+	con.Line("  retries spent:   %d of the run's budget of %d", r.Retries(), r.Retries()+r.Remaining())
 	con.Line("  time waiting:    %v over %d waits (Retry-After honoured exactly, jitter elsewhere)", stats.total().Round(time.Millisecond), stats.count())
 	return nil
 }

@@ -47,8 +47,8 @@ import (
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/examples/internal/tty"
 	"github.com/resilientgo/resilient/faultserver"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/llms"
-	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/resilientredis"
 	"github.com/resilientgo/resilient/tools"
@@ -76,7 +76,7 @@ func defaultAddr() string {
 const (
 	breakerFailures = 3
 	breakerDelay    = time.Second
-	limit           = 10 // attempts per limitPeriod, for both replicas together
+	perPeriod       = 10 // attempts per limitPeriod, for both replicas together
 	limitPeriod     = 500 * time.Millisecond
 	callsEach       = 8 // calls per replica in part 3
 
@@ -199,7 +199,7 @@ func shareOutage(ctx context.Context, out io.Writer, a, b *replica, srv *faultse
 
 // shareLimit: both replicas together stay under one limit.
 func shareLimit(ctx context.Context, out io.Writer, replicas []*replica) {
-	fmt.Fprintf(out, "3. Each replica makes %d calls at once, under one shared limit of %d attempts per %v:\n", callsEach, limit, limitPeriod)
+	fmt.Fprintf(out, "3. Each replica makes %d calls at once, under one shared limit of %d attempts per %v:\n", callsEach, perPeriod, limitPeriod)
 	start := time.Now()
 	var mu sync.Mutex
 	var times []string
@@ -221,7 +221,7 @@ func shareLimit(ctx context.Context, out io.Writer, replicas []*replica) {
 	slices.Sort(times)
 	fmt.Fprintf(out, "   answered at: %s\n", strings.Join(times, ", "))
 	fmt.Fprintf(out, "   %d at once, the other %d one window later: together under the limit (alone, each replica would have sent all %d at once)\n\n",
-		limit, 2*callsEach-limit, callsEach)
+		perPeriod, 2*callsEach-perPeriod, callsEach)
 }
 
 // shareConcurrency: the callers of both replicas together never have more
@@ -242,7 +242,7 @@ func shareConcurrency(ctx context.Context, out io.Writer, replicas []*replica, s
 				_, err := r.limited.Call(ctx, "Capital of France?")
 				mu.Lock()
 				defer mu.Unlock()
-				var full *middleware.ConcurrencyError
+				var full *limit.ConcurrencyError
 				switch {
 				case errors.Is(err, resilient.ErrConcurrency) && errors.As(err, &full):
 					refused = append(refused, full.Waited)
@@ -304,7 +304,7 @@ func newReplica(ctx context.Context, name, addr, prefix string, s servers, bank 
 	if err != nil {
 		return nil, err
 	}
-	limiter, err := resilientredis.NewLimiter(rdb, "provider", limit, limitPeriod,
+	limiter, err := resilientredis.NewLimiter(rdb, "provider", perPeriod, limitPeriod,
 		resilientredis.Prefix(prefix+"limiter:"), resilientredis.MaxWait(5*time.Second), resilientredis.Logger(logger))
 	if err != nil {
 		return nil, err

@@ -13,7 +13,7 @@ import (
 
 	"github.com/resilientgo/resilient/internal/scripted"
 	"github.com/resilientgo/resilient/llms"
-	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/run"
 )
 
 // samples are real text in the scripts an agent meets, and the shapes that
@@ -40,9 +40,9 @@ func estimate(t *testing.T, text string) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := middleware.NewRun(context.Background(), middleware.TokenBudget(1))
+	ctx := run.New(context.Background(), run.TokenBudget(1))
 	_, err = m.GenerateContent(ctx, []lcllms.MessageContent{lcllms.TextParts(lcllms.ChatMessageTypeHuman, text)})
-	var refused *middleware.UsageLimitError
+	var refused *run.UsageLimitError
 	if !errors.As(err, &refused) || refused.Need == 0 {
 		t.Fatalf("a request of %d bytes under a budget of 1 token: got %v, want a refusal naming its estimate", len(text), err)
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/tmc/langchaingo/llms"
 	lctools "github.com/tmc/langchaingo/tools"
 
+	"github.com/resilientgo/resilient/taxonomy"
 	"github.com/resilientgo/resilient/tools"
 )
 
@@ -110,6 +111,17 @@ func New(ts []lctools.Tool, opts ...Option) (*Dispatcher, error) {
 	return d, nil
 }
 
+// The errors of Dispatch on a nil *Dispatcher or with a nil context.
+var (
+	errNilDispatcher = errors.New("dispatch: nil *Dispatcher: build it with dispatch.New")
+	errNilContext    = errors.New("dispatch: nil context")
+)
+
+// programming returns problem classified as a programming failure.
+func programming(problem error) error {
+	return taxonomy.WithClass(problem, taxonomy.Class{Kind: taxonomy.Programming, Rule: "invalid dispatcher"})
+}
+
 // Dispatch runs calls and returns one tool message per call, in call order:
 // Role [llms.ChatMessageTypeTool] and one [llms.ToolCallResponse] part
 // carrying the call's ID, the tool's name and the observation (openai
@@ -123,8 +135,15 @@ func New(ts []lctools.Tool, opts ...Option) (*Dispatcher, error) {
 // in call order: the run is over, and a conversation with a call left
 // unanswered is one that no provider accepts. Calls not yet started are not
 // started; calls already running finish, because a mutating call abandoned
-// halfway is the worst outcome of all.
+// halfway is the worst outcome of all. A nil *Dispatcher or a nil context
+// makes it return an error classified as a programming failure.
 func (d *Dispatcher) Dispatch(ctx context.Context, calls []llms.ToolCall) ([]llms.MessageContent, error) {
+	switch {
+	case d == nil:
+		return nil, programming(errNilDispatcher)
+	case ctx == nil:
+		return nil, programming(errNilContext)
+	}
 	msgs := make([]llms.MessageContent, len(calls))
 	errs := make([]error, len(calls))
 	var next atomic.Int64

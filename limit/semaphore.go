@@ -1,4 +1,4 @@
-package middleware
+package limit
 
 import (
 	"context"
@@ -32,7 +32,7 @@ type Semaphore interface {
 // ErrConcurrency is matched by [errors.Is] on the error of a [Semaphore]
 // that had no slot in time (a *[ConcurrencyError]), and on the final error
 // of a call stopped by it ([observe.ReasonConcurrency]).
-var ErrConcurrency = errors.New("middleware: concurrency limit reached")
+var ErrConcurrency = errors.New("limit: concurrency limit reached")
 
 // ConcurrencyError is the error of a [Semaphore] that had no free slot
 // within the wait allowed. It matches [ErrConcurrency].
@@ -52,7 +52,7 @@ func (e *ConcurrencyError) Error() string {
 	if e.Shared != "" {
 		where = " of " + e.Shared
 	}
-	return fmt.Sprintf("middleware: concurrency limit reached: all %d slots%s in use for %v", e.Limit, where, e.Waited)
+	return fmt.Sprintf("limit: concurrency limit reached: all %d slots%s in use for %v", e.Limit, where, e.Waited)
 }
 
 // Is matches [ErrConcurrency].
@@ -71,7 +71,7 @@ var _ Semaphore = (*Bulkhead)(nil)
 // NewBulkhead returns a bulkhead of n slots.
 func NewBulkhead(n int) (*Bulkhead, error) {
 	if n < 1 {
-		return nil, fmt.Errorf("middleware: NewBulkhead(%d): need at least 1 slot", n)
+		return nil, fmt.Errorf("limit: NewBulkhead(%d): need at least 1 slot", n)
 	}
 	return &Bulkhead{bh: bulkhead.New[any](uint(n)), n: n}, nil
 }
@@ -92,70 +92,3 @@ func (b *Bulkhead) Acquire(ctx context.Context, maxWait time.Duration) (func(), 
 
 // Size returns the number of slots.
 func (b *Bulkhead) Size() int { return b.n }
-
-// MaxConcurrent bounds the attempts of the target in flight at once to n,
-// on a [Bulkhead] of the pipeline's own (a model's streaming and
-// non-streaming calls share one; given to a pool, it bounds the pool as a
-// whole, and given in a member's options, that member; a pool's caller
-// waiting for a member's cooldown to end holds no slot). A caller waits up
-// to maxWait for a slot, then its call stops with [observe.ReasonConcurrency],
-// without a request: a refusal is local overload, never counted against the
-// target's circuit breaker, and reported as a [observe.Refusal] with
-// [observe.RefusedConcurrency]. It must be n >= 1 and maxWait >= 0 (0: no wait).
-// Default: no limit.
-func MaxConcurrent(n int, maxWait time.Duration) Option {
-	return func(c *config) {
-		c.gate()
-		if n < 1 || maxWait < 0 {
-			c.errorf("MaxConcurrent(%d, %v): need n >= 1 and maxWait >= 0", n, maxWait)
-			return
-		}
-		c.concurrency, c.semaphore, c.semWait = n, nil, maxWait
-	}
-}
-
-// ConcurrencyLimit is [MaxConcurrent] on a semaphore of the caller's:
-// shared by several targets, or by the replicas of a service (package
-// resilientredis). Callers wait up to maxWait for a slot. Default: no
-// limit.
-func ConcurrencyLimit(s Semaphore, maxWait time.Duration) Option {
-	return func(c *config) {
-		c.gate()
-		if s == nil || maxWait < 0 {
-			c.errorf("ConcurrencyLimit(%v, %v): need a semaphore and maxWait >= 0", s, maxWait)
-			return
-		}
-		c.concurrency, c.semaphore, c.semWait = 0, s, maxWait
-	}
-}
-
-// ConcurrencyWait returns how long callers wait for a slot of the
-// concurrency limit that opts set ([MaxConcurrent] or [ConcurrencyLimit],
-// the last one given), and whether they set one. It only reads the
-// options: an adapter that puts another target's semaphore in place of the
-// one opts set uses it to keep their wait (package llms, sharing a model's
-// limits with an embedder).
-func ConcurrencyWait(opts ...Option) (time.Duration, bool) {
-	var c config
-	for _, o := range opts {
-		if o != nil {
-			o(&c)
-		}
-	}
-	return c.semWait, c.concurrency > 0 || c.semaphore != nil
-}
-
-// newSemaphore returns the semaphore that c asks for, nil for none.
-func (c *config) newSemaphore() Semaphore {
-	if c.semaphore != nil || c.concurrency == 0 {
-		return c.semaphore
-	}
-	b, _ := NewBulkhead(c.concurrency) // MaxConcurrent checked n
-	return b
-}
-
-// Concurrency returns the concurrency limit set with [MaxConcurrent] or
-// [ConcurrencyLimit], nil if none, and how long callers wait for it: an
-// adapter shares it with another pipeline of the same target (package llms
-// shares a model's between its streaming and non-streaming calls).
-func (p *Pipeline[R]) Concurrency() (Semaphore, time.Duration) { return p.sem, p.cfg.semWait }

@@ -1,4 +1,4 @@
-package middleware
+package breaker
 
 import "sync/atomic"
 

@@ -1,4 +1,4 @@
-package middleware
+package limit
 
 import (
 	"context"
@@ -49,20 +49,7 @@ type TryLimiter interface {
 
 // ErrLimited is returned by a [Limiter] that will not admit an attempt in
 // time. A call refused by its limiter stops with [observe.ReasonRejected].
-var ErrLimited = errors.New("middleware: rate limit would be exceeded")
-
-// RateLimit makes every attempt acquire one unit from l before it starts.
-// Default: no limiter.
-func RateLimit(l Limiter) Option {
-	return func(c *config) {
-		c.gate()
-		if l == nil {
-			c.errorf("RateLimit(nil)")
-			return
-		}
-		c.limiter = l
-	}
-}
+var ErrLimited = errors.New("limit: rate limit would be exceeded")
 
 // LocalLimiter is a [Limiter] for one process, on failsafe-go's smooth rate
 // limiter: n units per period, evenly spaced. A caller waits for its turn up
@@ -77,7 +64,7 @@ type LocalLimiter struct {
 // wait at most maxWait (0: as long as their context allows).
 func NewLocalLimiter(n int, period, maxWait time.Duration) (*LocalLimiter, error) {
 	if n < 1 || period <= 0 || maxWait < 0 {
-		return nil, fmt.Errorf("middleware: NewLocalLimiter(%d, %v, %v): need n >= 1, a positive period, maxWait >= 0", n, period, maxWait)
+		return nil, fmt.Errorf("limit: NewLocalLimiter(%d, %v, %v): need n >= 1, a positive period, maxWait >= 0", n, period, maxWait)
 	}
 	return &LocalLimiter{rl: ratelimiter.NewSmooth[any](uint(n), period), maxWait: maxWait}, nil
 }

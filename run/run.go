@@ -1,4 +1,4 @@
-package middleware
+package run
 
 import (
 	"context"
@@ -66,19 +66,19 @@ type usageLimits struct {
 // providers report them. A request is refused once the budget is spent, or
 // when its estimated input alone would exceed what remains (see
 // [Run.StartRequest]). Zero or less: no limit. Default: no limit.
-func TokenBudget(n int) RunOption { return func(r *Run) { r.limits.tokens = max(n, 0) } }
+func TokenBudget(n int) Option { return func(r *Run) { r.limits.tokens = max(n, 0) } }
 
 // RequestLimit limits the run to n requests to models, failed ones and
 // retries included. Zero or less: no limit. Default: no limit.
-func RequestLimit(n int) RunOption { return func(r *Run) { r.limits.requests = max(n, 0) } }
+func RequestLimit(n int) Option { return func(r *Run) { r.limits.requests = max(n, 0) } }
 
 // ToolCallLimit limits the run to n tool calls. Zero or less: no limit.
 // Default: no limit.
-func ToolCallLimit(n int) RunOption { return func(r *Run) { r.limits.toolCalls = max(n, 0) } }
+func ToolCallLimit(n int) Option { return func(r *Run) { r.limits.toolCalls = max(n, 0) } }
 
 // ErrUsageLimit is matched by [errors.Is] on the error of a call that a
 // limit of its run refused (a *[UsageLimitError]).
-var ErrUsageLimit = errors.New("middleware: usage limit reached")
+var ErrUsageLimit = errors.New("run: usage limit reached")
 
 // UsageLimitError is the error of a request or tool call that a limit of
 // its run refused. It is never retried, never counted against a breaker and
@@ -101,9 +101,9 @@ func (e *UsageLimitError) Error() string {
 	u := e.Usage
 	used := fmt.Sprintf("%d requests, %d+%d tokens, %d tool calls", u.Requests, u.InputTokens, u.OutputTokens, u.ToolCalls)
 	if e.Need > 0 {
-		return fmt.Sprintf("middleware: %s of %d would be exceeded: the request needs about %d tokens (used %s)", e.Limit, e.Max, e.Need, used)
+		return fmt.Sprintf("run: %s of %d would be exceeded: the request needs about %d tokens (used %s)", e.Limit, e.Max, e.Need, used)
 	}
-	return fmt.Sprintf("middleware: %s of %d reached (used %s)", e.Limit, e.Max, used)
+	return fmt.Sprintf("run: %s of %d reached (used %s)", e.Limit, e.Max, used)
 }
 
 // Is matches [ErrUsageLimit].
@@ -115,20 +115,20 @@ func (e *UsageLimitError) Class() taxonomy.Class {
 }
 
 // RunOption configures a [Run].
-type RunOption func(*Run)
+type Option func(*Run)
 
 // RetryBudget caps the retries (and hedges) of every call in the run
 // together. A negative value means unlimited. Default: 10
 // ([DefaultRetryBudget]).
-func RetryBudget(n int) RunOption { return func(r *Run) { r.budget, r.budgetSet = n, true } }
+func RetryBudget(n int) Option { return func(r *Run) { r.budget, r.budgetSet = n, true } }
 
 // DefaultRetryBudget is the retry budget of a run without [RetryBudget].
 const DefaultRetryBudget = 10
 
 // NewRun returns a context carrying a new run configured by opts. Every
 // wrapped model and tool called with that context (or one derived from it)
-// shares the run's budget; [RunFrom] returns the run.
-func NewRun(ctx context.Context, opts ...RunOption) context.Context {
+// shares the run's budget; [From] returns the run.
+func New(ctx context.Context, opts ...Option) context.Context {
 	r := &Run{}
 	for _, o := range opts {
 		if o != nil {
@@ -141,7 +141,7 @@ func NewRun(ctx context.Context, opts ...RunOption) context.Context {
 type runKey struct{}
 
 // RunFrom returns the run carried by ctx, nil if none.
-func RunFrom(ctx context.Context) *Run {
+func From(ctx context.Context) *Run {
 	r, _ := ctx.Value(runKey{}).(*Run)
 	return r
 }
@@ -170,8 +170,11 @@ func (r *Run) TryRetry() bool {
 	return true
 }
 
-// Retries returns how many retries the run has spent.
+// Retries returns how many retries the run has spent, 0 for a nil Run.
 func (r *Run) Retries() int {
+	if r == nil {
+		return 0
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.usage.Retries
@@ -191,16 +194,9 @@ func (r *Run) Usage() Usage {
 // estimated at estimate tokens, or refuses it with a *[UsageLimitError]
 // when the request limit is reached, the token budget is spent, or the
 // estimate exceeds what remains of it. A nil Run admits everything.
-// A [Pipeline] call made with the [Request] option calls it before each
+// A [middleware.Pipeline] call made with the [middleware.Request] option calls it before each
 // attempt.
 func (r *Run) StartRequest(estimate int) error {
-	if refused := r.startRequest(estimate); refused != nil {
-		return refused
-	}
-	return nil
-}
-
-func (r *Run) startRequest(estimate int) *UsageLimitError {
 	if r == nil {
 		return nil
 	}
@@ -220,8 +216,10 @@ func (r *Run) startRequest(estimate int) *UsageLimitError {
 	return nil
 }
 
-// unstartRequest gives back the place of a request that was never sent.
-func (r *Run) unstartRequest() {
+// ReturnRequest gives back the place that [Run.StartRequest] took for a
+// request that was never sent (a limiter or a breaker refused it after the
+// run admitted it).
+func (r *Run) ReturnRequest() {
 	r.mu.Lock()
 	r.usage.Requests--
 	r.mu.Unlock()
@@ -266,10 +264,11 @@ func (r *Run) StartToolCall() error {
 	return nil
 }
 
-// addWaited adds a wait before a retry to the run's usage. A first attempt,
-// which waited nothing, takes no lock. Waits are never negative (decide
-// clamps them), so d == 0 is the one case to skip.
-func (r *Run) addWaited(d time.Duration) {
+// AddWaited adds a wait before a retry to the run's usage. A first attempt,
+// which waited nothing, takes no lock. Waits are never negative (the
+// pipeline clamps them), so d == 0 is the one case to skip; a nil Run
+// adds nothing.
+func (r *Run) AddWaited(d time.Duration) {
 	if r == nil || d == 0 {
 		return
 	}
@@ -278,15 +277,22 @@ func (r *Run) addWaited(d time.Duration) {
 	r.mu.Unlock()
 }
 
-// Refusals returns how many retries the budget refused.
+// Refusals returns how many retries the budget refused, 0 for a nil Run.
 func (r *Run) Refusals() int {
+	if r == nil {
+		return 0
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.refusals
 }
 
-// Remaining returns the retries left, -1 when unlimited.
+// Remaining returns the retries left, -1 when unlimited (a nil Run has no
+// budget).
 func (r *Run) Remaining() int {
+	if r == nil {
+		return -1 // no run, no budget: TryRetry allows every retry
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	m := r.maxRetries()
@@ -302,8 +308,12 @@ func (r *Run) Remaining() int {
 // Keys follow the rules of context keys: an unexported type of the package
 // that owns the value. init runs at most once per key and run, under the
 // run's lock, so it must not call back into the run. The value must be safe
-// for concurrent use: every call of the run shares it.
+// for concurrent use: every call of the run shares it. A nil Run keeps
+// nothing: it returns init().
 func (r *Run) Local(key any, init func() any) any {
+	if r == nil {
+		return init() // nowhere to keep it
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if v, ok := r.locals[key]; ok {

@@ -1,4 +1,4 @@
-package middleware
+package breaker
 
 import (
 	"slices"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/failsafe-go/failsafe-go/circuitbreaker"
+
 	"github.com/resilientgo/resilient/observe"
 )
 
@@ -21,7 +22,7 @@ import (
 // retries, so that an outage is met with one attempt per call, not three.
 //
 // A Breaker is safe for concurrent use and may be shared by several pipelines
-// (see [UseBreaker]).
+// (see middleware.UseBreaker).
 type Breaker struct {
 	name     string
 	cb       circuitbreaker.CircuitBreaker[any]
@@ -35,27 +36,53 @@ type Breaker struct {
 
 }
 
-// NewBreaker returns a breaker named name (for events and logs) that opens
-// after failures consecutive counted failures and stays open for delay, that
-// holds open for at most [DefaultMaxHold] (see [Breaker.HoldOpen]), and
-// reports its changes of state to observers as [observe.BreakerChange] events (nil
-// observers are skipped; [observe.Log] writes them as log lines). Values below 1
-// give the defaults, [DefaultBreakerFailures] and [DefaultBreakerDelay].
-func NewBreaker(name string, failures int, delay time.Duration, observers ...observe.Observer) *Breaker {
-	return newBreaker(name, failures, delay, DefaultMaxHold, observers...)
+// The defaults of [Settings].
+const (
+	DefaultFailures = 10
+	DefaultDelay    = 10 * time.Second
+	// DefaultMaxHold bounds how long a provider's wait hint may hold a
+	// breaker open: long enough that a provider asking for minutes gets
+	// them, short enough that a wrong or hostile hint (Retry-After of a
+	// year) costs minutes, not the provider. A provider still limiting after
+	// the hold answers the probe with a new hint: one request per hold.
+	DefaultMaxHold = 5 * time.Minute
+)
+
+// Settings configure a [Breaker]. The zero Settings give an unnamed breaker
+// with the defaults.
+type Settings struct {
+	// Name names the breaker in events and logs.
+	Name string
+	// Failures is how many consecutive counted failures open the circuit.
+	// Default: 10 ([DefaultFailures]).
+	Failures int
+	// Delay is how long the circuit stays open before one probe goes
+	// through. Default: 10 s ([DefaultDelay]).
+	Delay time.Duration
+	// MaxHold bounds how long [Breaker.HoldOpen] holds the circuit open.
+	// Default: 5 min ([DefaultMaxHold]).
+	MaxHold time.Duration
+	// Observers receive the breaker's changes of state as
+	// observe.BreakerChange events (nil ones are skipped; observe.Log writes
+	// them as log lines). Default: none.
+	Observers []observe.Observer
 }
 
-// newBreaker is NewBreaker with the longest hold, which a pipeline sets
-// from its MaxHold option.
-func newBreaker(name string, failures int, delay, maxHold time.Duration, observers ...observe.Observer) *Breaker {
+// New returns a breaker configured by s; values of s below 1 give the
+// defaults.
+func New(s Settings) *Breaker {
+	name, failures, delay, maxHold := s.Name, s.Failures, s.Delay, s.MaxHold
 	if failures < 1 {
-		failures = DefaultBreakerFailures
+		failures = DefaultFailures
 	}
 	if delay <= 0 {
-		delay = DefaultBreakerDelay
+		delay = DefaultDelay
+	}
+	if maxHold <= 0 {
+		maxHold = DefaultMaxHold
 	}
 	var obs observe.Observers
-	for _, o := range observers {
+	for _, o := range s.Observers {
 		if o != nil {
 			obs = append(obs, o)
 		}
@@ -121,7 +148,8 @@ func (b *Breaker) HoldOpen(d time.Duration) {
 }
 
 // MaxHold returns the longest that [Breaker.HoldOpen] holds the breaker
-// open: [DefaultMaxHold], or a pipeline's [MaxHold] for its own breaker.
+// open: [Settings.MaxHold] (a pipeline's MaxHold option, for its own
+// breaker).
 func (b *Breaker) MaxHold() time.Duration { return b.maxHold }
 
 // Open opens the breaker for its configured delay.
@@ -172,34 +200,35 @@ func (b *Breaker) held() bool {
 	return false
 }
 
-// tryAcquire reports whether an attempt may proceed. A true answer must be
-// followed by exactly one call to record.
-func (b *Breaker) tryAcquire() bool {
+// TryAcquire reports whether an attempt may proceed. A true answer must be
+// followed by exactly one call to [Breaker.Record].
+func (b *Breaker) TryAcquire() bool {
 	if b.held() {
 		return false
 	}
 	return b.cb.TryAcquirePermit()
 }
 
-// outcome is what an attempt says about the target's health.
-type outcome uint8
+// Outcome is what an attempt says about the target's health.
+type Outcome uint8
 
+// The outcomes of [Breaker.Record].
 const (
-	healthy   outcome = iota // the target answered, even if with a 4xx
-	unhealthy                // a failure that counts toward opening
-	unknown                  // the caller gave up: no evidence either way
+	Healthy    Outcome = iota // the target answered, even if with a 4xx
+	Unhealthy                 // a failure that counts toward opening
+	NoEvidence                // the caller gave up: no evidence either way
 )
 
-// record reports an attempt's outcome and releases its permit. An attempt
+// Record reports an attempt's outcome and releases its permit. An attempt
 // that gave no evidence (canceled) is not recorded while closed; while
 // half-open its probe permit must be released, and it is recorded as a
 // failure, which reopens the breaker rather than closing it on no evidence.
-func (b *Breaker) record(o outcome) {
+func (b *Breaker) Record(o Outcome) {
 	switch o {
-	case healthy:
+	case Healthy:
 		b.cb.RecordSuccess()
 		b.throttle.success()
-	case unhealthy:
+	case Unhealthy:
 		b.cb.RecordFailure()
 		b.throttle.failure()
 	default:
@@ -208,3 +237,7 @@ func (b *Breaker) record(o outcome) {
 		}
 	}
 }
+
+// AllowsRetry reports whether the retry throttle lets a failed call retry:
+// false while most recent attempts of the target failed.
+func (b *Breaker) AllowsRetry() bool { return b.throttle.allowsRetry() }

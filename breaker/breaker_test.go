@@ -1,0 +1,118 @@
+package breaker_test
+
+import (
+	"fmt"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/resilientgo/resilient/breaker"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
+)
+
+const year = 365 * 24 * time.Hour
+
+// listen records what b's listeners are told.
+func listen(b *breaker.Breaker) func() []observe.BreakerState {
+	var seen []observe.BreakerState
+	b.OnStateChange(func(s observe.BreakerState) { seen = append(seen, s) })
+	return func() []observe.BreakerState { return seen }
+}
+
+// TestHoldOpenTellsListenersOfLongerPeriods: a hold that lengthens the open
+// period is news for the listeners (package resilientredis shares it), even
+// without a change of state; one that would shorten it or leaves it as it
+// is changes nothing and tells nobody. Each step checks the remaining delay.
+func TestHoldOpenTellsListenersOfLongerPeriods(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := breaker.New(breaker.Settings{Name: "b", Failures: 1, Delay: 10 * time.Second})
+		seen := listen(b)
+		steps := []struct {
+			name      string
+			do        func()
+			remaining time.Duration
+			told      string
+		}{
+			{"a hold opens a closed breaker", func() { b.HoldOpen(30 * time.Second) }, 30 * time.Second, "[open]"},
+			{"a shorter hold does not shorten it", func() { b.HoldOpen(10 * time.Second) }, 30 * time.Second, "[open]"},
+			{"an equal hold is no news", func() { b.HoldOpen(30 * time.Second) }, 30 * time.Second, "[open]"},
+			{"a longer hold lengthens it", func() { b.HoldOpen(31 * time.Second) }, 31 * time.Second, "[open open]"},
+			{"time passes", func() { time.Sleep(11 * time.Second) }, 20 * time.Second, "[open open]"},
+			{"a hold longer than what remains", func() { b.HoldOpen(25 * time.Second) }, 25 * time.Second, "[open open open]"},
+			{"a hold of a year is held for the maximum", func() { b.HoldOpen(year) }, breaker.DefaultMaxHold, "[open open open open]"},
+			{"another is no news", func() { b.HoldOpen(year) }, breaker.DefaultMaxHold, "[open open open open]"},
+			{"Close ends the hold", b.Close, 0, "[open open open open closed]"},
+			{"Open opens for the delay", b.Open, 10 * time.Second, "[open open open open closed open]"},
+			{"a shorter hold leaves the delay", func() { b.HoldOpen(5 * time.Second) }, 10 * time.Second, "[open open open open closed open]"},
+			{"a longer one lengthens it", func() { b.HoldOpen(12 * time.Second) }, 12 * time.Second, "[open open open open closed open open]"},
+		}
+		for _, st := range steps {
+			st.do()
+			if got := b.RemainingDelay(); got != st.remaining {
+				t.Errorf("%s: remaining delay %v, want %v", st.name, got, st.remaining)
+			}
+			if got := fmt.Sprint(seen()); got != st.told {
+				t.Errorf("%s: listeners told %s, want %s", st.name, got, st.told)
+			}
+		}
+	})
+}
+
+// TestNewDefaults: a delay not positive and failures below 1 take the
+// defaults; one failure is a valid threshold, not a default.
+func TestNewDefaults(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		for _, delay := range []time.Duration{0, -time.Second} {
+			b := breaker.New(breaker.Settings{Name: "b", Failures: 1, Delay: delay})
+			b.Open()
+			if got := b.RemainingDelay(); got != breaker.DefaultDelay {
+				t.Errorf("New(delay %v): open for %v, want %v", delay, got, breaker.DefaultDelay)
+			}
+			if got := b.MaxHold(); got != breaker.DefaultMaxHold {
+				t.Errorf("New: MaxHold %v, want %v", got, breaker.DefaultMaxHold)
+			}
+		}
+		for _, c := range []struct{ failures, opensAfter int }{{0, breaker.DefaultFailures}, {-1, breaker.DefaultFailures}, {1, 1}, {2, 2}} {
+			b := breaker.New(breaker.Settings{Name: "b", Failures: c.failures, Delay: time.Second})
+			n := 0
+			for b.State() == observe.BreakerClosed && n < 100 {
+				if !b.TryAcquire() {
+					t.Fatalf("New(failures %d): closed breaker refused a permit", c.failures)
+				}
+				b.Record(breaker.Unhealthy)
+				n++
+			}
+			if n != c.opensAfter {
+				t.Errorf("New(failures %d): opened after %d failures, want %d", c.failures, n, c.opensAfter)
+			}
+		}
+	})
+}
+
+// TestHoldOpenOfABreakerOpenedByFailures: a breaker opened by failures,
+// not by a hold, is already open: a longer hold is news for the listeners,
+// not a change of state.
+func TestHoldOpenOfABreakerOpenedByFailures(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rec := &observetest.Recorder{}
+		b := breaker.New(breaker.Settings{Name: "b", Failures: 1, Delay: 10 * time.Second, Observers: []observe.Observer{rec}})
+		seen := listen(b)
+		if !b.TryAcquire() {
+			t.Fatal("a closed breaker refused a permit")
+		}
+		b.Record(breaker.Unhealthy)
+		b.HoldOpen(20 * time.Second)
+		if got := fmt.Sprint(seen()); got != "[open open]" {
+			t.Errorf("listeners told %s, want [open open]", got)
+		}
+		if got := b.RemainingDelay(); got != 20*time.Second {
+			t.Errorf("remaining delay %v, want 20s", got)
+		}
+		// Observers hear of changes of state only; nil observers are skipped.
+		changes := observetest.Of[observe.BreakerChange](rec)
+		if want := (observe.BreakerChange{Target: "b", From: observe.BreakerClosed, To: observe.BreakerOpen}); len(changes) != 1 || changes[0] != want {
+			t.Errorf("breaker changes %+v, want %+v", changes, want)
+		}
+	})
+}
