@@ -541,35 +541,9 @@ func isGeneric(w string) bool {
 // where the next word begins ("APIConnectionError" is api, connection,
 // error). It appends to buf.
 func nameWords(name string, buf []string) []string {
-	start := -1
-	flush := func(end int) {
-		if start >= 0 && end > start {
-			buf = append(buf, strings.ToLower(name[start:end]))
-		}
-		start = -1
+	for _, sp := range wordSpans(name, make([][2]int, 0, len(name))) {
+		buf = append(buf, strings.ToLower(name[sp[0]:sp[1]]))
 	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		switch {
-		case isUpper(c):
-			// A hump: after a lowercase letter or a digit, or the last
-			// capital of an acronym before a lowercase letter.
-			if start >= 0 && (isLower(name[i-1]) || isDigit(name[i-1]) ||
-				isUpper(name[i-1]) && i+1 < len(name) && isLower(name[i+1])) {
-				flush(i)
-			}
-			if start < 0 {
-				start = i
-			}
-		case isLower(c) || isDigit(c):
-			if start < 0 {
-				start = i
-			}
-		default:
-			flush(i)
-		}
-	}
-	flush(len(name))
 	return buf
 }
 
@@ -633,9 +607,8 @@ func nameMeaning(name, lower string, cs *concepts) (means meaning, decided strin
 	return meaning{}, "", false
 }
 
-// wordSpans appends where the words of a name are: split at underscores,
-// hyphens and spaces, and at the humps of CamelCase, an acronym ending
-// where the next word begins (see nameWords).
+// wordSpans appends where the words of a name are (see nameWords), as
+// many as spans has room for.
 func wordSpans(name string, spans [][2]int) [][2]int {
 	start := -1
 	flush := func(end int) {
@@ -648,6 +621,8 @@ func wordSpans(name string, spans [][2]int) [][2]int {
 		c := name[i]
 		switch {
 		case isUpper(c):
+			// A hump: after a lowercase letter or a digit, or the last
+			// capital of an acronym before a lowercase letter.
 			if start >= 0 && (isLower(name[i-1]) || isDigit(name[i-1]) ||
 				isUpper(name[i-1]) && i+1 < len(name) && isLower(name[i+1])) {
 				flush(i)
