@@ -116,10 +116,11 @@ const windowedLen = 256
 // matchWindows reports whether the expression matches s, trying it on
 // the text around each occurrence of the longest literal of each
 // alternative: every match holds that literal, and is at most maxLen
-// long, so it lies within maxLen bytes of one. Windows end at the ends of
-// words, so that \b reads as it does in the whole text; ^ and $ cannot
-// match at a window's edge inside the text, since a match there would
-// reach more than maxLen bytes to the literal.
+// long, so it starts at most maxLen-len(literal) bytes before one and
+// ends at most maxLen bytes after one starts. Windows reach one byte
+// further and end at the ends of words, so that \b reads as it does in
+// the whole text, and ^ and $ cannot match at a window's edge inside the
+// text: a match from there would be longer than maxLen.
 func (g *guarded) matchWindows(t *lowered) bool {
 	s := t.s
 	var tried [maxAlternatives]string
@@ -143,7 +144,7 @@ func (g *guarded) matchWindows(t *lowered) bool {
 			}
 			p := from + i
 			from = p + 1
-			start, end := max(0, p-g.maxLen), min(len(s), p+len(anchor)+g.maxLen)
+			start, end := max(0, p+len(anchor)-g.maxLen-1), min(len(s), p+g.maxLen+1)
 			for start > 0 && isWordByte(s[start-1]) {
 				start--
 			}
