@@ -43,7 +43,10 @@ func (e *ResponseError) Error() string {
 	if e.InBand {
 		b.WriteString("in-band error")
 	} else {
-		fmt.Fprintf(&b, "%d %s", e.StatusCode, http.StatusText(e.StatusCode))
+		fmt.Fprint(&b, e.StatusCode)
+		if text := http.StatusText(e.StatusCode); text != "" {
+			b.WriteString(" " + text)
+		}
 	}
 	for _, s := range []string{e.Type, e.Code, e.Message} {
 		if s != "" {

@@ -2,6 +2,7 @@ package resilientredis_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -323,5 +324,49 @@ func TestBreakerSharedHoldsAreBounded(t *testing.T) {
 	d := share(t, addr, prefix)
 	if got := d.b.RemainingDelay(); got > breaker.DefaultMaxHold || got < breaker.DefaultMaxHold-time.Second {
 		t.Errorf("a replica started later holds open for %v, want its longest hold, %v", got, breaker.DefaultMaxHold)
+	}
+}
+
+// TestBreakerPropagation: a change on one replica reaches another through
+// pub/sub within milliseconds, on every topology (on a cluster, go-redis
+// subscribes on the node that owns the slot of the channel, named as the
+// key: the node that runs the script and publishes). The median of 20
+// opens and 20 closes is logged and must stay under 50 ms, a bound a
+// loaded machine keeps; a change that waited for the poll (1 s) would not.
+func TestBreakerPropagation(t *testing.T) {
+	t.Parallel()
+	addr := redisAddr(t)
+	prefix := testPrefix(t, addr)
+	a, b := share(t, addr, prefix), share(t, addr, prefix)
+	changed := make(chan observe.BreakerState, 4)
+	remove := b.b.OnStateChange(func(s observe.BreakerState) { changed <- s })
+	defer remove()
+	await := func(want observe.BreakerState) time.Duration {
+		t.Helper()
+		start := time.Now()
+		timeout := time.After(5 * time.Second)
+		for {
+			select {
+			case s := <-changed:
+				if s == want {
+					return time.Since(start)
+				}
+			case <-timeout:
+				t.Fatalf("the other replica did not become %v within 5 s", want)
+			}
+		}
+	}
+	var took []time.Duration
+	for range 20 {
+		a.b.HoldOpen(time.Minute)
+		took = append(took, await(observe.BreakerOpen))
+		a.b.Close()
+		took = append(took, await(observe.BreakerClosed))
+	}
+	slices.Sort(took)
+	median := took[len(took)/2]
+	t.Logf("%s: a change reached the other replica in %v (median of %d), %v to %v", topology(), median, len(took), took[0], took[len(took)-1])
+	if median > 50*time.Millisecond {
+		t.Errorf("median propagation %v, want within 50 ms", median)
 	}
 }

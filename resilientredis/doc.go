@@ -41,7 +41,8 @@
 // The guarantee holds while Redis keeps its records. A Redis that restarts
 // without persistence forgets them all, and a payment in flight or already
 // done may run again; so may records lost in a failover to a replica
-// (replication is asynchronous) or evicted to make room. For idempotency
+// (replication is asynchronous; see [WaitReplicas]) or evicted to make
+// room. For idempotency
 // records, configure Redis with
 //
 //	appendonly yes
@@ -146,8 +147,19 @@
 // "resilient:idempotency:", "resilient:limiter:", "resilient:breaker:" and
 // "resilient:semaphore:". A semaphore is one key, which expires with its
 // last lease, and a channel of the same name.
-// A limiter's two keys share a hash tag, so every script touches one
-// Redis Cluster slot. The scripts need Redis 6.2 or later.
+// A limiter's keys share a hash tag, so every script touches one Redis
+// Cluster slot. The scripts need Redis 6.2 or later.
+//
+// # Cluster and Sentinel
+//
+// Every feature takes a redis.UniversalClient: a *redis.Client, a
+// *redis.ClusterClient, or Sentinel's failover client. A failover may lose
+// what the old master had not replicated: idempotency records (those calls
+// may run again) and a limiter's log (it may admit up to a window more).
+// [WaitReplicas] makes a Store wait for its replicas after each claim and
+// completion, so that a claim survives a failover, at the cost of failing
+// calls while no replica follows the master. docs/exactly-once.md in the
+// repository has the measurements.
 //
 // # Concurrency
 //

@@ -278,7 +278,7 @@ func TestUnreachableRedisFailsFast(t *testing.T) {
 	if os.Getenv(childEnv) != "" {
 		t.Skip("not in a helper process")
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^(TestStoreContract|TestBreakerOpensAndClosesTogether|TestLimiterSharedByThreeClients)$", "-test.timeout=60s")
+	cmd := exec.Command(os.Args[0], "-test.run=^(TestStoreContract|TestBreakerOpensAndClosesTogether|TestLimiterSharedByFiveClients)$", "-test.timeout=60s")
 	cmd.Env = append(os.Environ(), addrEnv+"="+closedAddr(t))
 	start := time.Now()
 	out, err := cmd.CombinedOutput()

@@ -101,7 +101,7 @@ func universal(o redis.UniversalOptions) redis.UniversalClient {
 	case sentinel:
 		o.MasterName = os.Getenv(masterEnv)
 		if o.MasterName == "" {
-			o.MasterName = "mymaster"
+			o.MasterName = masterName
 		}
 	}
 	return redis.NewUniversalClient(&o)

@@ -63,6 +63,8 @@ type config struct {
 	failClosed bool               // Default: false, fail open
 	poll       time.Duration      // Default: 1 s (DefaultPollInterval)
 	lease      time.Duration      // Default: 15 s (DefaultLease)
+	replicas   int                // Default: 0, no WAIT (WaitReplicas)
+	replicaTTL time.Duration      // Default: 0, no WAIT (WaitReplicas)
 	observers  []observe.Observer // Default: none (Observe)
 	// transitions receive the events of Redis becoming unavailable and
 	// reachable again: the observers, and Log(logger) when Logger is set.
@@ -218,6 +220,37 @@ func FailClosed() Option {
 	return func(c *config) {
 		if c.only(forLimiter|forSemaphore, "FailClosed") {
 			c.failClosed = true
+		}
+	}
+}
+
+// MaxReplicas bounds the replicas [WaitReplicas] may wait for.
+const MaxReplicas = 16
+
+// WaitReplicas makes a [Store] wait, after each claim and each completion,
+// until n replicas of the master that took it have it too (Redis's WAIT,
+// on the same connection, up to timeout), so that a failover to one of
+// them keeps the record. A claim that fewer replicas acknowledged in time
+// is abandoned and fails as Redis being unavailable: the tool does not run.
+// A completion is retried, as while Redis is unavailable, until the tools
+// wrapper's store timeout (10 s) ends. It costs each of the two writes of
+// an idempotent call the replication's round trip (docs/exactly-once.md
+// has the figures). It narrows the window that a failover loses; it does
+// not close it (see "Exactly once" in the package documentation).
+//
+// n is from 1 to [MaxReplicas], and no more than the replicas every master
+// has (with fewer, every idempotent call fails); timeout must be shorter
+// than [Timeout]. The client must be a *redis.Client (standalone, or a
+// failover client of Sentinel's) or a *redis.ClusterClient. Store only.
+// Default: no wait.
+func WaitReplicas(n int, timeout time.Duration) Option {
+	return func(c *config) {
+		switch {
+		case !c.only(forStore, "WaitReplicas"):
+		case n < 1 || n > MaxReplicas || timeout <= 0:
+			c.errorf("WaitReplicas(%d, %v): need 1 to %d replicas and a positive timeout", n, timeout, MaxReplicas)
+		default:
+			c.replicas, c.replicaTTL = n, timeout
 		}
 	}
 }

@@ -51,10 +51,11 @@ import (
 //
 // A Store is safe for concurrent use.
 type Store struct {
-	client  redis.UniversalClient
-	prefix  string
-	timeout time.Duration
-	health  *health
+	client      redis.UniversalClient
+	prefix      string
+	timeout     time.Duration
+	health      *health
+	replication replication // WaitReplicas
 
 	abandons sync.WaitGroup // the claims being abandoned in the background
 }
@@ -76,12 +77,17 @@ func NewStore(client redis.UniversalClient, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	r, err := newReplication(client, c)
+	if err != nil {
+		return nil, err
+	}
 	checkPersistence(client, c)
 	return &Store{
-		client:  client,
-		prefix:  c.prefix,
-		timeout: c.timeout,
-		health:  newHealth(c, c.prefix+"*", observe.SharedFailClosed, "tool calls fail without running"),
+		client:      client,
+		prefix:      c.prefix,
+		timeout:     c.timeout,
+		health:      newHealth(c, c.prefix+"*", observe.SharedFailClosed, "tool calls fail without running"),
+		replication: r,
 	}, nil
 }
 
@@ -154,7 +160,7 @@ return 0
 // claim in the background (see [Store]).
 func (s *Store) Claim(ctx context.Context, key, owner string, lease time.Duration) (tools.Record, bool, error) {
 	res, sent, err := do(ctx, s, "claim", key, func(ctx context.Context) ([]any, error) {
-		return claimScript.Run(ctx, s.client, []string{s.prefix + key}, owner, millis(lease)).Slice()
+		return s.eval(ctx, claimScript, s.prefix+key, owner, millis(lease)).Slice()
 	})
 	switch {
 	case err != nil:
@@ -190,7 +196,7 @@ func (s *Store) abandon(key, owner string, lease time.Duration) {
 // until ctx ends.
 func (s *Store) Complete(ctx context.Context, key, owner, result string, ttl time.Duration) error {
 	stored, err := retry(ctx, s, "complete", key, func(ctx context.Context) (int64, error) {
-		return completeScript.Run(ctx, s.client, []string{s.prefix + key}, owner, result, millis(ttl)).Int64()
+		return s.eval(ctx, completeScript, s.prefix+key, owner, result, millis(ttl)).Int64()
 	})
 	if err == nil && stored == 0 {
 		return tools.ErrLeaseLost

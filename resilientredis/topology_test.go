@@ -101,11 +101,12 @@ func freePorts(n int) ([]int, error) {
 
 // A deployment is a Redis Cluster or a Sentinel setup of the tests' own.
 type deployment struct {
-	kind   string   // cluster or sentinel
-	addrs  []string // a cluster's nodes, or the sentinels
-	master string   // the master's name, with sentinels
-	dir    string
-	nodes  []*node // a cluster's masters then replicas; or master, replica, sentinels
+	kind    string   // cluster or sentinel
+	addrs   []string // a cluster's nodes, or the sentinels
+	master  string   // the master's name, with sentinels
+	servers int      // with sentinels, the servers: the first nodes, then the sentinels
+	dir     string
+	nodes   []*node
 }
 
 // stop kills every process and removes the files.
@@ -177,7 +178,7 @@ func startCluster(masters, replicas int) (d *deployment, err error) {
 func (d *deployment) waitCluster(total, masters int) error {
 	ctx := context.Background()
 	var last string
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		ok, nmasters := true, 0
 		for _, n := range d.nodes {
 			info, err := nodeInfo(ctx, n.addr, "CLUSTER", "INFO")
@@ -197,7 +198,7 @@ func (d *deployment) waitCluster(total, masters int) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("the cluster did not settle within 30 s: %s", last)
+	return fmt.Errorf("the cluster did not settle within a minute: %s", last)
 }
 
 // nodeInfo runs an INFO-like command on the one node at addr and returns
@@ -221,11 +222,11 @@ func nodeInfo(ctx context.Context, addr string, args ...any) (map[string]string,
 // masterName is the name the sentinels of startSentinels monitor.
 const masterName = "mymaster"
 
-// startSentinels starts a master, a replica of it and three sentinels
-// monitoring them (quorum 2, a master down after 1 s), and waits until the
-// replica is in sync and every sentinel knows the replica and the other
-// sentinels.
-func startSentinels() (d *deployment, err error) {
+// startSentinels starts a master, replicas replicas of it and three
+// sentinels monitoring them (quorum 2, a master down after 1 s), and waits
+// until the replicas are in sync and every sentinel knows them and the
+// other sentinels. The servers are the first nodes, the master first.
+func startSentinels(replicas int) (d *deployment, err error) {
 	bins, err := lookBins("redis-server", "redis-sentinel")
 	if err != nil {
 		return nil, err
@@ -234,29 +235,28 @@ func startSentinels() (d *deployment, err error) {
 	if err != nil {
 		return nil, err
 	}
-	d = &deployment{kind: sentinel, dir: dir, master: masterName}
+	d = &deployment{kind: sentinel, dir: dir, master: masterName, servers: 1 + replicas}
 	defer func() {
 		if err != nil {
 			d.stop()
 		}
 	}()
-	ports, err := freePorts(5)
+	ports, err := freePorts(1 + replicas + 3)
 	if err != nil {
 		return nil, err
 	}
-	master, err := startNode(filepath.Join(dir, "master"), ports[0], bins[0],
-		serverArgs(ports[0], "--enable-debug-command", "local")...)
-	if err != nil {
-		return nil, err
+	for i, port := range ports[:1+replicas] {
+		args := serverArgs(port, "--enable-debug-command", "local")
+		if i > 0 {
+			args = append(args, "--replicaof", "127.0.0.1", strconv.Itoa(ports[0]))
+		}
+		n, err := startNode(filepath.Join(dir, "server-"+strconv.Itoa(port)), port, bins[0], args...)
+		if err != nil {
+			return nil, err
+		}
+		d.nodes = append(d.nodes, n)
 	}
-	replica, err := startNode(filepath.Join(dir, "replica"), ports[1], bins[0],
-		serverArgs(ports[1], "--replicaof", "127.0.0.1", strconv.Itoa(ports[0]), "--enable-debug-command", "local")...)
-	d.nodes = append(d.nodes, master)
-	if err != nil {
-		return nil, err
-	}
-	d.nodes = append(d.nodes, replica)
-	for _, port := range ports[2:] {
+	for _, port := range ports[1+replicas:] {
 		sdir := filepath.Join(dir, "sentinel-"+strconv.Itoa(port))
 		if err := os.MkdirAll(sdir, 0o755); err != nil {
 			return nil, err
@@ -279,36 +279,51 @@ sentinel parallel-syncs %s 1
 		d.nodes = append(d.nodes, s)
 		d.addrs = append(d.addrs, s.addr)
 	}
-	return d, d.waitSentinels(replica.addr)
+	return d, d.waitSentinels(d.nodes[0].addr)
 }
 
-// waitSentinels waits until the replica at addr is in sync with its
-// master and every sentinel knows it and the two other sentinels.
-func (d *deployment) waitSentinels(replica string) error {
+// waitSentinels waits until every server but the master at addr is its
+// replica, in sync, and every sentinel names that master and knows its
+// replicas and the two other sentinels.
+func (d *deployment) waitSentinels(master string) error {
 	ctx := context.Background()
 	var last string
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		repl, err := nodeInfo(ctx, replica, "INFO", "replication")
-		if err != nil || repl["master_link_status"] != "up" {
-			last = fmt.Sprint("replica: ", repl["master_link_status"], err)
-			continue
+	settled := func() bool {
+		for _, n := range d.nodes[:d.servers] {
+			if n.addr == master {
+				continue
+			}
+			repl, err := nodeInfo(ctx, n.addr, "INFO", "replication")
+			if err != nil || repl["role"] != "slave" || "127.0.0.1:"+repl["master_port"] != master || repl["master_link_status"] != "up" {
+				last = fmt.Sprintf("%s: %s of %s, link %s (%v)", n.addr, repl["role"], repl["master_port"], repl["master_link_status"], err)
+				return false
+			}
 		}
-		ok := true
 		for _, addr := range d.addrs {
 			sc := redis.NewSentinelClient(&redis.Options{Addr: addr, MaxRetries: -1})
+			m, err0 := sc.GetMasterAddrByName(ctx, d.master).Result()
 			replicas, err1 := sc.Replicas(ctx, d.master).Result()
 			sentinels, err2 := sc.Sentinels(ctx, d.master).Result()
 			sc.Close()
-			if err1 != nil || err2 != nil || len(replicas) != 1 || len(sentinels) != 2 {
-				ok, last = false, fmt.Sprintf("sentinel %s knows %d replicas and %d sentinels (%v, %v)", addr, len(replicas), len(sentinels), err1, err2)
-				break
+			up := 0
+			for _, r := range replicas {
+				if !strings.Contains(r["flags"], "down") && !strings.Contains(r["flags"], "disconnected") {
+					up++
+				}
+			}
+			if err0 != nil || err1 != nil || err2 != nil || len(m) != 2 || m[0]+":"+m[1] != master || up != d.servers-1 || len(sentinels) != 2 {
+				last = fmt.Sprintf("sentinel %s names %v, knows %d replicas up and %d sentinels (%v, %v, %v)", addr, m, up, len(sentinels), err0, err1, err2)
+				return false
 			}
 		}
-		if ok {
+		return true
+	}
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if settled() {
 			return nil
 		}
 	}
-	return fmt.Errorf("the sentinels did not settle within 30 s: %s", last)
+	return fmt.Errorf("the sentinels did not settle within a minute: %s", last)
 }
 
 // startTopology starts the topology that RESILIENT_REDIS_TOPOLOGY names
@@ -323,7 +338,7 @@ func startTopology() (stop func(), err error) {
 	case cluster:
 		d, err = startCluster(3, 1)
 	case sentinel:
-		d, err = startSentinels()
+		d, err = startSentinels(1)
 	default:
 		err = fmt.Errorf("%s=%q: want standalone, cluster or sentinel", topologyEnv, topology())
 	}

@@ -99,6 +99,7 @@ func runAll(cfg config) (*report, error) {
 			return s, err
 		}},
 		{"pool", func() (section, error) { return pooled(cfg) }},
+		{"openai-go at the HTTP layer", func() (section, error) { return httpScenario(cfg) }},
 	}
 	for i, st := range steps {
 		t := time.Now()
