@@ -193,9 +193,9 @@ func (p *Pipeline[R]) Observers() observe.Observers { return p.obs }
 // returns, and its late result is discarded and reported once (a
 // [observe.LateResult] event). A function with side effects that must not run
 // twice has to settle them itself when it returns (package tools keeps an
-// idempotent call's claim until then). When the attempt cannot end early
-// (no timeout, a caller context that cannot be canceled), fn runs on the
-// caller's goroutine.
+// idempotent call's claim until then). fn runs on a goroutine of its own
+// even with no timeout and a caller context that cannot be canceled: it can
+// still end its attempt with [State.End].
 //
 // Options configure this call only (see [Request]).
 func (p *Pipeline[R]) Do(ctx context.Context, fn Func[R], opts ...CallOption) (R, error) {
@@ -227,6 +227,7 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 			Attempts: []Attempt{{Number: 1, Err: errZeroPipeline, Class: programming("zero value")}}}
 	}
 	c := &call[R]{p: p, caller: ctx, bounded: ctx, fn: fn, run: run.From(ctx)}
+	c.attempts = c.held[:0]
 	for _, o := range opts {
 		if o.estimate != nil {
 			c.estimate = o.estimate
@@ -307,6 +308,8 @@ type call[R any] struct {
 
 	mu       sync.Mutex // hedged attempts run concurrently
 	attempts []Attempt
+	held     [1]Attempt // attempts' first backing array: most calls make one attempt
+	first    runner[R]  // the first attempt's runner
 	nextWait time.Duration
 	ok       bool // an attempt succeeded
 	result   R    // the first successful attempt's result
@@ -377,22 +380,12 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 	if p.obs.Active() {
 		actx = p.obs.Start(actx, observe.Start{Target: target, Attempt: number, Hedge: hedge})
 	}
-	actx, end := context.WithCancelCause(actx)
-	cancel := context.CancelFunc(func() {})
-	if p.cfg.attemptTimeout > 0 {
-		actx, cancel = context.WithTimeout(actx, p.cfg.attemptTimeout)
-	}
+	a := c.runner(number)
 	start := time.Now()
-	r, err, abandoned := c.runAttempt(actx, State{Attempt: number, Previous: prev, Hedge: hedge, Member: index,
-		End: func(err error) {
-			if err != nil {
-				end(err)
-			}
-		}}, g.release)
-	elapsed := time.Since(start)
-	timedOut := err != nil && errors.Is(actx.Err(), context.DeadlineExceeded) && parent.Err() == nil
-	cancel()
-	end(nil)
+	r, err, abandoned := a.run(actx, p.cfg.attemptTimeout, State{Attempt: number, Previous: prev, Hedge: hedge, Member: index}, g.release)
+	elapsed := a.stop.Sub(start)
+	timedOut := err != nil && errors.Is(a.ctx.Err(), context.DeadlineExceeded) && parent.Err() == nil
+	a.cancel()
 
 	if err == nil {
 		g.record(p.bal, breaker.Healthy, elapsed)
@@ -429,6 +422,9 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 	return r, c.conclude(number, elapsed, err, class, d)
 }
 
+// nothing is the release of an attempt that took no slot.
+func nothing() {}
+
 // pass is what an attempt passed on its way to its target: the member of a
 // pool it goes to (nil for a plain pipeline), the breaker it reports to,
 // and what gives back the slots it took, called when its function returns.
@@ -464,28 +460,28 @@ var (
 // no member ready waits for the first cooldown to end before all of them,
 // holding none of the pool's slots. A refusal is concluded here:
 // admit returns its error. The slots taken are given back by the pass's
-// release, which runAttempt calls when the function returns, or here on a
-// refusal.
-func (c *call[R]) admit(ctx context.Context, number int) (*pass, error) {
+// release, which the attempt's runner calls when the function returns, or
+// here on a refusal.
+func (c *call[R]) admit(ctx context.Context, number int) (pass, error) {
 	p := c.p
 	slept := false // waited for a member of a pool to end its cooldown
 	if p.bal != nil {
 		var err error
 		if slept, err = c.beforeMember(ctx, number); err != nil {
-			return nil, err
+			return pass{}, err
 		}
 	}
 	if l := p.cfg.limiter; l != nil {
 		if err := l.Acquire(ctx, 1); err != nil {
-			return nil, c.refuseGate(number, ctx, err, rateLimitClass,
+			return pass{}, c.refuseGate(number, ctx, err, rateLimitClass,
 				&decision{reason: observe.ReasonRejected, detail: "the rate limiter refused the attempt", refusal: observe.RefusedRateLimit})
 		}
 	}
-	g := &pass{breaker: p.breaker, release: func() {}}
+	g := pass{breaker: p.breaker, release: nothing}
 	if p.sem != nil {
 		release, err := p.sem.Acquire(ctx, p.cfg.semWait)
 		if err != nil {
-			return nil, c.refuseGate(number, ctx, err, concurrencyClass, &decision{reason: observe.ReasonConcurrency,
+			return pass{}, c.refuseGate(number, ctx, err, concurrencyClass, &decision{reason: observe.ReasonConcurrency,
 				detail: fmt.Sprintf("no slot freed up within %v", p.cfg.semWait), refusal: observe.RefusedConcurrency})
 		}
 		g.release = release
@@ -494,7 +490,7 @@ func (c *call[R]) admit(ctx context.Context, number int) (*pass, error) {
 		m, release, err := c.toMember(ctx, number, slept)
 		if err != nil {
 			g.release()
-			return nil, err
+			return pass{}, err
 		}
 		c.setTarget(number, m.name)
 		outer := g.release
@@ -506,7 +502,7 @@ func (c *call[R]) admit(ctx context.Context, number int) (*pass, error) {
 	}
 	if p.breaker != nil && !p.breaker.TryAcquire() {
 		g.release()
-		return nil, c.conclude(number, 0, circuitbreaker.ErrOpen, taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "circuit open"},
+		return pass{}, c.conclude(number, 0, circuitbreaker.ErrOpen, taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "circuit open"},
 			c.decideOpen(number))
 	}
 	return g, nil
@@ -522,60 +518,97 @@ func (c *call[R]) refuseGate(number int, ctx context.Context, err error, class t
 	return c.conclude(number, 0, err, class, d)
 }
 
-// Attempt states, for runAttempt's handover between the waiting caller and
-// the function's goroutine.
+// Attempt states, for the handover between the waiting caller and the
+// function's goroutine (see [runner]).
 const (
 	attemptRunning int32 = iota
 	attemptReturned
 	attemptAbandoned
 )
 
-// worker carries one attempt's result from the function's goroutine.
-type worker[R any] struct {
-	state       atomic.Int32
-	done        chan struct{}
-	r           R
-	err         error
-	abandonedAt time.Time // written before state becomes attemptAbandoned
+// runner is one attempt's handover between the caller and the function's
+// goroutine. The attempt has one context, the function's: it ends at the
+// attempt timeout, with the caller's (or a hedge's) context, by
+// [State.End], and when the function returns, so the caller waits on it
+// alone. Whichever of the caller and the goroutine moves state first
+// decides whether the function's result stands or is discarded.
+type runner[R any] struct {
+	c       *call[R]
+	ctx     context.Context // the attempt's context, which the function gets
+	cancel  context.CancelFunc
+	s       State
+	release func()
+	state   atomic.Int32
+	r       R
+	err     error
+	ended   atomic.Pointer[error] // State.End's error, if it ended the attempt
+	stop    time.Time             // when the caller stopped waiting; written before state leaves attemptRunning
 }
 
-// runAttempt calls the function on a goroutine of its own and waits for it
-// or for the end of ctx, whichever comes first. When ctx ends first the
-// attempt is abandoned: runAttempt returns at once with an *[AbandonedError]
-// and the function's result, whenever it comes, is discarded and reported
-// as a [observe.LateResult]. A ctx that can never end runs the function inline.
-// release is called once the function has returned (or panicked), before
-// its result is handed over, abandoned or not: the attempt's slots in
-// concurrency limits are held exactly as long as its work runs.
-func (c *call[R]) runAttempt(ctx context.Context, s State, release func()) (R, error, bool) {
-	if ctx.Done() == nil {
-		r, err := c.protect(ctx, s)
-		release()
-		return r, err, false
+// runner returns the runner of attempt number: the first attempt's is part
+// of the call, so a call that succeeds at once allocates none.
+func (c *call[R]) runner(number int) *runner[R] {
+	if number == 1 {
+		c.first.c = c
+		return &c.first
 	}
-	w := &worker[R]{done: make(chan struct{})}
-	go func() {
-		r, err := c.protect(ctx, s)
-		release() // the function returned: its slots are free, abandoned or not
-		w.r, w.err = r, err
-		if !w.state.CompareAndSwap(attemptRunning, attemptReturned) {
-			c.late(ctx, s.Attempt, time.Since(w.abandonedAt), err)
-			return
-		}
-		close(w.done)
-	}()
-	select {
-	case <-w.done:
-		return w.r, w.err, false
-	case <-ctx.Done():
+	return &runner[R]{c: c}
+}
+
+// run calls the function on a goroutine of its own, with a context that
+// ends after timeout (none when 0), and waits for it or for the end of the
+// context, whichever comes first. When the context ends first the attempt
+// is abandoned: run returns at once with an *[AbandonedError], and the
+// function's result, whenever it comes, is discarded and reported as a
+// [observe.LateResult]. Even a context that cannot end otherwise can be
+// ended by [State.End], so the function never runs on the caller's
+// goroutine. release is called once the function has returned (or
+// panicked), before its result is handed over, abandoned or not: the
+// attempt's slots in concurrency limits are held exactly as long as its
+// work runs.
+func (a *runner[R]) run(parent context.Context, timeout time.Duration, s State, release func()) (R, error, bool) {
+	if timeout > 0 {
+		a.ctx, a.cancel = context.WithTimeout(parent, timeout)
+	} else {
+		a.ctx, a.cancel = context.WithCancel(parent)
 	}
-	w.abandonedAt = time.Now()
-	if !w.state.CompareAndSwap(attemptRunning, attemptAbandoned) {
-		<-w.done // the function returned as ctx ended: its result stands
-		return w.r, w.err, false
+	s.End = a.end
+	a.s, a.release = s, release
+	done := a.ctx.Done()
+	go a.call()
+	<-done
+	a.stop = time.Now()
+	if !a.state.CompareAndSwap(attemptRunning, attemptAbandoned) {
+		return a.r, a.err, false // the function returned (as the context ended, maybe): its result stands
+	}
+	cause := context.Cause(a.ctx)
+	if e := a.ended.Load(); e != nil {
+		cause = *e
 	}
 	var zero R
-	return zero, &AbandonedError{Cause: context.Cause(ctx)}, true
+	return zero, &AbandonedError{Cause: cause}, true
+}
+
+// call runs on the function's goroutine.
+func (a *runner[R]) call() {
+	r, err := a.c.protect(a.ctx, a.s)
+	a.release()         // the function returned: its slots are free, abandoned or not
+	a.r, a.err = r, err // read by the caller only if the swap below succeeds
+	if a.state.CompareAndSwap(attemptRunning, attemptReturned) {
+		a.cancel() // wakes the caller
+		return
+	}
+	a.c.late(a.ctx, a.s.Attempt, time.Since(a.stop), err)
+}
+
+// end is the attempt's [State.End]: it ends the attempt's context, and err
+// becomes the attempt's failure, unless the context had ended already.
+func (a *runner[R]) end(err error) {
+	if err == nil || a.ctx.Err() != nil {
+		return
+	}
+	a.ended.CompareAndSwap(nil, &err)
+	a.cancel()
 }
 
 // late reports the result of an abandoned attempt, which is discarded.
