@@ -589,16 +589,29 @@ func (a *runner[R]) run(parent context.Context, timeout time.Duration, s State, 
 	return zero, &AbandonedError{Cause: cause}, true
 }
 
-// call runs on the function's goroutine.
+// call runs on the function's goroutine: it calls the function, then
+// hands its result over (see handover).
 func (a *runner[R]) call() {
-	r, err := a.c.protect(a.ctx, a.s)
-	a.release()         // the function returned: its slots are free, abandoned or not
-	a.r, a.err = r, err // read by the caller only if the swap below succeeds
+	defer a.handover()
+	a.r, a.err = a.c.fn(a.ctx, a.s)
+}
+
+// handover ends the function's goroutine: a panic becomes a *[PanicError],
+// so that no slot or goroutine is leaked and the caller's program
+// survives; the slots are given back; the result goes to the caller, or is
+// reported late if the caller abandoned the attempt.
+func (a *runner[R]) handover() {
+	if v := recover(); v != nil {
+		var zero R
+		a.r, a.err = zero, &PanicError{Value: v, Stack: debug.Stack()}
+	}
+	a.release() // the function returned: its slots are free, abandoned or not
+	// a.r and a.err are read by the caller only if this swap succeeds.
 	if a.state.CompareAndSwap(attemptRunning, attemptReturned) {
 		a.cancel() // wakes the caller
 		return
 	}
-	a.c.late(a.ctx, a.s.Attempt, time.Since(a.stop), err)
+	a.c.late(a.ctx, a.s.Attempt, time.Since(a.stop), a.err)
 }
 
 // end is the attempt's [State.End]: it ends the attempt's context, and err
@@ -636,17 +649,6 @@ func (e *AbandonedError) Error() string {
 
 // Unwrap returns the cause.
 func (e *AbandonedError) Unwrap() error { return e.Cause }
-
-// protect calls fn, turning a panic into a *PanicError so that no permit or
-// goroutine is leaked and the caller's program survives.
-func (c *call[R]) protect(ctx context.Context, s State) (r R, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = &PanicError{Value: v, Stack: debug.Stack()}
-		}
-	}()
-	return c.fn(ctx, s)
-}
 
 // classify consults the caller's context first: a caller that gave up makes
 // the attempt canceled whatever the error says (langchaingo's openai client
