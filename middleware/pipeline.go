@@ -536,7 +536,7 @@ type runner[R any] struct {
 	c       *call[R]
 	ctx     context.Context // the attempt's context, which the function gets
 	cancel  context.CancelFunc
-	s       State
+	attempt int // its number
 	release func()
 	state   atomic.Int32
 	r       R
@@ -573,9 +573,17 @@ func (a *runner[R]) run(parent context.Context, timeout time.Duration, s State, 
 		a.ctx, a.cancel = context.WithCancel(parent)
 	}
 	s.End = a.end
-	a.s, a.release = s, release
+	a.attempt, a.release = s.Attempt, release
 	done := a.ctx.Done()
-	go a.call()
+	// The goroutine's first frame holds the State passed to fn: captured,
+	// it is copied once, where a field of a would be copied twice (the
+	// compiler copies it to a temporary first), and the stack, 2 KiB when
+	// the goroutine starts, is left to fn.
+	fn, ctx := a.c.fn, a.ctx
+	go func() {
+		defer a.handover()
+		a.r, a.err = fn(ctx, s)
+	}()
 	<-done
 	a.stop = time.Now()
 	if !a.state.CompareAndSwap(attemptRunning, attemptAbandoned) {
@@ -587,13 +595,6 @@ func (a *runner[R]) run(parent context.Context, timeout time.Duration, s State, 
 	}
 	var zero R
 	return zero, &AbandonedError{Cause: cause}, true
-}
-
-// call runs on the function's goroutine: it calls the function, then
-// hands its result over (see handover).
-func (a *runner[R]) call() {
-	defer a.handover()
-	a.r, a.err = a.c.fn(a.ctx, a.s)
 }
 
 // handover ends the function's goroutine: a panic becomes a *[PanicError],
@@ -611,7 +612,7 @@ func (a *runner[R]) handover() {
 		a.cancel() // wakes the caller
 		return
 	}
-	a.c.late(a.ctx, a.s.Attempt, time.Since(a.stop), a.err)
+	a.c.late(a.ctx, a.attempt, time.Since(a.stop), a.err)
 }
 
 // end is the attempt's [State.End]: it ends the attempt's context, and err
