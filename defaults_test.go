@@ -36,6 +36,7 @@ var defaults = map[string]any{
 	"middleware.DefaultMaxDelay":             middleware.DefaultMaxDelay,
 	"middleware.DefaultRetryAfterCap":        middleware.DefaultRetryAfterCap,
 	"middleware.DefaultTimeout":              middleware.DefaultTimeout,
+	"middleware.DefaultMaxAbandoned":         middleware.DefaultMaxAbandoned,
 	"breaker.DefaultFailures":                breaker.DefaultFailures,
 	"breaker.DefaultDelay":                   breaker.DefaultDelay,
 	"breaker.DefaultMaxHold":                 breaker.DefaultMaxHold,
@@ -48,6 +49,7 @@ var defaults = map[string]any{
 	"tools.DefaultTimeout":                   tools.DefaultTimeout,
 	"tools.DefaultLease":                     tools.DefaultLease,
 	"tools.DefaultResultTTL":                 tools.DefaultResultTTL,
+	"tools.DefaultMaxClaim":                  tools.DefaultMaxClaim,
 	"tools.DefaultBreakerFailures":           tools.DefaultBreakerFailures,
 	"tools.DefaultBreakerDelay":              tools.DefaultBreakerDelay,
 	"tools.DefaultMaxRecords":                tools.DefaultMaxRecords,
@@ -63,8 +65,6 @@ var defaults = map[string]any{
 	"resilientmcp.DefaultServerLogLevel":     resilientmcp.DefaultServerLogLevel,
 	"resilienthttp.DefaultStreamIdleTimeout": resilienthttp.DefaultStreamIdleTimeout,
 	"resilienthttp.DefaultMaxBody":           resilienthttp.DefaultMaxBody,
-	"resilienthttp.DefaultMaxHold":           resilienthttp.DefaultMaxHold,
-	"resilienthttp.DefaultMaxTargets":        resilienthttp.DefaultMaxTargets,
 }
 
 // Every default written in a doc comment ("Default: 30 s ([DefaultTimeout])")

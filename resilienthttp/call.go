@@ -118,7 +118,7 @@ func (c *call) attempt(actx context.Context, s middleware.State) (*http.Response
 			Message: ev.ErrorMessage}, wire.ForError(ev))
 		return nil, c.fail(s, resp, nil, l, err, true)
 	case ev.Stream:
-		held, err := holdStream(resp.Body, sl, c.core.cfg.maxHold)
+		held, err := holdStream(resp.Body, sl, c.core.cfg.maxHeld)
 		if err != nil {
 			return nil, c.fail(s, resp, held, l, err, isInBand(err))
 		}
@@ -131,9 +131,12 @@ func (c *call) attempt(actx context.Context, s middleware.State) (*http.Response
 		if int64(len(data)) < c.core.cfg.maxBody {
 			resp.Body.Close() // at its end: the errorBodyWatcher has decided
 			if ev, _ := sl.Evidence(); ev.InBand {
+				// Not kept for the SDK: a 200 whose body is an error object
+				// decodes as an empty reply, without an error, so the call
+				// that ends on one ends with the library's error.
 				err := taxonomy.WithEvidence(&ResponseError{StatusCode: resp.StatusCode, Type: ev.ErrorType, Code: ev.ErrorCode,
 					Message: ev.ErrorMessage, InBand: true}, wire.ForError(ev))
-				return nil, c.fail(s, resp, data, l, err, true)
+				return nil, c.fail(s, resp, data, l, err, false)
 			}
 			var u usage
 			u.read(data)
@@ -213,8 +216,9 @@ func (c *call) toMember(r *http.Request, i int) (sender, error) {
 }
 
 // fail ends a failed attempt's request and returns err, the attempt's
-// failure. When keep is set (the provider answered with an error: an error
-// status or an in-band error), the response is kept for the SDK, its body
+// failure. When keep is set (the provider answered with an error the SDK
+// reads: an error status, or an error event in a stream), the response is
+// kept for the SDK, its body
 // read into memory: the bytes read already, then what remains, to
 // maxKeptBody. A response that broke or stalled is not: the SDK would make
 // nothing of it that the library's error does not say better.
@@ -332,14 +336,11 @@ func (c *call) report(ctx context.Context, final *middleware.Error, err error) {
 		return
 	}
 	c.mu.Lock()
-	e := observe.CallEnd{Target: c.target.desc, Outcome: observe.OutcomeOK, Attempts: c.attempts,
+	e := observe.CallEnd{Target: c.target.desc, Attempts: c.attempts,
 		Duration: time.Since(c.started), InputTokens: c.tokens.input, OutputTokens: c.tokens.output}
 	c.mu.Unlock()
 	if err != nil {
-		e.Outcome, e.Class = observe.OutcomeFailed, taxonomy.Classify(err)
-		if final != nil {
-			e.Reason = final.Reason
-		}
+		e.Class, e.Reason = taxonomy.Classify(err), middleware.ReasonOf(err)
 	}
 	c.obs.Report(ctx, e, err)
 }

@@ -49,8 +49,9 @@
 // x-should-retry: false: the SDK builds its own typed error from it
 // (*openai.Error keeps its status and the provider's message) and, since
 // openai-go and anthropic-sdk-go obey that header, does not retry it. A
-// call that fails without a response (every attempt's connection broke, or
-// the breaker, a limit or the run refused it) returns the library's
+// call that fails without a response the SDK can read (every attempt's
+// connection broke, a 200 carried an error object, or the breaker, a limit
+// or the run refused it) returns the library's
 // *middleware.Error, which says why and lists every attempt (errors.Is
 // matches middleware.ErrExhausted, ErrCircuitOpen, ErrUsageLimit...); the
 // Middleware hands it together with a response saying x-should-retry:

@@ -24,13 +24,16 @@ const (
 	// retried), and how much of a request body without GetBody is kept to
 	// send it again.
 	DefaultMaxBody = 32 << 20
-	// DefaultMaxHold bounds how much of a stream is held back from the SDK
-	// while the layer waits for its first event with content.
-	DefaultMaxHold = 256 << 10
-	// DefaultMaxTargets bounds the targets (host and model, or a pool and
-	// model) remembered, each with its own breaker; the least recently used
-	// is forgotten first.
-	DefaultMaxTargets = 1024
+)
+
+const (
+	// maxHeld bounds how much of a stream is held back from the SDK while
+	// the layer waits for its first event with content.
+	maxHeld = 256 << 10
+	// maxTargets bounds the targets (host and model, or a pool and model)
+	// remembered, each with its own breaker; the least recently used is
+	// forgotten first.
+	maxTargets = 1024
 )
 
 // An Option configures [Middleware] and [Transport].
@@ -40,14 +43,14 @@ type config struct {
 	mw         []middleware.Option
 	idle       time.Duration
 	maxBody    int64
-	maxHold    int
+	maxHeld    int
 	maxTargets int
 	pool       []Deployment
 	errs       []error
 }
 
 func configure(opts []Option) config {
-	c := config{idle: DefaultStreamIdleTimeout, maxBody: DefaultMaxBody, maxHold: DefaultMaxHold, maxTargets: DefaultMaxTargets}
+	c := config{idle: DefaultStreamIdleTimeout, maxBody: DefaultMaxBody, maxHeld: maxHeld, maxTargets: maxTargets}
 	for _, o := range opts {
 		if o == nil {
 			c.errorf("nil option")

@@ -155,6 +155,15 @@ func TestFailureWithoutResponse(t *testing.T) {
 				resp.StatusCode, resp.Header.Get("X-Should-Retry"), srv.Count())
 		}
 
+		// A 200 whose body is an error object would decode as an empty
+		// reply: the call ends with the library's error too.
+		srv.SetScript(faultserver.InBandError("server_error", "The server had an error."))
+		_, err = client.Do(request(t, srv, chat("gpt-4o-mini", false)))
+		if !errors.Is(err, middleware.ErrExhausted) || srv.Count() != 9 {
+			t.Errorf("Transport, in-band errors: got %v after %d requests, want the library's error after 9", err, srv.Count())
+		}
+		srv.SetScript(faultserver.HangUp())
+
 		// The middleware hands an SDK's chain both: the SDK returns the error.
 		mw := resilienthttp.Middleware()
 		resp, err = mw(request(t, srv, chat("gpt-4o-mini", false)), srv.Client().Do)

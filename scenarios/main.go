@@ -41,6 +41,8 @@ func main() {
 	quick := flag.Bool("quick", false, "one run of smaller workloads (a first look; times are single samples)")
 	out := flag.String("out", "", "directory for scenarios.md, herd.png and agent-runs.png (default: a new temporary directory)")
 	readme := flag.String("readme", "", "also rewrite the scenario summary between the markers in this README")
+	only := flag.String("only", "", "run only these scenarios (numbers, comma-separated) and splice their sections and "+
+		"targets into the scenarios.md already in -out (and the target count into -readme)")
 	flag.Parse()
 	log.SetFlags(0)
 
@@ -56,6 +58,13 @@ func main() {
 		cfg = config{runs: 1, quick: true}
 	}
 	start := time.Now()
+	if *only != "" {
+		if err := spliceOnly(cfg, *only, dir, *readme); err != nil {
+			log.Fatal(err)
+		}
+		log.Printf("spliced into %s", dir)
+		return
+	}
 	rep, err := runAll(cfg)
 	if err != nil {
 		log.Fatal(err)
@@ -78,7 +87,10 @@ type report struct {
 }
 
 // runAll runs the nine scenarios in order, reporting progress on stderr.
-func runAll(cfg config) (*report, error) {
+func runAll(cfg config) (*report, error) { return runSome(cfg, nil) }
+
+// runSome runs the scenarios numbered in want (nil: every one).
+func runSome(cfg config, want map[int]bool) (*report, error) {
 	rep := &report{cfg: cfg}
 	steps := []struct {
 		name string
@@ -99,9 +111,13 @@ func runAll(cfg config) (*report, error) {
 			return s, err
 		}},
 		{"pool", func() (section, error) { return pooled(cfg) }},
+		{"agent runs on Eino", func() (section, error) { return einoScenario(cfg) }},
 		{"openai-go at the HTTP layer", func() (section, error) { return httpScenario(cfg) }},
 	}
 	for i, st := range steps {
+		if want != nil && !want[i+1] {
+			continue
+		}
 		t := time.Now()
 		sec, err := st.run()
 		if err != nil {
@@ -121,7 +137,9 @@ func (rep *report) write(dir, readme string) error {
 	}
 	var doc bytes.Buffer
 	rep.writeDoc(&doc)
-	if err := os.WriteFile(filepath.Join(dir, "scenarios.md"), doc.Bytes(), 0o644); err != nil {
+	path := filepath.Join(dir, "scenarios.md")
+	doc.WriteString(keptSection(path))
+	if err := os.WriteFile(path, doc.Bytes(), 0o644); err != nil {
 		return err
 	}
 	if err := plotHerd(filepath.Join(dir, "herd.png"), rep.herdRuns); err != nil {
@@ -272,6 +290,30 @@ func rewriteSection(path, body string) error {
 	}
 	s = s[:i+len(beginMarker)] + "\n" + body + s[j:]
 	return os.WriteFile(path, []byte(s), 0o644)
+}
+
+// Markers of a section of scenarios.md that another harness writes: the
+// comparison of resilienttemporal with its anchor, written by that
+// module's TestAnchorSideBySide.
+const (
+	keptBegin = "<!-- durable:begin"
+	keptEnd   = "<!-- durable:end -->"
+)
+
+// keptSection returns the section between keptBegin and keptEnd of the
+// report at path, with a blank line before it, so that a regeneration keeps
+// it at the end; "" when there is none.
+func keptSection(path string) string {
+	old, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	s := string(old)
+	i, j := strings.Index(s, keptBegin), strings.Index(s, keptEnd)
+	if i < 0 || j < i {
+		return ""
+	}
+	return "\n" + s[i:j+len(keptEnd)] + "\n"
 }
 
 // revision names the library's commit, " at commit abc1234", when git can

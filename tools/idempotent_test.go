@@ -257,3 +257,32 @@ func TestIdempotentEvents(t *testing.T) {
 		})
 	}
 }
+
+func TestIdempotentKeyScope(t *testing.T) {
+	var seen []string
+	charge := newCounted("charge", func(ctx context.Context, n int, input string) (string, error) {
+		k, _ := tools.KeyFrom(ctx)
+		seen = append(seen, k)
+		return fmt.Sprintf("txn-%d", n), nil
+	})
+	w := mustWrap(t, charge, tools.Idempotent(nil))
+	run1 := tools.WithKeyScope(t.Context(), "wf-1/run-1/")
+	first, _ := w.Call(run1, `{"order":"4471"}`)
+	again, _ := w.Call(run1, `{"order":"4471"}`)                                           // the same call in the same scope
+	other, _ := w.Call(tools.WithKeyScope(t.Context(), "wf-2/run-1/"), `{"order":"4471"}`) // another scope
+	if first != "txn-1" || again != "already done: txn-1" || other != "txn-2" {
+		t.Errorf("got %q, %q, %q; want txn-1, already done: txn-1, txn-2", first, again, other)
+	}
+	want := []string{"wf-1/run-1/" + tools.DefaultKey("charge", `{"order":"4471"}`), "wf-2/run-1/" + tools.DefaultKey("charge", `{"order":"4471"}`)}
+	if !reflect.DeepEqual(seen, want) {
+		t.Errorf("keys the tool saw: got %q, want %q", seen, want)
+	}
+	// A tool without a key has nothing to scope: it runs every time.
+	plain := newCounted("lookup", charges)
+	p := mustWrap(t, plain)
+	_, _ = p.Call(run1, "order 4471")
+	_, _ = p.Call(run1, "order 4471")
+	if plain.calls() != 2 {
+		t.Errorf("a tool without a key ran %d times, want 2", plain.calls())
+	}
+}

@@ -46,6 +46,21 @@ func inputDigest(input string) [sha256.Size]byte {
 
 type keyCtx struct{}
 
+// keyScopeCtx carries the scope given with WithKeyScope.
+type keyScopeCtx struct{}
+
+// WithKeyScope returns a context whose tool calls put scope before their
+// idempotency key (the one [KeyFunc] derives from the input), so that a
+// call is "the same" only within the scope: a durable workflow engine gives
+// the identity of the workflow run, and the call it runs again after a
+// crash, a lost reply or a failure, or that the model makes again, is
+// recognised within the run and never confused with another run's. The
+// scope reaches the service through [KeyFrom] too. A tool without a key
+// (neither [Idempotent] nor given a KeyFunc) is not affected.
+func WithKeyScope(ctx context.Context, scope string) context.Context {
+	return context.WithValue(ctx, keyScopeCtx{}, scope)
+}
+
 // KeyFrom returns the idempotency key of the call in progress, for a tool
 // marked [Idempotent] to pass on to the service it calls (an
 // Idempotency-Key header), so that the service too executes the call once.

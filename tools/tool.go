@@ -26,6 +26,11 @@ var (
 	// ErrStuck: the model called the tool with the same input more often
 	// than the run's repeat limit allows.
 	ErrStuck = errors.New("tools: stuck")
+	// ErrOutcomeUnknown: an idempotent call with the same key outlived its
+	// claim's maximum lifetime ([MaxClaim]) with the tool still running,
+	// so whether its action took place is unknown; the tool is not run
+	// again until its record expires ([ResultTTL]) or the tool returns.
+	ErrOutcomeUnknown = errors.New("tools: outcome unknown")
 )
 
 // The problems of a Tool that [New] did not build, and of a call without a
@@ -211,8 +216,10 @@ func (t *Tool) Breaker() *breaker.Breaker {
 //     ran out of time; the full error is logged, redacted;
 //   - a *[taxonomy.FatalToolError] naming the tool when the tool returned
 //     one, when its circuit is open ([ErrCircuitOpen]), when the model is
-//     stuck repeating the call ([ErrStuck]) and when the run's tool call
-//     limit is reached (run.ErrUsageLimit): the run ends;
+//     stuck repeating the call ([ErrStuck]), when the run's tool call
+//     limit is reached (run.ErrUsageLimit) and when the same idempotent
+//     call hung past its claim's lifetime ([ErrOutcomeUnknown]): the run
+//     ends;
 //   - the context's error when the caller gave up: the run ends;
 //   - a *[taxonomy.FatalToolError] classified as a programming failure for
 //     a nil *Tool, a Tool that New did not build, or a nil context.
@@ -237,7 +244,7 @@ func (t *Tool) Call(ctx context.Context, input string) (string, error) {
 	}
 	r := t.run(ctx, input)
 	if t.obs.Active() {
-		t.obs.Report(ctx, observe.CallEnd{Target: t.target, Outcome: r.outcome, Attempts: r.attempts,
+		t.obs.Report(ctx, observe.CallEnd{Target: t.target, Attempts: r.attempts,
 			Duration: time.Since(start), Reason: r.reason, Class: r.class, Type: r.typ}, r.logged)
 	}
 	return r.out, r.err
@@ -249,9 +256,8 @@ type result struct {
 	out string
 	err error
 
-	outcome  observe.Outcome
 	attempts int
-	reason   observe.Reason
+	reason   observe.Reason // zero: answered
 	class    taxonomy.Class
 	typ      string // of an internal failure
 	logged   error  // the error the log line shows
@@ -264,25 +270,26 @@ func (t *Tool) run(ctx context.Context, input string) result {
 	}
 	if problem != nil {
 		err := misuse(t.name, problem)
-		return result{err: err, outcome: observe.OutcomeFatal, logged: err}
+		return result{err: err, reason: observe.ReasonFatal, logged: err}
 	}
 	var key string // the idempotency key, computed once for both its uses
 	if t.cfg.idempotent || t.cfg.customKey {
-		key = t.cfg.keyFunc(t.name, input)
+		scope, _ := ctx.Value(keyScopeCtx{}).(string)
+		key = scope + t.cfg.keyFunc(t.name, input)
 	}
 	if run := run.From(ctx); run != nil {
 		reps := repeatsOf(run)
 		if limit := reps.limit.Load(); limit > 0 {
 			if n := reps.add(repeatHash(t.name, key, input)); int64(n) > limit {
 				msg := fmt.Sprintf("stuck: %s called %d times with the same input", t.name, n)
-				return t.stop(observe.OutcomeStuck, ErrStuck, msg, nil)
+				return t.stop(observe.ReasonStuck, ErrStuck, msg, nil)
 			}
 		}
 		if err := run.StartToolCall(); err != nil {
 			// Over the run's tool call limit: the run ends, as with a
 			// FatalToolError; the model is not told.
 			fatal := &taxonomy.FatalToolError{Tool: t.name, Cause: err}
-			return result{err: fatal, outcome: observe.OutcomeRefused, reason: observe.ReasonUsageLimit, logged: fatal}
+			return result{err: fatal, reason: observe.ReasonUsageLimit, logged: fatal}
 		}
 	}
 	if t.cfg.idempotent {
@@ -305,7 +312,13 @@ func (t *Tool) call(caller, ctx context.Context, input string, c *claim) result 
 		var out string
 		var err error
 		if c != nil {
-			c.enter()
+			switch run, stored, ok := c.enter(); {
+			case ok:
+				// An earlier attempt, abandoned, succeeded after all.
+				return reply{out: stored}, nil
+			case !run:
+				return reply{}, middleware.Unretryable(errClaimEnded, "the claim ended before the attempt started")
+			}
 			defer func() { c.leave(returned && err == nil, out) }()
 		}
 		out, err = t.inner.Call(ctx, input)
@@ -319,7 +332,7 @@ func (t *Tool) call(caller, ctx context.Context, input string, c *claim) result 
 	n := int(attempts.Load())
 	switch {
 	case err == nil && r.err == nil:
-		return result{out: r.out, outcome: observe.OutcomeOK, attempts: n}
+		return result{out: r.out, attempts: n}
 	case err == nil:
 		res := t.answer(r.err)
 		res.attempts = n
@@ -329,7 +342,7 @@ func (t *Tool) call(caller, ctx context.Context, input string, c *claim) result 
 	}
 	var final *middleware.Error
 	if errors.As(err, &final) && final.Reason == observe.ReasonCircuitOpen {
-		res := t.stop(observe.OutcomeCircuitOpen, ErrCircuitOpen, t.name+" circuit is open; stopping instead of retrying", err)
+		res := t.stop(observe.ReasonCircuitOpen, ErrCircuitOpen, t.name+" circuit is open; stopping instead of retrying", err)
 		res.attempts, res.reason, res.class = n, final.Reason, final.Class()
 		return res
 	}
@@ -352,7 +365,7 @@ func programming(problem error) error {
 
 // canceled is the result of a call whose caller gave up.
 func canceled(ctx context.Context, attempts int) result {
-	return result{err: ctx.Err(), outcome: observe.OutcomeFailed, attempts: attempts, reason: observe.ReasonCanceled,
+	return result{err: ctx.Err(), attempts: attempts, reason: observe.ReasonCanceled,
 		class: taxonomy.Class{Kind: taxonomy.Canceled, Rule: "caller gave up"}}
 }
 
@@ -384,11 +397,11 @@ func (t *Tool) answer(err error) result {
 		default:
 			err = &taxonomy.FatalToolError{Tool: t.name, Cause: err}
 		}
-		return result{err: err, outcome: observe.OutcomeFatal, logged: err}
+		return result{err: err, reason: observe.ReasonFatal, logged: err}
 	}
 	var te *taxonomy.ToolError
 	errors.As(err, &te)
-	return result{out: t.cfg.redact(te.Message), outcome: observe.OutcomeToolError, logged: te}
+	return result{out: t.cfg.redact(te.Message), reason: observe.ReasonToolError, logged: te}
 }
 
 // internal maps a failure of the tool: the model reads the tool's name and
@@ -419,13 +432,10 @@ func (t *Tool) internal(err error, final *middleware.Error, last *attempt) resul
 	default:
 		kind = fmt.Sprintf("%T", shown)
 	}
-	res := result{out: "Error: " + t.name + " failed internally (" + kind + ")", outcome: observe.OutcomeInternal,
+	res := result{out: "Error: " + t.name + " failed internally (" + kind + ")", reason: observe.ReasonInternal,
 		typ: kind, logged: err, class: taxonomy.Classify(err)}
-	if final != nil {
-		res.reason = final.Reason
-	}
 	if errors.Is(shown, context.DeadlineExceeded) {
-		res.outcome = observe.OutcomeTimeout
+		res.reason = observe.ReasonTimeout
 	}
 	if timedOut {
 		res.out = "Error: " + t.name + " timed out"
@@ -434,9 +444,9 @@ func (t *Tool) internal(err error, final *middleware.Error, last *attempt) resul
 }
 
 // stop returns the result of a run that the wrapper itself ends.
-func (t *Tool) stop(outcome observe.Outcome, sentinel error, msg string, cause error) result {
+func (t *Tool) stop(reason observe.Reason, sentinel error, msg string, cause error) result {
 	err := &taxonomy.FatalToolError{Tool: t.name, Cause: &stopError{msg: msg, sentinel: sentinel, cause: cause}}
-	return result{err: err, outcome: outcome, logged: err}
+	return result{err: err, reason: reason, logged: err}
 }
 
 // stopError is the cause of a run stopped by the wrapper: it reads as msg,
