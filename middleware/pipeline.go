@@ -82,6 +82,10 @@ type Pipeline[R any] struct {
 	bal     *Balancer // of a pool; nil for a plain pipeline
 	exec    failsafe.Executor[R]
 	hedged  failsafe.Executor[R]
+	// own says the retry runs in the pipeline's own loop (see retry): no
+	// policy was added with Policies, so failsafe-go would only run the
+	// retry, which decide drives anyway.
+	own bool
 	// abandoned counts the attempts abandoned whose function is still
 	// running (see MaxAbandoned).
 	abandoned atomic.Int64
@@ -151,6 +155,7 @@ func New[R any](name string, opts ...Option) (*Pipeline[R], error) {
 		}).
 		Build()
 	p.exec = failsafe.With(append([]failsafe.Policy[R]{retry}, policies...)...)
+	p.own = len(policies) == 0
 	if h := cfg.hedge; h != nil {
 		hedge := hedgepolicy.NewBuilderWithDelayFunc[R](func(exec failsafe.ExecutionAttempt[R]) time.Duration {
 			if run := run.From(exec.Context()); run != nil && run.Remaining() == 0 {
@@ -255,7 +260,13 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 		c.bounded, cancel = context.WithTimeout(ctx, p.cfg.maxDuration)
 		defer cancel()
 	}
-	r, err := exec.WithContext(c.bounded).GetWithExecution(c.attempt)
+	var r R
+	var err error
+	if exec == p.exec && p.own {
+		r, err = c.retry(c.bounded)
+	} else {
+		r, err = exec.WithContext(c.bounded).GetWithExecution(c.attempt)
+	}
 	if err != nil {
 		if ok, res := c.succeeded(); ok {
 			// The function succeeded as the caller gave up, and failsafe-go
@@ -332,11 +343,48 @@ func (c *call[R]) count() int {
 	return len(c.attempts)
 }
 
-// attempt runs one attempt: refusals (budget, the run's usage limits,
-// limiter, concurrency limit, breaker or the choice of a member), the
-// attempt context and timeout, the function on its own goroutine,
-// classification, decision.
+// retry makes the call's attempts as failsafe-go's retry policy, built in
+// New, would, without the policy's bookkeeping: each attempt's error is
+// decide's decision; a decision to stop ends the call, a decision to retry
+// waits as long as it says, and the end of ctx ends the call with ctx's
+// error (do returns an attempt's success all the same).
+func (c *call[R]) retry(ctx context.Context) (R, error) {
+	var zero R
+	for {
+		r, err := c.try(ctx, false)
+		if err == nil {
+			return r, nil
+		}
+		if ctx.Err() != nil {
+			return zero, ctx.Err()
+		}
+		d := decisionOf(err)
+		if !d.retries() {
+			return zero, err
+		}
+		if d.wait > 0 {
+			t := time.NewTimer(d.wait)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+				return zero, ctx.Err()
+			}
+		}
+	}
+}
+
+// attempt is one attempt under failsafe-go's executor: hedged, or with
+// policies added with Policies.
 func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
+	return c.try(exec.Context(), exec.IsHedge())
+}
+
+// try runs one attempt with parent as its context's parent: refusals
+// (budget, the run's usage limits, limiter, concurrency limit, breaker or
+// the choice of a member), the attempt context and timeout, the function on
+// its own goroutine, classification, decision.
+func (c *call[R]) try(parent context.Context, hedge bool) (R, error) {
 	var zero R
 	p := c.p
 	c.mu.Lock()
@@ -350,7 +398,6 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 	c.attempts = append(c.attempts, Attempt{Number: number, Wait: wait})
 	c.mu.Unlock()
 	c.run.AddWaited(wait)
-	hedge := exec.IsHedge()
 
 	if hedge {
 		if !c.run.TryRetry() {
@@ -364,7 +411,6 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 	if err := c.refuseAbandoned(number); err != nil {
 		return zero, err
 	}
-	parent := exec.Context()
 	counted := false // the attempt took a place in the run's request limit
 	if c.estimate != nil {
 		var refused error
