@@ -15,6 +15,8 @@
 //
 //	go run ./internal/cmd/benchrounds -update README.md docs/performance.md
 //
+// -only REGEXP regenerates only the tables whose marker's flags match.
+//
 // With -metric cpu-ns/op it compares the process CPU time per operation
 // that benchmarks using internal/benchcpu report, instead of wall time: on
 // a machine loaded by other work, wall time grows with the load and CPU
@@ -53,10 +55,18 @@ import (
 
 func main() {
 	upd := flag.Bool("update", false, "regenerate the tables between benchrounds markers in the files given as arguments")
+	only := flag.String("only", "", "with -update: regenerate only the tables whose marker's flags match this regular expression")
 	c := options(flag.CommandLine)
 	flag.Parse()
 	if *upd {
-		if err := update(flag.Args()); err != nil {
+		var re *regexp.Regexp
+		if *only != "" {
+			var err error
+			if re, err = regexp.Compile(*only); err != nil {
+				fail("-only: %v", err)
+			}
+		}
+		if err := update(flag.Args(), re); err != nil {
 			fail("%v", err)
 		}
 		return
