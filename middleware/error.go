@@ -49,6 +49,7 @@ var reasonErr = [...]error{
 	observe.ReasonThrottled:         ErrThrottled,
 	observe.ReasonUsageLimit:        run.ErrUsageLimit,
 	observe.ReasonConcurrency:       limit.ErrConcurrency,
+	observe.ReasonAbandoned:         ErrAbandoned,
 }
 
 // Attempt records one attempt of a call.

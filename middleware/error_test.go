@@ -31,7 +31,8 @@ func TestReasonString(t *testing.T) {
 		observe.ReasonThrottled:         "retries throttled",
 		observe.ReasonUsageLimit:        "usage limit",
 		observe.ReasonConcurrency:       "concurrency limit",
-		observe.ReasonConcurrency + 1:   "reason(14)",
+		observe.ReasonAbandoned:         "abandoned attempts",
+		observe.ReasonAbandoned + 1:     "reason(15)",
 		200:                             "reason(200)",
 	} {
 		if got := r.String(); got != want {

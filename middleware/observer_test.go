@@ -15,7 +15,7 @@ func TestOutcomeAndRefusalNames(t *testing.T) {
 		observe.OutcomeOK: "ok", observe.OutcomeFailed: "failed", observe.OutcomeToolError: "tool_error",
 		observe.OutcomeFatal: "fatal", observe.OutcomeInternal: "internal", observe.OutcomeTimeout: "timeout",
 		observe.OutcomeCircuitOpen: "circuit_open", observe.OutcomeStuck: "stuck", observe.OutcomeReplayed: "replayed",
-		observe.OutcomeRefused: "refused", observe.OutcomeRefused + 1: "outcome(10)", 200: "outcome(200)",
+		observe.OutcomeRefused: "refused", observe.OutcomeUnknown: "unknown", observe.OutcomeUnknown + 1: "outcome(11)", 200: "outcome(200)",
 	}
 	for o, want := range outcomes {
 		if got := o.String(); got != want {
@@ -26,7 +26,7 @@ func TestOutcomeAndRefusalNames(t *testing.T) {
 		0: "refusal(0)", observe.RefusedBudget: "budget", observe.RefusedThrottle: "throttle",
 		observe.RefusedRateLimit: "rate_limit", observe.RefusedUsageLimit: "usage_limit",
 		observe.RefusedCircuitOpen: "circuit_open", observe.RefusedConcurrency: "concurrency",
-		observe.RefusedConcurrency + 1: "refusal(7)", 200: "refusal(200)",
+		observe.RefusedAbandoned: "abandoned", observe.RefusedAbandoned + 1: "refusal(8)", 200: "refusal(200)",
 	}
 	for r, want := range refusals {
 		if got := r.String(); got != want {

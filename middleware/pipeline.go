@@ -82,6 +82,9 @@ type Pipeline[R any] struct {
 	bal     *Balancer // of a pool; nil for a plain pipeline
 	exec    failsafe.Executor[R]
 	hedged  failsafe.Executor[R]
+	// abandoned counts the attempts abandoned whose function is still
+	// running (see MaxAbandoned).
+	abandoned atomic.Int64
 }
 
 // New builds a pipeline for the target called name (it appears in errors and
@@ -193,7 +196,9 @@ func (p *Pipeline[R]) Observers() observe.Observers { return p.obs }
 // returns, and its late result is discarded and reported once (a
 // [observe.LateResult] event). A function with side effects that must not run
 // twice has to settle them itself when it returns (package tools keeps an
-// idempotent call's claim until then). When the attempt cannot end early
+// idempotent call's claim until then). At most [MaxAbandoned] abandoned
+// attempts may still be running: past it, new calls fail fast with
+// [ErrAbandoned] until some return. When the attempt cannot end early
 // (no timeout, a caller context that cannot be canceled), fn runs on the
 // caller's goroutine.
 //
@@ -352,6 +357,9 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 		if p.obs.Active() {
 			p.obs.Observe(c.caller, observe.Hedged{Target: p.name, Attempt: number})
 		}
+	}
+	if err := c.refuseAbandoned(number); err != nil {
+		return zero, err
 	}
 	parent := exec.Context()
 	counted := false // the attempt took a place in the run's request limit
@@ -559,6 +567,7 @@ func (c *call[R]) runAttempt(ctx context.Context, s State, release func()) (R, e
 		release() // the function returned: its slots are free, abandoned or not
 		w.r, w.err = r, err
 		if !w.state.CompareAndSwap(attemptRunning, attemptReturned) {
+			c.p.abandoned.Add(-1)
 			c.late(ctx, s.Attempt, time.Since(w.abandonedAt), err)
 			return
 		}
@@ -574,6 +583,7 @@ func (c *call[R]) runAttempt(ctx context.Context, s State, release func()) (R, e
 		<-w.done // the function returned as ctx ended: its result stands
 		return w.r, w.err, false
 	}
+	c.p.abandoned.Add(1) // until the function returns
 	var zero R
 	return zero, &AbandonedError{Cause: context.Cause(ctx)}, true
 }

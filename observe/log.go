@@ -37,6 +37,8 @@ import (
 //	"already done"             INFO  tool, idempotency_key
 //	"lease lost"               WARN  tool, idempotency_key
 //	"idempotency store failed" ERROR tool, idempotency_key, err
+//	"tool hung; outcome unknown"
+//	                           ERROR tool, idempotency_key, held, err   the claim's lifetime ended
 //	"tool progress"            INFO  server, tool, progress, total, message
 //	"server log"               the server's level: server, logger, message
 //	"redis unavailable"        WARN  feature, redis_key, action, err   shared state (resilientredis)
@@ -62,6 +64,7 @@ const (
 	KeyTool           = "tool"            // the tool's name
 	KeyType           = "type"            // the Go type of a tool's internal failure, "panic" for a panic
 	KeyIdempotencyKey = "idempotency_key" // the key of an idempotent call
+	KeyHeld           = "held"            // how long a hung idempotent call had held its key
 )
 
 // Attribute keys of the lines about MCP tool servers (package
@@ -178,6 +181,9 @@ func (o logObserver) observeError(ctx context.Context, e Event, err error) {
 	case StoreFailed:
 		l.LogAttrs(ctx, slog.LevelError, "idempotency store failed",
 			slog.String(KeyTool, e.Tool), slog.String(KeyIdempotencyKey, e.Key), errAttr(err))
+	case HungCall:
+		l.LogAttrs(ctx, slog.LevelError, "tool hung; outcome unknown",
+			slog.String(KeyTool, e.Tool), slog.String(KeyIdempotencyKey, e.Key), slog.Duration(KeyHeld, e.Held), errAttr(err))
 	case ToolProgress:
 		total := slog.Attr{}
 		if e.Total > 0 {
@@ -231,7 +237,7 @@ func (o logObserver) toolEnd(ctx context.Context, e CallEnd, err error) {
 		o.l.LogAttrs(ctx, slog.LevelDebug, "tool error", name, errAttr(err))
 	case OutcomeInternal, OutcomeTimeout:
 		o.l.LogAttrs(ctx, slog.LevelError, "tool failed internally", name, slog.String(KeyType, e.Type), errAttr(err))
-	case OutcomeFatal, OutcomeCircuitOpen, OutcomeStuck, OutcomeRefused:
+	case OutcomeFatal, OutcomeCircuitOpen, OutcomeStuck, OutcomeRefused, OutcomeUnknown:
 		o.l.LogAttrs(ctx, slog.LevelWarn, "tool stopped the run", name, slog.String(KeyReason, stopReason(e.Outcome)), errAttr(err))
 	}
 }
@@ -244,6 +250,8 @@ func stopReason(o Outcome) string {
 		return "stuck"
 	case OutcomeRefused:
 		return "usage limit"
+	case OutcomeUnknown:
+		return "outcome unknown"
 	}
 	return "fatal"
 }

@@ -75,7 +75,7 @@ type Start struct {
 // Event is one of the event types of this package: [CallEnd], [AttemptEnd],
 // [LateResult], [RetryScheduled], [Recovered], [GaveUp], [BreakerChange],
 // [Refusal], [Cooldown], [Suspended], [Fallback], [Hedged], [Compacted], [StreamRestarted],
-// [BatchSplit], [IdempotentReplay], [LeaseLost], [StoreFailed], [ToolProgress],
+// [BatchSplit], [IdempotentReplay], [LeaseLost], [StoreFailed], [HungCall], [ToolProgress],
 // [ServerLog], [SharedStateUnavailable], [SharedStateRestored]. More may be
 // added.
 type Event interface{ event() }
@@ -96,10 +96,11 @@ const (
 	OutcomeStuck                      // the model repeated the call too often: the run ends
 	OutcomeReplayed                   // an idempotent tool answered from its store
 	OutcomeRefused                    // a limit of the run refused the call
+	OutcomeUnknown                    // the same idempotent call hung past its claim's lifetime: the run ends
 )
 
 var outcomeNames = [...]string{"ok", "failed", "tool_error", "fatal", "internal", "timeout",
-	"circuit_open", "stuck", "replayed", "refused"}
+	"circuit_open", "stuck", "replayed", "refused", "unknown"}
 
 // String returns the outcome's lowercase name, e.g. "tool_error".
 func (o Outcome) String() string {
@@ -120,9 +121,10 @@ const (
 	RefusedUsageLimit                           // a usage limit of the run (tokens, requests, tool calls)
 	RefusedCircuitOpen                          // the circuit breaker is open
 	RefusedConcurrency                          // the concurrency limit's wait ran out
+	RefusedAbandoned                            // too many abandoned attempts have not returned
 )
 
-var refusalNames = [...]string{"", "budget", "throttle", "rate_limit", "usage_limit", "circuit_open", "concurrency"}
+var refusalNames = [...]string{"", "budget", "throttle", "rate_limit", "usage_limit", "circuit_open", "concurrency", "abandoned"}
 
 // String returns the reason's lowercase name, e.g. "rate_limit".
 func (r RefusalReason) String() string {
@@ -303,6 +305,16 @@ type StoreFailed struct {
 	Key  string
 }
 
+// HungCall reports an idempotent call whose tool still ran when its
+// claim's maximum lifetime (Held) ended: its holder stopped renewing the
+// claim and marked the key's record as of unknown outcome, so that a call
+// with the same key ends its run instead of running the tool again.
+type HungCall struct {
+	Tool string
+	Key  string
+	Held time.Duration
+}
+
 // ToolProgress reports a progress notification of a tool call in flight,
 // as an MCP server sends it (notifications/progress; package
 // resilientmcp). The server's message, a text, goes to the log observer
@@ -404,6 +416,7 @@ func (BatchSplit) event()       {}
 func (IdempotentReplay) event() {}
 func (LeaseLost) event()        {}
 func (StoreFailed) event()      {}
+func (HungCall) event()         {}
 func (ToolProgress) event()     {}
 func (ServerLog) event()        {}
 

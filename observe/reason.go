@@ -42,6 +42,10 @@ const (
 	// ReasonConcurrency: the target's concurrency limit (middleware.MaxConcurrent)
 	// had no free slot within the wait allowed; no request was sent.
 	ReasonConcurrency
+	// ReasonAbandoned: too many attempts of the target were abandoned and
+	// have not returned yet (middleware.MaxAbandoned): its client is hung,
+	// so no request was sent until some return.
+	ReasonAbandoned
 )
 
 var reasonText = [...]string{
@@ -58,6 +62,7 @@ var reasonText = [...]string{
 	ReasonThrottled:         "retries throttled",
 	ReasonUsageLimit:        "usage limit",
 	ReasonConcurrency:       "concurrency limit",
+	ReasonAbandoned:         "abandoned attempts",
 }
 
 // String returns the reason's short name, e.g. "circuit open".

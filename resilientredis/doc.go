@@ -28,13 +28,14 @@
 //
 // # Idempotency store
 //
-// [Store] implements tools.Store: a claim, a completion and a release are
-// each one Lua script, atomic on the server, and leases and times to live
-// run on Redis's clock. Two replicas calling a mutating tool with the same
-// input execute it once; the second waits for the first and returns its
-// result. A holder that dies mid-call blocks its key until its lease ends,
-// and then a later call may run. A claim whose reply was lost counts as the
-// caller's, and a claim that failed is undone (see [Store]).
+// [Store] implements tools.Store: a claim, a renewal, a completion, a
+// release and the mark of a hung call are each one Lua script, atomic on
+// the server, and leases and times to live run on Redis's clock. Two
+// replicas calling a mutating tool with the same input execute it once;
+// the second waits for the first and returns its result. A holder that
+// dies mid-call blocks its key until its lease ends, and then a later call
+// may run. A claim whose reply was lost counts as the caller's, a claim
+// that failed is undone, and a renewal that failed is not (see [Store]).
 //
 // # Exactly once
 //
@@ -95,10 +96,12 @@
 // so each command runs on a goroutine of its own and the caller is
 // answered at the timeout. The command may still run in Redis afterwards
 // (a stalled Redis runs what it received when it wakes), and each feature
-// makes that safe: a Store abandons a claim that failed, a late limiter
+// makes that safe: a Store abandons a claim that failed and never undoes a
+// renewal (it only extends a lease its holder wants), a late limiter
 // admission takes a slot nobody uses (the fleet admits one attempt fewer,
-// never one more), and so does a late semaphore acquire until its lease
-// ends, and breaker changes are versioned. A goroutine left
+// never one more), a semaphore gives back and bars the token of an
+// acquire that gave up, so that it holds no slot when it lands, and
+// breaker changes are versioned. A goroutine left
 // running holds a pooled connection until the client's own timeouts end
 // its command, so the client's pool size bounds them.
 //

@@ -3,10 +3,12 @@ package resilientredis_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -126,8 +128,8 @@ func TestTimeoutHonouredWhateverTheClient(t *testing.T) {
 // TestTimedOutClaimLeavesNoGhost: a Claim that timed out on the client
 // runs in Redis when it wakes, making an in-flight record whose caller has
 // gone. The Store abandons it, so the next identical call runs as soon as
-// Redis answers, instead of waiting out the lease of a call that never
-// ran.
+// the abandon lands (within a second of Redis answering again), instead of
+// waiting out the lease of a call that never ran.
 func TestTimedOutClaimLeavesNoGhost(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t)
@@ -146,6 +148,9 @@ func TestTimedOutClaimLeavesNoGhost(t *testing.T) {
 		t.Errorf("Call while Redis stalls: got (%q, %v), want (%q, nil)", out, err, want)
 	}
 	resumed()
+	// The abandon lands when Redis answers again, and the Store, which
+	// treated Redis as down during the stall, tries it again within a second.
+	resilientredis.WaitAbandons(s)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -286,4 +291,75 @@ func TestUnreachableRedisFailsFast(t *testing.T) {
 	if err == nil || !strings.Contains(string(out), "but no Redis answers there") || took > 20*time.Second {
 		t.Errorf("got %v after %v, want a failure within seconds saying no Redis answers; output:\n%s", err, took, out)
 	}
+}
+
+// TestRenewalDuringAStallKeepsTheRecord: Redis stalls (DEBUG SLEEP, 1.5 s)
+// while an idempotent call runs, and the renewal of its claim runs out of
+// time. The record stays: a renewal that fails leaves it to its lease (it
+// expires only if the holder is really gone). Another replica calling with
+// the same input once Redis is back waits for the running call and gets
+// its result: one charge.
+func TestRenewalDuringAStallKeepsTheRecord(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	prefix := resilientredis.Prefix("stall:")
+	a := storeOn(t, srv.client(), prefix, resilientredis.Timeout(200*time.Millisecond))
+	b := &claimCounter{Store: storeOn(t, srv.client(), prefix, slow)}
+	var executions atomic.Int32
+	finish := make(chan struct{})
+	charge := tools.Func("charge", "Charges a card once for an order.", func(context.Context, string) (string, error) {
+		n := executions.Add(1)
+		<-finish
+		return fmt.Sprintf("charged txn-%d", n), nil
+	})
+	const lease = 3 * time.Second // renewed every second
+	first := idempotent(t, charge, a, tools.Lease(lease), tools.Timeout(0))
+	second := idempotent(t, charge, b, tools.Lease(lease), tools.Timeout(0))
+	// Load the scripts, so that what runs late is the renewal.
+	if _, ok, err := a.Claim(context.Background(), "warm-up", "w", time.Minute); !ok || err != nil {
+		t.Fatalf("Claim: got %v, %v", ok, err)
+	}
+
+	firstOut := make(chan string, 1)
+	go func() {
+		out, _ := first.Call(context.Background(), order)
+		firstOut <- out
+	}()
+	if _, ok := eventually(5*time.Second, func() bool { return executions.Load() == 1 }); !ok {
+		t.Fatal("the first call did not start")
+	}
+	resumed := srv.pause(1500 * time.Millisecond) // over the renewal a second after the claim
+	resumed()
+	resilientredis.WaitAbandons(a) // whatever the first replica undoes after its failed renewal is done
+
+	secondOut := make(chan string, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		out, _ := second.Call(ctx, order)
+		secondOut <- out
+	}()
+	// The first call ends once the second has run the tool, or waits for it.
+	if _, ok := eventually(10*time.Second, func() bool { return executions.Load() == 2 || b.claims.Load() >= 2 }); !ok {
+		t.Error("the second call neither ran nor waited")
+	}
+	close(finish)
+	if out := <-secondOut; out != "charged txn-1" || executions.Load() != 1 {
+		t.Errorf("the other replica after the stall: got %q after %d executions, want the running call's charge, once",
+			out, executions.Load())
+	}
+	if out := <-firstOut; out != "charged txn-1" {
+		t.Errorf("the first call: got %q", out)
+	}
+}
+
+// claimCounter counts the claims made on its store.
+type claimCounter struct {
+	tools.Store
+	claims atomic.Int32
+}
+
+func (c *claimCounter) Claim(ctx context.Context, key, owner string, lease time.Duration) (tools.Record, bool, error) {
+	c.claims.Add(1)
+	return c.Store.Claim(ctx, key, owner, lease)
 }

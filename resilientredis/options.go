@@ -227,7 +227,8 @@ func FailClosed() Option {
 // MaxReplicas bounds the replicas [WaitReplicas] may wait for.
 const MaxReplicas = 16
 
-// WaitReplicas makes a [Store] wait, after each claim and each completion,
+// WaitReplicas makes a [Store] wait, after each claim and each completion
+// (and each mark of a hung call's unknown outcome; renewals do not wait),
 // until n replicas of the master that took it have it too (Redis's WAIT,
 // on the same connection, up to timeout), so that a failover to one of
 // them keeps the record. A claim that fewer replicas acknowledged in time

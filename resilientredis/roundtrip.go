@@ -62,6 +62,29 @@ func attempt[T any](ctx context.Context, h *health, timeout time.Duration, f fun
 	if err := h.admit(); err != nil {
 		return v, false, err
 	}
+	return send(ctx, h, timeout, f)
+}
+
+// undo runs f, a round trip that undoes a command sent to Redis which
+// failed, until Redis answers, ctx ends or the client is closed (see
+// retryRound). The first round trip goes at once, whatever the health of
+// Redis: it must follow the command on the wire, so that a stalled Redis,
+// which runs the command when it wakes, runs the undoing with it.
+func undo[T any](ctx context.Context, h *health, timeout time.Duration, f func(context.Context) (T, error)) (T, error) {
+	first := true
+	return retryRound(ctx, func(ctx context.Context) (T, error) {
+		through := attempt[T]
+		if first {
+			first, through = false, send[T]
+		}
+		v, _, err := through(ctx, h, timeout, f)
+		return v, err
+	})
+}
+
+// send is attempt without the health check: one round trip, whatever the
+// health of Redis, recorded in h unless the caller gave up.
+func send[T any](ctx context.Context, h *health, timeout time.Duration, f func(context.Context) (T, error)) (v T, sent bool, err error) {
 	v, err = roundTrip(ctx, timeout, f)
 	switch {
 	case err == nil:

@@ -20,7 +20,8 @@ import (
 // The bounds of a [Semaphore]'s arguments.
 const (
 	// MaxSlots is the most slots a Semaphore may have: its sorted set
-	// holds one member per slot taken, and each acquire reads its size.
+	// holds one member per slot taken (and one per token barred, see
+	// [Semaphore]), and each acquire counts the slots.
 	MaxSlots = 10000
 	// MaxKeyLen is the longest key, in bytes, a Semaphore accepts (before
 	// the prefix).
@@ -100,11 +101,32 @@ const (
 // the pipeline before it hands the attempt's result over, so a Redis that
 // stalls delays that result by [Timeout] at most (and only one release a
 // second, the others skipping Redis while it is down). A release Redis does
-// not take frees the slot when its lease ends, since the renewals stop; an acquire that ran
-// out of time may still take a slot in Redis, unused until its lease ends:
-// the fleet admits one fewer meanwhile, never one more. While Redis is
-// down, one round trip a second is tried, and the other calls take the
-// unavailable path at once.
+// not take is retried in the background until Redis answers (the slot is
+// freed when its lease ends anyway, since the renewals stop). While Redis is down, one round trip a second is tried, and the
+// other calls take the unavailable path at once.
+//
+// # Acquisitions that gave up
+//
+// An acquire whose round trip ran out of time (or whose caller gave up)
+// may still run in Redis afterwards: a stalled Redis runs what it received
+// when it wakes. An acquisition that gave up holds no slot afterwards: its
+// token is given back and barred for a lease, in the background, until
+// Redis takes it. The give-back goes at once, so that a stalled Redis
+// usually receives it right behind the take, and runs both when it wakes;
+// if it could not be sent then (a new connection waits for Redis's
+// greeting), the take's slot is freed at the first round trip Redis
+// answers, within a second of waking. Either way the take, whether it
+// landed before the bar or lands after, holds no slot past that. A release
+// after a renewal that failed (which may land later still, and would take
+// the slot again) bars the token too, and a release Redis did not take is
+// given back the same way. The tokens waiting to be given back are at most
+// [MaxGiveBacks] per Semaphore, given back by one goroutine, all in one
+// round trip. A bar is a member of the sorted set scored below zero, never
+// counted as a slot, dropped when its lease ends: the bars number at most
+// the acquisitions and renewals that failed within one lease. Only a take
+// held up on its way for longer than a lease after its bar takes a slot
+// nobody uses, until its lease ends: the fleet then admits one fewer,
+// never one more.
 //
 // A Semaphore is safe for concurrent use. Build one per process and key,
 // and share it.
@@ -127,6 +149,8 @@ type Semaphore struct {
 	mu     sync.Mutex
 	sub    *subscription // the releases announced, from the first wait to Close
 	closed bool
+
+	giving giveBacks // the tokens to give back and bar
 }
 
 var _ limit.Semaphore = (*Semaphore)(nil)
@@ -273,11 +297,16 @@ func (s *Semaphore) jitteredPoll() time.Duration {
 // waiting for one until deadline (or fails with FailClosed); next is then
 // -1, as it is when the caller gave up.
 func (s *Semaphore) try(ctx context.Context, token string, deadline time.Time) (release func(), next time.Duration, err error) {
-	res, _, err := attempt(ctx, s.health, s.timeout, func(ctx context.Context) ([]int64, error) {
+	res, sent, err := attempt(ctx, s.health, s.timeout, func(ctx context.Context) ([]int64, error) {
 		return takeScript.Run(ctx, s.client, []string{s.key}, s.n, s.lease.Milliseconds(), token).Int64Slice()
 	})
-	if err == nil && len(res) != 2 {
+	if err == nil && (len(res) != 2 || res[0] == 2) {
 		err = fmt.Errorf("unexpected reply %v", res)
+	}
+	if err != nil && sent {
+		// The take may run in Redis later (a stalled Redis runs what it
+		// received when it wakes): it must take nothing then.
+		s.giveBack(token)
 	}
 	switch {
 	case err != nil && ctx.Err() != nil:
@@ -324,31 +353,41 @@ func (s *Semaphore) Close() error {
 }
 
 // The scripts take the sorted set of holders as KEYS[1], whose members are
-// tokens and scores the ends of their leases, in ms on Redis's clock. Each
-// first drops the holders whose lease ended, and keeps the key alive as
-// long as its longest lease.
+// tokens. A token holding a slot is scored by the end of its lease, in ms
+// on Redis's clock; a token barred from taking one (its acquisition gave
+// up, or its holder released the slot after a renewal failed) is scored by
+// minus the end of its bar, so that it never counts as a slot. Each script
+// first drops the leases and bars that ended, and keeps the key alive as
+// long as its longest lease or bar.
 var (
 	// ARGV: n, lease in ms, token. Returns {1, 0} when token holds a slot
 	// (also when it already did: go-redis sends a script again when its
-	// reply was lost), or {0, ms until the earliest lease ends}.
+	// reply was lost), {2, 0} when token is barred, or {0, ms until the
+	// earliest lease ends}.
 	takeScript = redis.NewScript(semaphoreLua + `
-if redis.call('ZSCORE', KEYS[1], ARGV[3]) then
+local score = redis.call('ZSCORE', KEYS[1], ARGV[3])
+if score and tonumber(score) > 0 then
   return {1, 0}
+elseif score then
+  return {2, 0}
 end
-if redis.call('ZCARD', KEYS[1]) < n then
+if slots() < n then
   take()
   return {1, 0}
 end
-local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+local first = redis.call('ZRANGEBYSCORE', KEYS[1], 0, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
 return {0, tonumber(first[2]) - now}
 `)
 	// ARGV: n, lease in ms, token. Extends token's lease and returns 1; when
 	// the lease was lost, takes a slot again and returns 2 if one is free,
-	// or returns 0.
+	// or returns 0 (also when token is barred).
 	renewScript = redis.NewScript(semaphoreLua + `
+local score = redis.call('ZSCORE', KEYS[1], ARGV[3])
 local r = 1
-if not redis.call('ZSCORE', KEYS[1], ARGV[3]) then
-  if redis.call('ZCARD', KEYS[1]) >= n then
+if score and tonumber(score) < 0 then
+  return 0
+elseif not score then
+  if slots() >= n then
     return 0
   end
   r = 2
@@ -356,11 +395,27 @@ end
 take()
 return r
 `)
-	// ARGV: token. Removes token, and announces the free slot on the
-	// channel named as the key.
-	giveBackScript = redis.NewScript(`
-if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then
+	// ARGV: n (unused), bar in ms, tokens. Removes each token's slot,
+	// announcing the free slots on the channel named as the key; with a bar
+	// over 0, then bars each token for that long, so that a take or a
+	// renewal of it that lands later takes nothing.
+	giveBackScript = redis.NewScript(semaphoreLua + `
+local freed = false
+for i = 3, #ARGV do
+  local score = redis.call('ZSCORE', KEYS[1], ARGV[i])
+  if score and tonumber(score) > 0 then
+    redis.call('ZREM', KEYS[1], ARGV[i])
+    freed = true
+  end
+  if lease > 0 and not (score and tonumber(score) < 0) then
+    redis.call('ZADD', KEYS[1], string.format('%d', -(now + lease)), ARGV[i])
+  end
+end
+if freed then
   redis.call('PUBLISH', KEYS[1], '1')
+end
+if lease > 0 and redis.call('PTTL', KEYS[1]) < lease then
+  redis.call('PEXPIRE', KEYS[1], string.format('%d', lease))
 end
 return 0
 `)
@@ -371,7 +426,10 @@ if redis.replicate_commands then pcall(redis.replicate_commands) end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local n, lease = tonumber(ARGV[1]), tonumber(ARGV[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], string.format('%d', -now), string.format('%d', now))
+local function slots()
+  return redis.call('ZCOUNT', KEYS[1], '(0', '+inf')
+end
 local function take()
   redis.call('ZADD', KEYS[1], string.format('%d', now + lease), ARGV[3])
   if redis.call('PTTL', KEYS[1]) < lease then

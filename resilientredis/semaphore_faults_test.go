@@ -3,6 +3,7 @@ package resilientredis_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -14,19 +15,14 @@ import (
 // when the test ends.
 func semaphoreOn(t *testing.T, srv *server, n int, opts ...resilientredis.Option) *resilientredis.Semaphore {
 	t.Helper()
-	s, err := resilientredis.NewSemaphore(srv.client(), "provider", n, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
-	return s
+	return newSemaphore(t, srv.client(), "provider", n, opts...)
 }
 
 // TestSemaphoreRedisStalls: while Redis stalls (DEBUG SLEEP), an Acquire
 // answers at its Timeout, not at the stall's end: failing open, with a
 // slot of this process; with FailClosed, with ErrUnavailable. The acquire
-// that timed out runs when Redis wakes and takes a slot nobody holds: the
-// fleet has one slot fewer until its lease ends, never one more.
+// that timed out runs when Redis wakes, but takes no slot: it was given
+// back and barred.
 func TestSemaphoreRedisStalls(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t)
@@ -52,13 +48,18 @@ func TestSemaphoreRedisStalls(t *testing.T) {
 	}
 	resumed()
 
-	key := resilientredis.DefaultSemaphorePrefix + "provider"
-	if got := srv.do("ZCARD", key); got != int64(1) {
-		t.Errorf("after Redis woke: got %v holders, want 1 (an acquire that timed out)", got)
+	resilientredis.WaitGivenBack(open)
+	resilientredis.WaitGivenBack(closed)
+	if got := slots(srv, resilientredis.DefaultSemaphorePrefix+"provider"); got != 0 {
+		t.Errorf("after Redis woke: got %v holders, want none", got)
 	}
-	if _, ok := eventually(lease+2*time.Second, func() bool { return srv.do("ZCARD", key) == int64(0) }); !ok {
-		t.Error("the slot of the acquire that timed out was not freed by its lease")
-	}
+}
+
+// slots returns how many slots of the semaphore at key are held in srv:
+// the members of its sorted set scored by the end of a lease, not the
+// tokens barred (scored below zero).
+func slots(srv *server, key string) int64 {
+	return srv.do("ZCOUNT", key, "(0", "+inf").(int64)
 }
 
 // TestSemaphoreResubscribes: when Redis drops the subscription's
@@ -101,10 +102,94 @@ func TestSemaphoreAfterRestart(t *testing.T) {
 	defer release()
 	srv.restart()
 	key := resilientredis.DefaultSemaphorePrefix + "provider"
-	if _, ok := eventually(3*lease, func() bool { return srv.do("ZCARD", key) == int64(1) }); !ok {
+	if _, ok := eventually(3*lease, func() bool { return slots(srv, key) == 1 }); !ok {
 		t.Fatal("the holder did not take its slot again after the restart")
 	}
 	if _, err := b.Acquire(context.Background(), 0); !errors.Is(err, limit.ErrConcurrency) {
 		t.Errorf("another replica after the holder renewed: got %v, want ErrConcurrency", err)
+	}
+}
+
+// TestSemaphoreStallLeavesNoGhostSlots: two replicas each try to take a
+// slot of three while Redis stalls for 4 s (DEBUG SLEEP); both give up at
+// their Timeout and admit on a slot of their own process (failing open).
+// Their takes run in Redis when it wakes, but an acquisition that gave up
+// never holds a slot afterwards: once Redis is back, all three slots are
+// free, not two of them taken for a lease by nobody.
+func TestSemaphoreStallLeavesNoGhostSlots(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	opts := []resilientredis.Option{resilientredis.Timeout(200 * time.Millisecond)} // the default lease, 15 s
+	a, b := semaphoreOn(t, srv, 3, opts...), semaphoreOn(t, srv, 3, opts...)
+	acquire(t, a, 0)() // loads the scripts
+	acquire(t, b, 0)()
+
+	resumed := srv.pause(4 * time.Second)
+	for _, s := range []*resilientredis.Semaphore{a, b} {
+		release, err := s.Acquire(context.Background(), 0)
+		if err != nil {
+			t.Fatalf("fail open while Redis stalls: got %v, want a slot of this process", err)
+		}
+		release()
+	}
+	resumed()
+
+	key := resilientredis.DefaultSemaphorePrefix + "provider"
+	resilientredis.WaitGivenBack(a)
+	resilientredis.WaitGivenBack(b)
+	if got := slots(srv, key); got != 0 {
+		t.Fatalf("after Redis woke: %v slots held in Redis, want none: the acquisitions that gave up hold them", got)
+	}
+	for range 3 {
+		defer acquire(t, a, 0)()
+	}
+	if got := slots(srv, key); got != 3 {
+		t.Errorf("three acquisitions once Redis is back: got %v slots in Redis, want 3", got)
+	}
+}
+
+// TestSemaphoreGiveBackBeforeTheLateTake: when the give-back of an
+// acquisition that gave up lands before its take (held up on the way), the
+// take takes nothing, nor does a renewal of the token; the bar is not a
+// slot, and other acquisitions take every slot as usual.
+func TestSemaphoreGiveBackBeforeTheLateTake(t *testing.T) {
+	t.Parallel()
+	ss, key := newSemaphores(t, 1, 2)
+	s := ss[0]
+	resilientredis.GiveBack(s, "gave-up")
+	if got, err := resilientredis.Take(s, "gave-up"); got != 2 || err != nil {
+		t.Errorf("the late take: got %v, %v, want 2 (barred)", got, err)
+	}
+	if got, err := resilientredis.Renew(s, "gave-up"); got != 0 || err != nil {
+		t.Errorf("a late renewal: got %v, %v, want 0 (none)", got, err)
+	}
+	r1, r2 := acquire(t, s, 0), acquire(t, s, 0)
+	refused(t, s, key, 2)
+	r1()
+	r2()
+	// A token given back after it took a slot frees the slot and is barred.
+	if got, err := resilientredis.Take(s, "late"); got != 1 || err != nil {
+		t.Fatalf("Take: got %v, %v, want 1", got, err)
+	}
+	resilientredis.GiveBack(s, "late")
+	if got, _ := resilientredis.Take(s, "late"); got != 2 {
+		t.Errorf("a token given back: got %v, want 2 (barred)", got)
+	}
+	a, b := acquire(t, s, 0), acquire(t, s, 0)
+	refused(t, s, key, 2)
+	a()
+	b()
+}
+
+// TestSemaphoreGiveBacksBounded: while Redis does not answer, the tokens
+// waiting to be given back are at most MaxGiveBacks.
+func TestSemaphoreGiveBacksBounded(t *testing.T) {
+	t.Parallel()
+	s := newSemaphore(t, downClient(t), "provider", 2)
+	for i := range resilientredis.MaxGiveBacks + 100 {
+		resilientredis.QueueGiveBack(s, fmt.Sprint("token-", i))
+	}
+	if got := resilientredis.PendingGiveBacks(s); got != resilientredis.MaxGiveBacks {
+		t.Errorf("pending give-backs: got %d, want %d", got, resilientredis.MaxGiveBacks)
 	}
 }

@@ -19,6 +19,23 @@ import (
 	"github.com/resilientgo/resilient/resilientredis"
 )
 
+// newSemaphore returns a semaphore on c, closed when the test ends, after
+// which c is closed and the slots the semaphore gives back in the
+// background are waited for (closing the client ends them).
+func newSemaphore(t *testing.T, c redis.UniversalClient, key string, n int, opts ...resilientredis.Option) *resilientredis.Semaphore {
+	t.Helper()
+	s, err := resilientredis.NewSemaphore(c, key, n, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = s.Close()
+		_ = c.Close()
+		resilientredis.WaitGivenBack(s)
+	})
+	return s
+}
+
 // newSemaphores returns count semaphores of n slots sharing one key, each
 // with a client of its own (count replicas), closed when the test ends,
 // and the key of their sorted set.
@@ -29,12 +46,7 @@ func newSemaphores(t *testing.T, count, n int, opts ...resilientredis.Option) ([
 	opts = append([]resilientredis.Option{slow, resilientredis.Prefix(prefix)}, opts...)
 	var ss []*resilientredis.Semaphore
 	for range count {
-		s, err := resilientredis.NewSemaphore(newClient(t, addr), "provider", n, opts...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = s.Close() })
-		ss = append(ss, s)
+		ss = append(ss, newSemaphore(t, newClient(t, addr), "provider", n, opts...))
 	}
 	return ss, prefix + "provider"
 }
@@ -61,9 +73,12 @@ func refused(t *testing.T, s *resilientredis.Semaphore, key string, n int) {
 	}
 }
 
+// holders returns how many slots of the semaphore at key are held: the
+// members of its sorted set scored by the end of a lease, not the tokens
+// barred (scored below zero).
 func holders(t *testing.T, key string) int64 {
 	t.Helper()
-	return newClient(t, redisAddr(t)).ZCard(context.Background(), key).Val()
+	return newClient(t, redisAddr(t)).ZCount(context.Background(), key, "(0", "+inf").Val()
 }
 
 func TestNewSemaphoreInvalid(t *testing.T) {
@@ -321,11 +336,7 @@ func TestSemaphoreLeaseLost(t *testing.T) {
 func TestSemaphoreRedisDown(t *testing.T) {
 	t.Parallel()
 	logger, msgs := newRecorder()
-	s, err := resilientredis.NewSemaphore(downClient(t), "provider", 2, resilientredis.Logger(logger))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := newSemaphore(t, downClient(t), "provider", 2, resilientredis.Logger(logger))
 	r1 := acquire(t, s, 0)
 	r2 := acquire(t, s, time.Second)
 	if _, err := s.Acquire(context.Background(), 0); !errors.Is(err, limit.ErrConcurrency) {
@@ -340,11 +351,7 @@ func TestSemaphoreRedisDown(t *testing.T) {
 		t.Errorf("log: got %q, want one \"redis unavailable\"", got)
 	}
 
-	closed, err := resilientredis.NewSemaphore(downClient(t), "provider", 2, resilientredis.FailClosed())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closed.Close()
+	closed := newSemaphore(t, downClient(t), "provider", 2, resilientredis.FailClosed())
 	if r, err := closed.Acquire(context.Background(), time.Second); r != nil || !errors.Is(err, resilientredis.ErrUnavailable) {
 		t.Errorf("fail closed: got %v, want ErrUnavailable", err)
 	}
@@ -433,11 +440,7 @@ func TestSemaphorePerMemberAcrossReplicas(t *testing.T) {
 	west := faultserver.New(faultserver.Reply("ok").After(30 * time.Millisecond))
 	defer west.Close()
 	member := func(srv *faultserver.Server, name string) lcllms.Model {
-		sem, err := resilientredis.NewSemaphore(newClient(t, addr), name, n, slow, resilientredis.Prefix(prefix))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = sem.Close() })
+		sem := newSemaphore(t, newClient(t, addr), name, n, slow, resilientredis.Prefix(prefix))
 		llm, err := srv.OpenAI()
 		if err != nil {
 			t.Fatal(err)
@@ -478,11 +481,7 @@ func TestSemaphoreRedisDownThroughModel(t *testing.T) {
 	srv := faultserver.New()
 	defer srv.Close()
 	call := func(opts ...resilientredis.Option) (*observetest.Recorder, error) {
-		sem, err := resilientredis.NewSemaphore(downClient(t), "provider", 2, opts...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer sem.Close()
+		sem := newSemaphore(t, downClient(t), "provider", 2, opts...)
 		llm, err := srv.OpenAI()
 		if err != nil {
 			t.Fatal(err)

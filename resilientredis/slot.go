@@ -13,10 +13,11 @@ type slot struct {
 	s     *Semaphore
 	token string
 
-	mu    sync.Mutex // orders the renewals and the release: none lands after it
-	done  bool       // released
-	lost  bool       // the last renewal found the slot gone and none free
-	timer *time.Timer
+	mu     sync.Mutex // orders the renewals and the release: none lands after it
+	done   bool       // released
+	lost   bool       // the last renewal found the slot gone and none free
+	unsure bool       // a renewal failed: it may still land, after the release
+	timer  *time.Timer
 }
 
 // hold starts renewing the slot that token took, and returns its release.
@@ -46,6 +47,7 @@ func (h *slot) renew() {
 	})
 	switch {
 	case err != nil: // logged by health
+		h.unsure = true
 	case res == 0:
 		if !h.lost {
 			s.logger.LogAttrs(ctx, slog.LevelWarn, "semaphore lease lost",
@@ -59,8 +61,10 @@ func (h *slot) renew() {
 }
 
 // release gives the slot back, once: it stops the renewals and removes the
-// token, and nothing else, from Redis. A release Redis does not take frees
-// the slot when its lease ends.
+// token, and nothing else, from Redis. After a renewal that failed (which
+// may land later and take a slot again), it also bars the token for a
+// lease. A release Redis does not take is given back in the background
+// (see Semaphore.giveBack).
 func (h *slot) release() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -70,8 +74,15 @@ func (h *slot) release() {
 	h.done = true
 	h.timer.Stop()
 	s := h.s
-	_, _, _ = attempt(context.Background(), s.health, s.timeout, func(ctx context.Context) (any, error) {
-		return nil, giveBackScript.Run(ctx, s.client, []string{s.key}, h.token).Err()
+	var bar int64
+	if h.unsure {
+		bar = s.lease.Milliseconds()
+	}
+	_, _, err := attempt(context.Background(), s.health, s.timeout, func(ctx context.Context) (any, error) {
+		return nil, giveBackScript.Run(ctx, s.client, []string{s.key}, s.n, bar, h.token).Err()
 	})
+	if err != nil {
+		s.giveBack(h.token)
+	}
 	s.notify() // this process's first waiter need not wait for the announcement
 }

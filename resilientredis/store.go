@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
@@ -20,12 +21,15 @@ import (
 // package documentation).
 //
 // A record is a Redis hash at prefix+key with the fields owner, done ("0" in
-// flight, "1" done) and result, expiring with the lease or the time to live
-// (PEXPIRE, on Redis's clock). Claim, Complete and Release are each one Lua
-// script, atomic on the server: Claim creates the record unless one exists
-// and returns the existing one otherwise; Complete writes the result unless
-// another owner's record is live; Release deletes the caller's own
-// in-flight record. Get is one HMGET.
+// flight, "1" done, "2" of unknown outcome), result and, for a record of
+// unknown outcome, held (in ms), expiring with the lease or the time to
+// live (PEXPIRE, on Redis's clock). Claim, Renew, Complete, Release and
+// MarkUnknown are each one Lua script, atomic on the server: Claim creates
+// the record unless one exists and returns the existing one otherwise;
+// Renew extends the lease of the caller's own in-flight record and nothing
+// else; Complete writes the result unless another owner's record is live;
+// Release deletes the caller's own record unless it is done; MarkUnknown
+// turns the caller's record into one of unknown outcome. Get is one HMGET.
 //
 // A Claim that finds its own owner's in-flight record has claimed the key:
 // go-redis retries a command whose reply was lost (a connection reset after
@@ -40,14 +44,19 @@ import (
 // Release, until Redis answers, for at most the lease. Each one is a
 // goroutine; while Redis is down only one Claim a second sends a command,
 // so they number at most about one per second of the lease, plus the
-// claims in flight when Redis failed.
+// claims in flight when Redis failed. A renewal that fails is never undone:
+// it may land late, and then only extends a lease its holder still wants
+// (a renewal that lands after the holder's release or completion finds no
+// in-flight record of its owner and changes nothing); if it does not land,
+// the record stands until its lease ends, and the next renewal, a third of
+// a lease later, extends it.
 //
 // While Redis is unavailable, Claim and Get fail with an error matching
 // [ErrUnavailable] (at once, but for one call a second that tries Redis),
 // and the tools wrapper turns a failed Claim into an internal failure of
 // the call without running the tool: a double charge is worse than a failed
-// call. Complete and Release retry until their context ends (the tools
-// wrapper gives them 10 s), so a result is not lost to a blip.
+// call. Complete, Release and MarkUnknown retry until their context ends
+// (the tools wrapper gives them 10 s), so a result is not lost to a blip.
 //
 // A Store is safe for concurrent use.
 type Store struct {
@@ -97,16 +106,16 @@ func NewStore(client redis.UniversalClient, opts ...Option) (*Store, error) {
 var (
 	// ARGV: owner, lease in ms. Returns {1} when the key is owner's (an
 	// in-flight record of owner's has its lease renewed), the
-	// live record of another owner (or owner's done one) as {0, owner, done,
-	// result}, or {2} when owner abandoned this claim.
+	// live record of another owner (or owner's done or unknown one) as
+	// {0, owner, done, result, held}, or {2} when owner abandoned this claim.
 	claimScript = redis.NewScript(`
-local r = redis.call('HMGET', KEYS[1], 'owner', 'done', 'result', 'abandoned:' .. ARGV[1])
+local r = redis.call('HMGET', KEYS[1], 'owner', 'done', 'result', 'abandoned:' .. ARGV[1], 'held')
 if r[1] then
   if r[1] == ARGV[1] and r[2] == '0' then
     redis.call('PEXPIRE', KEYS[1], ARGV[2])
     return {1}
   end
-  return {0, r[1], r[2], r[3]}
+  return {0, r[1], r[2], r[3], r[5]}
 end
 if r[4] then
   return {2}
@@ -116,6 +125,17 @@ redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'done', '0')
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return {1}
 `)
+	// ARGV: owner, lease in ms. Extends the lease of owner's in-flight
+	// record and returns 1; returns 0, changing nothing, when there is
+	// none.
+	renewClaimScript = redis.NewScript(`
+local r = redis.call('HMGET', KEYS[1], 'owner', 'done')
+if r[1] == ARGV[1] and r[2] == '0' then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+return 0
+`)
 	// ARGV: owner, result, time to live in ms. Returns 1 when stored, 0 when
 	// another owner's record is live (the lease was lost).
 	completeScript = redis.NewScript(`
@@ -123,20 +143,32 @@ local o = redis.call('HGET', KEYS[1], 'owner')
 if o and o ~= ARGV[1] then
   return 0
 end
-if not o then
-  redis.call('DEL', KEYS[1])
-end
+redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'done', '1', 'result', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1
 `)
-	// ARGV: owner. Deletes the record when it is owner's and in flight.
+	// ARGV: owner. Deletes the record when it is owner's and not done (in
+	// flight or unknown).
 	releaseScript = redis.NewScript(`
 local r = redis.call('HMGET', KEYS[1], 'owner', 'done')
-if r[1] == ARGV[1] and r[2] == '0' then
+if r[1] == ARGV[1] and r[2] ~= '1' then
   redis.call('DEL', KEYS[1])
 end
 return 0
+`)
+	// ARGV: owner, held in ms, time to live in ms. Makes owner's record (or
+	// a new one) a record of unknown outcome and returns 1; returns 0,
+	// changing nothing, when the record is another owner's or done.
+	unknownScript = redis.NewScript(`
+local r = redis.call('HMGET', KEYS[1], 'owner', 'done')
+if (r[1] and r[1] ~= ARGV[1]) or r[2] == '1' then
+  return 0
+end
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'done', '2', 'held', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1
 `)
 	// ARGV: owner, lease in ms. Undoes a claim whose caller got no answer:
 	// deletes owner's in-flight record; when there is no record, marks
@@ -166,8 +198,8 @@ func (s *Store) Claim(ctx context.Context, key, owner string, lease time.Duratio
 	case err != nil:
 	case len(res) == 1 && res[0] == int64(1):
 		return tools.Record{Owner: owner}, true, nil
-	case len(res) == 4:
-		return record(res[1], res[2], res[3]), false, nil
+	case len(res) == 5:
+		return record(res[1], res[2], res[3], res[4]), false, nil
 	case len(res) == 1 && res[0] == int64(2):
 		err = fmt.Errorf("resilientredis: claim %s%s: owner %s abandoned this claim after a failure: a new call needs a new owner", s.prefix, key, owner)
 	default:
@@ -180,16 +212,40 @@ func (s *Store) Claim(ctx context.Context, key, owner string, lease time.Duratio
 }
 
 // abandon undoes owner's claim of key, which failed after its command was
-// sent, in the background, until Redis answers or the lease has passed: a
-// claim that lands later than that blocks its key for one lease at most.
+// sent, in the background: the first round trip at once (it follows the
+// claim on the wire), then until Redis answers or the lease has passed. A
+// claim that lands later than a lease after that blocks its key for one
+// lease at most.
 func (s *Store) abandon(key, owner string, lease time.Duration) {
 	s.abandons.Go(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), lease)
 		defer cancel()
-		_, _ = retry(ctx, s, "abandon", key, func(ctx context.Context) (any, error) {
+		_, _ = undo(ctx, s.health, s.timeout, func(ctx context.Context) (any, error) {
 			return nil, abandonScript.Run(ctx, s.client, []string{s.prefix + key}, owner, millis(lease)).Err()
 		})
 	})
+}
+
+// Renew implements [tools.Store]. A renewal that fails is not undone: it
+// only extends a lease, and the record it renews is the holder's to keep
+// (see [Store]).
+func (s *Store) Renew(ctx context.Context, key, owner string, lease time.Duration) (bool, error) {
+	renewed, _, err := do(ctx, s, "renew", key, func(ctx context.Context) (int64, error) {
+		return renewClaimScript.Run(ctx, s.client, []string{s.prefix + key}, owner, millis(lease)).Int64()
+	})
+	return renewed == 1, err
+}
+
+// MarkUnknown implements [tools.Store]. It retries while Redis is
+// unavailable, until ctx ends.
+func (s *Store) MarkUnknown(ctx context.Context, key, owner string, held, ttl time.Duration) error {
+	marked, err := retry(ctx, s, "mark unknown", key, func(ctx context.Context) (int64, error) {
+		return s.eval(ctx, unknownScript, s.prefix+key, owner, millis(held), millis(ttl)).Int64()
+	})
+	if err == nil && marked == 0 {
+		return tools.ErrLeaseLost
+	}
+	return err
 }
 
 // Complete implements [tools.Store]. It retries while Redis is unavailable,
@@ -216,12 +272,12 @@ func (s *Store) Release(ctx context.Context, key, owner string) error {
 // Get implements [tools.Store].
 func (s *Store) Get(ctx context.Context, key string) (tools.Record, bool, error) {
 	res, _, err := do(ctx, s, "get", key, func(ctx context.Context) ([]any, error) {
-		return s.client.HMGet(ctx, s.prefix+key, "owner", "done", "result").Result()
+		return s.client.HMGet(ctx, s.prefix+key, "owner", "done", "result", "held").Result()
 	})
-	if err != nil || len(res) != 3 || res[0] == nil {
+	if err != nil || len(res) != 4 || res[0] == nil {
 		return tools.Record{}, false, err
 	}
-	return record(res[0], res[1], res[2]), true, nil
+	return record(res[0], res[1], res[2], res[3]), true, nil
 }
 
 // do is one round trip of s (see attempt), whose failure it turns into an
@@ -238,13 +294,22 @@ func do[T any](ctx context.Context, s *Store, op, key string, f func(context.Con
 	return v, sent, err
 }
 
-// retry runs f until Redis answers, ctx ends or the client is closed,
-// waiting 50 ms, then twice as long up to 1 s, between tries. It returns
-// the last failure when ctx ends first.
+// retry runs f, a round trip of s, until Redis answers, ctx ends or the
+// client is closed (see retryRound).
 func retry[T any](ctx context.Context, s *Store, op, key string, f func(context.Context) (T, error)) (T, error) {
+	return retryRound(ctx, func(ctx context.Context) (T, error) {
+		v, _, err := do(ctx, s, op, key, f)
+		return v, err
+	})
+}
+
+// retryRound runs round, one round trip, until it succeeds, ctx ends or the
+// client is closed, waiting 50 ms, then twice as long up to 1 s, between
+// tries. It returns the last failure when ctx ends first.
+func retryRound[T any](ctx context.Context, round func(context.Context) (T, error)) (T, error) {
 	var last error
 	for wait := 50 * time.Millisecond; ; wait = min(2*wait, time.Second) {
-		v, _, err := do(ctx, s, op, key, f)
+		v, err := round(ctx)
 		switch {
 		case err == nil:
 			return v, nil
@@ -267,11 +332,19 @@ func retry[T any](ctx context.Context, s *Store, op, key string, f func(context.
 	}
 }
 
-// record builds a Record from the fields of its hash.
-func record(owner, done, result any) tools.Record {
-	r := tools.Record{Done: done == "1"}
+// maxHeld bounds the Held of a record read from Redis: a field that says
+// more (corrupt, or written by something else) reads as this.
+const maxHeld = 365 * 24 * time.Hour
+
+// record builds a Record from the fields of its hash: done is "0" in
+// flight, "1" done, "2" of unknown outcome, held for held ms.
+func record(owner, done, result, held any) tools.Record {
+	r := tools.Record{Done: done == "1", Unknown: done == "2"}
 	r.Owner, _ = owner.(string)
 	r.Result, _ = result.(string)
+	if ms, err := strconv.ParseInt(fmt.Sprint(held), 10, 64); r.Unknown && err == nil {
+		r.Held = time.Duration(min(max(ms, 0), maxHeld.Milliseconds())) * time.Millisecond
+	}
 	return r
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	lctools "github.com/tmc/langchaingo/tools"
 
+	"github.com/resilientgo/resilient/internal/oncetest"
 	"github.com/resilientgo/resilient/resilientredis"
 	"github.com/resilientgo/resilient/tools"
 	"github.com/resilientgo/resilient/tools/storetest"
@@ -192,5 +193,18 @@ func TestNewStoreInvalid(t *testing.T) {
 	want := "resilientredis: MaxWait applies to the limiter only\nresilientredis: Timeout(0s): must be positive\nresilientredis: NewStore(nil client)"
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v, want %q", err, want)
+	}
+}
+
+// TestCallerGivesUpAsItsAttemptStarts: the race of package tools' test of
+// that name, on Redis: 2,000 inputs, each first called by a caller that
+// gives up as its attempt starts, then by one that waits; every input is
+// charged exactly once.
+func TestCallerGivesUpAsItsAttemptStarts(t *testing.T) {
+	t.Parallel()
+	addr := redisAddr(t)
+	s := newStore(t, addr, testPrefix(t, addr))
+	if twice, never := oncetest.GiveUpRace(t, s, 2000, 8); twice != 0 || never != 0 {
+		t.Errorf("of 2000 inputs, %d were charged twice and %d never, want 0 and 0", twice, never)
 	}
 }

@@ -80,7 +80,12 @@ func failure(ctx context.Context, err error, used resilient.Usage, hold func() t
 	case errors.As(err, &final) && stopsTheRun(final.Reason):
 		opts.NonRetryable = true
 	case final != nil && final.Reason == observe.ReasonRetryAfterOverCap:
+		// The breaker is held open at least that long (longer when its own
+		// delay is): the retry comes when it lets a request through.
 		opts.NextRetryDelay = d.Class.RetryAfter
+		if hold != nil {
+			opts.NextRetryDelay = max(opts.NextRetryDelay, hold())
+		}
 	case final != nil && final.Reason == observe.ReasonCircuitOpen && hold != nil:
 		opts.NextRetryDelay = hold()
 	case final == nil:

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -133,14 +132,10 @@ func TestIdempotentClaimOutlivesItsLease(t *testing.T) {
 // cut off from a shared store: the lease then expires under a running tool.
 type forgetful struct {
 	*tools.MemoryStore
-	claims atomic.Int32
 }
 
-func (f *forgetful) Claim(ctx context.Context, key, owner string, lease time.Duration) (tools.Record, bool, error) {
-	if f.claims.Add(1) > 1 && owner != "a later caller" {
-		return tools.Record{}, false, errors.New("redis: connection refused")
-	}
-	return f.MemoryStore.Claim(ctx, key, owner, lease)
+func (f *forgetful) Renew(context.Context, string, string, time.Duration) (bool, error) {
+	return false, errors.New("redis: connection refused")
 }
 
 // When renewals fail for a whole lease, a later caller may take the key

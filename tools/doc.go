@@ -79,14 +79,28 @@
 // tool returns, the goroutine that ran it settles the claim: a success is
 // stored, and the waiting repeat returns it (a later repeat reads "already
 // done: <result>"); a failure releases the claim, and the waiting repeat
-// runs the tool itself. Only when the holder's process dies, or cannot
-// reach the store for a whole lease, can another caller take the key over
-// while the tool may still run (see [Store]).
+// runs the tool itself. A renewal that fails is tried again a third of a
+// lease later and never gives the key up. Only when the holder's process
+// dies, or cannot reach the store for a whole lease, can another caller
+// take the key over while the tool may still run (see [Store]). An attempt
+// runs the tool only while its call holds the claim: a caller that gives
+// up as its attempt starts releases the claim, and the attempt then does
+// not run the tool.
+//
+// A claim lasts at most [MaxClaim] (4 × (Lease + Timeout), 10 min by
+// default). A tool still running then is taken as hung: its holder stops
+// renewing, the record says the outcome is unknown (for [ResultTTL]), the
+// log says "tool hung; outcome unknown", and a repeat of the call ends the
+// run with a FatalToolError matching [ErrOutcomeUnknown] ("the same call
+// is still running after 10m0s; outcome unknown") rather than wait: the
+// model cannot settle whether the action took place, a person or the
+// service called can. If the tool returns at last, its result is stored.
 //
 // A [MemoryStore] is the default: bounded (10 000 records, evicting the
-// oldest done record, never one in flight) and expiring records
-// incrementally; see [Store] for the contract another store (Redis) must
-// keep.
+// oldest done record, never one in flight or of unknown outcome) and
+// expiring records incrementally; see [Store] for the contract another
+// store (Redis) must keep. docs/exactly-once.md in the repository states
+// what holds, in one process and across replicas, fault by fault.
 //
 // # Stuck runs
 //
@@ -114,7 +128,8 @@
 // Every call reports its outcome to the observers of the tool's pipeline
 // (middleware.Observe, resilient.Observe): a observe.CallEnd with the
 // outcome (ok, tool error, fatal, internal, timeout, circuit open, stuck,
-// replayed), and IdempotentReplay, LeaseLost and StoreFailed events; the
+// replayed, unknown), and IdempotentReplay, LeaseLost, StoreFailed and
+// HungCall events; the
 // pipeline reports its attempts, retries and breaker changes. The logger of
 // [Logger] writes them as the lines of observe.Log, with its keys
 // (observe.KeyTool, ...), after the [Redactor] ([Redact] by default) has

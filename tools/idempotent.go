@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"fmt"
 	mathrand "math/rand/v2"
 	"sync"
 	"time"
@@ -41,6 +42,9 @@ func (t *Tool) callOnce(ctx context.Context, key, input string) result {
 			return t.internal(err, nil, nil)
 		case claimed:
 			return t.runClaimed(ctx, key, owner, input)
+		case rec.Unknown:
+			msg := fmt.Sprintf("the same call is still running after %v; outcome unknown (idempotency key %s)", rec.Held, key)
+			return t.stop(observe.OutcomeUnknown, ErrOutcomeUnknown, msg, nil)
 		case rec.Done && waited:
 			// The call this one waited for: its result, as it would have
 			// been had they not met.
@@ -63,7 +67,10 @@ func (t *Tool) callOnce(ctx context.Context, key, input string) result {
 // runClaimed runs the call whose key owner holds, bounded by the lease.
 func (t *Tool) runClaimed(ctx context.Context, key, owner, input string) result {
 	c := &claim{t: t, key: key, owner: owner, ctx: context.WithoutCancel(ctx), holders: 1}
+	c.storing.Lock() // the timers' functions wait until both are set
 	c.renewal = time.AfterFunc(t.cfg.lease/3, c.renew)
+	c.lifetime = time.AfterFunc(t.cfg.maxClaim, c.expire)
+	c.storing.Unlock()
 	leased, cancel := context.WithTimeout(context.WithValue(ctx, keyCtx{}, key), t.cfg.lease)
 	r := t.call(ctx, leased, input, c)
 	cancel()
@@ -72,91 +79,152 @@ func (t *Tool) runClaimed(ctx context.Context, key, owner, input string) result 
 }
 
 // claim settles an idempotent call's claim on its key once the tool has
-// really ended. Its holders are the caller and every attempt still running
-// the tool, which may outlive the caller: the pipeline abandons an attempt
-// at its timeout, or when the caller gives up, even if the tool ignores its
-// context. The claim stays in flight while any holder remains, so that a
-// retry or another replica cannot run the call again meanwhile (it waits
-// instead); the first success is stored by the attempt that made it, as
-// soon as the tool returns, and the claim is released when the last holder
-// leaves without a success (a failure, a ToolError, a panic), so that a
-// later call may run. Both happen on the goroutine that ran the tool when
-// it is the last to end. While holders remain, the claim renews its lease
-// every third of it, so a tool that runs longer than the lease (or than the
-// call that started it) keeps its key until it really ends.
+// really ended. Its holders are the caller and every attempt running the
+// tool, which may outlive the caller: the pipeline abandons an attempt at
+// its timeout, or when the caller gives up, even if the tool ignores its
+// context. The claim lives exactly as long as an execution may still
+// happen: it stays in flight while any holder remains, so that a retry or
+// another replica cannot run the call again meanwhile (it waits instead);
+// the first success is stored by the attempt that made it, as soon as the
+// tool returns, and the claim is released when the last holder leaves
+// without a success (a failure, a ToolError, a panic), so that a later
+// call may run. Both happen on the goroutine that ran the tool when it is
+// the last to end. An attempt whose goroutine starts after the claim ended
+// (its caller gave up as it started, and released the claim) does not run
+// the tool.
+//
+// While holders remain, the claim renews its lease every third of it, so a
+// tool that runs longer than the lease (or than the call that started it)
+// keeps its key; a renewal that fails is tried again at the next third,
+// and never gives the key up. At the claim's maximum lifetime the holders
+// stop renewing and mark the record as of unknown outcome (no attempt
+// starts after that); the last holder's end still stores the result or
+// releases the key.
 type claim struct {
 	t          *Tool
 	key, owner string
 	ctx        context.Context // the caller's, without its cancellation
-	renewal    *time.Timer
 
-	// storing orders the store's calls: a renewal never lands after the
-	// release or completion that ended the claim (it would claim the key
-	// anew).
-	storing sync.Mutex
+	// storing orders the store's calls: a renewal or the mark of the
+	// lifetime's end never lands after the release or completion that
+	// ended the claim. The timers are set under it.
+	storing  sync.Mutex
+	renewal  *time.Timer
+	lifetime *time.Timer
 
-	mu      sync.Mutex
-	holders int
-	// ended is set when the claim is settled: a success stored, or the
-	// claim released by its last holder. No holder is left once it is
-	// released, so it also stands for "no holders" whenever that matters.
-	ended bool
+	mu        sync.Mutex
+	holders   int
+	state     claimState
+	succeeded bool   // a holder's success ended the claim
+	stored    string // its output
 }
 
-// active reports whether the claim is still held and unsettled.
-func (c *claim) active() bool {
+// claimState is where a claim is in its life.
+type claimState uint8
+
+const (
+	// claimHeld: renewed; attempts may start.
+	claimHeld claimState = iota
+	// claimHung: the maximum lifetime ended with holders left; no renewal,
+	// no new attempt, the record says the outcome is unknown.
+	claimHung
+	// claimEnded: settled, a success stored or the claim released by its
+	// last holder. No holder is left once it is released, so it also
+	// stands for "no holders" whenever that matters.
+	claimEnded
+)
+
+// now returns the claim's state.
+func (c *claim) now() claimState {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return !c.ended
+	return c.state
 }
 
-// renew claims the key again, which renews the lease of the owner's own
-// in-flight record, and schedules the next renewal while the claim is
-// active. A renewal that finds another owner's record stops: the lease was
-// already lost (the completion will say so).
+// renew extends the lease of the owner's in-flight record, and schedules
+// the next renewal while the claim is held. A renewal that finds no record
+// of the owner's in flight stops: the lease was already lost (the
+// completion will say so). A renewal that fails is tried again at the next
+// tick: it may have landed, and if it did not, the record still stands
+// until its lease ends.
 func (c *claim) renew() {
 	c.storing.Lock()
 	defer c.storing.Unlock()
-	if !c.active() {
+	if c.now() != claimHeld {
 		return
 	}
 	ctx, cancel := context.WithTimeout(c.ctx, storeTimeout)
-	_, mine, err := c.t.cfg.store.Claim(ctx, c.key, c.owner, c.t.cfg.lease)
+	mine, err := c.t.cfg.store.Renew(ctx, c.key, c.owner, c.t.cfg.lease)
 	cancel()
-	if (err == nil && !mine) || !c.active() {
+	if (err == nil && !mine) || c.now() != claimHeld {
 		return
 	}
-	c.renewal.Reset(c.t.cfg.lease / 3) // a store error: try again at the next tick
+	c.renewal.Reset(c.t.cfg.lease / 3)
 }
 
-// enter adds an attempt as a holder.
-func (c *claim) enter() {
+// expire ends the claim's lifetime: while holders remain, it stops the
+// renewals and marks the record as of unknown outcome.
+func (c *claim) expire() {
+	c.storing.Lock()
+	defer c.storing.Unlock()
 	c.mu.Lock()
-	c.holders++
+	held := c.state == claimHeld
+	if held {
+		c.state = claimHung
+	}
 	c.mu.Unlock()
+	if !held {
+		return
+	}
+	c.renewal.Stop()
+	t := c.t
+	ctx, cancel := context.WithTimeout(c.ctx, storeTimeout)
+	defer cancel()
+	err := t.cfg.store.MarkUnknown(ctx, c.key, c.owner, t.cfg.maxClaim, t.cfg.resultTTL)
+	switch {
+	case errors.Is(err, ErrLeaseLost):
+		t.report(c.ctx, observe.LeaseLost{Tool: t.name, Key: c.key}, nil)
+	case err != nil:
+		t.report(c.ctx, observe.StoreFailed{Tool: t.name, Key: c.key}, err)
+	}
+	t.report(c.ctx, observe.HungCall{Tool: t.name, Key: c.key, Held: t.cfg.maxClaim}, nil)
+}
+
+// enter adds an attempt as a holder, and reports whether it may run the
+// tool: not once the claim ended or hung. When the claim ended with a
+// success, enter returns its output and true as well.
+func (c *claim) enter() (run bool, stored string, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.state != claimHeld {
+		return false, c.stored, c.succeeded
+	}
+	c.holders++
+	return true, "", false
 }
 
 // leave removes a holder: an attempt that ended (ok when the tool succeeded,
 // with its output) or the caller (ok false).
 func (c *claim) leave(ok bool, out string) {
 	c.mu.Lock()
-	store := ok && !c.ended
+	store := ok && c.state != claimEnded
 	if store {
-		c.ended = true
+		c.state, c.stored, c.succeeded = claimEnded, out, true
 	}
 	c.holders--
-	release := c.holders == 0 && !c.ended
+	release := c.holders == 0 && c.state != claimEnded
 	if release {
-		c.ended = true
+		c.state = claimEnded
 	}
 	c.mu.Unlock()
 
 	if !store && !release {
 		return
 	}
-	c.renewal.Stop()
 	c.storing.Lock()
 	defer c.storing.Unlock()
+	c.renewal.Stop()
+	c.lifetime.Stop()
 	ctx, cancel := context.WithTimeout(c.ctx, storeTimeout)
 	defer cancel()
 	t := c.t
@@ -175,6 +243,10 @@ func (c *claim) leave(ok bool, out string) {
 		t.report(c.ctx, observe.StoreFailed{Tool: t.name, Key: c.key}, err)
 	}
 }
+
+// errClaimEnded is the failure of an attempt that started after its call's
+// claim ended: it does not run the tool.
+var errClaimEnded = errors.New("tools: the call's claim on its key ended before the attempt started")
 
 // report sends an event of the tool to its observers.
 func (t *Tool) report(ctx context.Context, e observe.Event, err error) {

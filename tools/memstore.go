@@ -14,9 +14,10 @@ import (
 // [MaxRecords] is not given.
 const DefaultMaxRecords = 10_000
 
-// ErrStoreFull is returned by [MemoryStore.Claim] (and Complete, when its
-// record is gone) when the store holds its maximum of records and every one
-// is in flight: none may be evicted, and the tool is not run.
+// ErrStoreFull is returned by [MemoryStore.Claim] (and Complete or
+// MarkUnknown, when its record is gone) when the store holds its maximum of
+// records and every one is in flight or of unknown outcome: none may be
+// evicted, and the tool is not run.
 var ErrStoreFull = errors.New("tools: memory store full of calls in flight")
 
 // MemoryStore is a [Store] in the process's memory: the default of
@@ -25,9 +26,10 @@ var ErrStoreFull = errors.New("tools: memory store full of calls in flight")
 //
 // It holds at most a maximum of records ([MaxRecords], 10 000 by default).
 // When a new record would pass it, the oldest done record is evicted (a
-// repeat of that call runs the tool again); an in-flight record is never
-// evicted, and when every record is in flight, Claim fails with
-// [ErrStoreFull] rather than run the tool unguarded.
+// repeat of that call runs the tool again); a record in flight or of
+// unknown outcome is never evicted, since its tool may still run, and when
+// every record is one of those, Claim fails with [ErrStoreFull] rather than
+// run the tool unguarded.
 //
 // Expired records are removed a few at a time: by each call, and while the
 // store is idle by a timer armed for the next expiry, which starts a
@@ -105,8 +107,8 @@ const (
 	// between, and a tick that could not remove anything (which is a bug)
 	// would wake the timer a hundred times a second instead of spinning.
 	tickGap = 10 * time.Millisecond
-	// maxQueues bounds the queues of each kind (in flight, done): one per
-	// lease or time to live in use.
+	// maxQueues bounds the queues of each kind (unsettled: in flight or
+	// unknown; done): one per lease or time to live in use.
 	maxQueues = 8
 )
 
@@ -157,7 +159,7 @@ func (m *MemoryStore) Claim(_ context.Context, key, owner string, lease time.Dur
 	defer m.end()
 	if r := m.get(key); r != nil {
 		switch {
-		case now.Before(r.expires) && r.Owner == owner && !r.Done:
+		case now.Before(r.expires) && r.Owner == owner && !r.Done && !r.Unknown:
 			// The owner claims its own record again: it renews its lease.
 			m.unqueue(r)
 			r.expires = now.Add(lease)
@@ -177,16 +179,38 @@ func (m *MemoryStore) Claim(_ context.Context, key, owner string, lease time.Dur
 	return r.Record, true, nil
 }
 
+// Renew implements [Store].
+func (m *MemoryStore) Renew(_ context.Context, key, owner string, lease time.Duration) (bool, error) {
+	now := m.begin()
+	defer m.end()
+	r := m.get(key)
+	if r == nil || !now.Before(r.expires) || r.Owner != owner || r.Done || r.Unknown {
+		return false, nil
+	}
+	m.unqueue(r)
+	r.expires = now.Add(lease)
+	m.enqueue(r, now, queueKey{done: false, d: lease})
+	return true, nil
+}
+
 // Complete implements [Store].
 func (m *MemoryStore) Complete(_ context.Context, key, owner, result string, ttl time.Duration) error {
+	return m.settle(key, Record{Owner: owner, Done: true, Result: result}, ttl,
+		func(r *memoryRecord) bool { return r.Owner != owner })
+}
+
+// settle makes rec key's record, expiring after ttl, in place of the
+// record there (expired or not) or as a new one, unless the record there
+// is live and taken says it is not rec's owner's to settle (ErrLeaseLost).
+func (m *MemoryStore) settle(key string, rec Record, ttl time.Duration, taken func(*memoryRecord) bool) error {
 	now := m.begin()
 	defer m.end()
 	r := m.get(key)
 	switch {
-	case r != nil && r.Owner != owner && now.Before(r.expires):
+	case r != nil && now.Before(r.expires) && taken(r):
 		return ErrLeaseLost
 	case r != nil:
-		// The record moves to the queue of done records, in place.
+		// The record moves to the queue of its kind, in place.
 		m.unqueue(r)
 	case !m.makeRoom():
 		return fmt.Errorf("%w (%d records)", ErrStoreFull, m.n)
@@ -194,9 +218,9 @@ func (m *MemoryStore) Complete(_ context.Context, key, owner, result string, ttl
 		r = &memoryRecord{key: key}
 		m.index(r)
 	}
-	r.Record = Record{Owner: owner, Done: true, Result: result}
+	r.Record = rec
 	r.expires = now.Add(ttl)
-	m.enqueue(r, now, queueKey{done: true, d: ttl})
+	m.enqueue(r, now, queueKey{done: rec.Done, d: ttl})
 	return nil
 }
 
@@ -208,6 +232,13 @@ func (m *MemoryStore) Release(_ context.Context, key, owner string) error {
 		m.remove(r)
 	}
 	return nil
+}
+
+// MarkUnknown implements [Store]. A record of unknown outcome is never
+// evicted, as one in flight: its tool may still run.
+func (m *MemoryStore) MarkUnknown(_ context.Context, key, owner string, held, ttl time.Duration) error {
+	return m.settle(key, Record{Owner: owner, Unknown: true, Held: held}, ttl,
+		func(r *memoryRecord) bool { return r.Owner != owner || r.Done })
 }
 
 // Get implements [Store].
@@ -397,7 +428,7 @@ func (m *MemoryStore) makeRoom() bool {
 		}
 	}
 	if oldest == nil {
-		return false // every record is in flight
+		return false // every record is in flight or unknown
 	}
 	m.remove(oldest)
 	return true

@@ -148,6 +148,14 @@ func (m *sweepStore) Complete(_ context.Context, key, owner, result string, ttl 
 
 func (m *sweepStore) Release(context.Context, string, string) error { return nil }
 
+func (m *sweepStore) Renew(context.Context, string, string, time.Duration) (bool, error) {
+	return true, nil
+}
+
+func (m *sweepStore) MarkUnknown(context.Context, string, string, time.Duration, time.Duration) error {
+	return nil
+}
+
 func (m *sweepStore) Get(context.Context, string) (tools.Record, bool, error) {
 	return tools.Record{}, false, nil
 }

@@ -3,6 +3,7 @@ package tools
 import (
 	"fmt"
 	"log/slog"
+	"math"
 	"time"
 
 	"github.com/resilientgo/resilient/middleware"
@@ -11,9 +12,10 @@ import (
 
 // Defaults, as documented on each option.
 const (
-	DefaultTimeout   = 30 * time.Second // each call of the tool: Timeout
-	DefaultLease     = 2 * time.Minute  // an idempotent call's hold on its key: Lease
-	DefaultResultTTL = 24 * time.Hour   // an idempotent call's stored result: ResultTTL
+	DefaultTimeout   = 30 * time.Second                    // each call of the tool: Timeout
+	DefaultLease     = 2 * time.Minute                     // an idempotent call's hold on its key: Lease
+	DefaultResultTTL = 24 * time.Hour                      // an idempotent call's stored result: ResultTTL
+	DefaultMaxClaim  = 4 * (DefaultLease + DefaultTimeout) // 10 min: an idempotent call's longest hold on its key with the default Lease and Timeout: MaxClaim
 
 	// A tool's breaker opens sooner than a model's (each failed tool call
 	// costs the run a model step): CircuitBreaker.
@@ -35,6 +37,7 @@ type config struct {
 	customKey   bool                            // keyFunc was given
 	lease       time.Duration                   // Default: 2 min (DefaultLease)
 	resultTTL   time.Duration                   // Default: 24 h (DefaultResultTTL)
+	maxClaim    time.Duration                   // Default: 4 × (lease + timeout), 10 min with theirs (DefaultMaxClaim)
 	logger      *slog.Logger                    // Default: discard
 	redact      func(string) string             // Default: Redact
 	errs        []error
@@ -126,10 +129,36 @@ func KeyFunc(f func(name, input string) string) Option {
 // Lease sets how long an idempotent call's claim on its key lasts without
 // renewal: the wrapper renews it every third of the lease while the tool
 // runs, so a crashed holder blocks the key for at most this long, and a
-// running tool keeps it. The caller's context is bounded by the lease too.
+// running tool keeps it (for at most [MaxClaim]). The caller's context is
+// bounded by the lease too.
 // It needs [Idempotent]. Default: 2 min ([DefaultLease]).
 func Lease(d time.Duration) Option {
 	return positive("Lease", d, func(c *config) { c.lease = d })
+}
+
+// MaxClaim sets the longest an idempotent call holds its key while its
+// tool runs (from the claim, renewals included). A tool still running then
+// is taken as hung: the wrapper stops renewing the claim and marks the
+// key's record as of unknown outcome, kept for the [ResultTTL], and a call
+// with the same key meanwhile, from this process or another sharing the
+// store, ends the run at once with a FatalToolError matching
+// [ErrOutcomeUnknown] ("the same call is still running after 10m0s;
+// outcome unknown") instead of waiting or running the tool again: whether
+// the action took place is for a person, or the service called (see
+// [KeyFrom]), to tell. If the tool returns at last, its result is stored
+// (or, after a failure, the key released) as usual.
+//
+// d must be longer than the Lease plus the Timeout: a tool that honours
+// its context has returned by then, since the call's context is bounded by
+// the lease and each attempt by the timeout. The default leaves a tool
+// that ignores its context but still makes progress (a client with a
+// timeout of its own of a few minutes) three times that long again, and a
+// hung call no longer makes every retry of its input wait for its own
+// deadline. It needs [Idempotent]. Default: four times the Lease plus the
+// Timeout, 10 min ([DefaultMaxClaim]) with the default Lease (2 min,
+// [DefaultLease]) and Timeout (30 s, [DefaultTimeout]).
+func MaxClaim(d time.Duration) Option {
+	return positive("MaxClaim", d, func(c *config) { c.maxClaim = d })
 }
 
 // ResultTTL sets how long the result of an idempotent call is kept for
@@ -199,8 +228,23 @@ func build(opts []Option) config {
 	if !c.idempotent && c.resultTTL != 0 {
 		c.errorf("ResultTTL needs Idempotent")
 	}
+	if !c.idempotent && c.maxClaim != 0 {
+		c.errorf("MaxClaim needs Idempotent")
+	}
 	if c.lease == 0 {
 		c.lease = DefaultLease
+	}
+	bound := c.lease + c.timeout
+	if bound < c.lease {
+		bound = math.MaxInt64 // saturated
+	}
+	switch {
+	case c.maxClaim == 0 && bound > math.MaxInt64/4:
+		c.maxClaim = math.MaxInt64
+	case c.maxClaim == 0:
+		c.maxClaim = 4 * bound
+	case c.maxClaim <= bound:
+		c.errorf("MaxClaim(%v): must be longer than the Lease plus the Timeout (%v), or a call that honours its context is marked unknown", c.maxClaim, bound)
 	}
 	if c.resultTTL == 0 {
 		c.resultTTL = DefaultResultTTL

@@ -11,10 +11,9 @@ import (
 	"github.com/resilientgo/resilient/tools"
 )
 
-// renewals is a MemoryStore that counts the claims of an idempotent
-// call's holder. A renewal (a Claim by an owner that claimed before) fails
-// with an error while fail says so, or is answered as if another owner held
-// the key when stolen is set.
+// renewals is a MemoryStore that counts the claims and renewals of an
+// idempotent call's holder. A renewal fails with an error while fail says
+// so, or is answered as if another owner held the key when stolen is set.
 type renewals struct {
 	*tools.MemoryStore
 	fail   func(renewal int) bool
@@ -28,18 +27,27 @@ func newRenewals() *renewals {
 	return &renewals{MemoryStore: tools.NewMemoryStore(), claims: map[string]int{}}
 }
 
-func (s *renewals) Claim(ctx context.Context, key, owner string, lease time.Duration) (tools.Record, bool, error) {
+func (s *renewals) count(owner string) int {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	n := s.claims[owner]
 	s.claims[owner]++
-	s.mu.Unlock()
-	switch {
-	case n > 0 && s.stolen:
-		return tools.Record{Owner: "another caller"}, false, nil
-	case n > 0 && s.fail != nil && s.fail(n):
-		return tools.Record{}, false, errors.New("redis: i/o timeout")
-	}
+	return n
+}
+
+func (s *renewals) Claim(ctx context.Context, key, owner string, lease time.Duration) (tools.Record, bool, error) {
+	s.count(owner)
 	return s.MemoryStore.Claim(ctx, key, owner, lease)
+}
+
+func (s *renewals) Renew(ctx context.Context, key, owner string, lease time.Duration) (bool, error) {
+	switch n := s.count(owner); {
+	case s.stolen:
+		return false, nil
+	case s.fail != nil && s.fail(n):
+		return false, errors.New("redis: i/o timeout")
+	}
+	return s.MemoryStore.Renew(ctx, key, owner, lease)
 }
 
 // holderClaims returns how many claims the one holder made.

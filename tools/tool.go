@@ -26,6 +26,11 @@ var (
 	// ErrStuck: the model called the tool with the same input more often
 	// than the run's repeat limit allows.
 	ErrStuck = errors.New("tools: stuck")
+	// ErrOutcomeUnknown: an idempotent call with the same key outlived its
+	// claim's maximum lifetime ([MaxClaim]) with the tool still running,
+	// so whether its action took place is unknown; the tool is not run
+	// again until its record expires ([ResultTTL]) or the tool returns.
+	ErrOutcomeUnknown = errors.New("tools: outcome unknown")
 )
 
 // The problems of a Tool that [New] did not build, and of a call without a
@@ -211,8 +216,10 @@ func (t *Tool) Breaker() *breaker.Breaker {
 //     ran out of time; the full error is logged, redacted;
 //   - a *[taxonomy.FatalToolError] naming the tool when the tool returned
 //     one, when its circuit is open ([ErrCircuitOpen]), when the model is
-//     stuck repeating the call ([ErrStuck]) and when the run's tool call
-//     limit is reached (run.ErrUsageLimit): the run ends;
+//     stuck repeating the call ([ErrStuck]), when the run's tool call
+//     limit is reached (run.ErrUsageLimit) and when the same idempotent
+//     call hung past its claim's lifetime ([ErrOutcomeUnknown]): the run
+//     ends;
 //   - the context's error when the caller gave up: the run ends;
 //   - a *[taxonomy.FatalToolError] classified as a programming failure for
 //     a nil *Tool, a Tool that New did not build, or a nil context.
@@ -306,7 +313,13 @@ func (t *Tool) call(caller, ctx context.Context, input string, c *claim) result 
 		var out string
 		var err error
 		if c != nil {
-			c.enter()
+			switch run, stored, ok := c.enter(); {
+			case ok:
+				// An earlier attempt, abandoned, succeeded after all.
+				return reply{out: stored}, nil
+			case !run:
+				return reply{}, middleware.Unretryable(errClaimEnded, "the claim ended before the attempt started")
+			}
 			defer func() { c.leave(returned && err == nil, out) }()
 		}
 		out, err = t.inner.Call(ctx, input)

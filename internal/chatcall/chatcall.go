@@ -29,9 +29,9 @@ func ShouldFallBack(ctx context.Context, err error, onOverflow bool) bool {
 	class := final.Class()
 	switch final.Reason {
 	case observe.ReasonExhausted, observe.ReasonCircuitOpen, observe.ReasonRetryAfterOverCap,
-		observe.ReasonThrottled, observe.ReasonRejected, observe.ReasonConcurrency:
-		// The target is failing, holding us off, or over our own rate or
-		// concurrency limit: another model may be fine.
+		observe.ReasonThrottled, observe.ReasonRejected, observe.ReasonConcurrency, observe.ReasonAbandoned:
+		// The target is failing, holding us off, hung, or over our own
+		// rate or concurrency limit: another model may be fine.
 		return true
 	case observe.ReasonContextOverflow:
 		return onOverflow

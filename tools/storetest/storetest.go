@@ -35,6 +35,12 @@ type claimed struct {
 	Err error
 }
 
+// renewed is what Renew returned.
+type renewed struct {
+	OK  bool
+	Err error
+}
+
 func sequence(t *testing.T, s tools.Store, unit time.Duration) {
 	t.Helper()
 	ctx := context.Background()
@@ -44,6 +50,18 @@ func sequence(t *testing.T, s tools.Store, unit time.Duration) {
 	}
 	get := func() any {
 		r, ok, err := s.Get(ctx, "k")
+		return claimed{r, ok, err}
+	}
+	claimOf := func(key, owner string, lease time.Duration) any {
+		r, ok, err := s.Claim(ctx, key, owner, lease)
+		return claimed{r, ok, err}
+	}
+	renew := func(key, owner string, lease time.Duration) any {
+		ok, err := s.Renew(ctx, key, owner, lease)
+		return renewed{ok, err}
+	}
+	getOf := func(key string) any {
+		r, ok, err := s.Get(ctx, key)
 		return claimed{r, ok, err}
 	}
 	// expire waits past the end of a lease or time to live of n units.
@@ -102,6 +120,46 @@ func sequence(t *testing.T, s tools.Store, unit time.Duration) {
 			_ = s.Complete(ctx, "k", "k", "done-k", 4*unit)
 			return claim("k", 2*unit)
 		}, claimed{tools.Record{Owner: "k", Done: true, Result: "done-k"}, false, nil}},
+
+		// Renewals, on key "u".
+		{"l claims u", func() any { return claimOf("u", "l", 2*unit) }, claimed{tools.Record{Owner: "l"}, true, nil}},
+		{"another owner's renewal changes nothing", func() any { return renew("u", "x", 10*unit) }, renewed{false, nil}},
+		{"l renews its own record", func() any { time.Sleep(unit); return renew("u", "l", 2*unit) }, renewed{true, nil}},
+		{"the renewed lease outlives the first", func() any { time.Sleep(unit + unit/2); return getOf("u") }, claimed{tools.Record{Owner: "l"}, true, nil}},
+		{"l releases", func() any { return s.Release(ctx, "u", "l") }, nil},
+		{"a renewal after the release creates nothing", func() any { renew("u", "l", 2*unit); return getOf("u") }, none},
+		{"m's renewal of its done record changes nothing", func() any {
+			claimOf("u", "m", 2*unit)
+			_ = s.Complete(ctx, "u", "m", "done-m", 2*unit)
+			return renew("u", "m", 10*unit)
+		}, renewed{false, nil}},
+
+		// Records of unknown outcome, on keys "v" and "w".
+		{"o claims v and marks it unknown", func() any {
+			claimOf("v", "o", 2*unit)
+			return s.MarkUnknown(ctx, "v", "o", 5*unit, 4*unit)
+		}, nil},
+		{"Get sees the record of unknown outcome", func() any { return getOf("v") }, claimed{tools.Record{Owner: "o", Unknown: true, Held: 5 * unit}, true, nil}},
+		{"m's result expires on its time to live", func() any { expire(2); return getOf("u") }, none},
+		{"while o's record outlives its lease", func() any { return getOf("v") }, claimed{tools.Record{Owner: "o", Unknown: true, Held: 5 * unit}, true, nil}},
+		{"nobody claims it", func() any { return claimOf("v", "p", 2*unit) }, claimed{tools.Record{Owner: "o", Unknown: true, Held: 5 * unit}, false, nil}},
+		{"nor its owner", func() any { return claimOf("v", "o", 2*unit) }, claimed{tools.Record{Owner: "o", Unknown: true, Held: 5 * unit}, false, nil}},
+		{"its owner's renewal changes nothing", func() any { return renew("v", "o", 2*unit) }, renewed{false, nil}},
+		{"another owner cannot mark it", func() any { return s.MarkUnknown(ctx, "v", "p", unit, unit) }, tools.ErrLeaseLost},
+		{"its owner's Complete stores the result that came at last", func() any { return s.Complete(ctx, "v", "o", "done-o", 2*unit) }, nil},
+		{"Get sees o's result", func() any { return getOf("v") }, claimed{tools.Record{Owner: "o", Done: true, Result: "done-o"}, true, nil}},
+		{"a done record cannot be marked unknown", func() any { return s.MarkUnknown(ctx, "v", "o", unit, unit) }, tools.ErrLeaseLost},
+		{"q marks an absent key unknown", func() any { return s.MarkUnknown(ctx, "w", "q", 3*unit, 4*unit) }, nil},
+		{"Get sees q's record", func() any { return getOf("w") }, claimed{tools.Record{Owner: "q", Unknown: true, Held: 3 * unit}, true, nil}},
+		{"another owner's Release leaves it", func() any { _ = s.Release(ctx, "w", "p"); return getOf("w") }, claimed{tools.Record{Owner: "q", Unknown: true, Held: 3 * unit}, true, nil}},
+		{"its owner's Release deletes it", func() any { _ = s.Release(ctx, "w", "q"); return getOf("w") }, none},
+		{"another owner's live claim cannot be marked", func() any {
+			claimOf("w", "s", 2*unit)
+			return s.MarkUnknown(ctx, "w", "t", unit, unit)
+		}, tools.ErrLeaseLost},
+		{"s's claim stands", func() any { return getOf("w") }, claimed{tools.Record{Owner: "s"}, true, nil}},
+		{"s marks its claim unknown", func() any { return s.MarkUnknown(ctx, "w", "s", 3*unit, 2*unit) }, nil},
+		{"the record of unknown outcome expires on its time to live", func() any { expire(2); return getOf("w") }, none},
 	}
 	for _, st := range steps {
 		if got := st.do(); !same(got, st.want) {
