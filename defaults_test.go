@@ -36,6 +36,7 @@ var defaults = map[string]any{
 	"middleware.DefaultMaxDelay":             middleware.DefaultMaxDelay,
 	"middleware.DefaultRetryAfterCap":        middleware.DefaultRetryAfterCap,
 	"middleware.DefaultTimeout":              middleware.DefaultTimeout,
+	"middleware.DefaultMaxAbandoned":         middleware.DefaultMaxAbandoned,
 	"breaker.DefaultFailures":                breaker.DefaultFailures,
 	"breaker.DefaultDelay":                   breaker.DefaultDelay,
 	"breaker.DefaultMaxHold":                 breaker.DefaultMaxHold,

@@ -85,6 +85,10 @@
 //   - a concurrency limit with no free slot within its wait stops the call
 //     with [observe.ReasonConcurrency] ([limit.ErrConcurrency]), never retried, never
 //     counted by the breaker, reported as a [observe.Refusal];
+//   - while 256 abandoned attempts of the pipeline have not returned
+//     ([MaxAbandoned]), a new attempt is refused before it starts: the call
+//     stops with [observe.ReasonAbandoned] ([ErrAbandoned]), never retried,
+//     never counted by the breaker, reported as a [observe.Refusal];
 //   - a panic in the protected function is recovered and becomes a
 //     programming failure ([PanicError]), so no breaker permit leaks.
 //
@@ -111,6 +115,9 @@
 // ends when it returns, and what it returns then is discarded and reported
 // once, as a [observe.LateResult] event. A function that sees for itself that its
 // work is hung, such as a stalled stream, ends its attempt with [State.End].
+// The abandoned attempts still running are bounded ([MaxAbandoned]): a
+// client that never returns costs at most that many goroutines, and the
+// calls past the bound fail fast until some return.
 //
 // # Events
 //

@@ -1,9 +1,13 @@
 package middleware
 
 import (
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/resilientgo/resilient/limit"
+	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/taxonomy"
 )
 
 // RateLimit makes every attempt acquire one unit from l before it starts.
@@ -27,7 +31,7 @@ func RateLimit(l limit.Limiter) Option {
 // to maxWait for a slot, then its call stops with [observe.ReasonConcurrency],
 // without a request: a refusal is local overload, never counted against the
 // target's circuit breaker, and reported as a [observe.Refusal] with
-// [observe.RefusedConcurrency]. It must be n >= 1 and maxWait >= 0 (0: no wait).
+// [observe.ReasonConcurrency]. It must be n >= 1 and maxWait >= 0 (0: no wait).
 // Default: no limit.
 func MaxConcurrent(n int, maxWait time.Duration) Option {
 	return func(c *config) {
@@ -85,3 +89,50 @@ func (c *config) newSemaphore() limit.Semaphore {
 // adapter shares it with another pipeline of the same target (package llms
 // shares a model's between its streaming and non-streaming calls).
 func (p *Pipeline[R]) Concurrency() (limit.Semaphore, time.Duration) { return p.sem, p.cfg.semWait }
+
+// MaxAbandoned bounds the attempts of the pipeline that were abandoned (at
+// their timeout, when their caller gave up, when a hedge won: see
+// [Pipeline.Do]) and whose function has not returned yet. Each holds a
+// goroutine, and whatever the function holds, until it returns: a client
+// that ignores its context and never returns would otherwise leave one per
+// attempt, for ever. While n are still running, a new attempt is refused
+// before it starts and its call stops with [observe.ReasonAbandoned]
+// ([ErrAbandoned]) at once, without a request: local overload, never
+// counted against the circuit breaker, never retried (a model's fallbacks
+// take it), reported as a [observe.Refusal] with
+// [observe.ReasonAbandoned]. Attempts are admitted again as soon as
+// abandoned ones return. n = 0 allows none: the pipeline refuses attempts
+// while any abandoned one is running. It must be n >= 0. Default: 256
+// ([DefaultMaxAbandoned]).
+func MaxAbandoned(n int) Option {
+	return func(c *config) {
+		if n < 0 {
+			c.errorf("MaxAbandoned(%d): must not be negative", n)
+			return
+		}
+		c.maxAbandoned = n
+	}
+}
+
+// ErrAbandoned is matched by [errors.Is] on the error of a call refused
+// because too many abandoned attempts of its target are still running (see
+// [MaxAbandoned]).
+var ErrAbandoned = errors.New("middleware: too many abandoned attempts still running")
+
+// abandonedClass is the class of an attempt refused by [MaxAbandoned]: the
+// target's client is hung, another model may answer.
+var abandonedClass = taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "abandoned attempts limit"}
+
+// refuseAbandoned refuses attempt number when the pipeline's abandoned
+// attempts still running reach [MaxAbandoned], and returns the error that
+// stops the call; nil when the attempt may start.
+func (c *call[R]) refuseAbandoned(number int) error {
+	p := c.p
+	n := p.abandoned.Load()
+	if n < int64(p.cfg.maxAbandoned) {
+		return nil
+	}
+	return c.conclude(number, 0, ErrAbandoned, abandonedClass, &decision{reason: observe.ReasonAbandoned,
+		detail:  fmt.Sprintf("%d abandoned attempts still running, the limit is %d", n, p.cfg.maxAbandoned),
+		refused: true})
+}

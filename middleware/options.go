@@ -29,6 +29,10 @@ const (
 	DefaultMaxDelay            = 8 * time.Second
 	DefaultRetryAfterCap       = 60 * time.Second
 	DefaultTimeout             = 2 * time.Minute
+	// DefaultMaxAbandoned is how many abandoned attempts of one pipeline
+	// may still be running before it refuses new attempts (see
+	// [MaxAbandoned]).
+	DefaultMaxAbandoned = 256
 )
 
 // An Option configures a [Pipeline]. Options are applied in order; a later
@@ -68,6 +72,7 @@ type config struct {
 	concurrency    int             // MaxConcurrent: slots of a bulkhead of the pipeline's own
 	semaphore      limit.Semaphore // ConcurrencyLimit: a semaphore of the caller's
 	semWait        time.Duration
+	maxAbandoned   int
 	waitWhileOpen  bool
 	noThrottle     bool
 	members        []Member  // Members: the pipeline is a pool
@@ -93,6 +98,7 @@ func defaultConfig() config {
 		breakerDelay:   breaker.DefaultDelay,
 		maxHold:        breaker.DefaultMaxHold,
 		classifier:     taxonomy.Default,
+		maxAbandoned:   DefaultMaxAbandoned,
 	}
 	c.kindAttempts[taxonomy.RateLimited] = DefaultRateLimitedAttempts
 	c.kindAttempts[taxonomy.Unknown] = DefaultUnknownAttempts

@@ -82,6 +82,9 @@ type Pipeline[R any] struct {
 	bal     *Balancer // of a pool; nil for a plain pipeline
 	exec    failsafe.Executor[R]
 	hedged  failsafe.Executor[R]
+	// abandoned counts the attempts abandoned whose function is still
+	// running (see MaxAbandoned).
+	abandoned atomic.Int64
 }
 
 // New builds a pipeline for the target called name (it appears in errors and
@@ -193,7 +196,9 @@ func (p *Pipeline[R]) Observers() observe.Observers { return p.obs }
 // returns, and its late result is discarded and reported once (a
 // [observe.LateResult] event). A function with side effects that must not run
 // twice has to settle them itself when it returns (package tools keeps an
-// idempotent call's claim until then). When the attempt cannot end early
+// idempotent call's claim until then). At most [MaxAbandoned] abandoned
+// attempts may still be running: past it, new calls fail fast with
+// [ErrAbandoned] until some return. When the attempt cannot end early
 // (no timeout, a caller context that cannot be canceled), fn runs on the
 // caller's goroutine.
 //
@@ -271,10 +276,10 @@ func (c *call[R]) end(err error) error {
 	if !c.own {
 		return err
 	}
-	e := observe.CallEnd{Target: c.p.target, Outcome: observe.OutcomeOK, Attempts: c.count(), Duration: time.Since(c.start)}
+	e := observe.CallEnd{Target: c.p.target, Attempts: c.count(), Duration: time.Since(c.start)}
 	var final *Error
 	if errors.As(err, &final) {
-		e.Outcome, e.Reason, e.Class = observe.OutcomeFailed, final.Reason, final.Class()
+		e.Reason, e.Class = final.Reason, final.Class()
 	}
 	c.p.obs.Report(c.caller, e, err)
 	return err
@@ -347,11 +352,14 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 	if hedge {
 		if !c.run.TryRetry() {
 			return zero, c.conclude(number, 0, errHedgeRefused, taxonomy.Class{Kind: taxonomy.Transient, Rule: "hedge refused by budget"},
-				&decision{reason: observe.ReasonBudgetSpent, refusal: observe.RefusedBudget})
+				&decision{reason: observe.ReasonBudgetSpent, refused: true})
 		}
 		if p.obs.Active() {
 			p.obs.Observe(c.caller, observe.Hedged{Target: p.name, Attempt: number})
 		}
+	}
+	if err := c.refuseAbandoned(number); err != nil {
+		return zero, err
 	}
 	parent := exec.Context()
 	counted := false // the attempt took a place in the run's request limit
@@ -478,7 +486,7 @@ func (c *call[R]) admit(ctx context.Context, number int) (*pass, error) {
 	if l := p.cfg.limiter; l != nil {
 		if err := l.Acquire(ctx, 1); err != nil {
 			return nil, c.refuseGate(number, ctx, err, rateLimitClass,
-				&decision{reason: observe.ReasonRejected, detail: "the rate limiter refused the attempt", refusal: observe.RefusedRateLimit})
+				&decision{reason: observe.ReasonRateLimit, detail: "the rate limiter refused the attempt", refused: true})
 		}
 	}
 	g := &pass{breaker: p.breaker, release: func() {}}
@@ -486,7 +494,7 @@ func (c *call[R]) admit(ctx context.Context, number int) (*pass, error) {
 		release, err := p.sem.Acquire(ctx, p.cfg.semWait)
 		if err != nil {
 			return nil, c.refuseGate(number, ctx, err, concurrencyClass, &decision{reason: observe.ReasonConcurrency,
-				detail: fmt.Sprintf("no slot freed up within %v", p.cfg.semWait), refusal: observe.RefusedConcurrency})
+				detail: fmt.Sprintf("no slot freed up within %v", p.cfg.semWait), refused: true})
 		}
 		g.release = release
 	}
@@ -559,6 +567,7 @@ func (c *call[R]) runAttempt(ctx context.Context, s State, release func()) (R, e
 		release() // the function returned: its slots are free, abandoned or not
 		w.r, w.err = r, err
 		if !w.state.CompareAndSwap(attemptRunning, attemptReturned) {
+			c.p.abandoned.Add(-1)
 			c.late(ctx, s.Attempt, time.Since(w.abandonedAt), err)
 			return
 		}
@@ -574,6 +583,7 @@ func (c *call[R]) runAttempt(ctx context.Context, s State, release func()) (R, e
 		<-w.done // the function returned as ctx ended: its result stands
 		return w.r, w.err, false
 	}
+	c.p.abandoned.Add(1) // until the function returns
 	var zero R
 	return zero, &AbandonedError{Cause: context.Cause(ctx)}, true
 }
@@ -688,8 +698,8 @@ func (c *call[R]) conclude(number int, elapsed time.Duration, err error, class t
 	if obs := c.p.obs; obs.Active() {
 		if d.retry {
 			obs.Report(c.caller, observe.RetryScheduled{Target: target, Attempt: number, Wait: d.wait, Source: d.source, Class: class}, err)
-		} else if d.refusal != 0 {
-			obs.Observe(c.caller, observe.Refusal{Target: target, Reason: d.refusal})
+		} else if d.refused {
+			obs.Observe(c.caller, observe.Refusal{Target: target, Reason: d.reason})
 		}
 	}
 	d.err = err

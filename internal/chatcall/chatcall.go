@@ -29,9 +29,9 @@ func ShouldFallBack(ctx context.Context, err error, onOverflow bool) bool {
 	class := final.Class()
 	switch final.Reason {
 	case observe.ReasonExhausted, observe.ReasonCircuitOpen, observe.ReasonRetryAfterOverCap,
-		observe.ReasonThrottled, observe.ReasonRejected, observe.ReasonConcurrency:
-		// The target is failing, holding us off, or over our own rate or
-		// concurrency limit: another model may be fine.
+		observe.ReasonThrottled, observe.ReasonRejected, observe.ReasonConcurrency, observe.ReasonAbandoned:
+		// The target is failing, holding us off, hung, or over our own
+		// rate or concurrency limit: another model may be fine.
 		return true
 	case observe.ReasonContextOverflow:
 		return onOverflow
@@ -57,13 +57,9 @@ func LastTarget(err error, name string) string {
 // End is the end of a logical call to t that started at start and made
 // attempts, failing with err (nil: it succeeded).
 func End(t observe.Target, attempts int, start time.Time, err error) observe.CallEnd {
-	end := observe.CallEnd{Target: t, Outcome: observe.OutcomeOK, Attempts: attempts, Duration: time.Since(start)}
+	end := observe.CallEnd{Target: t, Attempts: attempts, Duration: time.Since(start)}
 	if err != nil {
-		end.Outcome, end.Class = observe.OutcomeFailed, taxonomy.Classify(err)
-		var final *middleware.Error
-		if errors.As(err, &final) {
-			end.Reason = final.Reason
-		}
+		end.Class, end.Reason = taxonomy.Classify(err), middleware.ReasonOf(err)
 	}
 	return end
 }
