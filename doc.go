@@ -93,3 +93,7 @@
 // with [Observe] (see observe.Observer); [Logger] writes them as slog
 // lines, secrets redacted. Every option has its default written beside it.
 package resilient
+
+// The tables of measurements in README.md and docs/performance.md, made by
+// the command that measures them (see docs/performance.md).
+//go:generate go run ./internal/cmd/benchrounds -update README.md docs/performance.md
