@@ -105,3 +105,34 @@ func TestKeptSection(t *testing.T) {
 		t.Errorf("without a file: got %q, want nothing", got)
 	}
 }
+
+// The README's summary ends with the count of targets met and the
+// scenarios of the missed ones, which a splice rewrites from the targets
+// table alone.
+func TestRewriteTargetCount(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "README.md")
+	before := "intro\n\n" + beginMarker + "\nagent runs\n\n1 of 1 targets met.\n\n" + endMarker + "\n\n## Next\n"
+	if err := os.WriteFile(path, []byte(before), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows := [][]string{
+		{"1", "one", "1", passFail(true)},
+		{"3", "three", "x", passFail(false) + ": slow"},
+		{"3", "three again", "y", passFail(false) + ": slower"},
+		{"8", "eight", "z", passFail(false) + ": why"},
+	}
+	for range 2 { // a second rewrite replaces the first
+		if err := rewriteTargetCount(path, rows); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, _ := os.ReadFile(path)
+	want := "intro\n\n" + beginMarker + "\nagent runs\n\n1 of 4 targets met; missed in scenarios 3, 8 " +
+		"([docs/scenarios.md](docs/scenarios.md#targets) says by how much, and why).\n\n" + endMarker + "\n\n## Next\n"
+	if string(got) != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if got := targetCount([]target{{scenario: 1, pass: true}}); got != "1 of 1 targets met.\n\n" {
+		t.Errorf("all met: got %q", got)
+	}
+}
