@@ -136,3 +136,35 @@ func TestRewriteTargetCount(t *testing.T) {
 		t.Errorf("all met: got %q", got)
 	}
 }
+
+// The README's summary is the agent runs (scenario 8) in brief, their
+// chart and the count of targets, which a later splice can find and
+// rewrite.
+func TestSummary(t *testing.T) {
+	agent := section{number: 8, title: "Whole agent runs", brief: "200 runs", compact: table{header: []string{"policy"}, rows: [][]string{{"resilient defaults"}}},
+		targets: []target{{scenario: 8, pass: false}}}
+	other := section{number: 9, title: "Pool", brief: "1000 calls", targets: []target{{scenario: 9, pass: true}}}
+	rep := &report{secs: []section{agent, other}}
+	got := rep.summary()
+	for _, want := range []string{
+		"Whole agent runs: 200 runs\n\n| policy |\n| --- |\n| resilient defaults |\n\n![completed runs against requests per run](docs/agent-runs.png)\n\n",
+		"1 of 2 targets met; missed in scenarios 8 ",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the summary lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "1000 calls") {
+		t.Errorf("the summary shows scenario 9, which docs/scenarios.md keeps:\n%s", got)
+	}
+	path := filepath.Join(t.TempDir(), "README.md")
+	if err := os.WriteFile(path, []byte(beginMarker+"\n"+endMarker+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := rewriteSection(path, got); err != nil {
+		t.Fatal(err)
+	}
+	if err := rewriteTargetCount(path, [][]string{{"8", "x", "y", passFail(true)}}); err != nil {
+		t.Errorf("a splice finds no target count in the summary: %v", err)
+	}
+}
