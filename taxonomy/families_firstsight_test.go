@@ -92,6 +92,10 @@ func firstSightFamilyCases() []classifyCase {
 			class(U, "no rule matched", 0)},
 		{"a Retry-After in Go's print of http.Header", text(`unexpected status 429: headers map[Content-Type:[application/json] Retry-After:[7]]`),
 			hinted(R, "status 429", 429, 7*time.Second)},
+		{"a Retry-After in Elixir's map of headers", text(`status: 429, headers: %{"retry-after" => ["4"]}`),
+			hinted(R, "status 429", 429, 4*time.Second)},
+		{"a Retry-After in milliseconds is no Retry-After in seconds", text(`status: 429, headers: %{"retry-after-ms" => ["400"]}`),
+			class(R, "status 429", 429)},
 		{"a Retry-After in Python's dict of headers", text(`HTTP 429; headers: {'retry-after': '12', 'content-type': 'application/json'}`),
 			hinted(R, "status 429", 429, 12*time.Second)},
 
@@ -99,6 +103,8 @@ func firstSightFamilyCases() []classifyCase {
 		{"an address not available by its errno", text(`OSError: [Errno 99] Cannot assign requested address`),
 			class(T, "errno 99 (EADDRNOTAVAIL)", 0)},
 		{"EOFException: an acronym before a word", text(`java.io.EOFException: \n at okio.RealBufferedSource.require`),
+			class(T, `name "EOFException" (connection broken)`, 0)},
+		{"a name that opens the text with an acronym", text(`EOFException: the stream ended`),
 			class(T, `name "EOFException" (connection broken)`, 0)},
 		{"an HTTP/2 stream reset (OkHttp)", text(`okhttp3.internal.http2.StreamResetException: stream was reset: CANCEL`),
 			class(T, `name "StreamResetException" (connection broken)`, 0)},
@@ -116,6 +122,8 @@ func firstSightFamilyCases() []classifyCase {
 		// ---- Chinese: a balance spent under a 500, a relay's load saturated ----
 		{"a balance spent in Chinese under a 500", text(`Error code: 500, with error text {"error":{"message":"账户余额不足"}}`),
 			account(`pattern "insufficient balance (zh)"`, 500)},
+		{"a 503 that mentions a balance stays the server's failure", text(`状态码: 503 余额不足`),
+			class(O, "status 503", 503)},
 		{"a relay's load saturated in Chinese", text(`{"error":{"message":"当前分组上游负载已饱和，请稍后再试"}}`),
 			class(O, `words "负载 … 饱和"`, 0)},
 	}

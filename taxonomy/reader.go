@@ -99,14 +99,13 @@ func (r *reading) read(text, lower string, aligned bool) {
 				switch {
 				case b&bUpper != 0 && seen&bLower != 0 && byteClass[text[j-1]]&bLower != 0:
 					hump = true
+				case b&bUpper != 0 && j > i && byteClass[text[j-1]]&bUpper != 0 && j+1 < len(text) && byteClass[text[j+1]]&bLower != 0:
+					// An acronym before a word: "EOFException", "IOError",
+					// "SSLError".
+					hump = true
 				case b&bUnder != 0 && j > i && j+1 < len(text) && byteClass[text[j-1]]&bLetter != 0 && byteClass[text[j+1]]&bLetter != 0:
 					joined = true
 				}
-			}
-			if b&bLower != 0 && j-i >= 2 && byteClass[text[j-1]]&bUpper != 0 && byteClass[text[j-2]]&bUpper != 0 {
-				// An acronym before a word: "EOFException", "IOError",
-				// "SSLError".
-				hump = true
 			}
 			seen |= b
 			j++
@@ -128,7 +127,12 @@ func (r *reading) read(text, lower string, aligned bool) {
 				w = string(lowerInto(low[:0], run))
 			}
 			name := hump || joined || seen&bLower == 0 && len(run) >= 7
-			if quoted := identifierAt(text, i, j); quoted != "" {
+			quoted := ""
+			end := j
+			if i > 0 && (text[i-1] == '-' || text[i-1] == '`') {
+				quoted, end = identifierAt(text, i, j)
+			}
+			if quoted != "" {
 				// A flag ("--jinja") or an identifier in backquotes
 				// ("`truncate`"): a parameter of the request by name.
 				c, ok := sense(w)
@@ -136,10 +140,7 @@ func (r *reading) read(text, lower string, aligned bool) {
 					r.word(&cs, w, text, j) // "`max_model_len`": its parts too
 				}
 				cs.add(quoted, c|cPart|cParam)
-				if quoted[0] == '-' {
-					j = i - 2 + len(quoted)
-				}
-				i = j
+				i = end
 				continue
 			}
 			if !name || joined {
@@ -229,21 +230,22 @@ func (r *reading) word(cs *concepts, w string, text string, at int) {
 }
 
 // identifierAt returns the flag or the backquoted identifier that the word
-// at text[i:j] opens, or "": a command-line flag ("--enable-auto-tool-choice",
-// "--jinja", its words joined by hyphens) or a name in backquotes, as
-// Rust, Markdown and Python's servers quote a parameter ("`truncate` must
-// be strictly positive", "missing field `status`").
-func identifierAt(text string, i, j int) string {
+// at text[i:j] opens, or "", and where it ends: a command-line flag
+// ("--enable-auto-tool-choice", "--jinja", its words joined by hyphens) or
+// a name in backquotes, as Rust, Markdown and Python's servers quote a
+// parameter ("`truncate` must be strictly positive", "missing field
+// `status`").
+func identifierAt(text string, i, j int) (string, int) {
 	switch {
 	case i >= 2 && text[i-1] == '-' && text[i-2] == '-' && (i == 2 || !isNameByte(text[i-3]) && text[i-3] != '-'):
 		for j < len(text) && (isNameByte(text[j]) || text[j] == '-' && j+1 < len(text) && isNameByte(text[j+1])) {
 			j++
 		}
-		return text[i-2 : j]
-	case i >= 1 && text[i-1] == '`' && j < len(text) && text[j] == '`':
-		return text[i-1 : j+1]
+		return text[i-2 : j], j
+	case text[i-1] == '`' && j < len(text) && text[j] == '`':
+		return text[i-1 : j+1], j + 1
 	}
-	return ""
+	return "", j
 }
 
 // skipURL returns where the URL whose "://" is at i ends.
