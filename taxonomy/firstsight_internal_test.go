@@ -142,3 +142,36 @@ func TestClockDuration(t *testing.T) {
 		}
 	}
 }
+
+// TestReaderEdges checks the edges of the reader's scan: a word in
+// capitals is a name from seven letters; at most maxNames names are looked
+// up; an OS error number is read after errno or WinError only; a
+// backquoted word keeps the negation before it; the words of a non-ASCII
+// text are read as an ASCII one's.
+func TestReaderEdges(t *testing.T) {
+	tests := []struct {
+		text         string
+		names, clues int
+		errno        bool
+	}{
+		{"ABORTED", 1, 0, false},
+		{"ABORTE", 0, 0, false},
+		{strings.Repeat("FooBar ", maxNames) + "InvalidParameter", 0, 0, false},
+		{strings.Repeat("FooBar ", maxNames-1) + "InvalidParameter", 1, 1, false},
+		{"ValueError 104 retries", 0, 0, false},
+		{"an error 104 retries", 0, 0, false},
+		{"[Errno 104] reset", 0, 0, true},
+		{"[WinError 10054] closed", 0, 0, true},
+		{"the value is not `allowed`", 0, 1, false},
+		{"the value is `allowed`", 0, 0, false},
+		{"错误：InvalidParameter", 1, 1, false},
+	}
+	for _, tt := range tests {
+		var r reading
+		r.read(tt.text, strings.ToLower(tt.text), !strings.ContainsFunc(tt.text, func(r rune) bool { return r >= 0x80 }))
+		if r.names.n != tt.names || r.clues.n != tt.clues || r.errno.found() != tt.errno {
+			t.Errorf("read(%.40q): %d names, %d clues, errno %v; want %d, %d, %v",
+				tt.text, r.names.n, r.clues.n, r.errno.found(), tt.names, tt.clues, tt.errno)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package taxonomy
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -99,5 +100,20 @@ func TestPrepareLowers(t *testing.T) {
 		if lt.s != want || lt.ascii != ascii {
 			t.Errorf("prepare(%.20q): %.20q, ascii %v; want %.20q, %v", text, lt.s, lt.ascii, want, ascii)
 		}
+	}
+}
+
+// TestFindingsAreBounded checks that a text naming more failures than
+// maxFindings, in names and in clauses, keeps the first maxFindings of
+// each and is still classified.
+func TestFindingsAreBounded(t *testing.T) {
+	text := strings.Repeat("InvalidParameter: invalid parameter.\n", maxFindings+2)
+	var r reading
+	r.read(text, strings.ToLower(text), true)
+	if r.names.n != maxFindings || r.clues.n != maxFindings {
+		t.Errorf("kept %d names and %d clues, want %d of each", r.names.n, r.clues.n, maxFindings)
+	}
+	if c := Classify(errors.New(text)); c.Kind != Permanent {
+		t.Errorf("Classify = %v, want permanent", c)
 	}
 }

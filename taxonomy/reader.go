@@ -25,6 +25,7 @@ type findings struct {
 	n    int
 }
 
+// add keeps f if there is room.
 func (fs *findings) add(f finding) {
 	if fs.n < len(fs.list) {
 		fs.list[fs.n] = f
@@ -123,8 +124,8 @@ func (r *reading) read(text, lower string, aligned bool) {
 			var w string
 			if aligned {
 				w = lower[i:j]
-			} else if len(run) <= len(low) {
-				w = string(lowerInto(low[:0], run))
+			} else {
+				w = string(lowerInto(low[:0], run)) // a word longer than low has room for moves to the heap
 			}
 			name := hump || joined || seen&bLower == 0 && len(run) >= 7
 			quoted := ""
@@ -136,7 +137,7 @@ func (r *reading) read(text, lower string, aligned bool) {
 				// A flag ("--jinja") or an identifier in backquotes
 				// ("`truncate`"): a parameter of the request by name.
 				c, ok := sense(w)
-				if !ok && joined {
+				if !ok {
 					r.word(&cs, w, text, j) // "`max_model_len`": its parts too
 				}
 				cs.add(quoted, c|cPart|cParam)
@@ -152,7 +153,7 @@ func (r *reading) read(text, lower string, aligned bool) {
 					r.word(&cs, w, text, j)
 				}
 			}
-			if name && r.namesRead < maxNames && w != "" {
+			if name && r.namesRead < maxNames {
 				r.namesRead++
 				// The words of a CamelCase name are words of its clause
 				// too: "SyntaxError" is a parser's, "InvalidRequestException"
@@ -161,7 +162,7 @@ func (r *reading) read(text, lower string, aligned bool) {
 				if joined {
 					into = nil
 				}
-				if m, decided, ok := nameMeaning(run, w, into); ok && !r.names.full() {
+				if m, decided, ok := nameMeaning(run, w, into); ok {
 					r.names.add(finding{`name "` + run + `" (` + decided + `)`, m})
 				}
 				if !r.errno.found() && w == "winerror" {
@@ -214,7 +215,7 @@ var byteClass = func() (t [256]byte) {
 // word adds the word w (lowercase), which is no sense, to the clause; at
 // is where it ends in text.
 func (r *reading) word(cs *concepts, w string, text string, at int) {
-	if strings.IndexByte(w, '_') >= 0 {
+	if strings.Contains(w, "_") {
 		// "prompt_tokens", "max_seq_len", "invalid_request_error": its parts.
 		for part := range strings.SplitSeq(w, "_") {
 			if c, ok := sense(part); ok {
@@ -224,7 +225,7 @@ func (r *reading) word(cs *concepts, w string, text string, at int) {
 	} else {
 		cs.add("", 0)
 	}
-	if (w[0] == 'e' || w[0] == 'w') && !r.errno.found() && (w == "errno" || w == "winerror") {
+	if !r.errno.found() && (w == "errno" || w == "winerror") {
 		r.errno, _ = errnoAfter(text[at:])
 	}
 }
@@ -272,7 +273,7 @@ func (r *reading) endClause(cs *concepts) {
 				r.param = finding{`words "credential refused"`, mean(Permanent).accountFailure()}
 			}
 		}
-		if c, ok := cs.clue(); ok && !r.clues.full() {
+		if c, ok := cs.clue(); ok {
 			r.clues.add(finding{`words "` + c.words + `"`, c.means})
 		}
 	}
