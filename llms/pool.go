@@ -174,7 +174,7 @@ func (m *Model) Pool() *pool.Pool {
 // StickyKey is a call option that keeps the calls made with the same key
 // (a conversation's id) on one member of a pool while it is healthy, so
 // that the provider's prompt cache keeps serving the conversation (see
-// middleware.Sticky). It overrides the run's own stickiness. The key never
+// pool.Sticky). It overrides the run's own stickiness. The key never
 // reaches the provider: the wrapper removes it from the options before it
 // calls the client. A model that is not a pool ignores it.
 func StickyKey(key string) lcllms.CallOption {
