@@ -47,9 +47,9 @@ type candidate struct {
 	group  uint8   // 0: the pinned member, 1: not tried by the call, 2: tried
 	first  bool    // due for its probe: first in its group
 	unwell bool    // its health, seen in tenths, below full
-	share  float64 // m.share
+	share  float64 // its weigh's
 	load   float64 // attempts in flight, counting the new one
-	next   float64 // m.current+share: its place in the round robin
+	next   float64 // its place in the round robin, its share gained
 }
 
 // before reports whether x goes before y as the pool orders them (see
@@ -169,7 +169,7 @@ func (m *Member) cost(now time.Time, load float64) float64 {
 	if m.due(now) {
 		return 0
 	}
-	return float64(m.latency) * load / m.share
+	return float64(m.latency) * load / m.pool.weighs[m.index].share
 }
 
 // due reports whether m has not been measured for its probe period at now;

@@ -2,7 +2,6 @@ package pool
 
 import (
 	"context"
-	"math"
 	"sync"
 	"time"
 
@@ -175,8 +174,9 @@ func (rt *Route) pick(retry bool, skip *set) (Ticket, bool) {
 	n := 0
 	total, most := 0.0, 0.0   // the shares gained, the largest place in the round robin
 	out := spent.union(*skip) // members the attempt may not go to
+	anyOut, anyTried := !out.empty(), !tried.empty()
 	for i, m := range p.members {
-		if out.has(i) {
+		if anyOut && out.has(i) {
 			continue
 		}
 		probe := false
@@ -187,8 +187,21 @@ func (rt *Route) pick(retry bool, skip *set) (Ticket, bool) {
 			}
 			probe = v.Probe
 		}
-		cands[n] = m.candidate(i, groupOf(i, m, &tried, pinned), probe)
-		total, most = total+m.share, max(most, math.Abs(m.current))
+		group := uint8(1)
+		switch {
+		case anyTried && tried.has(i):
+			group = 2
+		case m == pinned:
+			group = 0
+		}
+		w := &p.weighs[i]
+		w.current += w.share
+		cands[n] = candidate{index: int32(i), group: group, first: probe, unwell: w.unwell, share: w.share,
+			load: float64(m.inFlight.Load() + 1), next: w.current}
+		total += w.share
+		if c := w.current; c > most || -c > most {
+			most = max(c, -c)
+		}
 		n++
 	}
 	if n == 0 {
@@ -202,30 +215,6 @@ func (rt *Route) pick(retry bool, skip *set) (Ticket, bool) {
 	return p.reserveLocked(m, cands, total, now), true
 }
 
-// candidate returns m, the member at index i, as a candidate of a choice
-// in group (see groupOf; probe says the attempt would be its circuit's
-// probe), and gives it its
-// share of the round robin (the one chosen loses their sum: see
-// reserveLocked); p.mu is held.
-func (m *Member) candidate(i int, group uint8, probe bool) candidate {
-	m.current += m.share
-	return candidate{index: int32(i), group: group, first: probe, unwell: m.share < float64(m.weight), share: m.share,
-		load: float64(m.inFlight.Load() + 1), next: m.current}
-}
-
-// groupOf returns the group of m, the member at index i, in a choice: 0
-// for the member the call is pinned to, unless an attempt of the call went
-// there (tried), 2 for those, 1 for the others.
-func groupOf(i int, m *Member, tried *set, pinned *Member) uint8 {
-	switch {
-	case tried.has(i):
-		return 2
-	case m == pinned:
-		return 0
-	}
-	return 1
-}
-
 // reserveLocked reserves m for an attempt at now, p.mu held: m counts one
 // more attempt in flight, loses total (what the candidates of the choice
 // gained) in the round robin, the places of cands bounded by it (nil when
@@ -235,18 +224,19 @@ func groupOf(i int, m *Member, tried *set, pinned *Member) uint8 {
 func (p *Pool) reserveLocked(m *Member, cands []candidate, total float64, now time.Time) Ticket {
 	m.before.picked, m.before.measured = m.picked, m.measured
 	m.inFlight.Add(1)
-	m.current -= total
+	w := &p.weighs[m.index]
+	w.current -= total
 	m.picked = now
 	// A member chosen by its load more (or less) often than its share owes
 	// (or is owed) at most one round: a burst of calls that the loads
 	// decided does not skew the round robin for long after it.
-	m.current = max(m.current, -total)
+	w.current = max(w.current, -total)
 	for _, c := range cands {
-		c := p.members[c.index]
-		if c.current > total {
-			c.current = total
-		} else if c.current < -total {
-			c.current = -total
+		w := &p.weighs[c.index]
+		if w.current > total {
+			w.current = total
+		} else if w.current < -total {
+			w.current = -total
 		}
 	}
 	if m.due(now) || m.latency == 0 {
@@ -385,6 +375,9 @@ func (s *set) add(i int) {
 	}
 	s.hi[i/64] |= 1 << (i % 64)
 }
+
+// empty reports whether s has no member.
+func (s *set) empty() bool { return s.lo == 0 && s.hi == nil }
 
 // union returns the members in s or in t.
 func (s set) union(t set) set {
