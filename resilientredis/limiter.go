@@ -310,3 +310,7 @@ func (l *Limiter) Settle(ctx context.Context, estimated, actual int) {
 		return nil, settleScript.Run(ctx, l.client, l.keys, l.period.Milliseconds(), extra, rand.Text()).Err()
 	})
 }
+
+// SharedState reports whether the Limiter reaches Redis, and what it does
+// while it does not (package status lists it).
+func (l *Limiter) SharedState() observe.SharedState { return l.health.state() }
