@@ -165,6 +165,19 @@ const (
 	BreakerHalfOpen = circuitbreaker.HalfOpenState
 )
 
+// BreakerStateName names a breaker state as the metrics, the span events
+// and the status endpoint do: "closed", "half_open", "open" (failsafe-go's
+// String says "half-open").
+func BreakerStateName(s BreakerState) string {
+	switch s {
+	case BreakerOpen:
+		return "open"
+	case BreakerHalfOpen:
+		return "half_open"
+	}
+	return "closed"
+}
+
 // BreakerChange reports a circuit breaker's change of state.
 type BreakerChange struct {
 	Target   string // the breaker's name

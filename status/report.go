@@ -230,7 +230,7 @@ func usable(b *breaker.Breaker, suspended time.Duration) bool {
 
 func reportBreaker(b *breaker.Breaker) BreakerReport {
 	s := b.Snapshot()
-	r := BreakerReport{Name: redact.String(s.Name), State: stateName(s.State), RemainingSeconds: seconds(s.Remaining),
+	r := BreakerReport{Name: redact.String(s.Name), State: observe.BreakerStateName(s.State), RemainingSeconds: seconds(s.Remaining),
 		Failures: s.Failures, Threshold: s.Threshold, RetriesAllowed: s.RetriesAllowed}
 	switch {
 	case s.Forced != breaker.NotForced:
@@ -243,16 +243,6 @@ func reportBreaker(b *breaker.Breaker) BreakerReport {
 		r.Why = WhyFailures
 	}
 	return r
-}
-
-func stateName(s observe.BreakerState) string {
-	switch s {
-	case observe.BreakerOpen:
-		return "open"
-	case observe.BreakerHalfOpen:
-		return "half_open"
-	}
-	return "closed"
 }
 
 func reportSemaphore(e entry) SemaphoreReport {
