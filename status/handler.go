@@ -33,7 +33,7 @@ type config struct {
 }
 
 // AllowActions enables the administrative actions (see [Handler]).
-// Default: off; every action is refused with 403 Forbidden.
+// Default: off (every action is refused as Forbidden).
 func AllowActions() Option { return func(c *config) { c.actions = true } }
 
 // Logger logs each administrative action taken, at the Warn level, with
