@@ -25,7 +25,7 @@
 // same as its log lines): a key, a description or an error that holds a
 // credential shows "[REDACTED]" in its place.
 //
-// The packages it reads (breaker, limit, middleware, observe) know nothing
+// The packages it reads (breaker, limit, pool, observe) know nothing
 // of it nor of net/http: each exposes a read-only snapshot (a breaker's
 // Snapshot, a pool's Members, a shared feature's SharedState), and nothing
 // in the module imports package status, so a program that serves no status

@@ -8,8 +8,8 @@ import (
 
 	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/limit"
-	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/pool"
 )
 
 // DefaultMaxEntries bounds how many entries a [Registry] holds, of every
@@ -19,9 +19,9 @@ const DefaultMaxEntries = 1000
 
 // A Model is a model (or a tool, or a pipeline) whose health a
 // [Registry] reads: its circuit breaker, or, when it is a pool (it has a
-// Pool or a Balancer method returning a non-nil *middleware.Balancer), its
-// members. *llms.Model (what resilient.Model and resilient.Pool return),
-// *tools.Tool and *middleware.Pipeline are Models.
+// Pool method returning a non-nil *pool.Pool), its members. *llms.Model
+// (what resilient.Model and resilient.Pool return), *tools.Tool and
+// *middleware.Pipeline are Models.
 type Model interface {
 	// Breaker returns the model's breaker, nil when it has none (a pool's
 	// members have one each).
@@ -53,7 +53,7 @@ type Registry struct {
 type entry struct {
 	name      string
 	model     Model
-	pool      *middleware.Balancer // the model's, when it is a pool
+	pool      *pool.Pool // the model's, when it is a pool
 	breaker   *breaker.Breaker
 	limiter   limit.Limiter
 	semaphore limit.Semaphore
@@ -74,11 +74,8 @@ func (r *Registry) AddModel(name string, m Model) error {
 		return fmt.Errorf("status: AddModel(%q, nil)", name)
 	}
 	e := entry{name: name, model: m}
-	switch p := m.(type) {
-	case interface{ Pool() *middleware.Balancer }:
+	if p, ok := m.(interface{ Pool() *pool.Pool }); ok {
 		e.pool = p.Pool()
-	case interface{ Balancer() *middleware.Balancer }:
-		e.pool = p.Balancer()
 	}
 	return r.add(e)
 }

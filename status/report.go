@@ -7,8 +7,8 @@ import (
 
 	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/internal/redact"
-	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/pool"
 )
 
 // Report is the state of everything a [Registry] holds at a moment, as the
@@ -45,7 +45,7 @@ type ModelReport struct {
 }
 
 // MemberReport is the state of one member of a pool (see
-// middleware.MemberState).
+// pool.MemberState).
 type MemberReport struct {
 	Name string `json:"name"`
 	// Usable is false while the member can take no call (see
@@ -195,7 +195,7 @@ func reportModel(e entry) ModelReport {
 		}
 		return m
 	}
-	m.Strategy = e.pool.Strategy().String()
+	m.Strategy = e.pool.Picker().String()
 	for _, s := range e.pool.Members() {
 		mr := reportMember(s)
 		m.Ready = m.Ready || mr.Usable
@@ -204,7 +204,7 @@ func reportModel(e entry) ModelReport {
 	return m
 }
 
-func reportMember(s middleware.MemberState) MemberReport {
+func reportMember(s pool.MemberState) MemberReport {
 	mr := MemberReport{Name: redact.String(s.Name), Usable: usable(s.Breaker, s.Suspended), Weight: s.Weight,
 		Health: math.Round(s.Health*1000) / 1000, InFlight: s.InFlight, LatencySeconds: seconds(s.Latency),
 		CooldownSeconds: seconds(s.Cooldown), SuspendedSeconds: seconds(s.Suspended), AccountFailure: redact.String(s.AccountFailure)}
