@@ -3,10 +3,13 @@ package status_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -21,6 +24,7 @@ import (
 	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/status"
 )
 
@@ -362,4 +366,71 @@ func TestRegistryBounds(t *testing.T) {
 	if len(names) != status.DefaultMaxEntries || slices.Contains(names, "bx") || names[len(names)-1] != "one more" {
 		t.Errorf("%d breakers listed, bx removed: %v, last %q", len(names), !slices.Contains(names, "bx"), names[len(names)-1])
 	}
+}
+
+// TestActionsLogged: each action taken is logged with the breaker, the
+// action and the client; a refused one is not.
+func TestActionsLogged(t *testing.T) {
+	var logs observetest.LogBuffer
+	reg := &status.Registry{}
+	_ = reg.AddBreaker("tool:refund", breaker.New(breaker.Settings{Name: "refund"}))
+	h := status.Handler(reg, status.AllowActions(), status.Logger(slog.New(slog.NewTextHandler(&logs, nil))))
+	act(t, h, "/breakers/tool:refund/force_open")
+	serve(t, h, "POST", "/breakers/tool:refund/explode")
+	serve(t, h, "POST", "/breakers/nosuch/reset")
+	want := `level=WARN msg="breaker forced by an operator" name=tool:refund member="" action=force_open client=192.0.2.1:1234`
+	if got := strings.TrimSpace(logs.String()); !strings.HasSuffix(got, want) || strings.Count(got, "\n") != 0 {
+		t.Errorf("logged:\n%s\nwant one line ending in\n%s", got, want)
+	}
+}
+
+// TestConcurrentReportsAndActions: reports, readiness and actions served
+// at once, while calls change the state, race with nothing (run with
+// -race).
+func TestConcurrentReportsAndActions(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := faultserver.NewInMemory(faultserver.Overloaded(), faultserver.Reply("ok"))
+		defer srv.Close()
+		model := resilient.Model(openaiAgainst(t, srv), resilient.CircuitBreaker(1, time.Second), resilient.MaxAttempts(1))
+		reg := &status.Registry{}
+		_ = reg.AddModel("chat", model)
+		h := status.Handler(reg, status.AllowActions())
+		var wg sync.WaitGroup
+		for i := range 4 {
+			wg.Go(func() {
+				for j := range 20 {
+					_, _ = model.Call(t.Context(), "hi")
+					serve(t, h, "GET", "/")
+					serve(t, h, "GET", "/ready")
+					serve(t, h, "POST", "/breakers/chat/"+[]string{"force_open", "reset", "force_closed"}[(i+j)%3])
+					_ = reg.AddBreaker(fmt.Sprint("b", i, j), model.Breaker())
+					reg.Remove(fmt.Sprint("b", i, j-1))
+					time.Sleep(100 * time.Millisecond)
+				}
+			})
+		}
+		wg.Wait()
+	})
+}
+
+// TestUnknownMember: an action on a member a pool does not have is a 404.
+func TestUnknownMember(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := faultserver.NewInMemory()
+		defer srv.Close()
+		model := resilient.Pool([]lcllms.Model{resilient.Named(openaiAgainst(t, srv), "eastus")})
+		reg := &status.Registry{}
+		_ = reg.AddModel("chat", model)
+		h := status.Handler(reg, status.AllowActions())
+		if code, body := serve(t, h, "POST", "/models/chat/members/westus/force_open"); code != http.StatusNotFound ||
+			!strings.Contains(body, `no member \"westus\" of pool \"chat\"`) {
+			t.Errorf("an action on an unknown member: %d %s", code, body)
+		}
+		if code, body := serve(t, h, "POST", "/breakers/chat/force_open"); code != http.StatusNotFound {
+			t.Errorf("an action on a pool's own breaker, which it has not: %d %s", code, body)
+		}
+		if got := act(t, h, "/models/chat/members/eastus/force_open"); got.Why != status.WhyForcedOpen {
+			t.Errorf("an action on a member: %+v", got)
+		}
+	})
 }
