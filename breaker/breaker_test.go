@@ -157,6 +157,9 @@ func TestForcing(t *testing.T) {
 			if snap.State != st.state || b.State() != st.state {
 				t.Errorf("%s: state %v (snapshot %v), want %v", st.name, b.State(), snap.State, st.state)
 			}
+			if closed := st.state == observe.BreakerClosed; b.Closed() != closed {
+				t.Errorf("%s: Closed() %v, want %v", st.name, b.Closed(), closed)
+			}
 			if snap.Forced != st.forced || b.Forced() != st.forced {
 				t.Errorf("%s: forced %v (snapshot %v), want %v", st.name, b.Forced(), snap.Forced, st.forced)
 			}
