@@ -48,7 +48,8 @@ func Logger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 //	POST /breakers/{name}/{action}                  an action on the breaker of the entry name (a model's, or one added with AddBreaker)
 //	POST /models/{name}/members/{member}/{action}   an action on the breaker of a pool's member
 //
-// where action is [ActionForceOpen], [ActionForceClosed] or [ActionReset].
+// where action is [ActionForceOpen], [ActionForceClosed] or [ActionReset],
+// and a name holding a slash has it escaped (openai%2Fgpt-4o).
 // An action answers with the breaker's state after it (a [BreakerReport]);
 // it is refused with 403 unless [AllowActions] is given, with 404 for a
 // breaker r does not hold and 400 for an unknown action. An action on a

@@ -76,6 +76,8 @@ const (
 
 // BreakerReport is the state of a circuit breaker (see breaker.Snapshot).
 type BreakerReport struct {
+	// Name is the entry's name in [Report.Breakers], the breaker's own
+	// name elsewhere (a model's, a member's, an action's answer).
 	Name string `json:"name"`
 	// State is "closed", "open" or "half_open".
 	State string `json:"state"`

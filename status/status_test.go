@@ -434,3 +434,14 @@ func TestUnknownMember(t *testing.T) {
 		}
 	})
 }
+
+// TestNameWithASlash: an entry whose name holds a slash (as a model's
+// default name does) is reached with the slash escaped.
+func TestNameWithASlash(t *testing.T) {
+	reg := &status.Registry{}
+	b := breaker.New(breaker.Settings{Name: "openai/gpt-4o"})
+	_ = reg.AddBreaker("openai/gpt-4o", b)
+	if got := act(t, status.Handler(reg, status.AllowActions()), "/breakers/openai%2Fgpt-4o/force_open"); got.Name != "openai/gpt-4o" || b.Forced() != breaker.ForcedOpen {
+		t.Errorf("force_open of openai%%2Fgpt-4o answered %+v; the breaker %v", got, b.Forced())
+	}
+}
