@@ -91,7 +91,7 @@ func TestActionReachesEveryReplica(t *testing.T) {
 	if got := act(t, a.handler, "/breakers/chat/force_open"); got.Why != status.WhyForcedOpen {
 		t.Fatalf("force_open on a answered %+v", got)
 	}
-	if !eventually(2*time.Second, func() bool { return report(t, b.handler).Models[0].Breaker.Why == status.WhyForcedOpen }) {
+	if !eventually(5*time.Second, func() bool { return report(t, b.handler).Models[0].Breaker.Why == status.WhyForcedOpen }) {
 		t.Fatalf("b's breaker shown %+v, want forced open by a", report(t, b.handler).Models[0].Breaker)
 	}
 	if err := call(b); !errors.Is(err, resilient.ErrCircuitOpen) || srv.Count() != 0 {
@@ -106,7 +106,7 @@ func TestActionReachesEveryReplica(t *testing.T) {
 	}
 
 	act(t, b.handler, "/breakers/chat/reset")
-	if !eventually(2*time.Second, func() bool {
+	if !eventually(5*time.Second, func() bool {
 		br := report(t, a.handler).Models[0].Breaker
 		return br.State == "closed" && br.Why == ""
 	}) {
