@@ -60,13 +60,17 @@ func Logger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 // Mount it under a prefix with [http.StripPrefix]. The handler has no
 // authentication of its own: serve it on an address only operators reach,
 // or behind the program's own authentication, as a Resilience4j actuator
-// or a pprof endpoint. It is safe for concurrent use.
+// or a pprof endpoint. A nil r shows an empty registry. It is safe for
+// concurrent use.
 func Handler(r *Registry, opts ...Option) http.Handler {
 	var c config
 	for _, o := range opts {
 		if o != nil {
 			o(&c)
 		}
+	}
+	if r == nil {
+		r = &Registry{} // nothing to show, rather than a panic at the first request
 	}
 	h := &handler{r: r, cfg: c}
 	mux := http.NewServeMux()

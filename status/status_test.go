@@ -445,3 +445,14 @@ func TestNameWithASlash(t *testing.T) {
 		t.Errorf("force_open of openai%%2Fgpt-4o answered %+v; the breaker %v", got, b.Forced())
 	}
 }
+
+// TestNilRegistry: a handler of no registry shows an empty one.
+func TestNilRegistry(t *testing.T) {
+	h := status.Handler(nil)
+	if r := report(t, h); !r.Ready || len(r.Models)+len(r.Breakers)+len(r.Limiters)+len(r.Semaphores)+len(r.Shared) != 0 {
+		t.Errorf("the report of no registry: %+v", r)
+	}
+	if got := ready(t, h); got != `OK {"ready":true}` {
+		t.Errorf("GET /ready: %s", got)
+	}
+}
