@@ -38,6 +38,10 @@ type Picker interface {
 	// order) of the member the attempt goes to, members being the pool's;
 	// Pool.mu is held.
 	pick(members []*Member, cands []candidate, now time.Time) int
+	// measures reports whether the strategy reads when each member's
+	// latency was last measured (the pool keeps it only then: it costs a
+	// reading of the clock per attempt).
+	measures() bool
 }
 
 // candidate is a ready member as a choice sees it. It holds no pointer,
@@ -100,6 +104,8 @@ type LeastInFlight struct{}
 // String returns "least_in_flight".
 func (LeastInFlight) String() string { return "least_in_flight" }
 
+func (LeastInFlight) measures() bool { return false }
+
 func (LeastInFlight) pick(members []*Member, cands []candidate, now time.Time) int {
 	best := 0
 	for i := range cands {
@@ -130,6 +136,8 @@ type RoundRobin struct{}
 // String returns "round_robin".
 func (RoundRobin) String() string { return "round_robin" }
 
+func (RoundRobin) measures() bool { return false }
+
 func (RoundRobin) pick(_ []*Member, cands []candidate, _ time.Time) int {
 	best := 0
 	for i := 1; i < len(cands); i++ {
@@ -150,6 +158,8 @@ type LowestLatency struct{}
 
 // String returns "lowest_latency".
 func (LowestLatency) String() string { return "lowest_latency" }
+
+func (LowestLatency) measures() bool { return true }
 
 func (LowestLatency) pick(members []*Member, cands []candidate, now time.Time) int {
 	best, bestCost := 0, 0.0
