@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"strings"
 )
 
 // DefaultKey is the default [KeyFunc]: the tool's name, a colon and the hex
@@ -19,7 +20,14 @@ import (
 // replicas (Redis) recognizes the call whichever replica made it.
 func DefaultKey(name, input string) string {
 	sum := inputDigest(input)
-	return name + ":" + hex.EncodeToString(sum[:])
+	var digits [2 * sha256.Size]byte
+	hex.Encode(digits[:], sum[:])
+	var b strings.Builder // one allocation: the key
+	b.Grow(len(name) + 1 + len(digits))
+	b.WriteString(name)
+	b.WriteByte(':')
+	b.Write(digits[:])
+	return b.String()
 }
 
 // inputDigest returns the SHA-256 of input's canonical form, or of input
