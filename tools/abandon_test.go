@@ -193,8 +193,8 @@ func TestAbandonedCallConcurrentRepeats(t *testing.T) {
 // timeout shorter than the lease bounds each attempt as usual.
 func TestLeaseBoundsTheCall(t *testing.T) {
 	for _, c := range []struct {
-		name    string
-		opts    []tools.Option
+		name string
+		opts []tools.Option
 		want time.Duration // when the tool's context ends, and the call returns
 	}{
 		{"no timeout", []tools.Option{tools.Lease(30 * time.Second), tools.Timeout(0)}, 30 * time.Second},
