@@ -7,7 +7,9 @@ import (
 	"fmt"
 	mathrand "math/rand/v2"
 	"runtime/debug"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/resilientgo/resilient/middleware"
@@ -31,7 +33,7 @@ const (
 // call; a completed key returns the stored result and an in-flight one is
 // waited for; the result is stored when it lands.
 func (t *Tool) callOnce(ctx context.Context, key, input string) result {
-	owner := rand.Text()
+	owner := newOwner()
 	waited := false
 	for poll := pollMin; ; poll = min(2*poll, pollMax) {
 		rec, claimed, err := t.cfg.store.Claim(ctx, key, owner, t.cfg.lease)
@@ -64,6 +66,21 @@ func (t *Tool) callOnce(ctx context.Context, key, input string) result {
 		case <-timer.C:
 		}
 	}
+}
+
+// owners makes the owners of claims: a random prefix, drawn once per
+// process (128 bits: no two processes share one), and a counter, so that
+// no two calls anywhere share an owner, without a draw from the system's
+// random source per call.
+var owners = struct {
+	prefix string
+	n      atomic.Uint64
+}{prefix: rand.Text() + "-"}
+
+// newOwner returns an owner no other call has.
+func newOwner() string {
+	var b [64]byte
+	return string(strconv.AppendUint(append(b[:0], owners.prefix...), owners.n.Add(1), 36))
 }
 
 // runClaimed runs the call whose key owner holds, bounded by the lease: the

@@ -274,8 +274,10 @@ func (t *Tool) run(ctx context.Context, input string) result {
 	}
 	var key string // the idempotency key, computed once for both its uses
 	if t.cfg.idempotent || t.cfg.customKey {
-		scope, _ := ctx.Value(keyScopeCtx{}).(string)
-		key = scope + t.cfg.keyFunc(t.name, input)
+		key = t.cfg.keyFunc(t.name, input)
+		if scope, _ := ctx.Value(keyScopeCtx{}).(string); scope != "" {
+			key = scope + key
+		}
 	}
 	if run := run.From(ctx); run != nil {
 		reps := repeatsOf(run)
