@@ -306,6 +306,10 @@ func HTTPClient() *http.Client { return llms.HTTPClient() }
 
 // Sentinels for [errors.Is] on the errors of wrapped models and tools.
 var (
+	// ErrPermanent: a call failed in a way that fails the same on every
+	// attempt (a 401, an invalid key, a 400, a model not found, a quota
+	// used up), so it stopped after one.
+	ErrPermanent = middleware.ErrPermanent
 	// ErrExhausted: a call made every attempt its failure's kind allows.
 	ErrExhausted = middleware.ErrExhausted
 	// ErrCircuitOpen: a model's or a tool's circuit breaker is open, so no
@@ -319,6 +323,10 @@ var (
 	// stops; errors.As finds the *run.UsageLimitError that names the
 	// limit and the usage.
 	ErrUsageLimit = run.ErrUsageLimit
+	// ErrStuck: a tool was called with the same input more often than the
+	// run's [RepeatLimit] allows, so the run stops (the model never sees
+	// it).
+	ErrStuck = tools.ErrStuck
 )
 
 // RunOption configures the scope of one agent run, given to [NewRun].

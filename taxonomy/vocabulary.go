@@ -150,6 +150,7 @@ var terms = []term{
 	{"context_length_exceeded", mean(ContextOverflow), `OpenAI code context_length_exceeded; Groq code context_length_exceeded`},
 	{"request_too_large", mean(ContextOverflow), `Anthropic request_too_large; OpenAI "Request too large for ..."`},
 	{"input_too_large", mean(ContextOverflow), `xAI [input_too_large]; llama.cpp "input is too large to process"`},
+	{"invalid_token", mean(Permanent).accountFailure(), `RFC 6750 error="invalid_token"; ERNIE Bot SDK erniebot.errors.InvalidTokenError; Baidu error 110 "Access token invalid or no longer valid"`},
 	{"content_filter", mean(Permanent), `OpenAI and Azure code content_filter; Azure "content_filter" finish reason`},
 	// A client that dereferenced nothing: the same call fails the same way
 	// until its code changes. Two runtimes name the one fault.
@@ -202,7 +203,16 @@ const (
 	cCompared                          // a size compared with a bound: "input ... more tokens than" (made by add)
 	cTooBig                            // a size "too long", "too large", "too big" (made by add)
 	cOutputLimit                       // "maximum tokens", "max tokens": the output limit in words (made by add)
-	cNotPart                           // "request id": an identifier, no part of the request (made by add)
+	cMax                               // "max", "maximum": before "tokens", the output's limit
+	cRequest                           // "request": before "id", an identifier
+	cAccount                           // an account or what bills it: account, organization, plan
+	cRefill                            // an allowance given back: replenished, resets, renews
+	cAlert                             // a TLS alert: "alert"
+	cTLS                               // TLS or SSL by name: ssl, tls, sslv3, tlsv1
+	cCapacity                          // what a server has room for: capacity, slot, slots
+	cShort                             // short of something: insufficient, exhausted
+	cDecode                            // decoding a reply into a client's types: deserialize, unmarshal
+	cFailed                            // "failed": with a credential, a refused one
 )
 
 // A wordSense is a word and the concepts it carries, with where the word
@@ -256,7 +266,7 @@ var senses = []wordSense{
 	{"body", cPart, `Volcengine Ark "could not parse the JSON body of your request"; vLLM "'loc': ('body',)"`},
 	{"json", cPart, `Volcengine Ark "the JSON body of your request"; Anthropic "invalid JSON"`},
 	{"schema", cPart, `OpenAI "Invalid schema for function"; DeepSeek "schema must be a JSON Schema"`},
-	{"request", cPart, `Cohere "invalid request:"; Semantic Kernel "The request is not valid"`},
+	{"request", cPart | cRequest, `Cohere "invalid request:"; Semantic Kernel "The request is not valid"`},
 	{"role", cPart, `Qwen "Role must be user or assistant"; Perplexity "roles must alternate"`},
 	{"messages", cPart | cSize, `Baidu ERNIE "the length of messages must be an odd number"; Zhipu "messages 参数非法"`},
 	{"content", cPart, `Qwen "Content length must be greater than 0"; OpenAI "'content' is required"`},
@@ -272,6 +282,13 @@ var senses = []wordSense{
 	{"subscription", cKeyKind, `Azure "invalid subscription key"; Azure APIM "Ocp-Apim-Subscription-Key"`},
 	{"apikey", cCredential, `Lobe "InvalidProviderAPIKey" (split to api, key); Google "API_KEY_INVALID"; Node openai "OPENAI_API_KEY"`},
 	{"credentials", cCredential, `Google "Could not load the default credentials"; AWS "Unable to locate credentials"`},
+	{"credential", cCredential, `Baidu Qianfan SDK "no enough credential found"; iFlytek Spark "HMAC signature cannot be verified: fail to retrieve credential"; Azure Identity "DefaultAzureCredential failed to retrieve a token"`},
+	{"auth", cCredential | cAuthenticated, `iFlytek Spark "AppIdNoAuthError"; Docker "no basic auth credentials"`},
+	{"authentication", cCredential, `Azure "Authentication failed"; Redis "NOAUTH Authentication required"`},
+	{"authorization", cCredential, `NVIDIA NIM "Authorization failed"; Hugging Face "Invalid authorization header"`},
+	{"certification", cCredential, `Baidu Qianfan error 14 "IAM Certification failed"; Baidu BCE "IAM certification failed"`},
+	{"bearer", cKeyKind, `Qianfan v2 "(bearer token)"; RFC 6750 "Bearer" tokens`},
+	{"failed", cFailed, `NVIDIA NIM "Authorization failed"; Baidu Qianfan "IAM Certification failed"; Azure "Authentication failed"`},
 	{"signature", cCredential, `AWS InvalidSignatureException; Tencent Cloud AuthFailure.SignatureFailure`},
 	{"authenticated", cAuthenticated, `DeepInfra "Not authenticated"; FastAPI HTTPBearer "Not authenticated"`},
 	{"banned", cRefused, `uwaterloo "The provided API key has been banned"; Gemini "Consumer has been banned"`},
@@ -288,8 +305,8 @@ var senses = []wordSense{
 	{"sequence", cSize, `Volcengine "exceed max_sequence_length"; Hugging Face "sequence length is longer than the specified maximum"`},
 	{"seq", cSize, `SiliconFlow "max_seq_len"; Volcengine "max_sequence_length"`},
 	{"kv", cSize, `llama-box "input prompt is too big compared to KV size"; llama.cpp "KV cache is full"`},
-	{"maximum", cCeiling, `Gemini "exceeds the maximum number of tokens allowed"; SiliconFlow "maximum allowed batch size"`},
-	{"max", cCeiling, `Voyage AI "The max allowed tokens per submitted batch"; OpenAI "max 300000 tokens per request"`},
+	{"maximum", cCeiling | cMax, `Gemini "exceeds the maximum number of tokens allowed"; SiliconFlow "maximum allowed batch size"`},
+	{"max", cCeiling | cMax, `Voyage AI "The max allowed tokens per submitted batch"; OpenAI "max 300000 tokens per request"`},
 	{"exceed", cCeiling, `llama-cpp-python "Requested tokens (2285) exceed context window"; Volcengine "exceed max_sequence_length"`},
 	{"exceeds", cCeiling, `Jackson "String value length exceeds the maximum allowed"; Gemini "The input token count exceeds the maximum"`},
 	{"exceeded", cCeiling | cReached, `llama.cpp "Context size has been exceeded"; Tencent Cloud RequestLimitExceeded; alphaXiv "Usage limit has been exceeded"`},
@@ -327,6 +344,7 @@ var senses = []wordSense{
 	{"retries", cAttempt, `boto3 "(reached max retries: 4)"; urllib3 "Max retries exceeded with url"`},
 	{"attempts", cAttempt, `LangChain4j "Exception was thrown on attempt 1 of 3"; AWS SDK "exceeded maximum number of attempts, 3"`},
 	{"day", cDay, `OpenAI "tokens per day (TPD)"; OpenRouter "free-models-per-day"`},
+	{"quota", cUsage, `Gemini "Quota exceeded for metric: ..._input_token_count, limit: 250000"; OpenAI "You exceeded your current quota"`},
 	{"daily", cDay | cUsage, `Baidu error 17 "Open api daily request limit reached"; Gemini "You have exhausted your daily quota"`},
 	{"resource", cWhere, `Azure OpenAI 404 "Resource not found"; AWS ResourceNotFoundException`},
 	{"endpoint", cWhere, `Volcengine "/chat/completions not found, verify your API base"; Azure "wrong API endpoint"`},
@@ -345,7 +363,8 @@ var senses = []wordSense{
 	{"socket", cLink, `Dart SocketException; Node "socket hang up"`},
 	{"peer", cLink, `Dart "Connection reset by peer"; httpx "peer closed connection"`},
 	{"network", cLink, `Portkey "Network connection lost"; OpenAI "network error"`},
-	{"reset", cBreak, `Dart "Connection reset by peer"; Python ConnectionResetError`},
+	{"reset", cBreak | cRefill, `Dart "Connection reset by peer"; Python ConnectionResetError; Gemini "Your quota will reset after 8h44m7s"`},
+	{"stream", cLink, `OkHttp "okhttp3.internal.http2.StreamResetException: stream was reset: PROTOCOL_ERROR"; Bun "HTTP2StreamReset"; curl "HTTP/2 stream 1 was not closed cleanly"`},
 	{"refused", cBreak, `Java "Connection refused"; Windows "the target machine actively refused it"`},
 	{"closed", cBreak, `httpx "peer closed connection"; Windows "forcibly closed by the remote host"`},
 	{"lost", cBreak, `Portkey "Network connection lost."; Go "http2: client connection lost"`},
@@ -358,6 +377,34 @@ var senses = []wordSense{
 	{"valid", cNegatable, `Volcengine Ark "are not valid"; Semantic Kernel "The request is not valid"`},
 	{"supported", cNegatable, `Qianfan "is not in the list of supported models"; Gemini "is not supported for generateContent"`},
 	{"permitted", cNegatable, `Mistral "Extra inputs are not permitted"; pydantic 1 "extra fields not permitted"`},
+	{"no", cNot, `iFlytek Spark "AppIdNoAuthError" (no auth); Baidu Qianfan SDK "no enough credential found"; Xinference "No available slot found for the model"; Gemini "No capacity available for model"`},
+	{"enough", cNegatable, `Baidu Qianfan SDK "no enough credential found"; LM Studio "Not enough resources to load the model"`},
+	{"set", cNegatable, `free-claude-code's proxy "NVIDIA_NIM_API_KEY is not set"; openai-go v3.99.0 internal/requestconfig/requestconfig.go "requestconfig: base url is not set"`},
+	// A caller's account and what befalls it.
+	{"account", cAccount, `Volcengine Ark "Your account ... has reached the set inference limit ... the model service has been paused"; OpenAI "Your account is not active"; OpenAI "account has been deactivated"`},
+	{"organization", cAccount, `OpenAI "This organization has been disabled"; Anthropic "Your organization has been disabled"`},
+	{"paused", cRefused, `Volcengine Ark "the model service has been paused"; Azure OpenAI "The deployment ... has been paused"`},
+	{"deactivated", cRefused, `OpenAI "This account has been deactivated"; Anthropic "Your organization has been deactivated"`},
+	// An allowance that comes back by itself.
+	{"replenished", cRefill, `Azure API Management quota-by-key "Quota will be replenished in 00:00:05"; Google Cloud "quota will be replenished"`},
+	{"resets", cRefill, `MiniMax "5-hour usage limit reached ... resets at 2026-05-15T15:00:00Z"; OpenAI Codex "Your usage limit resets in"`},
+	{"renews", cRefill, `GitHub Copilot "Your monthly quota renews on"; Cursor "your usage renews"`},
+	// TLS alerts: the two sides of a handshake cannot agree, and will not
+	// the next time either.
+	{"alert", cAlert, `OpenSSL "sslv3 alert handshake failure" (SSL alert number 40); Python ssl "[SSL: TLSV1_ALERT_PROTOCOL_VERSION] tlsv1 alert protocol version"; Go crypto/tls "remote error: tls: handshake failure"`},
+	{"ssl", cTLS, `OpenSSL "SSL routines:ssl3_read_bytes:sslv3 alert handshake failure"; Python ssl "[SSL: TLSV1_ALERT_PROTOCOL_VERSION]"`},
+	{"sslv3", cTLS, `OpenSSL "sslv3 alert handshake failure"; OpenSSL "sslv3 alert bad certificate"`},
+	{"tls", cTLS, `Go crypto/tls "remote error: tls: bad certificate"; OpenSSL "tls_process_server_certificate"`},
+	{"tlsv1", cTLS, `Python ssl "tlsv1 alert protocol version"; OpenSSL "tlsv1 alert unknown ca"`},
+	// A server out of room for the request: it may have room soon.
+	{"capacity", cCapacity, `Gemini "No capacity available for model"; AWS SageMaker InsufficientCapacityError; Google Cloud Code MODEL_CAPACITY_EXHAUSTED`},
+	{"slot", cCapacity, `Xinference "No available slot found for the model"; llama.cpp "no slot available"`},
+	{"slots", cCapacity, `Ollama "llm busy - no slots available"; llama.cpp "all slots are busy"`},
+	{"insufficient", cShort, `AWS SageMaker InsufficientCapacityError; AWS EC2 InsufficientInstanceCapacity`},
+	{"exhausted", cShort, `Google Cloud Code MODEL_CAPACITY_EXHAUSTED; gRPC RESOURCE_EXHAUSTED`},
+	// A client decoding the reply into its types.
+	{"deserialize", cDecode, `async-openai "failed to deserialize api response: error:missing field ` + "`status`" + `"; smithy-go (aws-sdk-go-v2 credentials v1.20.13 endpointcreds/internal/client/middleware.go) "failed to deserialize json response"`},
+	{"unmarshal", cDecode, `Go encoding/json "json: cannot unmarshal string into Go struct field"; go-openai "error, unmarshal"`},
 }
 
 // words holds the concepts of each sense, built once.
@@ -374,7 +421,6 @@ type concepts struct {
 	set       concept
 	last      concept // the concepts of the word before
 	beforeBe  concept // the concepts of the word before a "be"
-	lastWord  string  // the word before
 	digits    bool    // the clause holds a number
 	minimum   bool    // a comparison after "must be" or "should be": a lower bound ("must be greater than 0")
 	comparing bool    // a size, then a comparison: "than" makes it one
@@ -386,6 +432,20 @@ type concepts struct {
 
 // add takes the next word of the clause and its concepts.
 func (cs *concepts) add(word string, c concept) {
+	if c == 0 {
+		// Most words carry no concept: they end what the word before
+		// began, and nothing else.
+		if cs.last&cRequest != 0 && word == "id" {
+			// "Request id: 0217...", "invalid request id": boilerplate
+			// that names the request, no part of it.
+			cs.set &^= cPart
+			if cs.partWord == "request" {
+				cs.partWord = ""
+			}
+		}
+		cs.last = 0
+		return
+	}
 	switch {
 	case cs.last&cNot != 0 && c&cNegatable != 0:
 		// "not valid", "not supported", "not allowed", "not permitted".
@@ -398,18 +458,14 @@ func (cs *concepts) add(word string, c concept) {
 	case cs.last&cToo != 0 && c&cBig != 0 && cs.set&cSize != 0:
 		// "input is too large", "prompt is too long".
 		c |= cTooBig
-	case (cs.lastWord == "maximum" || cs.lastWord == "max") && word == "tokens":
+	case cs.last&cKeyKind != 0 && (word == "token" || word == "tokens"):
+		// "access token", "API token", "bearer token": a credential, no
+		// size.
+		c = cKey
+	case cs.last&cMax != 0 && word == "tokens":
 		// "The maximum tokens you requested": max_tokens in words, the
 		// output's own limit.
 		c |= cOutputLimit
-	case cs.lastWord == "request" && word == "id":
-		// "Request id: 0217...", "invalid request id": boilerplate that
-		// names the request, no part of it.
-		cs.set &^= cPart
-		if cs.partWord == "request" {
-			cs.partWord = ""
-		}
-		c = cNotPart
 	}
 	if c&cCompare != 0 {
 		if c&cLess == 0 && cs.last&cBe != 0 && cs.beforeBe&cMust != 0 && cs.beforeBe&cNot == 0 {
@@ -428,7 +484,7 @@ func (cs *concepts) add(word string, c concept) {
 		// "should not be larger than 10": the negation is the bound's.
 		c |= cMust
 	}
-	cs.last, cs.lastWord = c, word
+	cs.last = c
 	cs.set |= c
 	switch {
 	case c&cFault != 0 && cs.faultWord == "":
@@ -482,16 +538,34 @@ func (cs *concepts) clue() (clue, bool) {
 		// names what is not there. A thing not found by itself ("lookup:
 		// not found", a tool not found) says nothing of the request.
 		return clue{"not found", mean(Permanent).modelMissing()}, true
-	case (cs.has(cKey) && cs.has(cKeyKind) || cs.has(cCredential)) && cs.has(cFault|cRefused):
+	case cs.credentialRefused():
 		return clue{"credential refused", mean(Permanent).accountFailure()}, true
+	case cs.has(cAccount) && cs.has(cRefused):
+		// An account paused, deactivated, suspended: by its owner's limit
+		// or by the provider, it stays so.
+		return clue{"account refused", mean(Permanent).accountFailure()}, true
+	case cs.has(cAlert) && cs.has(cTLS):
+		// A TLS alert ends a handshake that the next one repeats.
+		return clue{"tls alert", mean(Permanent)}, true
+	case cs.has(cUsage) && cs.has(cRefill):
+		// A quota or an allowance that the text says comes back by itself.
+		return clue{"quota refilled", mean(RateLimited)}, true
 	case cs.has(cLimit) && cs.has(cReached) && !cs.has(cSize|cDay):
 		// A cap reached that lifts by itself. A daily cap is left to the
 		// status: no retry of this call outlives it.
 		return clue{"limit reached", mean(RateLimited)}, true
+	case cs.has(cDecode) && cs.has(cFault) && cs.has(cParam) && !cs.has(cParse):
+		// A client that cannot decode the reply into its types ("failed to
+		// deserialize ...: missing field"): the same reply fails the same
+		// way until the client changes.
+		return clue{"cannot decode the reply", mean(Programming)}, true
 	case cs.has(cFault) && cs.has(cPart) && !cs.has(cParse):
 		// A fault and a part of the request. A decoder's error ("Expecting
 		// value: line 3 column 14") reads a response, not the request.
 		return clue{cs.faultWord + " … " + cs.partWord, mean(Permanent)}, true
+	case cs.has(cCapacity) && cs.has(cNot|cShort):
+		// No slot, no capacity free: the server may have room soon.
+		return clue{"no capacity", mean(Overloaded)}, true
 	case cs.has(cLink) && cs.has(cBreak), cs.has(cEOF) && !cs.has(cFault):
 		return clue{"connection broken", mean(Transient)}, true
 	}
@@ -506,6 +580,13 @@ func (cs *concepts) paramFault() bool {
 	return cs.has(cFault) && cs.has(cParam) && !cs.has(cParse) && !cs.overflow()
 }
 
+// credentialRefused reports whether the clause says a credential is
+// refused, missing or not set: a key of a kind ("API key", "access
+// token") or a credential by itself, with a fault, a refusal or "failed".
+func (cs *concepts) credentialRefused() bool {
+	return (cs.has(cKey) && cs.has(cKeyKind) || cs.has(cCredential)) && cs.has(cFault|cRefused|cFailed)
+}
+
 // termMeanings holds the terms by name, built once.
 var termMeanings = func() map[string]meaning {
 	m := make(map[string]meaning, len(terms))
@@ -515,13 +596,18 @@ var termMeanings = func() map[string]meaning {
 	return m
 }()
 
-// genericWords say that something failed, not what: an SDK's base class
-// ("APIError", "HttpException", "ClientException", "RuntimeException").
-// A name's term is looked up without them.
-var genericWords = map[string]bool{
-	"error": true, "errors": true, "exception": true, "exceptions": true, "err": true,
-	"api": true, "http": true, "https": true, "ai": true, "sdk": true, "base": true,
-	"client": true, "service": true, "status": true, "response": true, "runtime": true,
+// isGeneric reports whether a word says that something failed, not what:
+// the words of an SDK's base class ("APIError", "HttpException",
+// "ClientException", "RuntimeException"). A name's term is looked up
+// without them.
+func isGeneric(w string) bool {
+	switch w {
+	case "error", "errors", "exception", "exceptions", "err",
+		"api", "http", "https", "ai", "sdk", "base",
+		"client", "service", "status", "response", "runtime":
+		return true
+	}
+	return false
 }
 
 // nameWords splits an error's name into lowercase words: at underscores,
@@ -529,10 +615,79 @@ var genericWords = map[string]bool{
 // where the next word begins ("APIConnectionError" is api, connection,
 // error). It appends to buf.
 func nameWords(name string, buf []string) []string {
+	for _, sp := range wordSpans(name, make([][2]int, 0, len(name))) {
+		buf = append(buf, strings.ToLower(name[sp[0]:sp[1]]))
+	}
+	return buf
+}
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
+
+// nameMeaning reads an error's name ("InvalidRequestException",
+// "RESOURCE_EXHAUSTED", "Bad Request", "InvalidProviderAPIKey"); lower is
+// the name lowercased, byte for byte. It returns the longest suffix of
+// its words, generic words left out, that is a term; or else what its
+// words' concepts say together. The second result names what decided.
+// ok is false when the name says nothing. The words' concepts are added
+// to cs too, when it is not nil: a name's words are words of its clause.
+func nameMeaning(name, lower string, cs *concepts) (means meaning, decided string, ok bool) {
+	var spans [16][2]int
+	ws := wordSpans(name, spans[:0])
+	var own concepts
+	if cs == nil {
+		cs = &own
+	}
+	before := cs.set
+	cs.set = 0
+	tail := -1 // the last word that is not generic
+	for k, sp := range ws {
+		w := lower[sp[0]:sp[1]]
+		if c, ok := sense(w); ok {
+			cs.add(w, c)
+		} else {
+			cs.add("", 0)
+		}
+		if !isGeneric(w) {
+			tail = k
+		}
+	}
+	mine := *cs
+	cs.set |= before
+	if tail >= 0 && termTails[lower[ws[tail][0]:ws[tail][1]]] {
+		// The suffixes of the specific words, longest first.
+		var key [64]byte
+		for first := 0; first <= tail; first++ {
+			n := 0
+			for k := first; k <= tail && n < len(key); k++ {
+				w := lower[ws[k][0]:ws[k][1]]
+				if isGeneric(w) {
+					continue
+				}
+				if n > 0 {
+					key[n] = '_'
+					n++
+				}
+				n += copy(key[n:], w)
+			}
+			if m, ok := termMeanings[string(key[:n])]; ok {
+				return m, string(key[:n]), true
+			}
+		}
+	}
+	if c, ok := mine.clue(); ok {
+		return c.means, c.words, true
+	}
+	return meaning{}, "", false
+}
+
+// wordSpans appends where the words of a name are (see nameWords), as
+// many as spans has room for.
+func wordSpans(name string, spans [][2]int) [][2]int {
 	start := -1
 	flush := func(end int) {
-		if start >= 0 && end > start {
-			buf = append(buf, strings.ToLower(name[start:end]))
+		if start >= 0 && end > start && len(spans) < cap(spans) {
+			spans = append(spans, [2]int{start, end})
 		}
 		start = -1
 	}
@@ -558,39 +713,47 @@ func nameWords(name string, buf []string) []string {
 		}
 	}
 	flush(len(name))
-	return buf
+	return spans
 }
 
-func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
-func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
+// termTails holds the last word of every term: a name whose last specific
+// word is none of them matches no term, whatever its other words.
+var termTails = func() map[string]bool {
+	m := map[string]bool{}
+	for _, t := range terms {
+		m[t.name[strings.LastIndexByte(t.name, '_')+1:]] = true
+	}
+	return m
+}()
 
-// nameMeaning reads an error's name ("InvalidRequestException",
-// "RESOURCE_EXHAUSTED", "Bad Request", "InvalidProviderAPIKey"): the
-// longest suffix of its words, generic words left out, that is a term; or
-// else what its words' concepts say together. The second result names
-// what decided. ok is false when the name says nothing.
-func nameMeaning(name string) (means meaning, decided string, ok bool) {
-	var buf [16]string
-	all := nameWords(name, buf[:0])
-	var specific [16]string
-	ws := specific[:0]
-	for _, w := range all {
-		if !genericWords[w] {
-			ws = append(ws, w)
+// senseLengths has bit n-1 set when a sense word is n bytes long, for
+// each first and last letter: most words of a text are passed over
+// without a lookup.
+var senseLengths = func() (t [26][27]uint64) {
+	for _, s := range senses {
+		w := s.word
+		if w[0] >= 'a' && w[0] <= 'z' && len(w) <= 64 {
+			t[w[0]-'a'][lastIndex(w[len(w)-1])] |= 1 << (len(w) - 1)
 		}
 	}
-	for i := range ws {
-		key := strings.Join(ws[i:], "_")
-		if m, ok := termMeanings[key]; ok {
-			return m, key, true
-		}
+	return t
+}()
+
+// lastIndex is the column of senseLengths of a word's last byte: its
+// letter, or 26 for any other byte.
+func lastIndex(c byte) int {
+	if c >= 'a' && c <= 'z' {
+		return int(c - 'a')
 	}
-	var cs concepts
-	for _, w := range all {
-		cs.add(w, words[w])
+	return 26
+}
+
+// sense returns the concepts of a lowercase word, if it is a sense.
+func sense(w string) (concept, bool) {
+	if w == "" || w[0] < 'a' || w[0] > 'z' || len(w) > 64 ||
+		senseLengths[w[0]-'a'][lastIndex(w[len(w)-1])]&(1<<(len(w)-1)) == 0 {
+		return 0, false
 	}
-	if c, ok := cs.clue(); ok {
-		return c.means, c.words, true
-	}
-	return meaning{}, "", false
+	c, ok := words[w]
+	return c, ok
 }
