@@ -19,9 +19,10 @@ func TestDeadlineBoundsTheCall(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		unblock := make(chan struct{})
 		defer close(unblock)
-		var seen time.Time
+		seen := make(chan time.Time, 1)
 		hangs := func(ctx context.Context, _ middleware.State) (string, error) {
-			seen, _ = ctx.Deadline()
+			d, _ := ctx.Deadline()
+			seen <- d
 			<-unblock // ignores its context
 			return "late", nil
 		}
@@ -31,8 +32,8 @@ func TestDeadlineBoundsTheCall(t *testing.T) {
 		if e := asError(t, err); e.Reason != observe.ReasonDeadline || len(e.Attempts) != 1 || time.Since(start) != 5*time.Second {
 			t.Errorf("got %v after %d attempts and %v, want deadline after one attempt and 5s", err, len(e.Attempts), time.Since(start))
 		}
-		if !seen.Equal(deadline) {
-			t.Errorf("the attempt's context: deadline %v, want %v", seen, deadline)
+		if d := <-seen; !d.Equal(deadline) {
+			t.Errorf("the attempt's context: deadline %v, want %v", d, deadline)
 		}
 	})
 }

@@ -202,15 +202,17 @@ func TestLeaseBoundsTheCall(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				var deadline time.Time
+				deadlines := make(chan time.Time, 1)
 				charge := newCounted("charge", func(ctx context.Context, n int, input string) (string, error) {
-					deadline, _ = ctx.Deadline()
+					d, _ := ctx.Deadline()
+					deadlines <- d
 					time.Sleep(time.Hour) // ignores its context
 					return charges(ctx, n, input)
 				})
 				w := mustWrap(t, charge, append([]tools.Option{tools.Idempotent(nil)}, c.opts...)...)
 				start := time.Now()
 				out, err := w.Call(t.Context(), "order 4471")
+				deadline := <-deadlines
 				if out != "Error: charge timed out" || err != nil || time.Since(start) != c.want || !deadline.Equal(start.Add(c.want)) {
 					t.Errorf("got (%q, %v) after %v, the tool's deadline %v after the start; want the timeout after %v",
 						out, err, time.Since(start), deadline.Sub(start), c.want)
