@@ -83,10 +83,10 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *pool.Member)
 	if errors.As(err, &nr) {
 		return &decision{reason: observe.ReasonUnretryable, detail: nr.detail}
 	}
-	if c.bounded.Err() != nil {
-		// The call's MaxDuration passed (the caller's own context is not done:
-		// that would be Canceled, above).
-		return &decision{reason: observe.ReasonDeadline, detail: fmt.Sprintf("max duration %v", cfg.maxDuration)}
+	if c.expired() {
+		// The call's MaxDuration or Deadline passed (the caller's own
+		// context is not done: that would be Canceled, above).
+		return &decision{reason: observe.ReasonDeadline, detail: c.expiry()}
 	}
 	if class.Kind == taxonomy.Permanent || class.Kind == taxonomy.Programming {
 		if m != nil && accountFailure(class) {
@@ -132,7 +132,7 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *pool.Member)
 // pastDeadline stops the call when a wait would pass its deadline (its
 // MaxDuration or the caller's); nil when it would not.
 func (c *call[R]) pastDeadline(wait time.Duration) *decision {
-	if deadline, ok := c.bounded.Deadline(); ok && time.Now().Add(wait).After(deadline) {
+	if deadline, ok := c.deadline(); ok && time.Now().Add(wait).After(deadline) {
 		return &decision{reason: observe.ReasonDeadline,
 			detail: fmt.Sprintf("the next wait of %v would pass the deadline", wait.Round(time.Millisecond))}
 	}
@@ -226,7 +226,7 @@ func (c *call[R]) waitForProbe(n int, remaining time.Duration, stop *decision) *
 	if remaining == 0 {
 		wait = p.backoff(n)
 	}
-	if deadline, ok := c.bounded.Deadline(); ok && time.Now().Add(wait).After(deadline) {
+	if deadline, ok := c.deadline(); ok && time.Now().Add(wait).After(deadline) {
 		return stop
 	}
 	if !c.run.TryRetry() {
