@@ -4,7 +4,10 @@ import "time"
 
 // Picker is a pool's strategy: how it chooses, among the members ready for
 // an attempt, the one the attempt goes to. Each strategy is a type of its
-// own: [LeastInFlight] (the default), [RoundRobin], [LowestLatency].
+// own: [LeastInFlight] (the default), [RoundRobin], [LowestLatency]. The
+// interface's other methods are unexported: a strategy weighs what the pool
+// keeps of its members under its lock, so the strategies are this
+// package's.
 //
 // Every strategy weighs each member by its weight times the square of its
 // health, the share of its recent attempts that were answered (a moving
