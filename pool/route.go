@@ -180,7 +180,7 @@ func (rt *Route) pick(retry bool, skip *set) (Ticket, bool) {
 			continue
 		}
 		probe := false
-		if retry || !m.quiet() {
+		if !m.quiet() || retry && !m.retries() {
 			v := look(m, retry, now)
 			if v.Avail != Ready {
 				continue
