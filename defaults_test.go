@@ -17,11 +17,13 @@ import (
 	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/pool"
 	"github.com/resilientgo/resilient/resilienthttp"
 	"github.com/resilientgo/resilient/resilientmcp"
 	"github.com/resilientgo/resilient/resilientotel"
 	"github.com/resilientgo/resilient/resilientredis"
 	"github.com/resilientgo/resilient/run"
+	"github.com/resilientgo/resilient/status"
 	"github.com/resilientgo/resilient/tools"
 )
 
@@ -42,8 +44,8 @@ var defaults = map[string]any{
 	"breaker.DefaultMaxHold":                 breaker.DefaultMaxHold,
 	"run.DefaultRetryBudget":                 run.DefaultRetryBudget,
 	"breaker.DefaultRetryThrottle":           breaker.DefaultRetryThrottle,
-	"middleware.DefaultWeight":               middleware.DefaultWeight,
-	"middleware.DefaultMaxStickyKeys":        middleware.DefaultMaxStickyKeys,
+	"pool.DefaultWeight":                     pool.DefaultWeight,
+	"pool.DefaultMaxStickyKeys":              pool.DefaultMaxStickyKeys,
 	"llms.DefaultFirstChunkTimeout":          llms.DefaultFirstChunkTimeout,
 	"llms.DefaultStreamIdleTimeout":          llms.DefaultStreamIdleTimeout,
 	"tools.DefaultTimeout":                   tools.DefaultTimeout,
@@ -65,6 +67,7 @@ var defaults = map[string]any{
 	"resilientmcp.DefaultServerLogLevel":     resilientmcp.DefaultServerLogLevel,
 	"resilienthttp.DefaultStreamIdleTimeout": resilienthttp.DefaultStreamIdleTimeout,
 	"resilienthttp.DefaultMaxBody":           resilienthttp.DefaultMaxBody,
+	"status.DefaultMaxEntries":               status.DefaultMaxEntries,
 }
 
 // Every default written in a doc comment ("Default: 30 s ([DefaultTimeout])")

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/pool"
 	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
@@ -59,7 +60,7 @@ var errHedgeRefused = errors.New("middleware: hedge refused: the run's retry bud
 // terminates: every retry is bounded by a per-kind attempt limit. m is the
 // member of a pool the attempt went to, nil for a plain pipeline or an
 // attempt no member took.
-func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *member) *decision {
+func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *pool.Member) *decision {
 	cfg := &c.p.cfg
 	var nr *unretryableError
 	var inner *Error
@@ -82,10 +83,10 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *member) *dec
 	if errors.As(err, &nr) {
 		return &decision{reason: observe.ReasonUnretryable, detail: nr.detail}
 	}
-	if c.bounded.Err() != nil {
-		// The call's MaxDuration passed (the caller's own context is not done:
-		// that would be Canceled, above).
-		return &decision{reason: observe.ReasonDeadline, detail: fmt.Sprintf("max duration %v", cfg.maxDuration)}
+	if c.expired() {
+		// The call's MaxDuration or Deadline passed (the caller's own
+		// context is not done: that would be Canceled, above).
+		return &decision{reason: observe.ReasonDeadline, detail: c.expiry()}
 	}
 	if class.Kind == taxonomy.Permanent || class.Kind == taxonomy.Programming {
 		if m != nil && accountFailure(class) {
@@ -107,7 +108,7 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *member) *dec
 		}
 		return &decision{reason: observe.ReasonExhausted}
 	}
-	if c.p.bal != nil {
+	if c.p.pool != nil {
 		return c.decideRoute(n, class, m)
 	}
 	if !overflow && class.RetryAfter > cfg.retryAfterCap {
@@ -131,7 +132,7 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *member) *dec
 // pastDeadline stops the call when a wait would pass its deadline (its
 // MaxDuration or the caller's); nil when it would not.
 func (c *call[R]) pastDeadline(wait time.Duration) *decision {
-	if deadline, ok := c.bounded.Deadline(); ok && time.Now().Add(wait).After(deadline) {
+	if deadline, ok := c.deadline(); ok && time.Now().Add(wait).After(deadline) {
 		return &decision{reason: observe.ReasonDeadline,
 			detail: fmt.Sprintf("the next wait of %v would pass the deadline", wait.Round(time.Millisecond))}
 	}
@@ -225,7 +226,7 @@ func (c *call[R]) waitForProbe(n int, remaining time.Duration, stop *decision) *
 	if remaining == 0 {
 		wait = p.backoff(n)
 	}
-	if deadline, ok := c.bounded.Deadline(); ok && time.Now().Add(wait).After(deadline) {
+	if deadline, ok := c.deadline(); ok && time.Now().Add(wait).After(deadline) {
 		return stop
 	}
 	if !c.run.TryRetry() {

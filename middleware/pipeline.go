@@ -18,6 +18,7 @@ import (
 	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/pool"
 	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
@@ -79,7 +80,7 @@ type Pipeline[R any] struct {
 	obs     observe.Observers
 	breaker *breaker.Breaker
 	sem     limit.Semaphore
-	bal     *Balancer // of a pool; nil for a plain pipeline
+	pool    *pool.Pool // of a pool; nil for a plain pipeline
 	exec    failsafe.Executor[R]
 	hedged  failsafe.Executor[R]
 	// own says the retry runs in the pipeline's own loop (see retry): no
@@ -112,13 +113,13 @@ func New[R any](name string, opts ...Option) (*Pipeline[R], error) {
 		}
 		policies = append(policies, typed)
 	}
-	pool := cfg.members != nil || cfg.balancer != nil
+	isPool := cfg.members != nil || cfg.pool != nil
 	switch {
 	case cfg.weight != 0:
 		cfg.errorf("Weight applies to a member of a pool (see Member), not to a pipeline")
-	case pool && cfg.breaker != nil:
+	case isPool && cfg.breaker != nil:
 		cfg.errorf("UseBreaker applies to a member of a pool (see Member): a pool has no breaker of its own")
-	case !pool && (cfg.strategy != LeastInFlight || cfg.noStickyRuns):
+	case !isPool && (cfg.picker != nil || cfg.noStickyRuns):
 		cfg.errorf("Balance and NoStickyRuns apply to a pool (see Members)")
 	}
 	if err := errors.Join(cfg.errs...); err != nil {
@@ -129,11 +130,11 @@ func New[R any](name string, opts ...Option) (*Pipeline[R], error) {
 	if cfg.logger != nil {
 		p.obs = append(p.obs[:len(p.obs):len(p.obs)], observe.Log(cfg.logger))
 	}
-	if cfg.balancer != nil {
-		p.bal = cfg.balancer
+	if cfg.pool != nil {
+		p.pool = cfg.pool
 	} else if cfg.members != nil {
 		var err error
-		if p.bal, err = newBalancer(&cfg, p.obs); err != nil {
+		if p.pool, err = newPool(&cfg, p.obs); err != nil {
 			return nil, err
 		}
 	} else {
@@ -175,7 +176,7 @@ func New[R any](name string, opts ...Option) (*Pipeline[R], error) {
 func (p *Pipeline[R]) Name() string { return p.name }
 
 // Breaker returns the pipeline's circuit breaker, nil when disabled and
-// for a pool, whose members have one each (see [Balancer.Members]).
+// for a pool, whose members have one each (see [pool.Pool.Members]).
 func (p *Pipeline[R]) Breaker() *breaker.Breaker { return p.breaker }
 
 // Limiter returns the limiter set with [RateLimit], nil if none: an adapter
@@ -190,6 +191,13 @@ func (p *Pipeline[R]) Target() observe.Target { return p.target }
 // report their own events (fallbacks, tool outcomes) through them.
 func (p *Pipeline[R]) Observers() observe.Observers { return p.obs }
 
+// waits reports whether an attempt may wait at a gate before its target
+// (a limiter, a concurrency limit, a pool's cooldowns): such waits end
+// with a context, so a Deadline needs one of its own.
+func (p *Pipeline[R]) waits() bool {
+	return p.cfg.limiter != nil || p.sem != nil || p.pool != nil
+}
+
 // Do calls fn under the pipeline's policies and returns its result, or an
 // *[Error] saying why it stopped and listing every attempt. A caller context
 // that is already done makes no attempt.
@@ -200,14 +208,14 @@ func (p *Pipeline[R]) Observers() observe.Observers { return p.obs }
 // attempt is abandoned: Do goes on without it, fn's goroutine ends when fn
 // returns, and its late result is discarded and reported once (a
 // [observe.LateResult] event). A function with side effects that must not run
-// twice has to settle them itself when it returns (package tools keeps an
+// twice has to settle them itself when it returns (see [Returned]; package tools keeps an
 // idempotent call's claim until then). At most [MaxAbandoned] abandoned
 // attempts may still be running: past it, new calls fail fast with
 // [ErrAbandoned] until some return. fn runs on a goroutine of its own even
 // with no timeout and a caller context that cannot be canceled: it can
 // still end its attempt with [State.End].
 //
-// Options configure this call only (see [Request]).
+// Options configure this call only (see [Request], [Deadline], [Returned]).
 func (p *Pipeline[R]) Do(ctx context.Context, fn Func[R], opts ...CallOption) (R, error) {
 	return p.do(ctx, fn, p.exec, opts)
 }
@@ -238,13 +246,20 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 	}
 	c := &call[R]{p: p, caller: ctx, bounded: ctx, fn: fn, run: run.From(ctx)}
 	c.attempts = c.held[:0]
+	var deadline time.Time // of the Deadline options, the soonest
 	for _, o := range opts {
 		if o.estimate != nil {
 			c.estimate = o.estimate
 		}
+		if o.returned != nil {
+			c.returned = o.returned
+		}
+		if !o.deadline.IsZero() && (deadline.IsZero() || o.deadline.Before(deadline)) {
+			deadline = o.deadline
+		}
 	}
-	if p.bal != nil {
-		c.rt = &route{tried: make([]bool, len(p.bal.members)), pin: p.bal.pinFor(ctx)}
+	if p.pool != nil {
+		c.rt = p.pool.Route(ctx)
 	}
 	if p.obs.Active() && !observe.InCall(ctx) {
 		// No adapter started a logical call around this one: it is one.
@@ -255,14 +270,24 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 	if ctx.Err() != nil {
 		return zero, c.end(c.finish(ctx.Err()))
 	}
-	if p.cfg.maxDuration > 0 {
+	own := exec == p.exec && p.own
+	if p.cfg.maxDuration > 0 || !deadline.IsZero() && (!own || p.waits()) {
+		// A context of the call's own, which the gates' waits and
+		// failsafe-go's executor see.
+		if p.cfg.maxDuration > 0 {
+			if d := time.Now().Add(p.cfg.maxDuration); deadline.IsZero() || d.Before(deadline) {
+				deadline = d
+			}
+		}
 		var cancel context.CancelFunc
-		c.bounded, cancel = context.WithTimeout(ctx, p.cfg.maxDuration)
+		c.bounded, cancel = context.WithDeadline(ctx, deadline)
 		defer cancel()
+	} else {
+		c.until = deadline // the attempts' contexts end by it, and decide stops at it
 	}
 	var r R
 	var err error
-	if exec == p.exec && p.own {
+	if own {
 		r, err = c.retry(c.bounded)
 	} else {
 		r, err = exec.WithContext(c.bounded).GetWithExecution(c.attempt)
@@ -311,13 +336,16 @@ func programming(rule string) taxonomy.Class {
 type call[R any] struct {
 	p       *Pipeline[R]
 	caller  context.Context // the caller's context: consulted before any classification
-	bounded context.Context // caller's context bounded by MaxDuration
+	bounded context.Context // caller's context bounded by MaxDuration, or by a Deadline the pipeline's own loop cannot keep
+	until   time.Time       // a Deadline that the attempts' contexts and decide keep, with no context of its own
 	fn      Func[R]
 	run     *run.Run
-	rt      *route // of a pool's call
+	rt      *pool.Route // of a pool's call
 	// estimate is set by the Request option: the attempts are requests,
 	// counted by the run.
 	estimate func(ctx context.Context, s State) int
+	// returned is set by the Returned option.
+	returned func(taken bool)
 
 	own   bool      // the pipeline started the logical call (no adapter did)
 	start time.Time // when, if own
@@ -374,6 +402,44 @@ func (c *call[R]) retry(ctx context.Context) (R, error) {
 	}
 }
 
+// attemptDeadline returns when the context of an attempt starting now
+// ends: after the attempt timeout, or at the call's Deadline if sooner;
+// zero for never.
+func (c *call[R]) attemptDeadline() time.Time {
+	var d time.Time
+	if t := c.p.cfg.attemptTimeout; t > 0 {
+		d = time.Now().Add(t)
+	}
+	if !c.until.IsZero() && (d.IsZero() || c.until.Before(d)) {
+		d = c.until
+	}
+	return d
+}
+
+// deadline returns the call's deadline: the soonest of its caller's
+// context's, its MaxDuration's and its Deadline's.
+func (c *call[R]) deadline() (time.Time, bool) {
+	d, ok := c.bounded.Deadline()
+	if !c.until.IsZero() && (!ok || c.until.Before(d)) {
+		return c.until, true
+	}
+	return d, ok
+}
+
+// expired reports whether the call's own bound (its MaxDuration or its
+// Deadline) has passed, or its caller's context ended.
+func (c *call[R]) expired() bool {
+	return c.bounded.Err() != nil || !c.until.IsZero() && !time.Now().Before(c.until)
+}
+
+// expiry says which of the call's own bounds passed.
+func (c *call[R]) expiry() string {
+	if c.p.cfg.maxDuration > 0 && c.until.IsZero() {
+		return fmt.Sprintf("max duration %v", c.p.cfg.maxDuration)
+	}
+	return "the call's deadline passed"
+}
+
 // attempt is one attempt under failsafe-go's executor: hedged, or with
 // policies added with Policies.
 func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
@@ -426,8 +492,9 @@ func (c *call[R]) try(parent context.Context, hedge bool) (R, error) {
 		return zero, err
 	}
 	target, name, index := p.target, p.name, 0
-	if g.m != nil {
-		target, name, index = g.m.target, g.m.name, g.m.index
+	m := g.ticket.Member()
+	if m != nil {
+		target, name, index = m.Target(), m.Name(), m.Index()
 	}
 
 	actx := parent
@@ -436,15 +503,15 @@ func (c *call[R]) try(parent context.Context, hedge bool) (R, error) {
 	}
 	a := c.runner(number)
 	start := time.Now()
-	r, err, abandoned := a.run(actx, p.cfg.attemptTimeout, State{Attempt: number, Previous: prev, Hedge: hedge, Member: index}, g.release)
+	r, err, abandoned := a.run(actx, c.attemptDeadline(), State{Attempt: number, Previous: prev, Hedge: hedge, Member: index}, g)
 	elapsed := a.stop.Sub(start)
 	timedOut := err != nil && errors.Is(a.ctx.Err(), context.DeadlineExceeded) && parent.Err() == nil
 	a.cancel()
 
 	if err == nil {
-		g.record(p.bal, breaker.Healthy, elapsed)
-		if g.m != nil && c.rt.pin != nil {
-			c.rt.pin.m.Store(g.m) // the conversation stays where it was answered
+		g.record(breaker.Healthy, elapsed)
+		if m != nil {
+			c.rt.Stick(m) // the conversation stays where it was answered
 		}
 		c.mu.Lock()
 		c.attempts[number-1].Duration = elapsed
@@ -459,46 +526,49 @@ func (c *call[R]) try(parent context.Context, hedge bool) (R, error) {
 	}
 	class := c.classify(err, timedOut, parent)
 	o := healthOf(class, err)
-	if g.m != nil && accountFailure(class) {
+	if m != nil && accountFailure(class) {
 		// The member cannot serve any request: a probe it fails so must
 		// not close its circuit, and its health falls.
 		o = breaker.Unhealthy
 	}
-	g.record(p.bal, o, elapsed)
-	if g.m != nil {
-		c.coolDown(g.m, class)
+	g.record(o, elapsed)
+	if m != nil {
+		c.coolDown(m, class)
 	}
 	if p.obs.Active() {
 		p.obs.Report(actx, observe.AttemptEnd{Target: name, Attempt: number, Hedge: hedge, Duration: elapsed,
 			Failed: true, Class: class, Abandoned: abandoned}, err)
 	}
-	d := c.decide(number, class, err, g.m)
+	d := c.decide(number, class, err, m)
 	return r, c.conclude(number, elapsed, err, class, d)
 }
 
-// nothing is the release of an attempt that took no slot.
-func nothing() {}
-
-// pass is what an attempt passed on its way to its target: the member of a
-// pool it goes to (nil for a plain pipeline), the breaker it reports to,
-// and what gives back the slots it took, called when its function returns.
+// pass is what an attempt passed on its way to its target: the breaker of
+// a plain pipeline it reports to, or its ticket on the member of a pool it
+// goes to, and the slot it took in the pipeline's own concurrency limit
+// (nil if none).
 type pass struct {
-	m       *member
 	breaker *breaker.Breaker
+	ticket  pool.Ticket
 	release func()
 }
 
-// record reports the attempt's outcome to its breaker and, in a pool, what
-// it took to the balancer, and whether it was the probe that closed the
-// member's circuit.
-func (g *pass) record(b *Balancer, o breaker.Outcome, elapsed time.Duration) {
-	probe := false
-	if g.breaker != nil {
-		probe = g.m != nil && o == breaker.Healthy && g.breaker.State() == observe.BreakerHalfOpen
+// record reports the attempt's outcome to its breaker or, in a pool, to its
+// member (see [pool.Ticket.Record]).
+func (g *pass) record(o breaker.Outcome, elapsed time.Duration) {
+	if g.ticket.Member() != nil {
+		g.ticket.Record(o, elapsed)
+	} else if g.breaker != nil {
 		g.breaker.Record(o)
 	}
-	if g.m != nil {
-		b.measure(g.m, elapsed, o, probe && g.breaker.State() == observe.BreakerClosed)
+}
+
+// done gives back what the attempt holds, once its function has returned
+// (or when it was refused before it started).
+func (g *pass) done() {
+	g.ticket.Done()
+	if g.release != nil {
+		g.release()
 	}
 }
 
@@ -514,12 +584,13 @@ var (
 // no member ready waits for the first cooldown to end before all of them,
 // holding none of the pool's slots. A refusal is concluded here:
 // admit returns its error. The slots taken are given back by the pass's
-// release, which the attempt's runner calls when the function returns, or
+// done, which the attempt's runner calls when the function returns, or
 // here on a refusal.
 func (c *call[R]) admit(ctx context.Context, number int) (pass, error) {
 	p := c.p
 	slept := false // waited for a member of a pool to end its cooldown
-	if p.bal != nil {
+	if p.pool != nil && (p.cfg.limiter != nil || p.sem != nil) {
+		// Without limits of the pool's own, toMember does this wait itself.
 		var err error
 		if slept, err = c.beforeMember(ctx, number); err != nil {
 			return pass{}, err
@@ -531,7 +602,7 @@ func (c *call[R]) admit(ctx context.Context, number int) (pass, error) {
 				&decision{reason: observe.ReasonRateLimit, detail: "the rate limiter refused the attempt", refused: true})
 		}
 	}
-	g := pass{breaker: p.breaker, release: nothing}
+	g := pass{breaker: p.breaker}
 	if p.sem != nil {
 		release, err := p.sem.Acquire(ctx, p.cfg.semWait)
 		if err != nil {
@@ -540,22 +611,18 @@ func (c *call[R]) admit(ctx context.Context, number int) (pass, error) {
 		}
 		g.release = release
 	}
-	if p.bal != nil {
-		m, release, err := c.toMember(ctx, number, slept)
+	if p.pool != nil {
+		t, err := c.toMember(ctx, number, slept)
 		if err != nil {
-			g.release()
+			g.done()
 			return pass{}, err
 		}
-		c.setTarget(number, m.name)
-		outer := g.release
-		g.m, g.breaker, g.release = m, m.breaker, func() {
-			release()
-			outer()
-		}
+		c.setTarget(number, t.Member().Name())
+		g.ticket = t
 		return g, nil
 	}
 	if p.breaker != nil && !p.breaker.TryAcquire() {
-		g.release()
+		g.done()
 		return pass{}, c.conclude(number, 0, circuitbreaker.ErrOpen, taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "circuit open"},
 			c.decideOpen(number))
 	}
@@ -590,8 +657,8 @@ type runner[R any] struct {
 	c       *call[R]
 	ctx     context.Context // the attempt's context, which the function gets
 	cancel  context.CancelFunc
-	attempt int // its number
-	release func()
+	attempt int  // its number
+	held    pass // what the attempt holds: given back when the function returns
 	state   atomic.Int32
 	r       R
 	err     error
@@ -610,24 +677,24 @@ func (c *call[R]) runner(number int) *runner[R] {
 }
 
 // run calls the function on a goroutine of its own, with a context that
-// ends after timeout (none when 0), and waits for it or for the end of the
+// ends at deadline (none when zero), and waits for it or for the end of the
 // context, whichever comes first. When the context ends first the attempt
 // is abandoned: run returns at once with an *[AbandonedError], and the
 // function's result, whenever it comes, is discarded and reported as a
 // [observe.LateResult]. Even a context that cannot end otherwise can be
 // ended by [State.End], so the function never runs on the caller's
-// goroutine. release is called once the function has returned (or
+// goroutine. held is given back once the function has returned (or
 // panicked), before its result is handed over, abandoned or not: the
 // attempt's slots in concurrency limits are held exactly as long as its
 // work runs.
-func (a *runner[R]) run(parent context.Context, timeout time.Duration, s State, release func()) (R, error, bool) {
-	if timeout > 0 {
-		a.ctx, a.cancel = context.WithTimeout(parent, timeout)
+func (a *runner[R]) run(parent context.Context, deadline time.Time, s State, held pass) (R, error, bool) {
+	if !deadline.IsZero() {
+		a.ctx, a.cancel = context.WithDeadline(parent, deadline)
 	} else {
 		a.ctx, a.cancel = context.WithCancel(parent)
 	}
 	s.End = a.end
-	a.attempt, a.release = s.Attempt, release
+	a.attempt, a.held = s.Attempt, held
 	done := a.ctx.Done()
 	// The goroutine's first frame holds the State passed to fn: captured,
 	// it is copied once, where a field of a would be copied twice (the
@@ -661,11 +728,17 @@ func (a *runner[R]) handover() {
 		var zero R
 		a.r, a.err = zero, &PanicError{Value: v, Stack: debug.Stack()}
 	}
-	a.release() // the function returned: its slots are free, abandoned or not
+	a.held.done() // the function returned: its slots are free, abandoned or not
 	// a.r and a.err are read by the caller only if this swap succeeds.
 	if a.state.CompareAndSwap(attemptRunning, attemptReturned) {
 		a.cancel() // wakes the caller
+		if f := a.c.returned; f != nil {
+			f(true)
+		}
 		return
+	}
+	if f := a.c.returned; f != nil {
+		f(false)
 	}
 	a.c.p.abandoned.Add(-1)
 	a.c.late(a.ctx, a.attempt, time.Since(a.stop), a.err)
@@ -719,7 +792,7 @@ func (c *call[R]) classify(err error, timedOut bool, attemptParent context.Conte
 		}
 		return taxonomy.Class{Kind: taxonomy.Canceled, Rule: "caller canceled"}
 	}
-	if c.bounded.Err() != nil {
+	if c.expired() {
 		return taxonomy.Class{Kind: taxonomy.Transient, Rule: "max duration exceeded"}
 	}
 	if timedOut {
@@ -808,8 +881,8 @@ func (c *call[R]) finish(err error) error {
 			final.Detail = "caller deadline exceeded"
 		}
 		final.cause = canceledCause(c.caller)
-	} else if c.bounded.Err() != nil && (d == nil || d.retry) {
-		final.Reason, final.Detail = observe.ReasonDeadline, fmt.Sprintf("max duration %v", p.cfg.maxDuration)
+	} else if c.expired() && (d == nil || d.retry) {
+		final.Reason, final.Detail = observe.ReasonDeadline, c.expiry()
 	} else if d != nil {
 		if inner := d.inner; inner != nil && len(attempts) == 1 {
 			// An inner layer of this library already decided: pass its
