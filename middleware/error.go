@@ -68,6 +68,8 @@ type Attempt struct {
 	Err error
 	// Class is what the classifier made of Err.
 	Class taxonomy.Class
+
+	text string // Err as String shows it, rendered once when the call failed
 }
 
 // String renders the attempt the way a reader of an incident needs it:
@@ -86,7 +88,11 @@ func (a Attempt) String() string {
 		fmt.Fprintf(&b, " after %v", a.Wait.Round(time.Millisecond))
 	}
 	b.WriteString(": ")
-	b.WriteString(describe(a.Err))
+	if a.text != "" {
+		b.WriteString(a.text)
+	} else {
+		b.WriteString(describe(a.Err))
+	}
 	b.WriteString(" [")
 	b.WriteString(a.Class.Kind.String())
 	if a.Class.Rule != "" {
@@ -101,8 +107,9 @@ func (a Attempt) String() string {
 // error under this library's transparent wrappers (wire evidence, forced
 // classes, no-retry marks), so the provider's own error type shows; an empty
 // text degrades to the type name alone. Credentials in the text (an API key
-// that a gateway echoed in its error body) are redacted: the final error is
-// returned to callers that log it. The attempt's Err keeps the original.
+// that a gateway echoed in its error body) are redacted, and a text over 4
+// KiB is cut, the cut marked (see redact.Keep): the final error is returned
+// to callers that log it. The attempt's Err keeps the original.
 func describe(err error) string {
 	if err == nil {
 		return "<nil>"
@@ -112,7 +119,7 @@ func describe(err error) string {
 		shown = e
 	}
 	if text := err.Error(); text != "" {
-		return fmt.Sprintf("%T: %s", shown, redact.String(text))
+		return fmt.Sprintf("%T: %s", shown, redact.Keep(text, nil))
 	}
 	return fmt.Sprintf("%T", shown)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/failsafe-go/failsafe-go/retrypolicy"
 
 	"github.com/resilientgo/resilient/breaker"
+	"github.com/resilientgo/resilient/internal/redact"
 	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/run"
@@ -657,6 +658,11 @@ func (c *call[R]) userClassify(err error) (class taxonomy.Class) {
 		if v := recover(); v != nil {
 			class = taxonomy.Class{Kind: taxonomy.Programming, Rule: fmt.Sprintf("classifier panicked: %v", v)}
 		}
+		if len(class.Rule) > redact.MaxText {
+			// A rule travels to every event, log line and span: a few
+			// words, or bounded.
+			class.Rule = redact.Keep(class.Rule, nil)
+		}
 	}()
 	return c.p.cfg.classifier.Classify(err)
 }
@@ -718,6 +724,11 @@ func (c *call[R]) finish(err error) error {
 	}
 	c.mu.Unlock()
 
+	for i := range attempts {
+		// Rendered once: a provider's error text may be huge, and Error
+		// may be called many times.
+		attempts[i].text = describe(attempts[i].Err)
+	}
 	final := &Error{Target: p.name, Attempts: attempts}
 	d := decisionOf(err)
 	if c.caller.Err() != nil {

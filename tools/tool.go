@@ -143,7 +143,7 @@ func describe(t Callable) (name, description string, problem error) {
 	defer func() {
 		if v := recover(); v != nil {
 			name, description = invalid, ""
-			problem = fmt.Errorf("%T.%s panicked: %s", t, method, redact.String(redact.Text(v)))
+			problem = fmt.Errorf("%T.%s panicked: %s", t, method, redact.Keep(redact.Text(v), nil))
 		}
 	}()
 	name = t.Name()
@@ -402,7 +402,7 @@ func (t *Tool) answer(err error) result {
 	}
 	var te *taxonomy.ToolError
 	errors.As(err, &te)
-	return result{out: t.cfg.redact(te.Message), outcome: observe.OutcomeToolError, logged: te}
+	return result{out: redact.Keep(te.Message, t.cfg.redact), outcome: observe.OutcomeToolError, logged: te}
 }
 
 // internal maps a failure of the tool: the model reads the tool's name and
