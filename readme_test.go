@@ -29,7 +29,7 @@ const (
 
 // snippetModules are the directories of the modules of their own whose
 // tests hold quoted code too.
-var snippetModules = []string{"resilienthttp/sdktest"}
+var snippetModules = []string{"resilienthttp/sdktest", "resilienteino"}
 
 func TestREADMEQuotesTestedCode(t *testing.T) {
 	snippets, err := readSnippets(".")

@@ -187,7 +187,7 @@ func TestEmbedderSplitsABatchTooLarge(t *testing.T) {
 					t.Errorf("BatchSplit events: got %v, want %v", split, want)
 				}
 				ends := observetest.Of[observe.CallEnd](rec)
-				if len(ends) != 1 || ends[0].Outcome != observe.OutcomeOK || ends[0].Attempts != 7 ||
+				if len(ends) != 1 || ends[0].Reason != 0 || ends[0].Attempts != 7 ||
 					ends[0].Target.Operation != observe.OperationEmbeddings {
 					t.Errorf("CallEnd: got %+v, want one embeddings call, ok after 7 attempts", ends)
 				}

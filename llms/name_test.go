@@ -113,7 +113,7 @@ func TestObserverSeesOneCallAcrossFallbacks(t *testing.T) {
 			t.Errorf("fallbacks %+v, want primary -> backup on overload", fb)
 		}
 		ends := observetest.Of[observe.CallEnd](rec)
-		if len(ends) != 1 || ends[0].Outcome != observe.OutcomeOK || ends[0].Attempts != 3 {
+		if len(ends) != 1 || ends[0].Reason != 0 || ends[0].Attempts != 3 {
 			t.Errorf("call ends %+v, want one success after 3 attempts", ends)
 		}
 	})

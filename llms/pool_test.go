@@ -197,7 +197,7 @@ func TestPoolUnderConcurrencyLimit(t *testing.T) {
 				if want := n * 11; ok != want {
 					t.Errorf("%d answered, want %d", ok, want)
 				}
-				if r := observetest.Of[observe.Refusal](rec); len(r) != refused || (refused > 0 && r[0].Reason != observe.RefusedConcurrency) {
+				if r := observetest.Of[observe.Refusal](rec); len(r) != refused || (refused > 0 && r[0].Reason != observe.ReasonConcurrency) {
 					t.Errorf("%d refusal events (%+v), want %d for the concurrency limit", len(r), r[:min(len(r), 1)], refused)
 				}
 				breakers := []*breaker.Breaker{m.Breaker()}

@@ -175,7 +175,7 @@ func TestObserverSeesTheCallAndEveryAttempt(t *testing.T) {
 			t.Errorf("retries %+v, want one after the 7s Retry-After", retries)
 		}
 		ends := observetest.Of[observe.CallEnd](rec)
-		if len(ends) != 1 || ends[0].Outcome != observe.OutcomeOK || ends[0].Attempts != 2 || ends[0].Duration != 7*time.Second {
+		if len(ends) != 1 || ends[0].Reason != 0 || ends[0].Attempts != 2 || ends[0].Duration != 7*time.Second {
 			t.Errorf("call ends %+v, want one success after 2 attempts and 7s", ends)
 		}
 		if r := observetest.Of[observe.Recovered](rec); len(r) != 1 || r[0].Attempts != 2 {
@@ -194,7 +194,7 @@ func TestObserverSeesRefusalsAndTheEnd(t *testing.T) {
 			t.Fatalf("got %v, want circuit open", err)
 		}
 		refusals := observetest.Of[observe.Refusal](rec)
-		if len(refusals) != 1 || refusals[0].Reason != observe.RefusedCircuitOpen {
+		if len(refusals) != 1 || refusals[0].Reason != observe.ReasonCircuitOpen {
 			t.Errorf("refusals %+v, want one circuit_open", refusals)
 		}
 		changes := observetest.Of[observe.BreakerChange](rec)
@@ -202,7 +202,7 @@ func TestObserverSeesRefusalsAndTheEnd(t *testing.T) {
 			t.Errorf("breaker changes %+v, want it opened once", changes)
 		}
 		ends := observetest.Of[observe.CallEnd](rec)
-		if len(ends) != 2 || ends[1].Outcome != observe.OutcomeFailed || ends[1].Reason != observe.ReasonCircuitOpen {
+		if len(ends) != 2 || ends[1].Reason != observe.ReasonCircuitOpen {
 			t.Errorf("call ends %+v, want the second failed with circuit open", ends)
 		}
 	})

@@ -83,7 +83,7 @@ func TestPastMaxAbandonedCallsFailFastUntilSomeReturn(t *testing.T) {
 			t.Errorf("class %v, want overloaded", c)
 		}
 		refusals := observetest.Of[observe.Refusal](rec)
-		if len(refusals) != 1 || refusals[0].Reason != observe.RefusedAbandoned || refusals[0].Reason.String() != "abandoned" {
+		if len(refusals) != 1 || refusals[0].Reason != observe.ReasonAbandoned || refusals[0].Reason.String() != "abandoned" {
 			t.Errorf("refusals %+v, want one abandoned", refusals)
 		}
 

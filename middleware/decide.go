@@ -22,8 +22,8 @@ type decision struct {
 	source  taxonomy.WaitSource // where wait came from, when retry
 	reason  observe.Reason      // why the call stops, when !retry
 	detail  string
-	inner   *Error                // an inner layer's final error, passed through
-	refusal observe.RefusalReason // set when the call stops because something refused it
+	inner   *Error // an inner layer's final error, passed through
+	refused bool   // the call stops because something refused it (a Refusal event)
 }
 
 func (d *decision) Error() string { return d.err.Error() }
@@ -65,7 +65,7 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *member) *dec
 	var inner *Error
 	var refused *run.UsageLimitError
 	if errors.As(err, &refused) {
-		return &decision{reason: observe.ReasonUsageLimit, detail: refused.Limit, refusal: observe.RefusedUsageLimit}
+		return &decision{reason: observe.ReasonUsageLimit, detail: refused.Limit, refused: true}
 	}
 	if class.Kind == taxonomy.Canceled {
 		return &decision{reason: observe.ReasonCanceled}
@@ -123,7 +123,7 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *member) *dec
 		return d
 	}
 	if b := c.p.breaker; b != nil && !cfg.noThrottle && !overflow && !b.AllowsRetry() {
-		return &decision{reason: observe.ReasonThrottled, detail: "most recent attempts of " + b.Name() + " failed", refusal: observe.RefusedThrottle}
+		return &decision{reason: observe.ReasonThrottled, detail: "most recent attempts of " + b.Name() + " failed", refused: true}
 	}
 	return c.retryAfter(wait, source)
 }
@@ -141,7 +141,7 @@ func (c *call[R]) pastDeadline(wait time.Duration) *decision {
 // retryAfter schedules a retry after wait, if the run's budget pays for it.
 func (c *call[R]) retryAfter(wait time.Duration, source taxonomy.WaitSource) *decision {
 	if !c.run.TryRetry() {
-		return &decision{reason: observe.ReasonBudgetSpent, refusal: observe.RefusedBudget}
+		return &decision{reason: observe.ReasonBudgetSpent, refused: true}
 	}
 	return &decision{retry: true, wait: wait, source: source}
 }
@@ -206,7 +206,7 @@ func (c *call[R]) countAttempts(match func(taxonomy.Class) bool) int {
 // in time. A refusal while half-open (another caller holds the probe) waits
 // a backoff, never zero, so refused callers do not spin.
 func (c *call[R]) decideOpen(n int) *decision {
-	stop := &decision{reason: observe.ReasonCircuitOpen, detail: c.p.breaker.Name(), refusal: observe.RefusedCircuitOpen}
+	stop := &decision{reason: observe.ReasonCircuitOpen, detail: c.p.breaker.Name(), refused: true}
 	return c.waitForProbe(n, c.p.breaker.RemainingDelay(), stop)
 }
 
@@ -229,7 +229,7 @@ func (c *call[R]) waitForProbe(n int, remaining time.Duration, stop *decision) *
 		return stop
 	}
 	if !c.run.TryRetry() {
-		return &decision{reason: observe.ReasonBudgetSpent, refusal: observe.RefusedBudget}
+		return &decision{reason: observe.ReasonBudgetSpent, refused: true}
 	}
 	return &decision{retry: true, wait: wait, source: taxonomy.WaitProbe}
 }

@@ -34,8 +34,10 @@ var (
 	ErrThrottled         = errors.New("middleware: retries throttled")
 )
 
-// reasonErr maps each Reason to its sentinel. ReasonCanceled has none: a
-// canceled call matches context.Canceled or context.DeadlineExceeded.
+// reasonErr maps each Reason that stops a pipeline's call to its sentinel,
+// defined once: here, or in the package of the limit that refused (run,
+// limit). ReasonCanceled has none: a canceled call matches context.Canceled
+// or context.DeadlineExceeded.
 var reasonErr = [...]error{
 	observe.ReasonPermanent:         ErrPermanent,
 	observe.ReasonExhausted:         ErrExhausted,
@@ -49,6 +51,7 @@ var reasonErr = [...]error{
 	observe.ReasonThrottled:         ErrThrottled,
 	observe.ReasonUsageLimit:        run.ErrUsageLimit,
 	observe.ReasonConcurrency:       limit.ErrConcurrency,
+	observe.ReasonRateLimit:         limit.ErrLimited,
 	observe.ReasonAbandoned:         ErrAbandoned,
 }
 
@@ -183,7 +186,7 @@ func (e *Error) Error() string {
 		b.WriteString("failed permanently")
 	default:
 		b.WriteString("stopped: ")
-		b.WriteString(e.Reason.String())
+		b.WriteString(stoppedText(e.Reason))
 	}
 	if e.Detail != "" {
 		b.WriteString(" (")
@@ -236,7 +239,7 @@ func (e *Error) Class() taxonomy.Class {
 		return taxonomy.Class{Kind: taxonomy.Canceled, Rule: "caller gave up"}
 	}
 	if len(e.Attempts) == 0 {
-		return taxonomy.Class{Kind: taxonomy.Unknown, Rule: e.Reason.String()}
+		return taxonomy.Class{Kind: taxonomy.Unknown, Rule: stoppedText(e.Reason)}
 	}
 	return e.Attempts[len(e.Attempts)-1].Class
 }
@@ -303,4 +306,56 @@ func canceledCause(ctx context.Context) error {
 		return errors.Join(ctx.Err(), cause)
 	}
 	return ctx.Err()
+}
+
+// stoppedText is how the text of the final error says why a call stopped.
+func stoppedText(r observe.Reason) string {
+	switch r {
+	case observe.ReasonPermanent:
+		return "failed permanently"
+	case observe.ReasonCircuitOpen:
+		return "circuit open"
+	case observe.ReasonRetryAfterOverCap:
+		return "retry-after over the cap"
+	case observe.ReasonBudgetSpent:
+		return "retry budget spent"
+	case observe.ReasonDeadline:
+		return "deadline exceeded"
+	case observe.ReasonContextOverflow:
+		return "context overflow"
+	case observe.ReasonUnretryable:
+		return "not retryable"
+	case observe.ReasonRejected:
+		return "rejected by a policy"
+	case observe.ReasonThrottled:
+		return "retries throttled"
+	case observe.ReasonUsageLimit:
+		return "usage limit"
+	case observe.ReasonConcurrency:
+		return "concurrency limit"
+	case observe.ReasonRateLimit:
+		return "rate limit"
+	case observe.ReasonAbandoned:
+		return "abandoned attempts"
+	}
+	return r.String() // canceled
+}
+
+// ReasonOf returns why a call that failed with err stopped: the Reason of
+// the final *[Error] that err wraps; else [observe.ReasonCanceled] when err
+// is classified as the caller giving up; else [observe.ReasonPermanent] (a
+// failure outside any pipeline, such as a programming error). Adapters
+// report it in their [observe.CallEnd], where a zero Reason means the call
+// was answered. A nil err has no reason.
+func ReasonOf(err error) observe.Reason {
+	var final *Error
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &final):
+		return final.Reason
+	case taxonomy.Classify(err).Kind == taxonomy.Canceled:
+		return observe.ReasonCanceled
+	}
+	return observe.ReasonPermanent
 }

@@ -15,28 +15,29 @@ import (
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
-func TestReasonString(t *testing.T) {
+// TestStoppedText: the final error says why the call stopped in words,
+// one phrase per reason.
+func TestStoppedText(t *testing.T) {
 	for r, want := range map[observe.Reason]string{
-		0:                               "reason(0)",
-		observe.ReasonPermanent:         "failed permanently",
-		observe.ReasonExhausted:         "exhausted",
-		observe.ReasonCircuitOpen:       "circuit open",
-		observe.ReasonCanceled:          "canceled",
-		observe.ReasonRetryAfterOverCap: "retry-after over the cap",
-		observe.ReasonBudgetSpent:       "retry budget spent",
-		observe.ReasonDeadline:          "deadline exceeded",
-		observe.ReasonContextOverflow:   "context overflow",
-		observe.ReasonUnretryable:       "not retryable",
-		observe.ReasonRejected:          "rejected by a policy",
-		observe.ReasonThrottled:         "retries throttled",
-		observe.ReasonUsageLimit:        "usage limit",
-		observe.ReasonConcurrency:       "concurrency limit",
-		observe.ReasonAbandoned:         "abandoned attempts",
-		observe.ReasonAbandoned + 1:     "reason(15)",
-		200:                             "reason(200)",
+		observe.ReasonPermanent:         "m failed permanently",
+		observe.ReasonExhausted:         "m failed after 0 attempts",
+		observe.ReasonCircuitOpen:       "m stopped: circuit open",
+		observe.ReasonCanceled:          "m stopped: canceled",
+		observe.ReasonRetryAfterOverCap: "m stopped: retry-after over the cap",
+		observe.ReasonBudgetSpent:       "m stopped: retry budget spent",
+		observe.ReasonDeadline:          "m stopped: deadline exceeded",
+		observe.ReasonContextOverflow:   "m stopped: context overflow",
+		observe.ReasonUnretryable:       "m stopped: not retryable",
+		observe.ReasonRejected:          "m stopped: rejected by a policy",
+		observe.ReasonThrottled:         "m stopped: retries throttled",
+		observe.ReasonUsageLimit:        "m stopped: usage limit",
+		observe.ReasonConcurrency:       "m stopped: concurrency limit",
+		observe.ReasonRateLimit:         "m stopped: rate limit",
+		observe.ReasonAbandoned:         "m stopped: abandoned attempts",
 	} {
-		if got := r.String(); got != want {
-			t.Errorf("Reason(%d).String() = %q, want %q", r, got, want)
+		e := &middleware.Error{Target: "m", Reason: r}
+		if got := e.Error(); got != "middleware: "+want {
+			t.Errorf("%v: Error() = %q, want %q", r, got, "middleware: "+want)
 		}
 	}
 }

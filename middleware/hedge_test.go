@@ -188,7 +188,7 @@ func TestHedgeRefusedByTheBudgetIsNotARequest(t *testing.T) {
 			t.Fatalf("got (%q, %v), hedge called: %v; want the primary's answer and no hedge", got, err, hedged.Load())
 		}
 		refusals := observetest.Of[observe.Refusal](rec)
-		if len(refusals) != 1 || refusals[0].Reason != observe.RefusedBudget || len(observetest.Of[observe.Hedged](rec)) != 0 {
+		if len(refusals) != 1 || refusals[0].Reason != observe.ReasonBudgetSpent || len(observetest.Of[observe.Hedged](rec)) != 0 {
 			t.Errorf("refusals %+v and %d hedges, want one budget refusal and no hedge", refusals, len(observetest.Of[observe.Hedged](rec)))
 		}
 	})

@@ -31,7 +31,7 @@ func RateLimit(l limit.Limiter) Option {
 // to maxWait for a slot, then its call stops with [observe.ReasonConcurrency],
 // without a request: a refusal is local overload, never counted against the
 // target's circuit breaker, and reported as a [observe.Refusal] with
-// [observe.RefusedConcurrency]. It must be n >= 1 and maxWait >= 0 (0: no wait).
+// [observe.ReasonConcurrency]. It must be n >= 1 and maxWait >= 0 (0: no wait).
 // Default: no limit.
 func MaxConcurrent(n int, maxWait time.Duration) Option {
 	return func(c *config) {
@@ -100,7 +100,7 @@ func (p *Pipeline[R]) Concurrency() (limit.Semaphore, time.Duration) { return p.
 // ([ErrAbandoned]) at once, without a request: local overload, never
 // counted against the circuit breaker, never retried (a model's fallbacks
 // take it), reported as a [observe.Refusal] with
-// [observe.RefusedAbandoned]. Attempts are admitted again as soon as
+// [observe.ReasonAbandoned]. Attempts are admitted again as soon as
 // abandoned ones return. n = 0 allows none: the pipeline refuses attempts
 // while any abandoned one is running. It must be n >= 0. Default: 256
 // ([DefaultMaxAbandoned]).
@@ -134,5 +134,5 @@ func (c *call[R]) refuseAbandoned(number int) error {
 	}
 	return c.conclude(number, 0, ErrAbandoned, abandonedClass, &decision{reason: observe.ReasonAbandoned,
 		detail:  fmt.Sprintf("%d abandoned attempts still running, the limit is %d", n, p.cfg.maxAbandoned),
-		refusal: observe.RefusedAbandoned})
+		refused: true})
 }

@@ -10,40 +10,6 @@ import (
 	"github.com/resilientgo/resilient/observe/observetest"
 )
 
-func TestOutcomeAndRefusalNames(t *testing.T) {
-	outcomes := map[observe.Outcome]string{
-		observe.OutcomeOK: "ok", observe.OutcomeFailed: "failed", observe.OutcomeToolError: "tool_error",
-		observe.OutcomeFatal: "fatal", observe.OutcomeInternal: "internal", observe.OutcomeTimeout: "timeout",
-		observe.OutcomeCircuitOpen: "circuit_open", observe.OutcomeStuck: "stuck", observe.OutcomeReplayed: "replayed",
-		observe.OutcomeRefused: "refused", observe.OutcomeUnknown: "unknown", observe.OutcomeUnknown + 1: "outcome(11)", 200: "outcome(200)",
-	}
-	for o, want := range outcomes {
-		if got := o.String(); got != want {
-			t.Errorf("Outcome(%d).String() = %q, want %q", o, got, want)
-		}
-	}
-	refusals := map[observe.RefusalReason]string{
-		0: "refusal(0)", observe.RefusedBudget: "budget", observe.RefusedThrottle: "throttle",
-		observe.RefusedRateLimit: "rate_limit", observe.RefusedUsageLimit: "usage_limit",
-		observe.RefusedCircuitOpen: "circuit_open", observe.RefusedConcurrency: "concurrency",
-		observe.RefusedAbandoned: "abandoned", observe.RefusedAbandoned + 1: "refusal(8)", 200: "refusal(200)",
-	}
-	for r, want := range refusals {
-		if got := r.String(); got != want {
-			t.Errorf("RefusalReason(%d).String() = %q, want %q", r, got, want)
-		}
-	}
-	actions := map[observe.SharedStateAction]string{
-		0: "action(0)", observe.SharedFailOpen: "fail_open", observe.SharedLocal: "local",
-		observe.SharedFailClosed: "fail_closed", observe.SharedFailClosed + 1: "action(4)",
-	}
-	for a, want := range actions {
-		if got := a.String(); got != want {
-			t.Errorf("SharedStateAction(%d).String() = %q, want %q", a, got, want)
-		}
-	}
-}
-
 // TestNoObserversCostNothing: without observers a pipeline has none, not
 // even a discarding logger, and StartCall hands the context back as it is.
 func TestNoObserversCostNothing(t *testing.T) {

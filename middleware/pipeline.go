@@ -277,10 +277,10 @@ func (c *call[R]) end(err error) error {
 	if !c.own {
 		return err
 	}
-	e := observe.CallEnd{Target: c.p.target, Outcome: observe.OutcomeOK, Attempts: c.count(), Duration: time.Since(c.start)}
+	e := observe.CallEnd{Target: c.p.target, Attempts: c.count(), Duration: time.Since(c.start)}
 	var final *Error
 	if errors.As(err, &final) {
-		e.Outcome, e.Reason, e.Class = observe.OutcomeFailed, final.Reason, final.Class()
+		e.Reason, e.Class = final.Reason, final.Class()
 	}
 	c.p.obs.Report(c.caller, e, err)
 	return err
@@ -353,7 +353,7 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 	if hedge {
 		if !c.run.TryRetry() {
 			return zero, c.conclude(number, 0, errHedgeRefused, taxonomy.Class{Kind: taxonomy.Transient, Rule: "hedge refused by budget"},
-				&decision{reason: observe.ReasonBudgetSpent, refusal: observe.RefusedBudget})
+				&decision{reason: observe.ReasonBudgetSpent, refused: true})
 		}
 		if p.obs.Active() {
 			p.obs.Observe(c.caller, observe.Hedged{Target: p.name, Attempt: number})
@@ -487,7 +487,7 @@ func (c *call[R]) admit(ctx context.Context, number int) (*pass, error) {
 	if l := p.cfg.limiter; l != nil {
 		if err := l.Acquire(ctx, 1); err != nil {
 			return nil, c.refuseGate(number, ctx, err, rateLimitClass,
-				&decision{reason: observe.ReasonRejected, detail: "the rate limiter refused the attempt", refusal: observe.RefusedRateLimit})
+				&decision{reason: observe.ReasonRateLimit, detail: "the rate limiter refused the attempt", refused: true})
 		}
 	}
 	g := &pass{breaker: p.breaker, release: func() {}}
@@ -495,7 +495,7 @@ func (c *call[R]) admit(ctx context.Context, number int) (*pass, error) {
 		release, err := p.sem.Acquire(ctx, p.cfg.semWait)
 		if err != nil {
 			return nil, c.refuseGate(number, ctx, err, concurrencyClass, &decision{reason: observe.ReasonConcurrency,
-				detail: fmt.Sprintf("no slot freed up within %v", p.cfg.semWait), refusal: observe.RefusedConcurrency})
+				detail: fmt.Sprintf("no slot freed up within %v", p.cfg.semWait), refused: true})
 		}
 		g.release = release
 	}
@@ -704,8 +704,8 @@ func (c *call[R]) conclude(number int, elapsed time.Duration, err error, class t
 	if obs := c.p.obs; obs.Active() {
 		if d.retry {
 			obs.Report(c.caller, observe.RetryScheduled{Target: target, Attempt: number, Wait: d.wait, Source: d.source, Class: class}, err)
-		} else if d.refusal != 0 {
-			obs.Observe(c.caller, observe.Refusal{Target: target, Reason: d.refusal})
+		} else if d.refused {
+			obs.Observe(c.caller, observe.Refusal{Target: target, Reason: d.reason})
 		}
 	}
 	d.err = err

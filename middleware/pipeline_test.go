@@ -559,7 +559,7 @@ func TestEventsAreLogged(t *testing.T) {
 		for _, want := range []string{
 			`level=WARN msg="retry scheduled" target=test-target attempt=1 kind=rate_limited rule="status 429" delay=1s`,
 			`level=WARN msg="circuit opened" target=test-target from=closed to=open`,
-			`level=WARN msg="gave up" target=test-target reason="circuit open" attempts=4 kind=overloaded rule="circuit open"`,
+			`level=WARN msg="gave up" target=test-target reason=circuit_open attempts=4 kind=overloaded rule="circuit open"`,
 		} {
 			if !strings.Contains(logs.String(), want) {
 				t.Errorf("logs lack %q:\n%s", want, logs.String())
@@ -602,7 +602,7 @@ func TestRateLimiterRefusal(t *testing.T) {
 		s := newScript(succeeds("ok"))
 		_, _ = p.Do(t.Context(), s.fn)
 		_, err = p.Do(t.Context(), s.fn)
-		if e := asError(t, err); e.Reason != observe.ReasonRejected || !errors.Is(err, limit.ErrLimited) || s.count() != 1 {
+		if e := asError(t, err); e.Reason != observe.ReasonRateLimit || !errors.Is(err, limit.ErrLimited) || s.count() != 1 {
 			t.Errorf("got %v after %d calls, want rejected by the limiter after 1", err, s.count())
 		}
 	})
@@ -826,6 +826,8 @@ func TestErrorMatchesTheSentinelOfItsReason(t *testing.T) {
 		observe.ReasonRejected:          middleware.ErrRejected,
 		observe.ReasonThrottled:         middleware.ErrThrottled,
 		observe.ReasonUsageLimit:        run.ErrUsageLimit,
+		observe.ReasonConcurrency:       limit.ErrConcurrency,
+		observe.ReasonRateLimit:         limit.ErrLimited,
 	}
 	for reason, want := range sentinels {
 		err := error(&middleware.Error{Target: "m", Reason: reason})

@@ -510,7 +510,7 @@ func TestPoolMemberLimits(t *testing.T) {
 				t.Errorf("%s's breaker is %v, want closed: a limit of ours says nothing of the member", m.Name, m.Breaker.State())
 			}
 		}
-		if r := observetest.Of[observe.Refusal](rec); len(r) != 1 || r[0].Target != e.Attempts[0].Target || r[0].Reason != observe.RefusedConcurrency {
+		if r := observetest.Of[observe.Refusal](rec); len(r) != 1 || r[0].Target != e.Attempts[0].Target || r[0].Reason != observe.ReasonConcurrency {
 			t.Errorf("refusals %+v, want the member's concurrency limit", r)
 		}
 		wg.Wait()

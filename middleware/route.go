@@ -525,9 +525,9 @@ func (c *call[R]) gateRefusal(n int, why availability, vs []view) *decision {
 	detail := "no member available: " + describeViews(vs)
 	switch why {
 	case semFull:
-		return &decision{reason: observe.ReasonConcurrency, detail: detail, refusal: observe.RefusedConcurrency}
+		return &decision{reason: observe.ReasonConcurrency, detail: detail, refused: true}
 	case rateFull:
-		return &decision{reason: observe.ReasonRejected, detail: detail, refusal: observe.RefusedRateLimit}
+		return &decision{reason: observe.ReasonRateLimit, detail: detail, refused: true}
 	}
 	return c.noMember(n, vs)
 }
@@ -554,12 +554,12 @@ func (c *call[R]) noMember(n int, vs []view) *decision {
 	for _, v := range vs {
 		switch v.avail {
 		case throttled:
-			return &decision{reason: observe.ReasonThrottled, detail: detail, refusal: observe.RefusedThrottle}
+			return &decision{reason: observe.ReasonThrottled, detail: detail, refused: true}
 		case open: // v.left > 0
 			remaining = min(cmp.Or(remaining, v.left), v.left)
 		}
 	}
-	return c.waitForProbe(n, remaining, &decision{reason: observe.ReasonCircuitOpen, detail: detail, refusal: observe.RefusedCircuitOpen})
+	return c.waitForProbe(n, remaining, &decision{reason: observe.ReasonCircuitOpen, detail: detail, refused: true})
 }
 
 // decideRoute decides where and when the retry of attempt n goes, after
@@ -652,7 +652,7 @@ func (c *call[R]) nextMember(n int, class taxonomy.Class, reason observe.Reason,
 		return nil
 	}
 	switch reason {
-	case observe.ReasonExhausted, observe.ReasonCircuitOpen, observe.ReasonRetryAfterOverCap, observe.ReasonThrottled, observe.ReasonRejected, observe.ReasonConcurrency:
+	case observe.ReasonExhausted, observe.ReasonCircuitOpen, observe.ReasonRetryAfterOverCap, observe.ReasonThrottled, observe.ReasonRejected, observe.ReasonConcurrency, observe.ReasonRateLimit:
 		// Another member may answer: this one is failing, holding off, or
 		// over a limit of the caller's.
 	case observe.ReasonPermanent:

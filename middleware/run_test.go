@@ -63,7 +63,7 @@ func TestRequestLimitRefusesBeforeSendingAndNeverRetries(t *testing.T) {
 			t.Errorf("next call: %v after %d requests, want refused with none sent", err, s.count())
 		}
 		refusals := observetest.Of[observe.Refusal](rec)
-		if len(refusals) != 2 || refusals[0].Reason != observe.RefusedUsageLimit {
+		if len(refusals) != 2 || refusals[0].Reason != observe.ReasonUsageLimit {
 			t.Errorf("refusal events %+v, want two usage-limit refusals", refusals)
 		}
 		if got := run.From(ctx).Usage().Requests; got != 2 {

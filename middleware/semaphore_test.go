@@ -82,7 +82,7 @@ func TestMaxConcurrent(t *testing.T) {
 		if b := p.Breaker(); b.State() != observe.BreakerClosed {
 			t.Errorf("breaker %v, want closed: the refusals are ours", b.State())
 		}
-		if r := observetest.Of[observe.Refusal](rec); len(r) != 3 || r[0].Reason != observe.RefusedConcurrency {
+		if r := observetest.Of[observe.Refusal](rec); len(r) != 3 || r[0].Reason != observe.ReasonConcurrency {
 			t.Errorf("refusals %+v, want 3 for the concurrency limit", r)
 		}
 		// A waiter served within its wait.

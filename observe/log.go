@@ -232,28 +232,14 @@ func (o logObserver) toolEnd(ctx context.Context, e CallEnd, err error) {
 		return
 	}
 	name := slog.String(KeyTool, e.Target.Name)
-	switch e.Outcome {
-	case OutcomeToolError:
+	switch e.Reason {
+	case ReasonToolError:
 		o.l.LogAttrs(ctx, slog.LevelDebug, "tool error", name, errAttr(err))
-	case OutcomeInternal, OutcomeTimeout:
+	case ReasonInternal, ReasonTimeout:
 		o.l.LogAttrs(ctx, slog.LevelError, "tool failed internally", name, slog.String(KeyType, e.Type), errAttr(err))
-	case OutcomeFatal, OutcomeCircuitOpen, OutcomeStuck, OutcomeRefused, OutcomeUnknown:
-		o.l.LogAttrs(ctx, slog.LevelWarn, "tool stopped the run", name, slog.String(KeyReason, stopReason(e.Outcome)), errAttr(err))
+	case ReasonFatal, ReasonCircuitOpen, ReasonStuck, ReasonUsageLimit, ReasonOutcomeUnknown:
+		o.l.LogAttrs(ctx, slog.LevelWarn, "tool stopped the run", name, slog.String(KeyReason, e.Reason.String()), errAttr(err))
 	}
-}
-
-func stopReason(o Outcome) string {
-	switch o {
-	case OutcomeCircuitOpen:
-		return "circuit open"
-	case OutcomeStuck:
-		return "stuck"
-	case OutcomeRefused:
-		return "usage limit"
-	case OutcomeUnknown:
-		return "outcome unknown"
-	}
-	return "fatal"
 }
 
 // errAttr renders err for a log line. Nil gives an empty attribute, which

@@ -80,73 +80,22 @@ type Start struct {
 // added.
 type Event interface{ event() }
 
-// Outcome says how a logical call ended.
-type Outcome uint8
-
-// The outcomes. A model call is OutcomeOK or OutcomeFailed; a tool call
-// ends with any of the others as well.
-const (
-	OutcomeOK          Outcome = iota // the target answered
-	OutcomeFailed                     // the call failed (see CallEnd.Reason)
-	OutcomeToolError                  // the tool returned a ToolError: the model reads it
-	OutcomeFatal                      // the tool returned a FatalToolError: the run ends
-	OutcomeInternal                   // the tool failed internally or panicked: the model reads its type
-	OutcomeTimeout                    // the tool ran out of time
-	OutcomeCircuitOpen                // the tool's circuit is open: the run ends
-	OutcomeStuck                      // the model repeated the call too often: the run ends
-	OutcomeReplayed                   // an idempotent tool answered from its store
-	OutcomeRefused                    // a limit of the run refused the call
-	OutcomeUnknown                    // the same idempotent call hung past its claim's lifetime: the run ends
-)
-
-var outcomeNames = [...]string{"ok", "failed", "tool_error", "fatal", "internal", "timeout",
-	"circuit_open", "stuck", "replayed", "refused", "unknown"}
-
-// String returns the outcome's lowercase name, e.g. "tool_error".
-func (o Outcome) String() string {
-	if int(o) < len(outcomeNames) {
-		return outcomeNames[o]
-	}
-	return "outcome(" + strconv.Itoa(int(o)) + ")"
-}
-
-// RefusalReason says why a call or attempt was refused before any request.
-type RefusalReason uint8
-
-// The reasons of a [Refusal].
-const (
-	RefusedBudget      RefusalReason = iota + 1 // the run's retry budget is spent
-	RefusedThrottle                             // the retry throttle: most recent attempts failed
-	RefusedRateLimit                            // a client-side rate limiter refused
-	RefusedUsageLimit                           // a usage limit of the run (tokens, requests, tool calls)
-	RefusedCircuitOpen                          // the circuit breaker is open
-	RefusedConcurrency                          // the concurrency limit's wait ran out
-	RefusedAbandoned                            // too many abandoned attempts have not returned
-)
-
-var refusalNames = [...]string{"", "budget", "throttle", "rate_limit", "usage_limit", "circuit_open", "concurrency", "abandoned"}
-
-// String returns the reason's lowercase name, e.g. "rate_limit".
-func (r RefusalReason) String() string {
-	if r != 0 && int(r) < len(refusalNames) {
-		return refusalNames[r]
-	}
-	return "refusal(" + strconv.Itoa(int(r)) + ")"
-}
-
 // CallEnd ends a logical call: a model call with its fallbacks, a tool call,
 // or a pipeline's Do when no adapter started a call around it.
 type CallEnd struct {
 	Target   Target
-	Outcome  Outcome
 	Attempts int           // attempts made, across fallbacks
 	Duration time.Duration // from Start to the end, waits included
-	// Reason and Class say why a failed call stopped and what its last
-	// failure was; zero for a success.
+	// Reason says how the call ended: zero when the target answered,
+	// [ReasonReplayed] for a repeat an idempotent tool answered from its
+	// store; else why it stopped, for a model call as its final error
+	// says, for a tool call as the model reads it (a tool error, an
+	// internal failure, the run stopped...). Class is the last failure's.
 	Reason Reason
 	Class  taxonomy.Class
 	// Type is the Go type of a tool's internal failure ("panic" for a
-	// panic), for OutcomeInternal; what the model reads of it.
+	// panic), for ReasonInternal and ReasonTimeout; what the model reads of
+	// it.
 	Type string
 	// InputTokens and OutputTokens are the usage the provider reported for
 	// a model call, 0 when it reported none.
@@ -225,7 +174,10 @@ type BreakerChange struct {
 // Refusal reports a call or attempt refused before any request was sent.
 type Refusal struct {
 	Target string
-	Reason RefusalReason
+	// Reason is what refused it: ReasonBudgetSpent, ReasonThrottled,
+	// ReasonRateLimit, ReasonUsageLimit, ReasonCircuitOpen or
+	// ReasonConcurrency.
+	Reason Reason
 }
 
 // Cooldown reports that a member of a pool (see middleware.Members) answered with a

@@ -73,8 +73,12 @@ func configureHandler(opts []HandlerOption) handlerConfig {
 // names; a call to a tool past them gets a boundary of its own). Tools of
 // the enhanced kinds (multimodal results) pass through unwrapped.
 //
-// The handler is safe for concurrent use; build one per agent. Invalid
-// options make every model and tool call fail with the problem.
+// The handler is safe for concurrent use: share one among the agents of
+// one model and set of tools (its breakers and limits are theirs
+// together), for instance an agent per run, as Eino v0.9.0's
+// ChatModelAgent is not safe for concurrent runs (adk/chatmodel.go writes
+// its run function's configuration on each Run). Invalid options make
+// every model and tool call fail with the problem.
 func Handler(opts ...HandlerOption) adk.ChatModelAgentMiddleware {
 	cfg := configureHandler(opts)
 	return &handler{cfg: cfg, tools: newToolSet(cfg)}

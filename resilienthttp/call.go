@@ -337,14 +337,11 @@ func (c *call) report(ctx context.Context, final *middleware.Error, err error) {
 		return
 	}
 	c.mu.Lock()
-	e := observe.CallEnd{Target: c.target.desc, Outcome: observe.OutcomeOK, Attempts: c.attempts,
+	e := observe.CallEnd{Target: c.target.desc, Attempts: c.attempts,
 		Duration: time.Since(c.started), InputTokens: c.tokens.input, OutputTokens: c.tokens.output}
 	c.mu.Unlock()
 	if err != nil {
-		e.Outcome, e.Class = observe.OutcomeFailed, taxonomy.Classify(err)
-		if final != nil {
-			e.Reason = final.Reason
-		}
+		e.Class, e.Reason = taxonomy.Classify(err), middleware.ReasonOf(err)
 	}
 	c.obs.Report(ctx, e, err)
 }

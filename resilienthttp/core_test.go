@@ -133,7 +133,7 @@ func TestObserversSeeTheCallAndItsTokens(t *testing.T) {
 			}
 			ends := observetest.Of[observe.CallEnd](rec)
 			want := srv.Requests()[1]
-			if len(ends) != 1 || ends[0].Attempts != 2 || ends[0].Outcome != observe.OutcomeOK ||
+			if len(ends) != 1 || ends[0].Attempts != 2 || ends[0].Reason != 0 ||
 				ends[0].InputTokens != want.InputTokens || ends[0].OutputTokens != want.OutputTokens ||
 				ends[0].Target.Model != "gpt-4o-mini" || ends[0].Target.Provider != "openai" {
 				t.Errorf("got %+v, want one call of 2 attempts to openai's gpt-4o-mini with %d+%d tokens", ends, want.InputTokens, want.OutputTokens)

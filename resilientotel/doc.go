@@ -63,8 +63,8 @@
 //	resilient.breaker.transitions     counter              resilient.target, resilient.breaker.state (closed, half_open, open)
 //	resilient.fallbacks               counter              resilient.target, resilient.fallback, error.type
 //	resilient.hedges                  counter              resilient.target
-//	resilient.tool.calls              counter              gen_ai.tool.name, resilient.outcome (ok, tool_error, fatal, internal, timeout, circuit_open, stuck, replayed, refused)
-//	resilient.refusals                counter              resilient.target, resilient.reason (budget, throttle, rate_limit, usage_limit, circuit_open, concurrency)
+//	resilient.tool.calls              counter              gen_ai.tool.name, resilient.outcome (ok, tool_error, fatal, internal, timeout, circuit_open, stuck, replayed, usage_limit, outcome_unknown, canceled)
+//	resilient.refusals                counter              resilient.target, resilient.reason (budget_spent, throttled, rate_limit, usage_limit, circuit_open, concurrency)
 //	resilient.member.cooldowns        counter              resilient.target (the pool member)
 //	resilient.member.cooldown.wait    histogram, s         resilient.target (the pool member)
 //	resilient.member.suspensions      counter              resilient.target (the pool member), error.type, resilient.reason (account, model_missing)

@@ -28,7 +28,7 @@ const (
 // The attributes of this library; the GenAI ones come from semconv.
 const (
 	keyTarget         = attribute.Key("resilient.target")        // a model's or tool's name: "openai/gpt-4o"
-	keyOutcome        = attribute.Key("resilient.outcome")       // ok, failed, tool_error, ...
+	keyOutcome        = attribute.Key("resilient.outcome")       // ok, or the reason a tool call ended: tool_error, internal, ...
 	keyWaitSource     = attribute.Key("resilient.wait.source")   // backoff, retry_after, reset, probe
 	keyWait           = attribute.Key("resilient.retry.wait")    // seconds, on a retry event
 	keyBreakerState   = attribute.Key("resilient.breaker.state") // closed, half_open, open

@@ -170,7 +170,7 @@ func (o *Observer) callEnd(ctx context.Context, e observe.CallEnd) {
 		o.recordTokens(ctx, t, e.Target, "input", e.InputTokens)
 		o.recordTokens(ctx, t, e.Target, "output", e.OutputTokens)
 	case t.tool:
-		o.add(ctx, o.in.toolCalls, setKey{inst: instToolCalls, v: [4]string{e.Target.Name, e.Outcome.String()}})
+		o.add(ctx, o.in.toolCalls, setKey{inst: instToolCalls, v: [4]string{e.Target.Name, e.Reason.String()}})
 	}
 	if c := o.callFrom(ctx); c != nil {
 		c.end(e, errorType)
@@ -193,15 +193,15 @@ func (o *Observer) observeBreakers(_ context.Context, obs metric.Observer) error
 	return nil
 }
 
-// failureType is the error.type of a call that did not succeed, "" for one
-// that did: the failure's kind for a model call or a pipeline, the outcome
-// for a tool call (a tool error, an internal failure, a timeout...).
+// failureType is the error.type of a call that was not answered, "" for
+// one that was: the failure's kind for a model call or a pipeline, the
+// reason for a tool call (a tool error, an internal failure, a timeout...).
 func failureType(e observe.CallEnd) string {
-	switch e.Outcome {
-	case observe.OutcomeOK, observe.OutcomeReplayed:
+	switch {
+	case e.Reason.Answered():
 		return ""
-	case observe.OutcomeFailed:
-		return e.Class.Kind.String()
+	case e.Target.Operation == observe.OperationExecuteTool:
+		return e.Reason.String()
 	}
-	return e.Outcome.String()
+	return e.Class.Kind.String()
 }

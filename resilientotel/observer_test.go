@@ -59,10 +59,10 @@ func TestModelCallEnd(t *testing.T) {
 	h := newHarness(t)
 	target := observe.Target{Name: "openai/gpt-4o", Operation: observe.OperationChat, Provider: "openai", Model: "gpt-4o"}
 	ctx := h.obs.Start(t.Context(), observe.Start{Target: target})
-	h.obs.Observe(ctx, observe.CallEnd{Target: target, Outcome: observe.OutcomeOK, Attempts: 1,
+	h.obs.Observe(ctx, observe.CallEnd{Target: target, Attempts: 1,
 		InputTokens: 12, OutputTokens: 5})
 	ctx = h.obs.Start(t.Context(), observe.Start{Target: target})
-	h.obs.Observe(ctx, observe.CallEnd{Target: target, Outcome: observe.OutcomeFailed, Attempts: 3,
+	h.obs.Observe(ctx, observe.CallEnd{Target: target, Attempts: 3,
 		Reason: observe.ReasonExhausted, Class: taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "status 529"}})
 
 	const base = "gen_ai.operation.name=chat,gen_ai.provider.name=openai,gen_ai.request.model=gpt-4o"

@@ -16,10 +16,10 @@ import (
 	"github.com/resilientgo/resilient/tools"
 )
 
-var toolOutcomes = []observe.Outcome{
-	observe.OutcomeOK, observe.OutcomeToolError, observe.OutcomeFatal, observe.OutcomeInternal,
-	observe.OutcomeTimeout, observe.OutcomeCircuitOpen, observe.OutcomeStuck, observe.OutcomeReplayed,
-	observe.OutcomeRefused,
+var toolOutcomes = []observe.Reason{
+	observe.Reason(0), observe.ReasonToolError, observe.ReasonFatal, observe.ReasonInternal,
+	observe.ReasonTimeout, observe.ReasonCircuitOpen, observe.ReasonStuck, observe.ReasonReplayed,
+	observe.ReasonUsageLimit,
 }
 
 // Each tool call is one span and one count of its outcome. The tool layer
@@ -30,10 +30,10 @@ func TestToolOutcomes(t *testing.T) {
 	target := observe.Target{Name: "lookup_order", Operation: observe.OperationExecuteTool}
 	for _, outcome := range toolOutcomes {
 		ctx := h.obs.Start(t.Context(), observe.Start{Target: target})
-		if outcome == observe.OutcomeReplayed {
+		if outcome == observe.ReasonReplayed {
 			h.obs.Observe(ctx, observe.IdempotentReplay{Tool: target.Name, Key: "9f86d081"})
 		}
-		h.obs.Observe(ctx, observe.CallEnd{Target: target, Outcome: outcome, Attempts: 1, Type: "*net.OpError"})
+		h.obs.Observe(ctx, observe.CallEnd{Target: target, Reason: outcome, Attempts: 1, Type: "*net.OpError"})
 	}
 
 	got := byAttrs(h.metrics(t), "resilient.tool.calls")
@@ -62,7 +62,7 @@ func TestToolOutcomes(t *testing.T) {
 			t.Errorf("span %d: gen_ai.operation.name %q", i, v.String())
 		}
 		errorType, failed := attr(s.Attributes, "error.type")
-		wantFailed := outcome != observe.OutcomeOK && outcome != observe.OutcomeReplayed
+		wantFailed := outcome != observe.Reason(0) && outcome != observe.ReasonReplayed
 		if failed != wantFailed || (failed && errorType.String() != outcome.String()) ||
 			(s.Status.Code == codes.Error) != wantFailed {
 			t.Errorf("span %d (%v): error.type %q, status %v; want failed=%v", i, outcome, errorType.String(), s.Status, wantFailed)

@@ -200,7 +200,7 @@ func (c *call) end(e observe.CallEnd, errorType string) {
 	if tool && errorType == "" && e.Attempts == 1 {
 		// The common tool call, without building a slice.
 		attrs := toolOK
-		if e.Outcome == observe.OutcomeReplayed {
+		if e.Reason == observe.ReasonReplayed {
 			attrs = toolReplayed
 		}
 		c.span.SetAttributes(attrs...)
@@ -209,7 +209,7 @@ func (c *call) end(e observe.CallEnd, errorType string) {
 	}
 	var attrs []attribute.KeyValue
 	if tool {
-		attrs = append(attrs, keyOutcome.String(e.Outcome.String()))
+		attrs = append(attrs, keyOutcome.String(e.Reason.String()))
 	}
 	if e.Attempts != 1 {
 		attrs = append(attrs, keyAttempts.Int(e.Attempts))
@@ -222,7 +222,7 @@ func (c *call) end(e observe.CallEnd, errorType string) {
 	}
 	if errorType != "" {
 		attrs = append(attrs, keyErrorType.String(errorType))
-		if e.Reason != 0 {
+		if !tool { // a tool's reason is its outcome
 			attrs = append(attrs, keyReason.String(e.Reason.String()))
 		}
 		c.span.SetStatus(codes.Error, errorType)
@@ -236,8 +236,8 @@ func (c *call) end(e observe.CallEnd, errorType string) {
 // The end attributes of a tool call that succeeded at its first attempt,
 // or was replayed, shared by every such call: the SDK copies them.
 var (
-	toolOK       = []attribute.KeyValue{keyOutcome.String(observe.OutcomeOK.String())}
-	toolReplayed = []attribute.KeyValue{keyOutcome.String(observe.OutcomeReplayed.String())}
+	toolOK       = []attribute.KeyValue{keyOutcome.String(observe.Reason(0).String())}
+	toolReplayed = []attribute.KeyValue{keyOutcome.String(observe.ReasonReplayed.String())}
 )
 
 // attemptSpan is the name of an attempt's span.

@@ -196,7 +196,7 @@ func TestLimiterInPipeline(t *testing.T) {
 		t.Errorf("first call: %v", err)
 	}
 	var final *middleware.Error
-	if err := call(); !errors.As(err, &final) || final.Reason != observe.ReasonRejected || !errors.Is(err, limit.ErrLimited) {
+	if err := call(); !errors.As(err, &final) || final.Reason != observe.ReasonRateLimit || !errors.Is(err, limit.ErrLimited) {
 		t.Errorf("second call: got %v, want rejected by the limiter", err)
 	}
 }

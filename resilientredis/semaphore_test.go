@@ -498,7 +498,7 @@ func TestSemaphoreRedisDownThroughModel(t *testing.T) {
 	if !errors.Is(err, resilientredis.ErrUnavailable) || !errors.Is(err, limit.ErrConcurrency) || srv.Count() != 1 {
 		t.Errorf("fail closed: got %v after %d requests in all, want ErrUnavailable and ErrConcurrency, and no new request", err, srv.Count())
 	}
-	if got := observetest.Of[observe.Refusal](rec); len(got) != 1 || got[0].Reason != observe.RefusedConcurrency {
+	if got := observetest.Of[observe.Refusal](rec); len(got) != 1 || got[0].Reason != observe.ReasonConcurrency {
 		t.Errorf("fail closed: refusals %+v, want one of the concurrency limit", got)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -32,8 +33,9 @@ const toolErrorPrefix = "invalid input:"
 // tool rejected, or repeat one that failed. The scripts come from newScript,
 // so that every policy is asked the same. It is safe for concurrent use.
 type agentModel struct {
-	seed uint64
-	ts   timeScale
+	seed   uint64
+	ts     timeScale
+	secret []byte // a credential to look for in the requests; nil: none
 
 	mu     sync.Mutex
 	seen   map[string]int       // requests per reply, for the draws
@@ -46,6 +48,7 @@ type modelRequest struct {
 	run    int
 	fault  string // "" for an answer
 	tokens int    // billed: prompt and answer, for the requests the provider answered
+	secret bool   // the request carried the secret the model looks for
 }
 
 func newAgentModel(seed uint64, ts timeScale) *agentModel {
@@ -62,6 +65,7 @@ func (m *agentModel) requests() []modelRequest {
 // chatRequest is the part of an OpenAI chat request the model reads.
 type chatRequest struct {
 	Messages []chatMessage `json:"messages"`
+	Stream   bool          `json:"stream"`
 }
 
 type chatMessage struct {
@@ -120,8 +124,9 @@ func (m *agentModel) step(req *faultserver.Request) faultserver.Step {
 
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	secret := len(m.secret) > 0 && bytes.Contains(req.Body, m.secret)
 	log := func(fault string, tokens int) {
-		m.log = append(m.log, modelRequest{run: rp.run, fault: fault, tokens: tokens})
+		m.log = append(m.log, modelRequest{run: rp.run, fault: fault, tokens: tokens, secret: secret})
 	}
 	if rp.step >= overflowStep && fullHistory {
 		log("context overflow", 0)
@@ -150,6 +155,11 @@ func (m *agentModel) step(req *faultserver.Request) faultserver.Step {
 		return rateLimitedFor(wait)
 	case faultCleanCut:
 		log(fault, prompt+1)
+		if !body.Stream {
+			// A JSON body cut short is never whole: only a stream can
+			// end cleanly where it was cut.
+			return faultserver.DropStream(first).After(latency)
+		}
 		return faultserver.NoEndMarker(first).After(latency)
 	case faultBrokenCut:
 		log(fault, prompt+1)
@@ -264,7 +274,7 @@ func next(msgs []chatMessage) (reply, bool, error) {
 		switch obs := observed[c.ID]; {
 		case strings.HasPrefix(obs, toolErrorPrefix):
 			again = append(again, plannedCall{c.Function.Name, corrected(input)})
-		case strings.HasPrefix(obs, "Error: "):
+		case strings.HasPrefix(obs, "Error: "), obs != "" && !succeeded(obs):
 			again = append(again, plannedCall{c.Function.Name, input})
 		}
 	}
@@ -284,4 +294,19 @@ func stepReply(script agentScript, s, a int) reply {
 		r.answer = script.answer
 	}
 	return r
+}
+
+// succeeded reports whether an observation is a tool's result, as the
+// tools' effect writes it (or an idempotent tool's replay of one): any
+// other text, "Error: ..." or an error's own text (as Eino's tool error
+// handler passes it on), says the call failed, and the model sends it
+// again.
+func succeeded(obs string) bool {
+	obs = strings.TrimPrefix(obs, "already done: ")
+	for _, prefix := range []string{"order ", "charged ", "receipt sent "} {
+		if strings.HasPrefix(obs, prefix) {
+			return true
+		}
+	}
+	return strings.HasSuffix(obs, ": 4.90 EUR, 2 days")
 }

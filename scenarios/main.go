@@ -41,6 +41,8 @@ func main() {
 	quick := flag.Bool("quick", false, "one run of smaller workloads (a first look; times are single samples)")
 	out := flag.String("out", "", "directory for scenarios.md, herd.png and agent-runs.png (default: a new temporary directory)")
 	readme := flag.String("readme", "", "also rewrite the scenario summary between the markers in this README")
+	only := flag.String("only", "", "run only these scenarios (numbers, comma-separated) and splice their sections and "+
+		"targets into the scenarios.md already in -out (and the target count into -readme)")
 	flag.Parse()
 	log.SetFlags(0)
 
@@ -56,6 +58,13 @@ func main() {
 		cfg = config{runs: 1, quick: true}
 	}
 	start := time.Now()
+	if *only != "" {
+		if err := spliceOnly(cfg, *only, dir, *readme); err != nil {
+			log.Fatal(err)
+		}
+		log.Printf("spliced into %s", dir)
+		return
+	}
 	rep, err := runAll(cfg)
 	if err != nil {
 		log.Fatal(err)
@@ -78,7 +87,10 @@ type report struct {
 }
 
 // runAll runs the nine scenarios in order, reporting progress on stderr.
-func runAll(cfg config) (*report, error) {
+func runAll(cfg config) (*report, error) { return runSome(cfg, nil) }
+
+// runSome runs the scenarios numbered in want (nil: every one).
+func runSome(cfg config, want map[int]bool) (*report, error) {
 	rep := &report{cfg: cfg}
 	steps := []struct {
 		name string
@@ -99,9 +111,13 @@ func runAll(cfg config) (*report, error) {
 			return s, err
 		}},
 		{"pool", func() (section, error) { return pooled(cfg) }},
+		{"agent runs on Eino", func() (section, error) { return einoScenario(cfg) }},
 		{"openai-go at the HTTP layer", func() (section, error) { return httpScenario(cfg) }},
 	}
 	for i, st := range steps {
+		if want != nil && !want[i+1] {
+			continue
+		}
 		t := time.Now()
 		sec, err := st.run()
 		if err != nil {

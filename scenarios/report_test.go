@@ -59,6 +59,33 @@ func TestRewriteSection(t *testing.T) {
 	}
 }
 
+// Splicing one scenario's section and targets into a report keeps the
+// others' as they were, in order.
+func TestSplice(t *testing.T) {
+	doc := "# Fault scenarios\n\nheader\n\n## Targets\n\n| scenario | target | measured | result |\n| --- | ---: | ---: | ---: |\n" +
+		"| 1 | one | 1 | pass |\n| 2 | two | 2 | **FAIL**: slow |\n\n## 1. One\n\nold one\n\n## 2. Two\n\nold two\n"
+	sec := section{number: 2, title: "Two", setup: "new two", table: table{header: []string{"policy"}},
+		targets: []target{{scenario: 2, what: "two", measured: "3", pass: true}}}
+	got, rows := splice(doc, []section{sec}, "alone")
+	want := "# Fault scenarios\n\nheader\n\n## Targets\n\n| scenario | target | measured | result |\n| --- | ---: | ---: | ---: |\n" +
+		"| 1 | one | 1 | pass |\n| 2 | two | 3 | pass |\n\n## 1. One\n\nold one\n\n## 2. Two\n\nnew two\n\n" +
+		"| policy |\n| --- |\n\nalone\n\n"
+	if got != want || len(rows) != 2 {
+		t.Errorf("got\n%s\nwant\n%s\n(%d rows)", got, want, len(rows))
+	}
+	sec.number, sec.title, sec.targets = 3, "Three", []target{{scenario: 3, what: "three", measured: "x", pass: false, why: "why"}}
+	got, rows = splice(doc, []section{sec}, "alone")
+	if !strings.HasSuffix(got, "old two\n\n## 3. Three\n\nnew two\n\n| policy |\n| --- |\n\nalone\n\n") || len(rows) != 3 ||
+		rows[2][3] != "**FAIL**: why" || !strings.Contains(got, "| 2 | two | 2 | **FAIL**: slow |") {
+		t.Errorf("appended: got\n%s\n%q", got, rows)
+	}
+	elsewhere := keptBegin + " (written elsewhere) -->\n## Elsewhere\n\n| a | b |\n" + keptEnd
+	got, _ = splice(doc+"\n"+elsewhere+"\n", []section{sec}, "alone")
+	if !strings.HasSuffix(got, "old two\n\n## 3. Three\n\nnew two\n\n| policy |\n| --- |\n\nalone\n\n\n"+elsewhere+"\n") {
+		t.Errorf("with a section written elsewhere: got\n%s", got)
+	}
+}
+
 func TestKeptSection(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "scenarios.md")
 	section := keptBegin + " (written elsewhere) -->\n## Elsewhere\n\n| a | b |\n" + keptEnd

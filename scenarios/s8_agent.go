@@ -73,10 +73,23 @@ type agentRun struct {
 	output string
 	err    error
 	wall   time.Duration
+	unpaid bool // the run's order was never charged
 }
 
-func (r agentRun) completed() bool  { return r.err == nil && r.output == r.script.answer }
-func (r agentRun) misleading() bool { return r.err == nil && r.output != r.script.answer }
+func (r agentRun) completed() bool { return r.err == nil && r.output == r.script.answer && !r.unpaid }
+func (r agentRun) misleading() bool {
+	return r.err == nil && (r.output != r.script.answer || r.unpaid)
+}
+
+// markUnpaid marks the runs whose order the payment service never charged:
+// an answer that says the order is paid is then a misleading one.
+func markUnpaid(runs []agentRun, p *paymentService) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i := range runs {
+		runs[i].unpaid = p.charges[runs[i].script.order] == 0
+	}
+}
 
 // agentResult is what one policy's runs did.
 type agentResult struct {

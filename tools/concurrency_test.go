@@ -58,7 +58,7 @@ func TestToolConcurrencyLimit(t *testing.T) {
 		if w.Breaker().State() != observe.BreakerClosed {
 			t.Error("the refusals opened the tool's breaker")
 		}
-		if r := observetest.Of[observe.Refusal](&rec); len(r) != 6 || r[0].Reason != observe.RefusedConcurrency {
+		if r := observetest.Of[observe.Refusal](&rec); len(r) != 6 || r[0].Reason != observe.ReasonConcurrency {
 			t.Errorf("refusals %+v, want 6 for the concurrency limit", r)
 		}
 	})
@@ -129,7 +129,7 @@ func TestToolBulkheadUnder200Callers(t *testing.T) {
 		if w.Breaker().State() != observe.BreakerClosed {
 			t.Error("the refusals opened the tool's breaker")
 		}
-		if r := observetest.Of[observe.Refusal](&rec); len(r) != outs[refused] || r[0].Reason != observe.RefusedConcurrency {
+		if r := observetest.Of[observe.Refusal](&rec); len(r) != outs[refused] || r[0].Reason != observe.ReasonConcurrency {
 			t.Errorf("%d refusal events, want %d for the concurrency limit", len(r), outs[refused])
 		}
 	})

@@ -26,16 +26,16 @@ func TestCallEndReportsTheOutcome(t *testing.T) {
 		fn    func(context.Context, int, string) (string, error)
 		opts  []tools.Option
 		calls int
-		want  observe.Outcome
+		want  observe.Reason
 		typ   string
 	}{
-		{"ok", charges, nil, 1, observe.OutcomeOK, ""},
-		{"tool error", failing(taxonomy.NewToolError("no order")), nil, 1, observe.OutcomeToolError, ""},
-		{"fatal", failing(taxonomy.NewFatalToolError(errors.New("auth"))), nil, 1, observe.OutcomeFatal, ""},
-		{"internal", failing(errors.New("down")), nil, 1, observe.OutcomeInternal, "*errors.errorString"},
-		{"timeout", blocksUntilDone, []tools.Option{tools.Timeout(time.Second)}, 1, observe.OutcomeTimeout, "context.deadlineExceededError"},
-		{"circuit open", failing(errors.New("down")), []tools.Option{tools.CircuitBreaker(1, time.Minute)}, 2, observe.OutcomeCircuitOpen, ""},
-		{"replayed", charges, []tools.Option{tools.Idempotent(nil)}, 2, observe.OutcomeReplayed, ""},
+		{"ok", charges, nil, 1, observe.Reason(0), ""},
+		{"tool error", failing(taxonomy.NewToolError("no order")), nil, 1, observe.ReasonToolError, ""},
+		{"fatal", failing(taxonomy.NewFatalToolError(errors.New("auth"))), nil, 1, observe.ReasonFatal, ""},
+		{"internal", failing(errors.New("down")), nil, 1, observe.ReasonInternal, "*errors.errorString"},
+		{"timeout", blocksUntilDone, []tools.Option{tools.Timeout(time.Second)}, 1, observe.ReasonTimeout, "context.deadlineExceededError"},
+		{"circuit open", failing(errors.New("down")), []tools.Option{tools.CircuitBreaker(1, time.Minute)}, 2, observe.ReasonCircuitOpen, ""},
+		{"replayed", charges, []tools.Option{tools.Idempotent(nil)}, 2, observe.ReasonReplayed, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -50,7 +50,7 @@ func TestCallEndReportsTheOutcome(t *testing.T) {
 					t.Fatalf("got %d CallEnd events, want %d", len(ends), tt.calls)
 				}
 				last := ends[len(ends)-1]
-				if last.Outcome != tt.want || last.Type != tt.typ || last.Target.Name != "charge" || last.Target.Operation != observe.OperationExecuteTool {
+				if last.Reason != tt.want || last.Type != tt.typ || last.Target.Name != "charge" || last.Target.Operation != observe.OperationExecuteTool {
 					t.Errorf("CallEnd: got %+v, want outcome %v, type %q", last, tt.want, tt.typ)
 				}
 			})
@@ -62,7 +62,7 @@ func TestCallEndReportsTheOutcome(t *testing.T) {
 		ctx := run.New(t.Context(), tools.RepeatLimit(1))
 		_, _ = w.Call(ctx, "a")
 		_, _ = w.Call(ctx, "a")
-		if ends := observetest.Of[observe.CallEnd](&rec); len(ends) != 2 || ends[1].Outcome != observe.OutcomeStuck {
+		if ends := observetest.Of[observe.CallEnd](&rec); len(ends) != 2 || ends[1].Reason != observe.ReasonStuck {
 			t.Errorf("CallEnd events: %+v", ends)
 		}
 	})

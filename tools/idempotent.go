@@ -44,14 +44,14 @@ func (t *Tool) callOnce(ctx context.Context, key, input string) result {
 			return t.runClaimed(ctx, key, owner, input)
 		case rec.Unknown:
 			msg := fmt.Sprintf("the same call is still running after %v; outcome unknown (idempotency key %s)", rec.Held, key)
-			return t.stop(observe.OutcomeUnknown, ErrOutcomeUnknown, msg, nil)
+			return t.stop(observe.ReasonOutcomeUnknown, ErrOutcomeUnknown, msg, nil)
 		case rec.Done && waited:
 			// The call this one waited for: its result, as it would have
 			// been had they not met.
-			return result{out: rec.Result, outcome: observe.OutcomeReplayed}
+			return result{out: rec.Result, reason: observe.ReasonReplayed}
 		case rec.Done:
 			t.report(ctx, observe.IdempotentReplay{Tool: t.name, Key: key}, nil)
-			return result{out: "already done: " + rec.Result, outcome: observe.OutcomeReplayed}
+			return result{out: "already done: " + rec.Result, reason: observe.ReasonReplayed}
 		}
 		waited = true
 		timer := time.NewTimer(poll/2 + mathrand.N(poll/2))

@@ -63,7 +63,7 @@ func TestHungToolOutcomeUnknown(t *testing.T) {
 			t.Errorf("record: got %+v (held %v), want one saying the outcome is unknown after 10 min", rec, held)
 		}
 		hung := `level=ERROR msg="tool hung; outcome unknown" tool=charge idempotency_key=` + key + ` held=10m0s`
-		stopped := `level=WARN msg="tool stopped the run" tool=charge reason="outcome unknown" err="fatal tool error in charge: ` +
+		stopped := `level=WARN msg="tool stopped the run" tool=charge reason=outcome_unknown err="fatal tool error in charge: ` +
 			`the same call is still running after 10m0s; outcome unknown (idempotency key ` + key + `)"`
 		if strings.Count(logs.String(), hung) != 1 || strings.Count(logs.String(), stopped) != 2 {
 			t.Errorf("logs: want the holder's line once and the retries' twice:\n%s", logs.String())

@@ -244,7 +244,7 @@ func (t *Tool) Call(ctx context.Context, input string) (string, error) {
 	}
 	r := t.run(ctx, input)
 	if t.obs.Active() {
-		t.obs.Report(ctx, observe.CallEnd{Target: t.target, Outcome: r.outcome, Attempts: r.attempts,
+		t.obs.Report(ctx, observe.CallEnd{Target: t.target, Attempts: r.attempts,
 			Duration: time.Since(start), Reason: r.reason, Class: r.class, Type: r.typ}, r.logged)
 	}
 	return r.out, r.err
@@ -256,9 +256,8 @@ type result struct {
 	out string
 	err error
 
-	outcome  observe.Outcome
 	attempts int
-	reason   observe.Reason
+	reason   observe.Reason // zero: answered
 	class    taxonomy.Class
 	typ      string // of an internal failure
 	logged   error  // the error the log line shows
@@ -271,7 +270,7 @@ func (t *Tool) run(ctx context.Context, input string) result {
 	}
 	if problem != nil {
 		err := misuse(t.name, problem)
-		return result{err: err, outcome: observe.OutcomeFatal, logged: err}
+		return result{err: err, reason: observe.ReasonFatal, logged: err}
 	}
 	var key string // the idempotency key, computed once for both its uses
 	if t.cfg.idempotent || t.cfg.customKey {
@@ -283,14 +282,14 @@ func (t *Tool) run(ctx context.Context, input string) result {
 		if limit := reps.limit.Load(); limit > 0 {
 			if n := reps.add(repeatHash(t.name, key, input)); int64(n) > limit {
 				msg := fmt.Sprintf("stuck: %s called %d times with the same input", t.name, n)
-				return t.stop(observe.OutcomeStuck, ErrStuck, msg, nil)
+				return t.stop(observe.ReasonStuck, ErrStuck, msg, nil)
 			}
 		}
 		if err := run.StartToolCall(); err != nil {
 			// Over the run's tool call limit: the run ends, as with a
 			// FatalToolError; the model is not told.
 			fatal := &taxonomy.FatalToolError{Tool: t.name, Cause: err}
-			return result{err: fatal, outcome: observe.OutcomeRefused, reason: observe.ReasonUsageLimit, logged: fatal}
+			return result{err: fatal, reason: observe.ReasonUsageLimit, logged: fatal}
 		}
 	}
 	if t.cfg.idempotent {
@@ -333,7 +332,7 @@ func (t *Tool) call(caller, ctx context.Context, input string, c *claim) result 
 	n := int(attempts.Load())
 	switch {
 	case err == nil && r.err == nil:
-		return result{out: r.out, outcome: observe.OutcomeOK, attempts: n}
+		return result{out: r.out, attempts: n}
 	case err == nil:
 		res := t.answer(r.err)
 		res.attempts = n
@@ -343,7 +342,7 @@ func (t *Tool) call(caller, ctx context.Context, input string, c *claim) result 
 	}
 	var final *middleware.Error
 	if errors.As(err, &final) && final.Reason == observe.ReasonCircuitOpen {
-		res := t.stop(observe.OutcomeCircuitOpen, ErrCircuitOpen, t.name+" circuit is open; stopping instead of retrying", err)
+		res := t.stop(observe.ReasonCircuitOpen, ErrCircuitOpen, t.name+" circuit is open; stopping instead of retrying", err)
 		res.attempts, res.reason, res.class = n, final.Reason, final.Class()
 		return res
 	}
@@ -366,7 +365,7 @@ func programming(problem error) error {
 
 // canceled is the result of a call whose caller gave up.
 func canceled(ctx context.Context, attempts int) result {
-	return result{err: ctx.Err(), outcome: observe.OutcomeFailed, attempts: attempts, reason: observe.ReasonCanceled,
+	return result{err: ctx.Err(), attempts: attempts, reason: observe.ReasonCanceled,
 		class: taxonomy.Class{Kind: taxonomy.Canceled, Rule: "caller gave up"}}
 }
 
@@ -398,11 +397,11 @@ func (t *Tool) answer(err error) result {
 		default:
 			err = &taxonomy.FatalToolError{Tool: t.name, Cause: err}
 		}
-		return result{err: err, outcome: observe.OutcomeFatal, logged: err}
+		return result{err: err, reason: observe.ReasonFatal, logged: err}
 	}
 	var te *taxonomy.ToolError
 	errors.As(err, &te)
-	return result{out: redact.Keep(te.Message, t.cfg.redact), outcome: observe.OutcomeToolError, logged: te}
+	return result{out: redact.Keep(te.Message, t.cfg.redact), reason: observe.ReasonToolError, logged: te}
 }
 
 // internal maps a failure of the tool: the model reads the tool's name and
@@ -433,13 +432,10 @@ func (t *Tool) internal(err error, final *middleware.Error, last *attempt) resul
 	default:
 		kind = fmt.Sprintf("%T", shown)
 	}
-	res := result{out: "Error: " + t.name + " failed internally (" + kind + ")", outcome: observe.OutcomeInternal,
+	res := result{out: "Error: " + t.name + " failed internally (" + kind + ")", reason: observe.ReasonInternal,
 		typ: kind, logged: err, class: taxonomy.Classify(err)}
-	if final != nil {
-		res.reason = final.Reason
-	}
 	if errors.Is(shown, context.DeadlineExceeded) {
-		res.outcome = observe.OutcomeTimeout
+		res.reason = observe.ReasonTimeout
 	}
 	if timedOut {
 		res.out = "Error: " + t.name + " timed out"
@@ -448,9 +444,9 @@ func (t *Tool) internal(err error, final *middleware.Error, last *attempt) resul
 }
 
 // stop returns the result of a run that the wrapper itself ends.
-func (t *Tool) stop(outcome observe.Outcome, sentinel error, msg string, cause error) result {
+func (t *Tool) stop(reason observe.Reason, sentinel error, msg string, cause error) result {
 	err := &taxonomy.FatalToolError{Tool: t.name, Cause: &stopError{msg: msg, sentinel: sentinel, cause: cause}}
-	return result{err: err, outcome: outcome, logged: err}
+	return result{err: err, reason: reason, logged: err}
 }
 
 // stopError is the cause of a run stopped by the wrapper: it reads as msg,

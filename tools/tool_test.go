@@ -197,8 +197,8 @@ func TestInternalFailureShowsTheLastAttempt(t *testing.T) {
 			t.Errorf("got (%q, %v) after %d calls, want the last attempt's failure", out, err, tool.calls())
 		}
 		for _, e := range rec.Events() {
-			if end, ok := e.(observe.CallEnd); ok && end.Outcome != observe.OutcomeInternal {
-				t.Errorf("outcome: got %v, want %v", end.Outcome, observe.OutcomeInternal)
+			if end, ok := e.(observe.CallEnd); ok && end.Reason != observe.ReasonInternal {
+				t.Errorf("outcome: got %v, want %v", end.Reason, observe.ReasonInternal)
 			}
 		}
 		time.Sleep(time.Minute) // the abandoned attempt ends

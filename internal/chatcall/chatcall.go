@@ -57,13 +57,9 @@ func LastTarget(err error, name string) string {
 // End is the end of a logical call to t that started at start and made
 // attempts, failing with err (nil: it succeeded).
 func End(t observe.Target, attempts int, start time.Time, err error) observe.CallEnd {
-	end := observe.CallEnd{Target: t, Outcome: observe.OutcomeOK, Attempts: attempts, Duration: time.Since(start)}
+	end := observe.CallEnd{Target: t, Attempts: attempts, Duration: time.Since(start)}
 	if err != nil {
-		end.Outcome, end.Class = observe.OutcomeFailed, taxonomy.Classify(err)
-		var final *middleware.Error
-		if errors.As(err, &final) {
-			end.Reason = final.Reason
-		}
+		end.Class, end.Reason = taxonomy.Classify(err), middleware.ReasonOf(err)
 	}
 	return end
 }

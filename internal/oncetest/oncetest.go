@@ -20,11 +20,11 @@ import (
 
 // GiveUpRace calls a charge tool, wrapped with tools.Idempotent(store),
 // with each of n inputs twice: first by a caller that gives up as its
-// attempt starts (its context is canceled from another goroutine as soon
-// as the claim on the key returns, after a spin that varies with the
-// input, so that the cancellation lands anywhere around the start of the
-// attempt), then, once every attempt of the first calls has ended, by a
-// caller that waits. It returns how many inputs were charged more than once
+// attempt starts (its context is canceled as the claim on the key returns,
+// or as the attempt starts, at once or from another goroutine, after a
+// spin that varies with the input, so that the cancellation lands
+// anywhere around the start of the attempt), then, once every attempt of
+// the first calls has ended, by a caller that waits. It returns how many inputs were charged more than once
 // and how many never. Exactly once means both are zero: a first call that
 // gave up before its attempt ran the tool leaves the key to the second.
 // workers calls run at once.
@@ -51,15 +51,7 @@ func GiveUpRace(t testing.TB, store tools.Store, n, workers int) (twice, never i
 	each(inputs, workers, func(i int, input string) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		spin := i % 8
-		ctx = context.WithValue(ctx, giveUpKey{}, func() {
-			go func() {
-				for range spin {
-					runtime.Gosched()
-				}
-				cancel()
-			}()
-		})
+		ctx = context.WithValue(ctx, giveUpKey{}, giveUp(i, cancel))
 		_, _ = w.Call(ctx, input)
 	})
 	attempts.settle(t)
@@ -86,6 +78,38 @@ func GiveUpRace(t testing.TB, store tools.Store, n, workers int) (twice, never i
 	return twice, never
 }
 
+// The moments a caller gives up, by input: as the claim on the key
+// returns, or as the attempt starts, at once or from another goroutine,
+// each after a spin that varies with the input.
+const (
+	atClaim = iota
+	atAttempt
+	atAttemptAsync
+	moments
+)
+
+// giveUp returns the function that makes input i's caller give up, called
+// with its moment: cancel, at i's moment only.
+func giveUp(i int, cancel func()) func(moment int) {
+	spin := i / moments % 8
+	return func(moment int) {
+		if moment != i%moments {
+			return
+		}
+		do := func() {
+			for range spin {
+				runtime.Gosched()
+			}
+			cancel()
+		}
+		if moment == atAttempt {
+			do()
+			return
+		}
+		go do()
+	}
+}
+
 // each calls f for every input, on workers goroutines.
 func each(inputs []string, workers int, f func(i int, input string)) {
 	var next atomic.Int64
@@ -102,25 +126,33 @@ func each(inputs []string, workers int, f func(i int, input string)) {
 
 type giveUpKey struct{}
 
-// givingUp is a store whose successful claims call the function in the
-// context under giveUpKey, which cancels the caller's context.
+// givingUp is a store whose successful claims make their caller give up,
+// when that is its input's moment.
 type givingUp struct{ tools.Store }
 
 func (s *givingUp) Claim(ctx context.Context, key, owner string, lease time.Duration) (tools.Record, bool, error) {
 	r, ok, err := s.Store.Claim(ctx, key, owner, lease)
-	if f, _ := ctx.Value(giveUpKey{}).(func()); ok && err == nil && f != nil {
-		f()
+	if f, _ := ctx.Value(giveUpKey{}).(func(int)); ok && err == nil && f != nil {
+		f(atClaim)
 	}
 	return r, ok, err
 }
 
 // attemptCounter counts the attempts the pipeline abandoned and the late
-// results of those attempts, which come when their function returns.
+// results of those attempts, which come when their function returns. As
+// an attempt starts, it makes its caller give up, when that is its
+// input's moment.
 type attemptCounter struct {
 	abandoned, late atomic.Int64
 }
 
-func (a *attemptCounter) Start(ctx context.Context, _ observe.Start) context.Context { return ctx }
+func (a *attemptCounter) Start(ctx context.Context, s observe.Start) context.Context {
+	if f, _ := ctx.Value(giveUpKey{}).(func(int)); s.Attempt > 0 && f != nil {
+		f(atAttempt)
+		f(atAttemptAsync)
+	}
+	return ctx
+}
 
 func (a *attemptCounter) Observe(_ context.Context, e observe.Event) {
 	switch e := e.(type) {
