@@ -15,6 +15,7 @@ import (
 	"github.com/resilientgo/resilient/internal/chatcall"
 	"github.com/resilientgo/resilient/internal/inspect"
 	"github.com/resilientgo/resilient/internal/reply"
+	"github.com/resilientgo/resilient/internal/sat"
 	"github.com/resilientgo/resilient/internal/streamguard"
 	"github.com/resilientgo/resilient/internal/wire"
 	"github.com/resilientgo/resilient/limit"
@@ -360,8 +361,8 @@ func (c *modelCall) forFallback() *modelCall {
 
 // addTokens adds the usage of one response to the call's.
 func (c *modelCall) addTokens(input, output int) {
-	c.input.Add(int64(input))
-	c.output.Add(int64(output))
+	sat.AddInt64(&c.input, int64(input))
+	sat.AddInt64(&c.output, int64(output))
 }
 
 // root returns the first call of a chain of fallbacks.
@@ -460,8 +461,8 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 		in, out := usageOf(resp)
 		run.From(ctx).AddTokens(in, out)
 		c.root().addTokens(in, out)
-		if s, ok := m.cfg.tokenLimiter.(limit.Settler); ok && in+out > 0 {
-			s.Settle(ctx, estimate, in+out) // the estimate was taken before; the truth is known now
+		if s, ok := m.cfg.tokenLimiter.(limit.Settler); ok && (in > 0 || out > 0) {
+			s.Settle(ctx, estimate, sat.Add(in, out)) // the estimate was taken before; the truth is known now
 		}
 		err = m.check(resp, ev, seen, g, cl.provider)
 	} else if stop := sl.StopReason(); seen && ev.EndMarker && reply.OutputLimit(stop) {

@@ -17,6 +17,7 @@ import (
 	"github.com/resilientgo/resilient/internal/chatcall"
 	"github.com/resilientgo/resilient/internal/inspect"
 	"github.com/resilientgo/resilient/internal/reply"
+	"github.com/resilientgo/resilient/internal/sat"
 	"github.com/resilientgo/resilient/internal/wire"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
@@ -433,8 +434,8 @@ func (c *modelCall) current() []*schema.Message {
 func (c *modelCall) addUsage(ctx context.Context, msg *schema.Message) {
 	in, out := usageOf(msg)
 	run.From(ctx).AddTokens(in, out)
-	c.input.Add(int64(in))
-	c.output.Add(int64(out))
+	sat.AddInt64(&c.input, int64(in))
+	sat.AddInt64(&c.output, int64(out))
 }
 
 // usageOf returns the input and output tokens msg reports.

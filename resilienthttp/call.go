@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/internal/redact"
+	"github.com/resilientgo/resilient/internal/sat"
 	"github.com/resilientgo/resilient/internal/wire"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
@@ -307,8 +308,8 @@ func (c *call) release(actx context.Context, resp *http.Response, held []byte, l
 func (c *call) addTokens(u usage) {
 	c.run.AddTokens(u.input, u.output)
 	c.mu.Lock()
-	c.tokens.input += u.input
-	c.tokens.output += u.output
+	c.tokens.input = sat.Add(c.tokens.input, u.input)
+	c.tokens.output = sat.Add(c.tokens.output, u.output)
 	c.mu.Unlock()
 }
 

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/resilientgo/resilient/internal/sat"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -55,8 +56,9 @@ type Usage struct {
 	Waited time.Duration
 }
 
-// Tokens returns the input and output tokens together.
-func (u Usage) Tokens() int { return u.InputTokens + u.OutputTokens }
+// Tokens returns the input and output tokens together. Like every count of
+// a run, it saturates at the largest int instead of wrapping around.
+func (u Usage) Tokens() int { return sat.Add(u.InputTokens, u.OutputTokens) }
 
 type usageLimits struct {
 	tokens, requests, toolCalls int // 0: no limit
@@ -163,10 +165,10 @@ func (r *Run) TryRetry() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if m := r.maxRetries(); m >= 0 && r.usage.Retries >= m {
-		r.refusals++
+		r.refusals = sat.Add(r.refusals, 1)
 		return false
 	}
-	r.usage.Retries++
+	r.usage.Retries = sat.Add(r.usage.Retries, 1)
 	return true
 }
 
@@ -212,7 +214,7 @@ func (r *Run) StartRequest(estimate int) error {
 	if l.tokens > 0 && estimate > l.tokens-u.Tokens() {
 		return &UsageLimitError{Limit: "token budget", Max: l.tokens, Need: estimate, Usage: u}
 	}
-	r.usage.Requests++
+	r.usage.Requests = sat.Add(r.usage.Requests, 1)
 	return nil
 }
 
@@ -237,15 +239,16 @@ func (r *Run) HasTokenBudget() bool {
 }
 
 // AddTokens adds the tokens a provider reported for a response; a
-// negative count adds nothing.
+// negative count adds nothing, and the sums saturate at the largest int
+// (a response reporting 2^63-1 tokens spends any budget).
 func (r *Run) AddTokens(input, output int) {
 	if r == nil {
 		return
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.usage.InputTokens += max(input, 0)
-	r.usage.OutputTokens += max(output, 0)
+	r.usage.InputTokens = sat.Add(r.usage.InputTokens, max(input, 0))
+	r.usage.OutputTokens = sat.Add(r.usage.OutputTokens, max(output, 0))
 }
 
 // StartToolCall takes a place for one tool call, or refuses it with a
@@ -260,7 +263,7 @@ func (r *Run) StartToolCall() error {
 	if l := r.limits.toolCalls; l > 0 && r.usage.ToolCalls >= l {
 		return &UsageLimitError{Limit: "tool call limit", Max: l, Usage: r.usage}
 	}
-	r.usage.ToolCalls++
+	r.usage.ToolCalls = sat.Add(r.usage.ToolCalls, 1)
 	return nil
 }
 
@@ -273,7 +276,7 @@ func (r *Run) AddWaited(d time.Duration) {
 		return
 	}
 	r.mu.Lock()
-	r.usage.Waited += d
+	r.usage.Waited = sat.Add(r.usage.Waited, d)
 	r.mu.Unlock()
 }
 
