@@ -319,6 +319,10 @@ var (
 	// stops; errors.As finds the *run.UsageLimitError that names the
 	// limit and the usage.
 	ErrUsageLimit = run.ErrUsageLimit
+	// ErrAttemptTimeout: an attempt of the call ran out of its own time
+	// ([Timeout]). The final error matches context.DeadlineExceeded only
+	// when the caller's deadline is why the call stopped.
+	ErrAttemptTimeout = middleware.ErrAttemptTimeout
 )
 
 // RunOption configures the scope of one agent run, given to [NewRun].

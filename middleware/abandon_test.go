@@ -38,8 +38,8 @@ func TestTimeoutBoundsAFunctionThatIgnoresItsContext(t *testing.T) {
 		if c := e.Attempts[0].Class; c.Kind != taxonomy.Transient || c.Rule != "attempt timeout" {
 			t.Errorf("class %v, want transient attempt timeout", c)
 		}
-		if !errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("%v does not match context.DeadlineExceeded", err)
+		if !errors.Is(err, middleware.ErrAttemptTimeout) || errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("%v: want it to match ErrAttemptTimeout, not context.DeadlineExceeded (the caller's deadline did not pass)", err)
 		}
 		ends := observetest.Of[observe.AttemptEnd](rec)
 		if len(ends) != 1 || !ends[0].Abandoned || !ends[0].Failed {

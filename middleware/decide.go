@@ -24,6 +24,9 @@ type decision struct {
 	detail  string
 	inner   *Error // an inner layer's final error, passed through
 	refused bool   // the call stops because something refused it (a Refusal event)
+	// callerDeadline is set when the call stops because the caller's
+	// deadline would pass before the next attempt (see pastDeadline).
+	callerDeadline bool
 }
 
 func (d *decision) Error() string { return d.err.Error() }
@@ -129,13 +132,20 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *member) *dec
 }
 
 // pastDeadline stops the call when a wait would pass its deadline (its
-// MaxDuration or the caller's); nil when it would not.
+// MaxDuration or the caller's, and says which); nil when it would not.
 func (c *call[R]) pastDeadline(wait time.Duration) *decision {
-	if deadline, ok := c.bounded.Deadline(); ok && time.Now().Add(wait).After(deadline) {
-		return &decision{reason: observe.ReasonDeadline,
-			detail: fmt.Sprintf("the next wait of %v would pass the deadline", wait.Round(time.Millisecond))}
+	deadline, ok := c.bounded.Deadline()
+	if !ok || !time.Now().Add(wait).After(deadline) {
+		return nil
 	}
-	return nil
+	d := &decision{reason: observe.ReasonDeadline}
+	if caller, ok := c.caller.Deadline(); ok && !caller.After(deadline) {
+		d.callerDeadline = true
+		d.detail = fmt.Sprintf("the next wait of %v would pass the caller's deadline", wait.Round(time.Millisecond))
+	} else {
+		d.detail = fmt.Sprintf("the next wait of %v would pass the max duration %v", wait.Round(time.Millisecond), c.p.cfg.maxDuration)
+	}
+	return d
 }
 
 // retryAfter schedules a retry after wait, if the run's budget pays for it.

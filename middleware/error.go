@@ -32,6 +32,14 @@ var (
 	ErrUnretryable       = errors.New("middleware: not retryable")
 	ErrRejected          = errors.New("middleware: rejected by a policy")
 	ErrThrottled         = errors.New("middleware: retries throttled")
+	// ErrAttemptTimeout is matched by the final error of a call one of
+	// whose attempts ran out of its own time ([Timeout]), whatever the call
+	// stopped for. Through a final error, context.DeadlineExceeded is
+	// matched only when the caller's deadline is why the call stopped (it
+	// passed, or would pass before the next attempt): an attempt that ran
+	// out of the library's time (its Timeout, the call's MaxDuration) does
+	// not match it, though its own error (Attempt.Err) does.
+	ErrAttemptTimeout = errors.New("middleware: attempt timed out")
 )
 
 // reasonErr maps each Reason that stops a pipeline's call to its sentinel,
@@ -162,7 +170,7 @@ type Error struct {
 	// Attempts lists every attempt, in order.
 	Attempts []Attempt
 
-	cause error // the caller's context error, for ReasonCanceled
+	cause error // the caller's context error, for ReasonCanceled and the caller's deadline
 }
 
 // Error reads like
@@ -205,12 +213,16 @@ func (e *Error) Error() string {
 }
 
 // Unwrap returns every attempt's error, and the caller's context error when
-// the call was canceled.
+// the call was canceled or stopped for the caller's deadline. An attempt's
+// error that matches context.DeadlineExceeded is returned so that it no
+// longer does (it matches [ErrAttemptTimeout] when the attempt's Timeout
+// ended it): that deadline was the library's, not the caller's. Every
+// other errors.Is and errors.As reaches it as before.
 func (e *Error) Unwrap() []error {
 	errs := make([]error, 0, len(e.Attempts)+1)
 	for _, a := range e.Attempts {
 		if a.Err != nil {
-			errs = append(errs, a.Err)
+			errs = append(errs, ownDeadline(a))
 		}
 	}
 	if e.cause != nil {
@@ -218,6 +230,39 @@ func (e *Error) Unwrap() []error {
 	}
 	return errs
 }
+
+// ownDeadline returns a's error, as a *libraryDeadline when it matches
+// context.DeadlineExceeded and is not itself a final error (which says for
+// itself whose deadline it was).
+func ownDeadline(a Attempt) error {
+	if !errors.Is(a.Err, context.DeadlineExceeded) || errors.As(a.Err, new(*Error)) {
+		return a.Err
+	}
+	return &libraryDeadline{err: a.Err, timeout: a.Class.Rule == ruleAttemptTimeout}
+}
+
+// libraryDeadline is an attempt's error that passed a deadline of the
+// library's own (an attempt's Timeout, a call's MaxDuration), as a final
+// error unwraps to it: it matches [ErrAttemptTimeout] for a timeout,
+// never context.DeadlineExceeded, and everything else its error matches.
+type libraryDeadline struct {
+	err     error
+	timeout bool
+}
+
+func (e *libraryDeadline) Error() string { return e.err.Error() }
+
+func (e *libraryDeadline) Is(target error) bool {
+	switch target {
+	case context.DeadlineExceeded:
+		return false
+	case ErrAttemptTimeout:
+		return e.timeout
+	}
+	return errors.Is(e.err, target)
+}
+
+func (e *libraryDeadline) As(target any) bool { return errors.As(e.err, target) }
 
 // Is matches the sentinel of e's Reason, and failsafe-go's
 // retrypolicy.ErrExceeded for ReasonExhausted and circuitbreaker.ErrOpen for
@@ -296,6 +341,12 @@ func (e *PanicError) Unwrap() error {
 func (e *PanicError) Class() taxonomy.Class {
 	return taxonomy.Class{Kind: taxonomy.Programming, Rule: "panic"}
 }
+
+// The rules of the classes the pipeline gives by itself.
+const (
+	ruleAttemptTimeout = "attempt timeout"
+	ruleMaxDuration    = "max duration exceeded"
+)
 
 // canceledCause returns the caller's context error for the final error.
 func canceledCause(ctx context.Context) error {

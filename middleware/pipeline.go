@@ -639,10 +639,10 @@ func (c *call[R]) classify(err error, timedOut bool, attemptParent context.Conte
 		return taxonomy.Class{Kind: taxonomy.Canceled, Rule: "caller canceled"}
 	}
 	if c.bounded.Err() != nil {
-		return taxonomy.Class{Kind: taxonomy.Transient, Rule: "max duration exceeded"}
+		return taxonomy.Class{Kind: taxonomy.Transient, Rule: ruleMaxDuration}
 	}
 	if timedOut {
-		return taxonomy.Class{Kind: taxonomy.Transient, Rule: "attempt timeout"}
+		return taxonomy.Class{Kind: taxonomy.Transient, Rule: ruleAttemptTimeout}
 	}
 	if attemptParent.Err() != nil {
 		// A hedge won and canceled this attempt: it says nothing about the target.
@@ -750,6 +750,9 @@ func (c *call[R]) finish(err error) error {
 			return inner
 		}
 		final.Reason, final.Detail = d.reason, d.detail
+		if d.callerDeadline {
+			final.cause = context.DeadlineExceeded
+		}
 	} else {
 		// A failsafe policy added with Policies rejected the attempt.
 		final.Reason = observe.ReasonRejected
