@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 
@@ -84,10 +85,13 @@ type Attempt struct {
 }
 
 // String renders the attempt the way a reader of an incident needs it:
-// "Type: text" (the Go type shows which layer failed), with its kind
-// and rule, e.g. `attempt 2 after 412ms: *errors.errorString: API returned
-// unexpected status code: 503 [overloaded, status 503]`; the attempt of a
-// pool names its member: `attempt 2 to eu-west: ...`.
+// "Type: text" (the Go type shows which layer failed, when it says more
+// than errors.New's or fmt.Errorf's would), with its kind and rule, e.g.
+// `attempt 2 after 412ms: *url.Error: Post "https://api.openai.com/v1/chat/completions":
+// read: connection reset by peer [transient, connection reset]` or
+// `attempt 3 after 1.1s: API returned unexpected status code: 503
+// [overloaded, status 503]`; the attempt of a pool names its member:
+// `attempt 2 to eu-west: ...`.
 func (a Attempt) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "attempt %d", a.Number)
@@ -114,13 +118,17 @@ func (a Attempt) String() string {
 	return b.String()
 }
 
-// describe renders err as "Type: text". The type named is that of the first
-// error under this library's transparent wrappers (wire evidence, forced
-// classes, no-retry marks), so the provider's own error type shows; an empty
-// text degrades to the type name alone. Credentials in the text (an API key
-// that a gateway echoed in its error body) are redacted, and a text over 4
-// KiB is cut, the cut marked (see redact.Keep): the final error is returned
-// to callers that log it. The attempt's Err keeps the original.
+// describe renders err as "Type: text". The type named is the first in
+// err's chain, under this library's transparent wrappers (wire evidence,
+// forced classes, no-retry marks), that says something: a type of the
+// standard library's errors, fmt or context packages (errors.New's,
+// fmt.Errorf's, errors.Join's) says nothing the text does not, and a
+// provider's own error type under fmt.Errorf's wrapping does. Without one,
+// the text stands alone; an empty text degrades to the type name alone.
+// Credentials in the text (an API key that a gateway echoed in its error
+// body) are redacted, and a text over 4 KiB is cut, the cut marked (see
+// redact.Keep): the final error is returned to callers that log it. The
+// attempt's Err keeps the original.
 func describe(err error) string {
 	if err == nil {
 		return "<nil>"
@@ -129,10 +137,30 @@ func describe(err error) string {
 	for e := err; e != nil; e = unwrapTransparent(e) {
 		shown = e
 	}
-	if text := err.Error(); text != "" {
-		return fmt.Sprintf("%T: %s", shown, redact.Keep(text, nil))
+	text := err.Error()
+	if text == "" {
+		return fmt.Sprintf("%T", shown)
 	}
-	return fmt.Sprintf("%T", shown)
+	for e := shown; e != nil; e = errors.Unwrap(e) {
+		if t := reflect.TypeOf(e); informative(t) {
+			return t.String() + ": " + redact.Keep(text, nil)
+		}
+	}
+	return redact.Keep(text, nil)
+}
+
+// informative reports whether the name of an error's type t tells a reader
+// something: not the plain errors of the standard library's errors, fmt
+// and context packages.
+func informative(t reflect.Type) bool {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.PkgPath() {
+	case "errors", "fmt", "context":
+		return false
+	}
+	return true
 }
 
 // unwrapTransparent returns what a transparent wrapper wraps, nil for any

@@ -314,8 +314,9 @@ type call[R any] struct {
 	mu       sync.Mutex // hedged attempts run concurrently
 	attempts []Attempt
 	nextWait time.Duration
-	ok       bool // an attempt succeeded
-	result   R    // the first successful attempt's result
+	retrying *retrying // the retry decided, reported when it starts
+	ok       bool      // an attempt succeeded
+	result   R         // the first successful attempt's result
 }
 
 func (c *call[R]) succeeded() (bool, R) {
@@ -330,6 +331,13 @@ func (c *call[R]) count() int {
 	return len(c.attempts)
 }
 
+// retrying is a retry decided and not started yet: its event, and the
+// failure it retries.
+type retrying struct {
+	event observe.RetryScheduled
+	err   error
+}
+
 // attempt runs one attempt: refusals (budget, the run's usage limits,
 // limiter, concurrency limit, breaker or the choice of a member), the
 // attempt context and timeout, the function on its own goroutine,
@@ -337,6 +345,7 @@ func (c *call[R]) count() int {
 func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 	var zero R
 	p := c.p
+	hedge := exec.IsHedge()
 	c.mu.Lock()
 	number := len(c.attempts) + 1
 	wait := c.nextWait
@@ -346,9 +355,17 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 		prev = c.attempts[number-2]
 	}
 	c.attempts = append(c.attempts, Attempt{Number: number, Wait: wait})
+	retrying := c.retrying
+	if !hedge {
+		c.retrying = nil
+	}
 	c.mu.Unlock()
 	c.run.AddWaited(wait)
-	hedge := exec.IsHedge()
+	if retrying != nil && !hedge {
+		// The retry goes out now: report it, and not before, so that a
+		// retry the caller's end or a deadline prevented is never reported.
+		p.obs.Report(c.caller, retrying.event, retrying.err)
+	}
 
 	if hedge {
 		if !c.run.TryRetry() {
@@ -690,23 +707,23 @@ func healthOf(class taxonomy.Class, err error) breaker.Outcome {
 
 // conclude records the attempt and returns the error the retry policy sees.
 func (c *call[R]) conclude(number int, elapsed time.Duration, err error, class taxonomy.Class, d *decision) error {
+	obs := c.p.obs
 	c.mu.Lock()
 	a := &c.attempts[number-1]
 	a.Duration, a.Err, a.Class = elapsed, err, class
-	if d.retry {
-		c.nextWait = d.wait
-	}
 	target := c.p.name
 	if a.Target != "" {
 		target = a.Target // the member of a pool the attempt went to
 	}
-	c.mu.Unlock()
-	if obs := c.p.obs; obs.Active() {
-		if d.retry {
-			obs.Report(c.caller, observe.RetryScheduled{Target: target, Attempt: number, Wait: d.wait, Source: d.source, Class: class}, err)
-		} else if d.refused {
-			obs.Observe(c.caller, observe.Refusal{Target: target, Reason: d.reason})
+	if d.retry {
+		c.nextWait = d.wait
+		if obs.Active() { // reported when the retry starts
+			c.retrying = &retrying{event: observe.RetryScheduled{Target: target, Attempt: number, Wait: d.wait, Source: d.source, Class: class}, err: err}
 		}
+	}
+	c.mu.Unlock()
+	if d.refused && obs.Active() {
+		obs.Observe(c.caller, observe.Refusal{Target: target, Reason: d.reason})
 	}
 	d.err = err
 	return d

@@ -419,9 +419,9 @@ func TestFinalErrorIsDiagnosable(t *testing.T) {
 		text := err.Error()
 		for _, want := range []string{
 			"middleware: test-target failed after 3 attempts",
-			"attempt 1: *errors.errorString: anthropic: failed to create message: API returned unexpected status code: 529: Overloaded [overloaded, status 529]",
+			"attempt 1: anthropic: failed to create message: API returned unexpected status code: 529: Overloaded [overloaded, status 529]",
 			"attempt 2 after ",
-			"attempt 3 after 2s: *errors.errorString: API returned unexpected status code: 500 [transient, status 500]",
+			"attempt 3 after 2s: API returned unexpected status code: 500 [transient, status 500]",
 		} {
 			if !strings.Contains(text, want) {
 				t.Errorf("error text %q lacks %q", text, want)
@@ -448,7 +448,7 @@ func TestNoRetry(t *testing.T) {
 		if s.count() != 1 || e.Reason != observe.ReasonUnretryable || e.Detail != "output already streamed" {
 			t.Errorf("got %v after %d calls, want not retryable after 1", err, s.count())
 		}
-		if !strings.Contains(err.Error(), "*errors.errorString: API returned unexpected status code: 500") {
+		if !strings.Contains(err.Error(), "attempt 1: API returned unexpected status code: 500") {
 			t.Errorf("error text hides the provider's: %v", err)
 		}
 	})
@@ -557,7 +557,7 @@ func TestEventsAreLogged(t *testing.T) {
 		p := mustPipeline(t, middleware.Logger(logs.Logger()), middleware.CircuitBreaker(2, time.Minute), middleware.MaxAttempts(5))
 		_, _ = p.Do(t.Context(), newScript(fails(retryAfter(err429, time.Second)), fails(err500), fails(err500)).fn)
 		for _, want := range []string{
-			`level=WARN msg="retry scheduled" target=test-target attempt=1 kind=rate_limited rule="status 429" delay=1s`,
+			`level=WARN msg=retrying target=test-target attempt=1 kind=rate_limited rule="status 429" delay=1s`,
 			`level=WARN msg="circuit opened" target=test-target from=closed to=open`,
 			`level=WARN msg="gave up" target=test-target reason=circuit_open attempts=4 kind=overloaded rule="circuit open"`,
 		} {
