@@ -164,7 +164,7 @@ func buildPool(clients []client, specs []middleware.Member, cfg config, taken na
 // its members (their breakers, loads, cooldowns, latencies); nil for a
 // model that is not a pool.
 func (m *Model) Pool() *middleware.Balancer {
-	if m.pipe == nil {
+	if m == nil || m.pipe == nil {
 		return nil
 	}
 	return m.pipe.Balancer()

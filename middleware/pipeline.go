@@ -237,6 +237,7 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 		if o.estimate != nil {
 			c.estimate = o.estimate
 		}
+		c.repairsOverflow = c.repairsOverflow || o.repairsOverflow
 	}
 	if p.bal != nil {
 		c.rt = &route{tried: make([]bool, len(p.bal.members)), pin: p.bal.pinFor(ctx)}
@@ -307,6 +308,8 @@ type call[R any] struct {
 	// estimate is set by the Request option: the attempts are requests,
 	// counted by the run.
 	estimate func(ctx context.Context, s State) int
+	// repairsOverflow is set by the RepairsOverflow option.
+	repairsOverflow bool
 
 	own   bool      // the pipeline started the logical call (no adapter did)
 	start time.Time // when, if own
@@ -776,7 +779,7 @@ func (c *call[R]) finish(err error) error {
 		final.Attempts = append(final.Attempts, Attempt{Number: len(attempts) + 1, Err: err,
 			Class: taxonomy.Class{Kind: taxonomy.Unknown, Rule: "rejected by a policy"}})
 	}
-	if p.obs.Active() {
+	if p.obs.Active() && !(c.repairsOverflow && final.Reason == observe.ReasonContextOverflow) {
 		p.obs.Report(c.caller, observe.GaveUp{Target: p.name, Reason: final.Reason, Attempts: len(final.Attempts),
 			Class: final.Class()}, final.Last())
 	}

@@ -10,8 +10,17 @@ import (
 // CallOption configures one call of a [Pipeline], given to [Pipeline.Do] or
 // [Pipeline.DoHedged]. The zero CallOption changes nothing.
 type CallOption struct {
-	estimate func(ctx context.Context, s State) int
+	estimate        func(ctx context.Context, s State) int
+	repairsOverflow bool
 }
+
+// RepairsOverflow is for a caller that repairs a context overflow itself
+// once the call stops for one ([observe.ReasonContextOverflow]), as package
+// llms splits an embeddings batch too large in two: the pipeline does not
+// report such an end as an [observe.GaveUp] (nor log "gave up"), since the
+// work goes on; the caller reports what it does instead, and the give-up
+// when it cannot repair.
+func RepairsOverflow() CallOption { return CallOption{repairsOverflow: true} }
 
 // Request makes each attempt of the call a request to a model, counted by
 // the run in the call's context (see [run.Run.StartRequest]) before the attempt
