@@ -99,8 +99,8 @@ func runFrom(ctx context.Context) *runState {
 // activity attempt included: the requests sent and tokens reported by the
 // providers, the tool calls, the in-process retries and the time they
 // waited. The zero Usage without a run. A request whose activity attempt
-// died with its worker before reporting is not counted (see the package
-// doc).
+// died with its worker before a heartbeat reported it is not counted (see
+// Activities, # Usage).
 func UsageFrom(ctx context.Context) resilient.Usage {
 	if r := runFrom(ctx); r != nil {
 		return r.usage
