@@ -52,7 +52,9 @@ func Pool(members []lcllms.Model, opts ...Option) *llms.Model {
 // alone: [Weight], [RateLimit], [MaxConcurrent], [ConcurrencyLimit],
 // [CircuitBreaker], and guards given through [Middleware]. The result is
 // still m to every caller; name it with [Named]. Options that apply to the
-// pool as a whole make the pool report an error.
+// pool as a whole make the pool report an error. Used outside a pool, as a
+// [Model] or one of its [Fallbacks], the member's guards apply to it all
+// the same, and a Weight makes the model report an error.
 func Member(m lcllms.Model, opts ...Option) lcllms.Model {
 	s, err := collect(opts, forMember)
 	if err != nil {

@@ -104,7 +104,13 @@ func invalid(m lcllms.Model, err error) *Model {
 }
 
 func build(m lcllms.Model, cfg config) (*Model, error) {
-	m, given, _ := unmember(m) // outside a pool, a member's options do not apply
+	m, given, guards := unmember(m)
+	if len(guards) > 0 {
+		// Outside a pool, a member's guards (its limits, its breaker) guard
+		// the model, after the options that the model was given; a weight
+		// has nothing to weigh against, and New reports it.
+		cfg.mw = append(cfg.mw[:len(cfg.mw):len(cfg.mw)], guards...)
+	}
 	if inspect.IsNil(m) {
 		return nil, fmt.Errorf("llms: nil model (%T)", m)
 	}
@@ -185,7 +191,7 @@ func (w *Model) buildFallbacks(cfg config, taken names) error {
 			return fmt.Errorf("llms: Fallbacks: model %d %w", i, err)
 		}
 		fcfg.name = name
-		f, err := build(inner, fcfg)
+		f, err := build(fb, fcfg) // with the guards of a Member
 		if err != nil {
 			return err
 		}
