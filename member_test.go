@@ -61,11 +61,3 @@ func TestAMembersLimitsApplyOutsideAPool(t *testing.T) {
 		})
 	}
 }
-
-// A member's weight cannot apply outside a pool: the model says so.
-func TestAMembersWeightOutsideAPoolIsAnError(t *testing.T) {
-	m := resilient.Model(resilient.Member(scripted.New(scripted.Step{Text: "ok"}), resilient.Weight(2)))
-	if m.Err() == nil {
-		t.Error("Model(Member(m, Weight(2))) reports no error")
-	}
-}

@@ -53,8 +53,9 @@ func Pool(members []lcllms.Model, opts ...Option) *llms.Model {
 // [CircuitBreaker], and guards given through [Middleware]. The result is
 // still m to every caller; name it with [Named]. Options that apply to the
 // pool as a whole make the pool report an error. Used outside a pool, as a
-// [Model] or one of its [Fallbacks], the member's guards apply to it all
-// the same, and a Weight makes the model report an error.
+// [Model] or one of its [Fallbacks], the member's limits and breaker apply
+// to it all the same (its Weight, with nothing to weigh against, is
+// dropped).
 func Member(m lcllms.Model, opts ...Option) lcllms.Model {
 	s, err := collect(opts, forMember)
 	if err != nil {

@@ -107,9 +107,9 @@ func build(m lcllms.Model, cfg config) (*Model, error) {
 	m, given, guards := unmember(m)
 	if len(guards) > 0 {
 		// Outside a pool, a member's guards (its limits, its breaker) guard
-		// the model, after the options that the model was given; a weight
-		// has nothing to weigh against, and New reports it.
-		cfg.mw = append(cfg.mw[:len(cfg.mw):len(cfg.mw)], guards...)
+		// the model, after the options that the model was given; its weight
+		// has nothing to weigh against.
+		cfg.mw = append(append(cfg.mw[:len(cfg.mw):len(cfg.mw)], guards...), middleware.Unpooled())
 	}
 	if inspect.IsNil(m) {
 		return nil, fmt.Errorf("llms: nil model (%T)", m)

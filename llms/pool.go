@@ -18,8 +18,8 @@ import (
 // NoBreaker, NoThrottle, MaxHold. The result is still m to every caller;
 // name it with [Named] (before or after Member). Outside a pool, [New] and
 // [Fallbacks] apply opts to m, after their own options: its limits and
-// breaker guard it as they would in a pool; a Weight, which has nothing
-// to weigh against there, makes them report an error.
+// breaker guard it as they would in a pool; its Weight, with nothing to
+// weigh against there, is dropped.
 func Member(m lcllms.Model, opts ...middleware.Option) lcllms.Model {
 	return &memberSpec{Model: m, opts: opts}
 }

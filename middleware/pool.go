@@ -197,6 +197,13 @@ func Weight(n int) Option {
 	})
 }
 
+// Unpooled says that the options before it, a pool member's guards (see
+// [Member]), guard a target used outside any pool: their limits and
+// breaker apply to it, and the [Weight] they set, a share of a pool's
+// traffic, has nothing to weigh against and is dropped. Package llms adds
+// it after the guards of a member used as a model or a fallback.
+func Unpooled() Option { return func(c *config) { c.weight = 0 } }
+
 // Balancer chooses the member of a pool for each attempt and keeps what it
 // knows of them: their breakers, limits, loads, latencies, cooldowns and
 // the sticky choices of runs and keys. A pool pipeline builds one from its
