@@ -140,9 +140,11 @@ func (c *call) attempt(actx context.Context, s middleware.State) (*http.Response
 					Message: ev.ErrorMessage, InBand: true}, wire.ForError(ev))
 				return nil, c.fail(s, resp, data, l, err, false)
 			}
-			var u usage
-			u.read(data)
-			c.addTokens(u)
+			if c.run != nil || c.obs.Active() {
+				var u usage
+				u.read(data)
+				c.addTokens(u)
+			}
 			resp.Body = http.NoBody // the held bytes are the whole body
 			return c.release(actx, resp, data, l, false)
 		}

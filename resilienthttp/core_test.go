@@ -230,3 +230,21 @@ func TestInvalidOptions(t *testing.T) {
 		t.Errorf("got %v, want both problems named", err)
 	}
 }
+
+// A provider error that echoes the key, as OpenAI's 401 does: the log line
+// of the failure does not carry it.
+func TestLogsAreRedacted(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const key = "sk-proj-Zq8Xv3Lm9Tt2Rr7Yy1Uu5Ii0Oo4Pp6Aa8Ss2Dd"
+		srv := faultserver.NewInMemory(faultserver.Status(401, "Incorrect API key provided: "+key+". You can find your API key at https://platform.openai.com/account/api-keys."))
+		defer srv.Close()
+		var logs observetest.LogBuffer
+		client := &http.Client{Transport: resilienthttp.Transport(srv.Client().Transport, resilienthttp.Logger(logs.Logger()))}
+		if status, _, err := post(t.Context(), client, srv, chat("gpt-4o-mini", false)); err != nil || status != 401 {
+			t.Fatalf("got %d, %v; want the 401", status, err)
+		}
+		if !strings.Contains(logs.String(), "401") || strings.Contains(logs.String(), key[8:]) {
+			t.Errorf("got the log\n%s\nwant the failure named, the key redacted", logs.String())
+		}
+	})
+}

@@ -15,7 +15,7 @@ import (
 
 // body is a request body that every attempt can send again.
 type body struct {
-	data   []byte                        // the whole body, or its first maxBody bytes when !whole
+	data   []byte                        // the whole body; nil when !whole
 	whole  bool                          // data is the whole body
 	get    func() (io.ReadCloser, error) // the request's GetBody, when data is not whole
 	once   io.ReadCloser                 // a body that cannot be sent twice (too long, no GetBody), until sent
@@ -56,8 +56,9 @@ func readBody(req *http.Request, limit int64) (*body, error) {
 		b.data, b.whole = data, true
 		return b, nil
 	}
-	b.data = data[:limit]
 	if req.GetBody != nil {
+		// Sent from GetBody each time; the bytes read are not kept (a JSON
+		// body cut short names no model either).
 		src.Close()
 		b.get = req.GetBody
 		return b, nil
