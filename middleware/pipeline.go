@@ -233,6 +233,11 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 			Attempts: []Attempt{{Number: 1, Err: errZeroPipeline, Class: programming("zero value")}}}
 	}
 	c := &call[R]{p: p, caller: ctx, bounded: ctx, fn: fn, run: run.From(ctx)}
+	if err := c.run.Err(); err != nil {
+		// The run's limits cannot be honoured: nothing is sent.
+		return zero, &Error{Target: p.name, Reason: observe.ReasonPermanent, Detail: "invalid run options",
+			Attempts: []Attempt{{Number: 1, Err: err, Class: programming("invalid run options")}}}
+	}
 	for _, o := range opts {
 		if o.estimate != nil {
 			c.estimate = o.estimate

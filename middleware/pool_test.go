@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -403,7 +404,7 @@ func TestPoolStrategies(t *testing.T) {
 func TestPoolSticky(t *testing.T) {
 	f := newFleet(newScript(succeeds("a")), newScript(succeeds("b")), newScript(succeeds("c")))
 	p := mustPool(t, members(3, middleware.CircuitBreaker(1, time.Hour)))
-	ctx := run.New(t.Context(), run.RetryBudget(-1))
+	ctx := run.New(t.Context(), run.RetryBudget(math.MaxInt))
 	other := run.New(t.Context())
 	for range 3 {
 		if _, err := p.Do(ctx, f.fn); err != nil {

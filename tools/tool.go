@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"sync/atomic"
 	"time"
@@ -278,8 +279,12 @@ func (t *Tool) run(ctx context.Context, input string) result {
 		key = scope + t.cfg.keyFunc(t.name, input)
 	}
 	if run := run.From(ctx); run != nil {
+		if err := run.Err(); err != nil {
+			err := misuse(t.name, err) // the limits asked for cannot be honoured
+			return result{err: err, reason: observe.ReasonFatal, logged: err}
+		}
 		reps := repeatsOf(run)
-		if limit := reps.limit.Load(); limit > 0 {
+		if limit := reps.limit.Load(); limit < math.MaxInt64 {
 			if n := reps.add(repeatHash(t.name, key, input)); int64(n) > limit {
 				msg := fmt.Sprintf("stuck: %s called %d times with the same input", t.name, n)
 				return t.stop(observe.ReasonStuck, ErrStuck, msg, nil)
