@@ -137,7 +137,7 @@ func buildEmbedder(c embeddings.EmbedderClient, cfg config) (*Embedder, error) {
 	e := &Embedder{inner: c, name: name, tokens: cfg.tokenLimit(),
 		target: observe.Target{Name: name, Operation: observe.OperationEmbeddings, Provider: provider, Model: model}}
 	opts := append([]middleware.Option{middleware.Logger(cfg.logger), middleware.Describe(e.target),
-		middleware.Timeout(cfg.attemptTimeout)}, cfg.mw...)
+		middleware.Timeout(cmp.Or(cfg.attemptTimeout, middleware.Forever))}, cfg.mw...)
 	opts = append(opts, cfg.sharedLimits()...)
 	// A batch too large is split, never sent again as it was, whatever the
 	// caller's options say.

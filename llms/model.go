@@ -140,11 +140,11 @@ func (w *Model) buildPipelines(cfg config, extra ...middleware.Option) error {
 		common = append(common, middleware.KindAttempts(taxonomy.ContextOverflow, 2))
 	}
 	var err error
-	first := append([]middleware.Option{middleware.Timeout(cfg.attemptTimeout)}, common...)
+	first := append([]middleware.Option{middleware.Timeout(cmp.Or(cfg.attemptTimeout, middleware.Forever))}, common...)
 	if w.pipe, err = middleware.New[*lcllms.ContentResponse](w.name, append(first, extra...)...); err != nil {
 		return fmt.Errorf("llms: %w", err)
 	}
-	streamOpts := append(common, middleware.Timeout(cfg.streamTimeout))
+	streamOpts := append(common, middleware.Timeout(cmp.Or(cfg.streamTimeout, middleware.Forever)))
 	if b := w.pipe.Breaker(); b != nil {
 		streamOpts = append(streamOpts, middleware.UseBreaker(b))
 	}

@@ -76,7 +76,7 @@ func TestCallerDeadlineBoundsAFunctionThatIgnoresItsContext(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 		defer cancel()
-		p := mustPipeline(t, middleware.Timeout(0))
+		p := mustPipeline(t, middleware.Timeout(middleware.Forever))
 		start := time.Now()
 		_, err := p.Do(ctx, deaf(time.Second, "too late", nil))
 		if elapsed := time.Since(start); elapsed != 100*time.Millisecond {
@@ -100,7 +100,7 @@ func TestEndEndsTheAttemptAtOnce(t *testing.T) {
 			}
 			return "fresh", nil
 		})
-		p := mustPipeline(t, middleware.Timeout(0), middleware.NoJitter())
+		p := mustPipeline(t, middleware.Timeout(middleware.Forever), middleware.NoJitter())
 		start := time.Now()
 		got, err := p.Do(t.Context(), fn)
 		if err != nil || got != "fresh" || time.Since(start) != time.Second+500*time.Millisecond {

@@ -782,17 +782,30 @@ func TestPoliciesOfTheWrongResultType(t *testing.T) {
 	}
 }
 
-func TestNoRetriesOverridesEveryLimit(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		p := mustPipeline(t, middleware.KindAttempts(taxonomy.RateLimited, 6), middleware.SingleAttempt(), middleware.MaxAttempts(4))
-		for _, err := range []error{err429, err500, errUnknown} {
-			s := newScript(fails(err))
-			_, _ = p.Do(t.Context(), s.fn)
-			if s.count() != 1 {
-				t.Errorf("%v: got %d calls, want 1", err, s.count())
+// TestSingleAttemptInItsPlace: SingleAttempt overrides the attempt counts
+// given before it, and is overridden by those given after it, as every
+// option is.
+func TestSingleAttemptInItsPlace(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		opts  []middleware.Option
+		calls [3]int // for a 429, a 500, an unknown failure
+	}{
+		{"after KindAttempts and MaxAttempts", []middleware.Option{middleware.KindAttempts(taxonomy.RateLimited, 6), middleware.MaxAttempts(4), middleware.SingleAttempt()}, [3]int{1, 1, 1}},
+		{"before MaxAttempts", []middleware.Option{middleware.KindAttempts(taxonomy.RateLimited, 6), middleware.SingleAttempt(), middleware.MaxAttempts(4)}, [3]int{6, 4, 4}},
+		{"before KindAttempts", []middleware.Option{middleware.SingleAttempt(), middleware.KindAttempts(taxonomy.RateLimited, 3)}, [3]int{3, 1, 1}},
+	} {
+		synctest.Test(t, func(t *testing.T) {
+			p := mustPipeline(t, c.opts...)
+			for i, err := range []error{err429, err500, errUnknown} {
+				s := newScript(fails(err))
+				_, _ = p.Do(t.Context(), s.fn)
+				if s.count() != c.calls[i] {
+					t.Errorf("%s: %v: got %d calls, want %d", c.name, err, s.count(), c.calls[i])
+				}
 			}
-		}
-	})
+		})
+	}
 }
 
 func TestZeroRunHasTheDefaultBudget(t *testing.T) {

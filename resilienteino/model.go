@@ -1,6 +1,7 @@
 package resilienteino
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -160,11 +161,11 @@ func (c *core) buildPipelines(extra ...middleware.Option) error {
 		common = append(common, middleware.KindAttempts(taxonomy.ContextOverflow, 2))
 	}
 	var err error
-	first := append([]middleware.Option{middleware.Timeout(c.cfg.attemptTimeout)}, common...)
+	first := append([]middleware.Option{middleware.Timeout(cmp.Or(c.cfg.attemptTimeout, middleware.Forever))}, common...)
 	if c.pipe, err = middleware.New[*schema.Message](c.name, append(first, extra...)...); err != nil {
 		return fmt.Errorf("resilienteino: %w", err)
 	}
-	streamOpts := append(common, middleware.Timeout(c.cfg.streamTimeout))
+	streamOpts := append(common, middleware.Timeout(cmp.Or(c.cfg.streamTimeout, middleware.Forever)))
 	if b := c.pipe.Breaker(); b != nil {
 		streamOpts = append(streamOpts, middleware.UseBreaker(b))
 	}
