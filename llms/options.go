@@ -8,6 +8,7 @@ import (
 
 	lcllms "github.com/tmc/langchaingo/llms"
 
+	"github.com/resilientgo/resilient/internal/bound"
 	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/middleware"
 )
@@ -231,14 +232,12 @@ func Fail(err error) Option {
 // not positive and keeping middleware.Forever as 0, none.
 func timeoutOption(name string, d time.Duration, field func(*config) *time.Duration) Option {
 	return func(c *config) {
-		if d <= 0 {
-			c.errorf("%s(%v): must be positive (middleware.Forever for none)", name, d)
+		v, err := bound.Duration(name, d)
+		if err != nil {
+			c.errorf("%v", err)
 			return
 		}
-		if d == middleware.Forever {
-			d = 0 // none
-		}
-		*field(c) = d
+		*field(c) = v
 	}
 }
 

@@ -3,12 +3,12 @@ package middleware
 import (
 	"fmt"
 	"log/slog"
-	"math"
 	"time"
 
 	"github.com/failsafe-go/failsafe-go"
 
 	"github.com/resilientgo/resilient/breaker"
+	"github.com/resilientgo/resilient/internal/bound"
 	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
@@ -50,7 +50,7 @@ type Option func(*config)
 // Forever is the duration that never passes: a timeout of Forever is no
 // timeout at all (Timeout(Forever), MaxDuration(Forever), and the timeouts
 // of packages llms, tools, resilienthttp and resilienteino).
-const Forever = time.Duration(math.MaxInt64)
+const Forever = bound.Forever
 
 // hedging is what [Hedge] set: a pointer in config, so that "no hedging" is
 // nil rather than a zero delay to compare.
@@ -226,7 +226,7 @@ func RetryAfterCap(d time.Duration) Option {
 // [Forever] means no attempt timeout. Default: 2 minutes
 // ([DefaultTimeout]; raise it for long non-streaming generations).
 func Timeout(d time.Duration) Option {
-	return bound("Timeout", d, func(c *config) *time.Duration { return &c.attemptTimeout })
+	return timeBound("Timeout", d, func(c *config) *time.Duration { return &c.attemptTimeout })
 }
 
 // MaxDuration bounds the whole call, waits included. A retry whose wait
@@ -234,7 +234,7 @@ func Timeout(d time.Duration) Option {
 // fails at once with [observe.ReasonDeadline]. It must be positive;
 // [Forever] is no bound beyond the caller's context. Default: none.
 func MaxDuration(d time.Duration) Option {
-	return bound("MaxDuration", d, func(c *config) *time.Duration { return &c.maxDuration })
+	return timeBound("MaxDuration", d, func(c *config) *time.Duration { return &c.maxDuration })
 }
 
 // CircuitBreaker configures the pipeline's own circuit breaker: it opens
@@ -363,18 +363,16 @@ func gate(o Option) Option {
 	}
 }
 
-// bound sets the duration field picks to d, a time bound: refusing a d
+// timeBound sets the duration field picks to d, a time bound: refusing a d
 // that is not positive, and keeping Forever as 0, none.
-func bound(name string, d time.Duration, field func(*config) *time.Duration) Option {
+func timeBound(name string, d time.Duration, field func(*config) *time.Duration) Option {
 	return func(c *config) {
-		if d <= 0 {
-			c.errorf("%s(%v): must be positive (Forever for no bound)", name, d)
+		v, err := bound.Duration(name, d)
+		if err != nil {
+			c.errorf("%v", err)
 			return
 		}
-		if d == Forever {
-			d = 0 // no bound
-		}
-		*field(c) = d
+		*field(c) = v
 	}
 }
 

@@ -34,7 +34,7 @@ func TestOptionBounds(t *testing.T) {
 		{middleware.Hedge(time.Second, 0), "Hedge(1s, 0): need a positive delay and at least one hedge"},
 		{middleware.Timeout(time.Nanosecond), ""},
 		{middleware.Timeout(middleware.Forever), ""},
-		{middleware.Timeout(0), "Timeout(0s): must be positive (Forever for no bound)"},
+		{middleware.Timeout(0), "Timeout(0s): must be positive (Forever for none)"},
 		{middleware.Timeout(-1), "Timeout(-1ns): must be positive"},
 		{middleware.MaxDuration(time.Nanosecond), ""},
 		{middleware.MaxDuration(0), "MaxDuration(0s): must be positive"},

@@ -49,6 +49,14 @@ func TestATimeoutOfZeroIsRefused(t *testing.T) {
 			t.Errorf("%v accepted", o)
 		}
 	}
+	// An option may be applied more than once (a model's two pipelines,
+	// each target of a transport): Forever stays Forever.
+	forever := middleware.Timeout(middleware.Forever)
+	for range 2 {
+		if _, err := middleware.New[string]("x", forever); err != nil {
+			t.Fatalf("Timeout(Forever) applied again: %v", err)
+		}
+	}
 	synctest.Test(t, func(t *testing.T) {
 		got, err := mustPipeline(t, middleware.Timeout(middleware.Forever), middleware.MaxDuration(middleware.Forever)).
 			Do(t.Context(), deaf(10*time.Hour, "late but whole", nil))

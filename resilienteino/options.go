@@ -10,6 +10,7 @@ import (
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/resilientgo/resilient/internal/bound"
 	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
@@ -182,14 +183,12 @@ func Logger(l *slog.Logger) Option {
 func Timeout(d time.Duration) Option {
 	return Option{
 		model: func(c *modelConfig) {
-			if d <= 0 {
-				c.errorf("Timeout(%v): must be positive (middleware.Forever for none)", d)
+			v, err := bound.Duration("Timeout", d)
+			if err != nil {
+				c.errorf("%v", err)
 				return
 			}
-			if d == middleware.Forever {
-				d = 0 // none
-			}
-			c.attemptTimeout = d
+			c.attemptTimeout = v
 		},
 		tool: func(c *toolConfig) { c.tools = append(c.tools, tools.Timeout(d)) },
 	}
@@ -276,14 +275,12 @@ func StreamIdleTimeout(d time.Duration) ModelOption {
 
 func durationOption(name string, d time.Duration, field func(*modelConfig) *time.Duration) ModelOption {
 	return modelOnly(func(c *modelConfig) {
-		if d <= 0 {
-			c.errorf("%s(%v): must be positive (middleware.Forever for none)", name, d)
+		v, err := bound.Duration(name, d)
+		if err != nil {
+			c.errorf("%v", err)
 			return
 		}
-		if d == middleware.Forever {
-			d = 0 // none
-		}
-		*field(c) = d
+		*field(c) = v
 	})
 }
 

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	timebound "github.com/resilientgo/resilient/internal/bound"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 )
@@ -111,14 +112,12 @@ func Timeout(d time.Duration) Option { return Pipeline(middleware.Timeout(d)) }
 // ([DefaultStreamIdleTimeout]).
 func StreamIdleTimeout(d time.Duration) Option {
 	return func(c *config) {
-		if d <= 0 {
-			c.errorf("StreamIdleTimeout(%v): must be positive (middleware.Forever for none)", d)
+		v, err := timebound.Duration("StreamIdleTimeout", d)
+		if err != nil {
+			c.errorf("%v", err)
 			return
 		}
-		if d == middleware.Forever {
-			d = 0 // none
-		}
-		c.idle = d
+		c.idle = v
 	}
 }
 

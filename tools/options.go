@@ -7,6 +7,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/resilientgo/resilient/internal/bound"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 )
@@ -61,14 +62,12 @@ func (c *config) errorf(format string, args ...any) {
 // the caller's context. Default: 30 s ([DefaultTimeout]).
 func Timeout(d time.Duration) Option {
 	return func(c *config) {
-		if d <= 0 {
-			c.errorf("Timeout(%v): must be positive (middleware.Forever for none)", d)
+		v, err := bound.Duration("Timeout", d)
+		if err != nil {
+			c.errorf("%v", err)
 			return
 		}
-		if d == middleware.Forever {
-			d = 0 // none
-		}
-		c.timeout = d
+		c.timeout = v
 	}
 }
 
