@@ -15,6 +15,7 @@ import (
 
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/breaker"
+	"github.com/resilientgo/resilient/internal/benchcpu"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/tools"
 )
@@ -31,7 +32,8 @@ import (
 //	impl=resilient  resilient.Model / resilient.Tool, default options
 //
 // Each runs serially (run=serial) and under b.RunParallel (run=parallel).
-// Compare with benchstat -col /impl (see docs/performance.md).
+// Each reports its process CPU time per call too (cpu-ns/op, see
+// internal/benchcpu). Compare as paired rounds (see docs/performance.md).
 
 // noopModel answers every call with the same response, allocating nothing.
 type noopModel struct{ resp *lcllms.ContentResponse }
@@ -86,6 +88,8 @@ func runImpls(b *testing.B, calls impls) {
 					b.Fatal(err)
 				}
 				b.ReportAllocs()
+				stop := benchcpu.Start(b)
+				defer stop()
 				if run == "serial" {
 					for b.Loop() {
 						_ = call(ctx)

@@ -74,17 +74,23 @@
 //
 // # Packages
 //
-// This package is the one import most users need. Below it:
+// This package is the one import most users need. Below it, one package
+// per concept (docs/architecture.md has every package, its layer and the
+// import rules a test keeps):
 //
 //   - taxonomy: what went wrong: Kind, Class, Classify; ToolError,
 //     FatalToolError.
+//   - observe: the event seam: Observer, the typed events, the reasons a
+//     call ends, Log (the slog observer).
+//   - breaker, limit, run: the circuit breaker and retry throttle; rate
+//     and concurrency limits; a run's budget, usage and limits.
 //   - middleware: what to do about it: the retry, breaker, timeout and hedge
-//     pipeline, pools and concurrency limits, the final error, runs and
-//     their limits, the Observer seam and its slog observer, Log.
+//     pipeline, pools of members, the final error.
 //   - llms: the llms.Model and embeddings adapters: wire evidence, checks,
 //     compaction, streams, fallbacks, pools, batch splitting.
-//   - tools: the tools.Tool adapter: the boundary mapping, idempotency, the
-//     repeat limit, the dispatcher.
+//   - tools: the tool boundary: the outcome mapping, idempotency, the
+//     repeat limit; tools/dispatch answers a response's native tool calls.
+//   - resilienthttp: the same pipeline at the HTTP layer, for any Go SDK.
 //   - faultserver: a loopback provider that replays scripted faults, for
 //     tests.
 //
@@ -100,3 +106,7 @@
 // with [Observe] (see observe.Observer); [Logger] writes them as slog
 // lines, secrets redacted. Every option has its default written beside it.
 package resilient
+
+// The tables of measurements in README.md and docs/performance.md, made by
+// the command that measures them (see docs/performance.md).
+//go:generate go run ./internal/cmd/benchrounds -update README.md docs/performance.md

@@ -7,6 +7,7 @@ import (
 	lcllms "github.com/tmc/langchaingo/llms"
 
 	"github.com/resilientgo/resilient/internal/reply"
+	"github.com/resilientgo/resilient/internal/wire"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -59,10 +60,10 @@ func providerOf(m lcllms.Model) provider {
 func classed(kind taxonomy.Kind, rule string, err error) error { return reply.Classed(kind, rule, err) }
 
 // check turns a response that succeeded but is unusable into a failure.
-// ev and seen are the transport's evidence; g is the stream guard of a
+// sl holds the transport's evidence; g is the stream guard of a
 // streamed call, nil otherwise; p is the family of the client that
 // answered (of a pool, the member's).
-func (m *Model) check(resp *lcllms.ContentResponse, ev taxonomy.Evidence, seen bool, g *guard, p provider) error {
+func (m *Model) check(resp *lcllms.ContentResponse, sl *wire.Slot, g *guard, p provider) error {
 	r := reply.Reply{NoChoices: resp == nil || len(resp.Choices) == 0, Streamed: g != nil}
 	if g != nil {
 		r.Chunks, _ = g.Delivered()
@@ -70,7 +71,7 @@ func (m *Model) check(resp *lcllms.ContentResponse, ev taxonomy.Evidence, seen b
 	if !r.NoChoices {
 		first := resp.Choices[0]
 		if first == nil { // a model of the caller's may leave holes; isEmpty looks at every choice
-			first = &lcllms.ContentChoice{}
+			first = &noChoice
 		}
 		r.Stop, r.Empty = first.StopReason, isEmpty(resp)
 		switch p { // each client's own sign of a cut stream
@@ -82,7 +83,7 @@ func (m *Model) check(resp *lcllms.ContentResponse, ev taxonomy.Evidence, seen b
 			r.CutByClient = r.Chunks > 0 && first.Content == ""
 		}
 	}
-	if err := reply.Check(r, ev, seen); err != nil {
+	if err := sl.Check(func(ev *taxonomy.Evidence, seen bool) error { return reply.Check(r, ev, seen) }); err != nil {
 		return err
 	}
 	for _, c := range m.cfg.checks {
@@ -92,6 +93,9 @@ func (m *Model) check(resp *lcllms.ContentResponse, ev taxonomy.Evidence, seen b
 	}
 	return nil
 }
+
+// noChoice stands for a nil first choice; it is only read.
+var noChoice lcllms.ContentChoice
 
 // isEmpty reports whether no choice carries text, reasoning or a tool call.
 func isEmpty(resp *lcllms.ContentResponse) bool {

@@ -8,6 +8,7 @@ import (
 
 	lcllms "github.com/tmc/langchaingo/llms"
 
+	"github.com/resilientgo/resilient/internal/wire"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -87,7 +88,7 @@ func TestCheckDecidesFromTheEvidence(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := &Model{}
-			err := m.check(tt.resp, tt.ev, tt.seen, tt.g, tt.provider)
+			err := m.check(tt.resp, slotWith(tt.ev, tt.seen), tt.g, tt.provider)
 			if tt.want == nil {
 				if err != nil {
 					t.Fatalf("got %v, want the response accepted", err)
@@ -107,10 +108,20 @@ func TestCheckDecidesFromTheEvidence(t *testing.T) {
 func TestCustomChecksRunLast(t *testing.T) {
 	mine := errors.New("mine")
 	m := &Model{cfg: config{checks: []ResponseCheck{func(*lcllms.ContentResponse) error { return mine }}}}
-	if err := m.check(&lcllms.ContentResponse{Choices: []*lcllms.ContentChoice{choice("", "")}}, taxonomy.Evidence{}, false, nil, otherProvider); !errors.Is(err, ErrEmptyResponse) {
+	if err := m.check(&lcllms.ContentResponse{Choices: []*lcllms.ContentChoice{choice("", "")}}, slotWith(taxonomy.Evidence{}, false), nil, otherProvider); !errors.Is(err, ErrEmptyResponse) {
 		t.Errorf("empty response: got %v, want the built-in check first", err)
 	}
-	if err := m.check(&lcllms.ContentResponse{Choices: []*lcllms.ContentChoice{choice("hi", "stop")}}, taxonomy.Evidence{}, false, nil, otherProvider); !errors.Is(err, mine) {
+	if err := m.check(&lcllms.ContentResponse{Choices: []*lcllms.ContentChoice{choice("hi", "stop")}}, slotWith(taxonomy.Evidence{}, false), nil, otherProvider); !errors.Is(err, mine) {
 		t.Errorf("usable response: got %v, want the custom check's error", err)
 	}
+}
+
+// slotWith returns an attempt's evidence slot holding ev if the transport
+// saw the attempt (seen), empty otherwise.
+func slotWith(ev taxonomy.Evidence, seen bool) *wire.Slot {
+	_, sl := wire.WithSlot(context.Background())
+	if seen {
+		sl.Record(ev)
+	}
+	return sl
 }

@@ -385,6 +385,7 @@ func (m *Model) generateWithFallbacks(ctx context.Context, c *modelCall) (*lcllm
 // fallbacks: the messages (compacted on overflow) and what a stream
 // delivered.
 type modelCall struct {
+	model           *Model // the model whose pipeline makes the attempts
 	options         []lcllms.CallOption
 	stream          func(ctx context.Context, chunk []byte) error // the caller's streaming functions
 	streamReasoning func(ctx context.Context, reasoning, chunk []byte) error
@@ -432,10 +433,16 @@ func (c *modelCall) restart(ctx context.Context, m *Model, target string) error 
 	partial := c.partial
 	c.partial = nil
 	c.mu.Unlock()
-	hook := m.cfg.onRestart
-	if partial == nil || hook == nil {
+	if partial == nil || m.cfg.onRestart == nil {
 		return nil
 	}
+	return restartStream(ctx, m, target, partial)
+}
+
+// restartStream tells the restart hook and the observers that the stream
+// that partial delivered starts again.
+func restartStream(ctx context.Context, m *Model, target string, partial *PartialStreamError) error {
+	hook := m.cfg.onRestart
 	if m.obs.Active() {
 		m.obs.Observe(ctx, observe.StreamRestarted{Target: target, Chunks: partial.Chunks})
 	}
@@ -446,9 +453,8 @@ func (c *modelCall) restart(ctx context.Context, m *Model, target string) error 
 }
 
 func (m *Model) generate(ctx context.Context, c *modelCall) (*lcllms.ContentResponse, error) {
-	fn := func(ctx context.Context, s middleware.State) (*lcllms.ContentResponse, error) {
-		return m.attempt(ctx, c, s)
-	}
+	c.model = m
+	fn := c.attempt
 	var request middleware.CallOption // without a run there is nothing to count
 	if run.From(ctx) != nil {
 		request = middleware.Request(func(_ context.Context, s middleware.State) int {
@@ -463,17 +469,44 @@ func (m *Model) generate(ctx context.Context, c *modelCall) (*lcllms.ContentResp
 	}
 }
 
-// attempt is one attempt: compact after an overflow, restart a stream, call
-// the model with an evidence slot and a stream guard, check the response.
-func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (*lcllms.ContentResponse, error) {
+// attempt is one attempt, the pipeline's function: compact after an
+// overflow, restart a stream, call the model with an evidence slot and a
+// stream guard, check the response. It runs on the attempt's goroutine,
+// whose stack starts small: the work before and after the model's call is
+// in functions of their own, so that the frames on the stack at once stay
+// few and small.
+func (c *modelCall) attempt(ctx context.Context, s middleware.State) (*lcllms.ContentResponse, error) {
+	m := c.model
+	messages, estimate, err := m.prepare(ctx, c, &s)
+	if err != nil {
+		return nil, err
+	}
+	actx, sl := wire.WithSlot(ctx)
+	options := c.options
+	var g *guard
+	if c.streaming {
+		actx, g, options = m.guard(actx, c, s.End)
+	}
+	cl := client{llm: m.inner, provider: m.provider}
+	if m.members != nil {
+		cl = m.members[s.Member]
+	}
+	resp, err := cl.llm.GenerateContent(actx, messages, options...)
+	return m.settle(ctx, c, resp, err, sl, g, cl.provider, estimate)
+}
+
+// prepare readies an attempt: compacts the messages after an overflow,
+// restarts a stream, takes the request's place in the token limiter. It
+// returns the messages to send and the tokens taken.
+func (m *Model) prepare(ctx context.Context, c *modelCall, s *middleware.State) ([]lcllms.MessageContent, int, error) {
 	if m.compacts(s) {
 		if err := m.compact(ctx, c); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
 	c.root().attempts.Add(1)
 	if err := c.restart(ctx, m, cmp.Or(s.Previous.Target, m.name)); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	c.mu.Lock()
 	messages := c.messages
@@ -482,56 +515,85 @@ func (m *Model) attempt(ctx context.Context, c *modelCall, s middleware.State) (
 	if l := m.cfg.tokenLimiter; l != nil {
 		estimate = estimateTokens(messages)
 		if err := l.Acquire(ctx, estimate); err != nil {
-			return nil, middleware.Unretryable(classed(taxonomy.RateLimited, "client-side token limit",
-				fmt.Errorf("llms: token limit: %w", err)), "the token limiter refused the request")
+			return nil, 0, tokenLimitRefused(err)
 		}
 	}
+	return messages, estimate, nil
+}
 
-	actx, sl := wire.WithSlot(ctx)
-	options := c.options
-	var g *guard
-	if c.streaming {
-		onStall := func(g *guard, cause error) {
-			s.End(m.streamFailure(c, g, classed(taxonomy.Transient, streamguard.StallRule(cause), cause)))
-		}
-		actx, g = newGuard(actx, c.stream, c.streamReasoning, m.cfg.firstChunk, m.cfg.idle, onStall)
-		options = append(options[:len(options):len(options)], g.options()...)
+// tokenLimitRefused is the failure of an attempt that the token limiter
+// refused with err.
+func tokenLimitRefused(err error) error {
+	return middleware.Unretryable(classed(taxonomy.RateLimited, "client-side token limit",
+		fmt.Errorf("llms: token limit: %w", err)), "the token limiter refused the request")
+}
+
+// guard puts a streamed attempt's chunks through a stream guard, which
+// ends the attempt (end) when the stream stalls, and returns the attempt's
+// context and call options with it.
+func (m *Model) guard(ctx context.Context, c *modelCall, end func(error)) (context.Context, *guard, []lcllms.CallOption) {
+	onStall := func(g *guard, cause error) {
+		end(m.streamFailure(c, g, classed(taxonomy.Transient, streamguard.StallRule(cause), cause)))
 	}
-	cl := client{llm: m.inner, provider: m.provider}
-	if m.members != nil {
-		cl = m.members[s.Member]
-	}
-	resp, err := cl.llm.GenerateContent(actx, messages, options...)
+	ctx, g := newGuard(ctx, c.stream, c.streamReasoning, m.cfg.firstChunk, m.cfg.idle, onStall)
+	options := append(c.options[:len(c.options):len(c.options)], g.options()...)
+	return ctx, g, options
+}
+
+// settle turns what the model returned into the attempt's outcome: the
+// usage is counted, the response checked, a failure given its evidence.
+func (m *Model) settle(ctx context.Context, c *modelCall, resp *lcllms.ContentResponse, err error,
+	sl *wire.Slot, g *guard, p provider, estimate int) (*lcllms.ContentResponse, error) {
 	var stall error
 	if g != nil {
 		stall = g.Stop()
 	}
-	ev, seen := sl.Evidence()
 	if err == nil {
-		in, out := usageOf(resp)
-		run.From(ctx).AddTokens(in, out)
-		c.root().addTokens(in, out)
-		if s, ok := m.cfg.tokenLimiter.(limit.Settler); ok && (in > 0 || out > 0) {
-			s.Settle(ctx, estimate, sat.Add(in, out)) // the estimate was taken before; the truth is known now
+		m.count(ctx, c, resp, estimate)
+		if err = m.check(resp, sl, g, p); err == nil {
+			return resp, nil
 		}
-		err = m.check(resp, ev, seen, g, cl.provider)
-	} else if stop := sl.StopReason(); seen && ev.EndMarker && reply.OutputLimit(stop) {
+	} else {
+		err = evidenced(err, sl)
+	}
+	return nil, m.failure(c, g, stall, err)
+}
+
+// count adds the usage of a response to the run's, the call's and the
+// token limiter's.
+func (m *Model) count(ctx context.Context, c *modelCall, resp *lcllms.ContentResponse, estimate int) {
+	in, out := usageOf(resp)
+	run.From(ctx).AddTokens(in, out)
+	c.root().addTokens(in, out)
+	if s, ok := m.cfg.tokenLimiter.(limit.Settler); ok && (in > 0 || out > 0) {
+		s.Settle(ctx, estimate, sat.Add(in, out)) // the estimate was taken before; the truth is known now
+	}
+}
+
+// evidenced gives err, the model's failure, what the transport saw of it.
+func evidenced(err error, sl *wire.Slot) error {
+	ev, seen := sl.Evidence()
+	if stop := sl.StopReason(); seen && ev.EndMarker && reply.OutputLimit(stop) {
 		// A whole stream that stopped at the output limit, which the client
 		// reported as an error: it had no output to return.
-		err = reply.OutputLimitError(stop, err)
-	} else if seen {
-		err = taxonomy.WithEvidence(sl.WithCause(err), wire.ForError(ev))
+		return reply.OutputLimitError(stop, err)
 	}
-	if err == nil {
-		return resp, nil
+	if seen {
+		return taxonomy.WithEvidence(sl.WithCause(err), wire.ForError(ev))
 	}
+	return err
+}
+
+// failure returns the failure of an attempt that failed with err: as a
+// stall if the stream guard saw one, as a stream's failure if streamed.
+func (m *Model) failure(c *modelCall, g *guard, stall, err error) error {
 	if stall != nil {
 		err = classed(taxonomy.Transient, streamguard.StallRule(stall), fmt.Errorf("%w: %w", stall, err))
 	}
 	if g == nil {
-		return nil, err
+		return err
 	}
-	return nil, m.streamFailure(c, g, err)
+	return m.streamFailure(c, g, err)
 }
 
 // streamFailure returns the error of a streamed attempt that failed with
@@ -561,7 +623,7 @@ func (m *Model) streamFailure(c *modelCall, g *guard, err error) error {
 // not known yet: it is estimated at 0, so that only a spent budget refuses
 // it.
 func (m *Model) estimate(c *modelCall, s middleware.State) int {
-	if m.compacts(s) {
+	if m.compacts(&s) {
 		return 0
 	}
 	c.mu.Lock()
@@ -572,7 +634,7 @@ func (m *Model) estimate(c *modelCall, s middleware.State) int {
 
 // compacts reports whether the attempt described by s compacts the messages
 // first: the first attempt after a context overflow, not a hedge.
-func (m *Model) compacts(s middleware.State) bool {
+func (m *Model) compacts(s *middleware.State) bool {
 	return s.Previous.Class.Kind == taxonomy.ContextOverflow && !s.Hedge && m.cfg.compactor != nil
 }
 

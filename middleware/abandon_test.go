@@ -89,6 +89,62 @@ func TestCallerDeadlineBoundsAFunctionThatIgnoresItsContext(t *testing.T) {
 	})
 }
 
+func TestCallerCancellationBoundsAFunctionThatIgnoresItsContext(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		time.AfterFunc(200*time.Millisecond, cancel)
+		p := mustPipeline(t, middleware.Timeout(middleware.Forever))
+		start := time.Now()
+		_, err := p.Do(ctx, deaf(time.Hour, "too late", nil))
+		if elapsed := time.Since(start); elapsed != 200*time.Millisecond {
+			t.Errorf("Do returned after %v, want 200ms (when the caller gave up)", elapsed)
+		}
+		if e := asError(t, err); e.Reason != observe.ReasonCanceled || !errors.Is(err, context.Canceled) {
+			t.Errorf("got %v, want canceled by the caller", err)
+		}
+		time.Sleep(time.Hour)
+	})
+}
+
+func TestMaxDurationBoundsAFunctionThatIgnoresItsContext(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := mustPipeline(t, middleware.Timeout(middleware.Forever), middleware.MaxDuration(3*time.Second))
+		start := time.Now()
+		_, err := p.Do(t.Context(), deaf(time.Hour, "too late", nil))
+		if elapsed := time.Since(start); elapsed != 3*time.Second {
+			t.Errorf("Do returned after %v, want 3s (the call's max duration)", elapsed)
+		}
+		if e := asError(t, err); e.Reason != observe.ReasonDeadline {
+			t.Errorf("got %v, want the max duration's deadline", err)
+		}
+		time.Sleep(time.Hour)
+	})
+}
+
+func TestAWinningHedgeAbandonsAnAttemptThatIgnoresItsContext(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rec := &observetest.Recorder{}
+		fn := bounded(func(ctx context.Context, s middleware.State) (string, error) {
+			if !s.Hedge {
+				time.Sleep(time.Hour) // deaf to ctx
+				return "primary", nil
+			}
+			return "hedge", nil
+		})
+		p := mustPipeline(t, middleware.Hedge(time.Second, 1), middleware.Observe(rec))
+		start := time.Now()
+		got, err := p.DoHedged(t.Context(), fn)
+		if err != nil || got != "hedge" || time.Since(start) != time.Second {
+			t.Fatalf("got (%q, %v) after %v, want the hedge's answer after 1s", got, err, time.Since(start))
+		}
+		time.Sleep(time.Hour)
+		late := observetest.Of[observe.LateResult](rec)
+		if len(late) != 1 || late[0].Attempt != 1 || late[0].Late != time.Hour-time.Second {
+			t.Errorf("late results %+v, want the primary's, discarded 59m59s late", late)
+		}
+	})
+}
+
 func TestEndEndsTheAttemptAtOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		stalled := taxonomy.WithClass(errors.New("stream stalled"), taxonomy.Class{Kind: taxonomy.Transient, Rule: "stalled"})
@@ -107,6 +163,52 @@ func TestEndEndsTheAttemptAtOnce(t *testing.T) {
 			t.Fatalf("got (%q, %v) after %v, want fresh after 1.5s", got, err, time.Since(start))
 		}
 		time.Sleep(time.Minute)
+	})
+}
+
+// TestEndWithoutATimeoutOrACancelableContext: End ends the attempt even
+// when nothing else could (no timeout, a caller context that never ends).
+func TestEndWithoutATimeoutOrACancelableContext(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		stalled := taxonomy.WithClass(errors.New("stream stalled"), taxonomy.Class{Kind: taxonomy.Permanent, Rule: "stalled"})
+		fn := bounded(func(ctx context.Context, s middleware.State) (string, error) {
+			time.AfterFunc(time.Second, func() { s.End(stalled) })
+			time.Sleep(time.Hour) // deaf to ctx
+			return "late", nil
+		})
+		start := time.Now()
+		_, err := mustPipeline(t, middleware.Timeout(middleware.Forever)).Do(context.Background(), fn)
+		if !errors.Is(err, stalled) || time.Since(start) != time.Second {
+			t.Fatalf("got %v after %v, want the stall after 1s", err, time.Since(start))
+		}
+		time.Sleep(time.Hour)
+	})
+}
+
+// TestEndAfterTheAttemptDoesNothing: an End that comes once its attempt is
+// over (the function returned, or was abandoned) touches no other attempt,
+// and End(nil) is ignored.
+func TestEndAfterTheAttemptDoesNothing(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		late := errors.New("too late to end anything")
+		var ends []func(error)
+		fn := bounded(func(ctx context.Context, s middleware.State) (string, error) {
+			ends = append(ends, s.End)
+			switch s.Attempt {
+			case 1:
+				s.End(nil)
+				return "", err500
+			case 2:
+				ends[0](late) // attempt 1 is over
+				time.Sleep(time.Second)
+				return "second", nil
+			}
+			return "third", nil
+		})
+		got, err := mustPipeline(t, middleware.NoJitter()).Do(t.Context(), fn)
+		if err != nil || got != "second" {
+			t.Fatalf("got (%q, %v), want the second attempt's answer", got, err)
+		}
 	})
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/failsafe-go/failsafe-go/timeout"
 
 	"github.com/resilientgo/resilient/breaker"
+	"github.com/resilientgo/resilient/internal/benchcpu"
 	"github.com/resilientgo/resilient/middleware"
 )
 
@@ -63,9 +64,11 @@ func BenchmarkNoop(b *testing.B) {
 	for _, c := range noopCalls(b) {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
+			stop := benchcpu.Start(b)
 			for b.Loop() {
 				c.call(ctx)
 			}
+			stop()
 		})
 	}
 }
@@ -75,11 +78,13 @@ func BenchmarkNoopParallel(b *testing.B) {
 	for _, c := range noopCalls(b) {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
+			stop := benchcpu.Start(b)
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
 					c.call(ctx)
 				}
 			})
+			stop()
 		})
 	}
 }
@@ -101,17 +106,21 @@ func BenchmarkPool(b *testing.B) {
 	for _, t := range targets {
 		b.Run("calls=serial/"+t.name, func(b *testing.B) {
 			b.ReportAllocs()
+			stop := benchcpu.Start(b)
 			for b.Loop() {
 				_, _ = t.p.Do(ctx, fn)
 			}
+			stop()
 		})
 		b.Run("calls=parallel/"+t.name, func(b *testing.B) {
 			b.ReportAllocs()
+			stop := benchcpu.Start(b)
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
 					_, _ = t.p.Do(ctx, fn)
 				}
 			})
+			stop()
 		})
 	}
 }

@@ -83,6 +83,10 @@ type Pipeline[R any] struct {
 	bal     *Balancer // of a pool; nil for a plain pipeline
 	exec    failsafe.Executor[R]
 	hedged  failsafe.Executor[R]
+	// own says the retry runs in the pipeline's own loop (see retry): no
+	// policy was added with Policies, so failsafe-go would only run the
+	// retry, which decide drives anyway.
+	own bool
 	// abandoned counts the attempts abandoned whose function is still
 	// running (see MaxAbandoned).
 	abandoned atomic.Int64
@@ -152,6 +156,7 @@ func New[R any](name string, opts ...Option) (*Pipeline[R], error) {
 		}).
 		Build()
 	p.exec = failsafe.With(append([]failsafe.Policy[R]{retry}, policies...)...)
+	p.own = len(policies) == 0
 	if h := cfg.hedge; h != nil {
 		hedge := hedgepolicy.NewBuilderWithDelayFunc[R](func(exec failsafe.ExecutionAttempt[R]) time.Duration {
 			if run := run.From(exec.Context()); run != nil && run.Remaining() == 0 {
@@ -199,9 +204,9 @@ func (p *Pipeline[R]) Observers() observe.Observers { return p.obs }
 // twice has to settle them itself when it returns (package tools keeps an
 // idempotent call's claim until then). At most [MaxAbandoned] abandoned
 // attempts may still be running: past it, new calls fail fast with
-// [ErrAbandoned] until some return. When the attempt cannot end early
-// (no timeout, a caller context that cannot be canceled), fn runs on the
-// caller's goroutine.
+// [ErrAbandoned] until some return. fn runs on a goroutine of its own even
+// with no timeout and a caller context that cannot be canceled: it can
+// still end its attempt with [State.End].
 //
 // Options configure this call only (see [Request]).
 func (p *Pipeline[R]) Do(ctx context.Context, fn Func[R], opts ...CallOption) (R, error) {
@@ -238,6 +243,7 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 		return zero, &Error{Target: p.name, Reason: observe.ReasonPermanent, Detail: "invalid run options",
 			Attempts: []Attempt{{Number: 1, Err: err, Class: programming("invalid run options")}}}
 	}
+	c.attempts = c.held[:0]
 	for _, o := range opts {
 		if o.estimate != nil {
 			c.estimate = o.estimate
@@ -261,7 +267,13 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 		c.bounded, cancel = context.WithTimeout(ctx, p.cfg.maxDuration)
 		defer cancel()
 	}
-	r, err := exec.WithContext(c.bounded).GetWithExecution(c.attempt)
+	var r R
+	var err error
+	if exec == p.exec && p.own {
+		r, err = c.retry(c.bounded)
+	} else {
+		r, err = exec.WithContext(c.bounded).GetWithExecution(c.attempt)
+	}
 	if err != nil {
 		if ok, res := c.succeeded(); ok {
 			// The function succeeded as the caller gave up, and failsafe-go
@@ -321,6 +333,8 @@ type call[R any] struct {
 
 	mu       sync.Mutex // hedged attempts run concurrently
 	attempts []Attempt
+	held     [1]Attempt // attempts' first backing array: most calls make one attempt
+	first    runner[R]  // the first attempt's runner
 	nextWait time.Duration
 	retrying *retrying // the retry decided, reported when it starts
 	ok       bool      // an attempt succeeded
@@ -346,14 +360,50 @@ type retrying struct {
 	err   error
 }
 
-// attempt runs one attempt: refusals (budget, the run's usage limits,
-// limiter, concurrency limit, breaker or the choice of a member), the
-// attempt context and timeout, the function on its own goroutine,
-// classification, decision.
+// retry makes the call's attempts as failsafe-go's retry policy, built in
+// New, would, without the policy's bookkeeping: each attempt's error is
+// decide's decision; a decision to stop ends the call, a decision to retry
+// waits as long as it says, and the end of ctx ends the call with ctx's
+// error (do returns an attempt's success all the same).
+func (c *call[R]) retry(ctx context.Context) (R, error) {
+	var zero R
+	for {
+		r, err := c.try(ctx, false)
+		if err == nil {
+			return r, nil
+		}
+		if ctx.Err() != nil {
+			return zero, ctx.Err()
+		}
+		d := decisionOf(err)
+		if !d.retries() {
+			return zero, err
+		}
+		if d.wait > 0 {
+			t := time.NewTimer(d.wait)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+				return zero, ctx.Err()
+			}
+		}
+	}
+}
+
+// attempt is one attempt under failsafe-go's executor: hedged, or with
+// policies added with Policies.
 func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
+	return c.try(exec.Context(), exec.IsHedge())
+}
+
+// try runs one attempt with parent as its context's parent: refusals
+// (budget, the run's usage limits, limiter, concurrency limit, breaker or
+// the choice of a member), the attempt context and timeout, the function on
+// its own goroutine, classification, decision.
+func (c *call[R]) try(parent context.Context, hedge bool) (R, error) {
 	var zero R
 	p := c.p
-	hedge := exec.IsHedge()
 	c.mu.Lock()
 	number := len(c.attempts) + 1
 	wait := c.nextWait
@@ -387,7 +437,6 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 	if err := c.refuseAbandoned(number); err != nil {
 		return zero, err
 	}
-	parent := exec.Context()
 	counted := false // the attempt took a place in the run's request limit
 	if c.estimate != nil {
 		var refused error
@@ -411,22 +460,12 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 	if p.obs.Active() {
 		actx = p.obs.Start(actx, observe.Start{Target: target, Attempt: number, Hedge: hedge})
 	}
-	actx, end := context.WithCancelCause(actx)
-	cancel := context.CancelFunc(func() {})
-	if p.cfg.attemptTimeout > 0 {
-		actx, cancel = context.WithTimeout(actx, p.cfg.attemptTimeout)
-	}
+	a := c.runner(number)
 	start := time.Now()
-	r, err, abandoned := c.runAttempt(actx, State{Attempt: number, Previous: prev, Hedge: hedge, Member: index,
-		End: func(err error) {
-			if err != nil {
-				end(err)
-			}
-		}}, g.release)
-	elapsed := time.Since(start)
-	timedOut := err != nil && errors.Is(actx.Err(), context.DeadlineExceeded) && parent.Err() == nil
-	cancel()
-	end(nil)
+	r, err, abandoned := a.run(actx, p.cfg.attemptTimeout, State{Attempt: number, Previous: prev, Hedge: hedge, Member: index}, g.release)
+	elapsed := a.stop.Sub(start)
+	timedOut := err != nil && errors.Is(a.ctx.Err(), context.DeadlineExceeded) && parent.Err() == nil
+	a.cancel()
 
 	if err == nil {
 		g.record(p.bal, breaker.Healthy, elapsed)
@@ -463,6 +502,9 @@ func (c *call[R]) attempt(exec failsafe.Execution[R]) (R, error) {
 	return r, c.conclude(number, elapsed, err, class, d)
 }
 
+// nothing is the release of an attempt that took no slot.
+func nothing() {}
+
 // pass is what an attempt passed on its way to its target: the member of a
 // pool it goes to (nil for a plain pipeline), the breaker it reports to,
 // and what gives back the slots it took, called when its function returns.
@@ -498,28 +540,28 @@ var (
 // no member ready waits for the first cooldown to end before all of them,
 // holding none of the pool's slots. A refusal is concluded here:
 // admit returns its error. The slots taken are given back by the pass's
-// release, which runAttempt calls when the function returns, or here on a
-// refusal.
-func (c *call[R]) admit(ctx context.Context, number int) (*pass, error) {
+// release, which the attempt's runner calls when the function returns, or
+// here on a refusal.
+func (c *call[R]) admit(ctx context.Context, number int) (pass, error) {
 	p := c.p
 	slept := false // waited for a member of a pool to end its cooldown
 	if p.bal != nil {
 		var err error
 		if slept, err = c.beforeMember(ctx, number); err != nil {
-			return nil, err
+			return pass{}, err
 		}
 	}
 	if l := p.cfg.limiter; l != nil {
 		if err := l.Acquire(ctx, 1); err != nil {
-			return nil, c.refuseGate(number, ctx, err, rateLimitClass,
+			return pass{}, c.refuseGate(number, ctx, err, rateLimitClass,
 				&decision{reason: observe.ReasonRateLimit, detail: "the rate limiter refused the attempt", refused: true})
 		}
 	}
-	g := &pass{breaker: p.breaker, release: func() {}}
+	g := pass{breaker: p.breaker, release: nothing}
 	if p.sem != nil {
 		release, err := p.sem.Acquire(ctx, p.cfg.semWait)
 		if err != nil {
-			return nil, c.refuseGate(number, ctx, err, concurrencyClass, &decision{reason: observe.ReasonConcurrency,
+			return pass{}, c.refuseGate(number, ctx, err, concurrencyClass, &decision{reason: observe.ReasonConcurrency,
 				detail: fmt.Sprintf("no slot freed up within %v", p.cfg.semWait), refused: true})
 		}
 		g.release = release
@@ -528,7 +570,7 @@ func (c *call[R]) admit(ctx context.Context, number int) (*pass, error) {
 		m, release, err := c.toMember(ctx, number, slept)
 		if err != nil {
 			g.release()
-			return nil, err
+			return pass{}, err
 		}
 		c.setTarget(number, m.name)
 		outer := g.release
@@ -540,7 +582,7 @@ func (c *call[R]) admit(ctx context.Context, number int) (*pass, error) {
 	}
 	if p.breaker != nil && !p.breaker.TryAcquire() {
 		g.release()
-		return nil, c.conclude(number, 0, circuitbreaker.ErrOpen, taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "circuit open"},
+		return pass{}, c.conclude(number, 0, circuitbreaker.ErrOpen, taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "circuit open"},
 			c.decideOpen(number))
 	}
 	return g, nil
@@ -556,62 +598,113 @@ func (c *call[R]) refuseGate(number int, ctx context.Context, err error, class t
 	return c.conclude(number, 0, err, class, d)
 }
 
-// Attempt states, for runAttempt's handover between the waiting caller and
-// the function's goroutine.
+// Attempt states, for the handover between the waiting caller and the
+// function's goroutine (see [runner]).
 const (
 	attemptRunning int32 = iota
 	attemptReturned
 	attemptAbandoned
 )
 
-// worker carries one attempt's result from the function's goroutine.
-type worker[R any] struct {
-	state       atomic.Int32
-	done        chan struct{}
-	r           R
-	err         error
-	abandonedAt time.Time // written before state becomes attemptAbandoned
+// runner is one attempt's handover between the caller and the function's
+// goroutine. The attempt has one context, the function's: it ends at the
+// attempt timeout, with the caller's (or a hedge's) context, by
+// [State.End], and when the function returns, so the caller waits on it
+// alone. Whichever of the caller and the goroutine moves state first
+// decides whether the function's result stands or is discarded.
+type runner[R any] struct {
+	c       *call[R]
+	ctx     context.Context // the attempt's context, which the function gets
+	cancel  context.CancelFunc
+	attempt int // its number
+	release func()
+	state   atomic.Int32
+	r       R
+	err     error
+	ended   atomic.Pointer[error] // State.End's error, if it ended the attempt
+	stop    time.Time             // when the caller stopped waiting; written before state leaves attemptRunning
 }
 
-// runAttempt calls the function on a goroutine of its own and waits for it
-// or for the end of ctx, whichever comes first. When ctx ends first the
-// attempt is abandoned: runAttempt returns at once with an *[AbandonedError]
-// and the function's result, whenever it comes, is discarded and reported
-// as a [observe.LateResult]. A ctx that can never end runs the function inline.
-// release is called once the function has returned (or panicked), before
-// its result is handed over, abandoned or not: the attempt's slots in
-// concurrency limits are held exactly as long as its work runs.
-func (c *call[R]) runAttempt(ctx context.Context, s State, release func()) (R, error, bool) {
-	if ctx.Done() == nil {
-		r, err := c.protect(ctx, s)
-		release()
-		return r, err, false
+// runner returns the runner of attempt number: the first attempt's is part
+// of the call, so a call that succeeds at once allocates none.
+func (c *call[R]) runner(number int) *runner[R] {
+	if number == 1 {
+		c.first.c = c
+		return &c.first
 	}
-	w := &worker[R]{done: make(chan struct{})}
+	return &runner[R]{c: c}
+}
+
+// run calls the function on a goroutine of its own, with a context that
+// ends after timeout (none when 0), and waits for it or for the end of the
+// context, whichever comes first. When the context ends first the attempt
+// is abandoned: run returns at once with an *[AbandonedError], and the
+// function's result, whenever it comes, is discarded and reported as a
+// [observe.LateResult]. Even a context that cannot end otherwise can be
+// ended by [State.End], so the function never runs on the caller's
+// goroutine. release is called once the function has returned (or
+// panicked), before its result is handed over, abandoned or not: the
+// attempt's slots in concurrency limits are held exactly as long as its
+// work runs.
+func (a *runner[R]) run(parent context.Context, timeout time.Duration, s State, release func()) (R, error, bool) {
+	if timeout > 0 {
+		a.ctx, a.cancel = context.WithTimeout(parent, timeout)
+	} else {
+		a.ctx, a.cancel = context.WithCancel(parent)
+	}
+	s.End = a.end
+	a.attempt, a.release = s.Attempt, release
+	done := a.ctx.Done()
+	// The goroutine's first frame holds the State passed to fn: captured,
+	// it is copied once, where a field of a would be copied twice (the
+	// compiler copies it to a temporary first), and the stack, 2 KiB when
+	// the goroutine starts, is left to fn.
+	fn, ctx := a.c.fn, a.ctx
 	go func() {
-		r, err := c.protect(ctx, s)
-		release() // the function returned: its slots are free, abandoned or not
-		w.r, w.err = r, err
-		if !w.state.CompareAndSwap(attemptRunning, attemptReturned) {
-			c.p.abandoned.Add(-1)
-			c.late(ctx, s.Attempt, time.Since(w.abandonedAt), err)
-			return
-		}
-		close(w.done)
+		defer a.handover()
+		a.r, a.err = fn(ctx, s)
 	}()
-	select {
-	case <-w.done:
-		return w.r, w.err, false
-	case <-ctx.Done():
+	<-done
+	a.stop = time.Now()
+	if !a.state.CompareAndSwap(attemptRunning, attemptAbandoned) {
+		return a.r, a.err, false // the function returned (as the context ended, maybe): its result stands
 	}
-	w.abandonedAt = time.Now()
-	if !w.state.CompareAndSwap(attemptRunning, attemptAbandoned) {
-		<-w.done // the function returned as ctx ended: its result stands
-		return w.r, w.err, false
+	cause := context.Cause(a.ctx)
+	if e := a.ended.Load(); e != nil {
+		cause = *e
 	}
-	c.p.abandoned.Add(1) // until the function returns
+	a.c.p.abandoned.Add(1) // until the function returns
 	var zero R
-	return zero, &AbandonedError{Cause: context.Cause(ctx)}, true
+	return zero, &AbandonedError{Cause: cause}, true
+}
+
+// handover ends the function's goroutine: a panic becomes a *[PanicError],
+// so that no slot or goroutine is leaked and the caller's program
+// survives; the slots are given back; the result goes to the caller, or is
+// reported late if the caller abandoned the attempt.
+func (a *runner[R]) handover() {
+	if v := recover(); v != nil {
+		var zero R
+		a.r, a.err = zero, &PanicError{Value: v, Stack: debug.Stack()}
+	}
+	a.release() // the function returned: its slots are free, abandoned or not
+	// a.r and a.err are read by the caller only if this swap succeeds.
+	if a.state.CompareAndSwap(attemptRunning, attemptReturned) {
+		a.cancel() // wakes the caller
+		return
+	}
+	a.c.p.abandoned.Add(-1)
+	a.c.late(a.ctx, a.attempt, time.Since(a.stop), a.err)
+}
+
+// end is the attempt's [State.End]: it ends the attempt's context, and err
+// becomes the attempt's failure, unless the context had ended already.
+func (a *runner[R]) end(err error) {
+	if err == nil || a.ctx.Err() != nil {
+		return
+	}
+	a.ended.CompareAndSwap(nil, &err)
+	a.cancel()
 }
 
 // late reports the result of an abandoned attempt, which is discarded.
@@ -639,17 +732,6 @@ func (e *AbandonedError) Error() string {
 
 // Unwrap returns the cause.
 func (e *AbandonedError) Unwrap() error { return e.Cause }
-
-// protect calls fn, turning a panic into a *PanicError so that no permit or
-// goroutine is leaked and the caller's program survives.
-func (c *call[R]) protect(ctx context.Context, s State) (r R, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = &PanicError{Value: v, Stack: debug.Stack()}
-		}
-	}()
-	return c.fn(ctx, s)
-}
 
 // classify consults the caller's context first: a caller that gave up makes
 // the attempt canceled whatever the error says (langchaingo's openai client

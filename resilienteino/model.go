@@ -557,7 +557,7 @@ func isEmpty(msg *schema.Message) bool {
 
 // check runs the built-in checks, then the caller's.
 func (m *ChatModel) check(msg *schema.Message, r reply.Reply, ev taxonomy.Evidence, seen bool) error {
-	if err := reply.Check(r, ev, seen); err != nil {
+	if err := reply.Check(r, &ev, seen); err != nil {
 		return err
 	}
 	for _, check := range m.cfg.checks {

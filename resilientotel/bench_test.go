@@ -12,6 +12,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/resilientgo/resilient"
+	"github.com/resilientgo/resilient/internal/benchcpu"
 	"github.com/resilientgo/resilient/resilientotel"
 	"github.com/resilientgo/resilient/tools"
 )
@@ -78,9 +79,11 @@ func BenchmarkObserver(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.ReportAllocs()
+				stop := benchcpu.Start(b)
 				for b.Loop() {
 					_ = fn(ctx)
 				}
+				stop()
 			})
 		}
 	}

@@ -72,6 +72,18 @@ func BenchmarkClassifyWire(b *testing.B) {
 	}
 }
 
+// BenchmarkClassifyLongText is the long texts users paste, without a
+// status: stack traces, an exception group, a CDN's block page
+// (longTexts), in turn. Nothing decides early on them, so every reader
+// runs to the end of the text.
+func BenchmarkClassifyLongText(b *testing.B) {
+	errs := longTexts()
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		taxonomy.Classify(errs[i%len(errs)])
+	}
+}
+
 // BenchmarkClassifyLargeBody is a 502 whose body is a 64 KiB HTML page, as
 // huggingface and mistral put the raw body in the text.
 func BenchmarkClassifyLargeBody(b *testing.B) {

@@ -49,20 +49,19 @@ func Classify(err error) (c Class) {
 	// An HTML error page or a dumped body: the provider's status and message
 	// come first, and reading on would only cost time.
 	text = text[:min(len(text), maxText)]
-	lower := strings.ToLower(text)
+	var t lowered
+	t.prepare(text)
+	lower := t.s
 	member := false
 	if ev.Status == 0 {
-		ev.Status, member = textStatus(lower)
+		ev.Status, member = textStatus(&t)
 	}
 	// An empty message is contained in every text: nothing to join.
 	if msg := BoundMessage(ev.ErrorMessage); !strings.Contains(text, msg) {
 		// ToLower maps rune by rune, so this equals lowering the joined text.
 		lower += ": " + strings.ToLower(msg)
+		t.set(lower)
 	}
-
-	var t lowered
-	t.set(lower)
-	t.text = text
 	c = decide(err, &ev, &t, member)
 	if c.Kind == Permanent {
 		if !c.ModelMissing {
@@ -77,7 +76,7 @@ func Classify(err error) (c Class) {
 	}
 	c = applyShouldRetry(c, ev.ShouldRetry)
 	c.AccountFailure = c.AccountFailure && c.Kind == Permanent
-	c.RetryAfter, c.WaitSource = ev.wait(c.Kind, lower)
+	c.RetryAfter, c.WaitSource = ev.wait(c.Kind, &t)
 	return c
 }
 
@@ -124,8 +123,10 @@ func decide(err error, ev *Evidence, t *lowered, memberStatus bool) Class {
 		// The same in other words: a size (tokens, length, batch, input)
 		// over a ceiling (maximum, exceeds, range, more than) in one
 		// clause.
-		if f := t.reading().overflow; f != nil {
-			return f.class()
+		if t.mayHoldAny(sizeWords) {
+			if f := t.reading().overflow; f.found() {
+				return f.class()
+			}
 		}
 	}
 	if r, ok := unloadableRules.first(t); ok {
@@ -141,7 +142,7 @@ func decide(err error, ev *Evidence, t *lowered, memberStatus bool) Class {
 	// "insufficient balance (1008)" with type api_error) say nothing else.
 	if ev.Status < 500 {
 		if r, ok := billingRules.first(t); ok {
-			if r.hinted != Unknown && liftsByItself(lower) {
+			if r.hinted != Unknown && liftsByItself(t) {
 				return Class{Kind: r.hinted, Rule: r.name + " that lifts by itself"}
 			}
 			return r.class()
@@ -159,8 +160,8 @@ func decide(err error, ev *Evidence, t *lowered, memberStatus bool) Class {
 	// an option or a flag of the request is refused: local servers send
 	// every error as a 500 (llama.cpp's "Unsupported param: tools"), and
 	// the same request fails the same way.
-	if ev.Status/100 == 5 {
-		if f := t.reading().param; f != nil {
+	if ev.Status/100 == 5 && t.mayHoldAny(paramWords) {
+		if f := t.reading().param; f.found() {
 			return f.class()
 		}
 	}
@@ -170,7 +171,7 @@ func decide(err error, ev *Evidence, t *lowered, memberStatus bool) Class {
 	// status there (LiteLLM's Bedrock event stream: 'status_code': 400
 	// around a serviceUnavailableException). The provider's code decides.
 	if memberStatus && ev.Status/100 == 4 {
-		if c, ok := textCode(lower); ok && (c.Kind == Overloaded || c.Kind == Transient) {
+		if c, ok := textCode(t); ok && (c.Kind == Overloaded || c.Kind == Transient) {
 			return c
 		}
 	}
@@ -183,10 +184,10 @@ func decide(err error, ev *Evidence, t *lowered, memberStatus bool) Class {
 	if r, ok := lookupCode(ev.ErrorType); ok {
 		return t.serverRefusesParam(r.typeClass(ev.ErrorType))
 	}
-	if c, ok := textCode(lower); ok {
+	if c, ok := textCode(t); ok {
 		return t.serverRefusesParam(c)
 	}
-	if c, ok := grpcKind(lower); ok {
+	if c, ok := grpcKind(t); ok {
 		return c
 	}
 	if c, ok := transportClass(err); ok {
@@ -200,17 +201,17 @@ func decide(err error, ev *Evidence, t *lowered, memberStatus bool) Class {
 	// Request", "error_type": "Validation"), the names of failures the text
 	// writes (exception classes, status names), an OS error number, then
 	// what its clauses say.
-	if f, ok := memberName(t.text); ok {
+	if f, ok := memberName(t); ok {
 		return t.serverRefusesParam(f.class())
 	}
 	rd := t.reading()
-	if f, ok := best(rd.names, true); ok {
+	if f, ok := best(rd.names.all(), true); ok {
 		return f.class()
 	}
-	if rd.errno != nil {
+	if rd.errno.found() {
 		return rd.errno.class()
 	}
-	if f, ok := best(rd.clues, false); ok {
+	if f, ok := best(rd.clues.all(), false); ok {
 		return f.class()
 	}
 	if isFailureStatus(ev.Status) {
@@ -218,7 +219,7 @@ func decide(err error, ev *Evidence, t *lowered, memberStatus bool) Class {
 		// more: read it as HTTP's class of it (4xx, 5xx).
 		return statusClass(ev.Status)
 	}
-	if s := bodyStatus(lower); s != 0 {
+	if s := bodyStatus(t); s != 0 {
 		ev.Status = s
 		return statusClass(s)
 	}
@@ -242,9 +243,9 @@ func definedStatus(status int) bool {
 // "GenerateRequestsPerMinutePerProjectPerModel-FreeTier", Google Cloud's
 // "..._requests_per_minute"). A quota per day or per month is left
 // exhausted: no retry of this call outlives it.
-func liftsByItself(lower string) bool {
-	_, hinted := retryHint(lower)
-	return hinted || perMinuteRE.MatchString(lower)
+func liftsByItself(t *lowered) bool {
+	_, hinted := retryHint(t)
+	return hinted || perMinuteRE.MatchString(t.s)
 }
 
 var perMinuteRE = regexp.MustCompile(`per[ _]?minute`)

@@ -1,7 +1,6 @@
 package taxonomy
 
 import (
-	"iter"
 	"regexp"
 	"strings"
 )
@@ -181,8 +180,9 @@ var grpcCodes = map[string]grpcClass{
 }
 
 // grpcKind classifies the gRPC code in the text, if there is one.
-func grpcKind(lower string) (Class, bool) {
-	if !strings.Contains(lower, "rpc error: code = ") {
+func grpcKind(t *lowered) (Class, bool) {
+	lower := t.s
+	if t.index(lower, rpcErrorLit) < 0 {
 		return Class{}, false
 	}
 	m := grpcCodeRE.FindStringSubmatchIndex(lower)
@@ -202,11 +202,16 @@ func grpcKind(lower string) (Class, bool) {
 // The first one codeKinds knows decides. Like the error type read by the
 // transport, it is broader than the status, so it decides only when no
 // status did.
-func textCode(lower string) (Class, bool) {
-	for name := range memberValues(lower, jsonCodeKeys) {
+func textCode(t *lowered) (Class, bool) {
+	lower := t.s
+	var buf [maxMembers]string
+	for _, name := range memberValues(t, lower, jsonCodeKeys, buf[:0]) {
 		if r, ok := lookupCode(name); ok {
 			return r.typeClass(name), true
 		}
+	}
+	if !t.mayHold(exceptionLit.grams) {
+		return Class{}, false
 	}
 	for rest := lower; ; {
 		i := strings.Index(rest, "exception")
@@ -224,29 +229,42 @@ func textCode(lower string) (Class, bool) {
 	}
 }
 
+var (
+	exceptionLit = lit("exception")
+	rpcErrorLit  = lit("rpc error: code = ")
+)
+
 // jsonCodeKeys are the members of an error body that hold a code or type, in
 // both quotings.
-var jsonCodeKeys = []string{`"type"`, `"code"`, `"status"`, `'type'`, `'code'`}
+var jsonCodeKeys = lits(`"type"`, `"code"`, `"status"`, `'type'`, `'code'`)
 
-// memberValues yields the quoted value of every member of a body pasted
+// memberValues appends the quoted value of every member of a body pasted
 // into the text that one of keys names: key by key, each in the order of
-// the text.
-func memberValues(lower string, keys []string) iter.Seq[string] {
-	return func(yield func(string) bool) {
-		for _, key := range keys {
-			for rest := lower; ; {
-				i := strings.Index(rest, key)
-				if i < 0 {
-					break
-				}
-				rest = rest[i+len(key):]
-				if value, ok := quotedValue(rest); ok && !yield(value) {
-					return
-				}
+// the text, as many as values has room for.
+func memberValues(t *lowered, s string, keys []literal, values []string) []string {
+	if strings.IndexByte(s, '"') < 0 && strings.IndexByte(s, '\'') < 0 {
+		return values // no quote, no member
+	}
+	for _, key := range keys {
+		if !t.mayHold(key.grams) {
+			continue
+		}
+		for rest := s; len(values) < cap(values); {
+			i := strings.Index(rest, key.s)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(key.s):]
+			if value, ok := quotedValue(rest); ok {
+				values = append(values, value)
 			}
 		}
 	}
+	return values
 }
+
+// maxMembers bounds the member values read of one text.
+const maxMembers = 16
 
 // quotedValue reads `: "value"` (or single-quoted) at the start of s.
 func quotedValue(s string) (string, bool) {

@@ -43,6 +43,12 @@ func TestMustContainRejectsABadPrefilter(t *testing.T) {
 func TestRulePrefilters(t *testing.T) {
 	for _, rules := range [][]textRule{sizeLimitRules.rules, overflowRules.rules, unloadableRules.rules, billingRules.rules, textRules} {
 		for _, r := range rules {
+			if r.serverStatus {
+				if r.need != "" || r.re != nil || r.lit != "" || r.test != nil {
+					t.Errorf("rule %s: a test of the lowered text needs nothing else", r.name)
+				}
+				continue
+			}
 			if r.test != nil {
 				if r.need == "" || r.re != nil || r.lit != "" {
 					t.Errorf("rule %s: a test needs a prefilter and nothing else", r.name)
@@ -115,66 +121,75 @@ func TestNewFamilyRejectsARuleWithoutItsWords(t *testing.T) {
 	}
 }
 
-// TestPairsNeverHideALiteral checks the byte-pair prefilter against every
-// rule and family word: a text that holds the literal, anywhere, must hold
-// its pairs, or the rule would be passed over for a text it matches.
-func TestPairsNeverHideALiteral(t *testing.T) {
+// TestGramsNeverHideALiteral checks the trigram prefilter against every
+// rule, family word and literal a pattern requires: a text that holds the
+// literal, anywhere, must hold its grams, or the rule would be passed over
+// for a text it matches.
+func TestGramsNeverHideALiteral(t *testing.T) {
 	var literals []string
+	add := func(r textRule) {
+		literals = append(literals, r.lit+r.need)
+		if r.re != nil {
+			for _, all := range r.re.anyOf {
+				literals = append(literals, all...)
+			}
+		}
+	}
 	for _, f := range []*family{&sizeLimitRules, &overflowRules, &unloadableRules, &billingRules, &missingModelRules, &accountRules, &contentRules} {
 		literals = append(literals, f.words...)
 		for _, r := range f.rules {
-			literals = append(literals, r.lit+r.need)
+			add(r)
 		}
 	}
 	for _, r := range textRules {
-		literals = append(literals, r.lit+r.need)
+		add(r)
 	}
 	for _, lit := range literals {
 		var text lowered
-		text.set(strings.Repeat(" ", minPairedLen) + lit + " after")
-		if !text.paired || !text.mayHold(pairsOf(lit)) {
-			t.Errorf("a text holding %q does not hold its pairs", lit)
+		text.set(strings.Repeat(" ", minGramLen) + lit + " after")
+		if !text.hasGrams || !text.mayHold(gramsOf(lit)) {
+			t.Errorf("a text holding %q does not hold its grams", lit)
 		}
 	}
 }
 
-// TestPairsOf checks which pairs are kept of a literal: all of a short one,
-// once each, and of a long one maxLiteralPairs spread from its first byte
-// to its last.
-func TestPairsOf(t *testing.T) {
+// TestGramsOf checks which trigrams are kept of a literal: none of one
+// shorter than three bytes, all of a short one, once each, and of a long
+// one maxLiteralGrams spread from its first byte to its last.
+func TestGramsOf(t *testing.T) {
 	tests := []struct {
 		lit  string
 		want []uint16
 	}{
 		{"", nil},
-		{"a", nil},
-		{"ab", []uint16{pairOf('a', 'b')}},
-		{"abab", []uint16{pairOf('a', 'b'), pairOf('b', 'a')}}, // "ab" once
-		{"abcdefg", []uint16{pairOf('a', 'b'), pairOf('b', 'c'), pairOf('c', 'd'), pairOf('d', 'e'), pairOf('e', 'f'), pairOf('f', 'g')}},
-		// 10 pairs: those at 0, 1, 3, 5, 7 and 9 (k*9/5 for k = 0..5).
-		{"abcdefghijk", []uint16{pairOf('a', 'b'), pairOf('b', 'c'), pairOf('d', 'e'), pairOf('f', 'g'), pairOf('h', 'i'), pairOf('j', 'k')}},
+		{"ab", nil},
+		{"abc", []uint16{gramOf('a', 'b', 'c')}},
+		{"abcabc", []uint16{gramOf('a', 'b', 'c'), gramOf('b', 'c', 'a'), gramOf('c', 'a', 'b')}}, // "abc" once
+		{"abcdefgh", []uint16{gramOf('a', 'b', 'c'), gramOf('b', 'c', 'd'), gramOf('c', 'd', 'e'), gramOf('d', 'e', 'f'), gramOf('e', 'f', 'g'), gramOf('f', 'g', 'h')}},
+		// 10 grams: those at 0, 1, 3, 5, 7 and 9 (k*9/5 for k = 0..5).
+		{"abcdefghijkl", []uint16{gramOf('a', 'b', 'c'), gramOf('b', 'c', 'd'), gramOf('d', 'e', 'f'), gramOf('f', 'g', 'h'), gramOf('h', 'i', 'j'), gramOf('j', 'k', 'l')}},
 	}
 	for _, tt := range tests {
-		if got := pairsOf(tt.lit); !slices.Equal(got, tt.want) {
-			t.Errorf("pairsOf(%q): got %v, want %v", tt.lit, got, tt.want)
+		if got := gramsOf(tt.lit); !slices.Equal(got, tt.want) {
+			t.Errorf("gramsOf(%q): got %v, want %v", tt.lit, got, tt.want)
 		}
 	}
 	var text lowered
-	long := "xy" + strings.Repeat(" ", minPairedLen-2)
+	long := "xyz" + strings.Repeat(" ", minGramLen-3)
 	text.set(long)
-	if !text.paired || !text.mayHold(pairsOf("xy")) || text.mayHold(pairsOf("yx")) || text.mayHold(pairsOf("xyz")) {
-		t.Errorf("the pairs of a text of %d bytes: a pair it holds looks absent, or one it lacks present", len(long))
+	if !text.hasGrams || !text.mayHold(gramsOf("xyz")) || text.mayHold(gramsOf("zyx")) || text.mayHold(gramsOf("xyzw")) {
+		t.Errorf("the grams of a text of %d bytes: a gram it holds looks absent, or one it lacks present", len(long))
 	}
-	// A shorter text gets no set: every literal may be in it, and the pairs
+	// A shorter text gets no set: every literal may be in it, and the grams
 	// of the text before are gone.
-	text.set(long[:minPairedLen-1])
-	if text.paired || !text.mayHold(pairsOf("yx")) {
-		t.Errorf("a text of %d bytes: paired %v, or a literal is ruled out", minPairedLen-1, text.paired)
+	text.set(long[:minGramLen-1])
+	if text.hasGrams || !text.mayHold(gramsOf("zyx")) {
+		t.Errorf("a text of %d bytes: set built %v, or a literal is ruled out", minGramLen-1, text.hasGrams)
 	}
-	text.set("ab" + long)
-	text.set("z" + long)
-	if text.mayHold(pairsOf("ab")) || text.mayHold(pairsOf("xyz")) || !text.mayHold(pairsOf("zxy")) {
-		t.Errorf("set kept the pairs of the text before, or lost its own")
+	text.set("abc" + long)
+	text.set("w" + long)
+	if text.mayHold(gramsOf("abc")) || text.mayHold(gramsOf("xyzw")) || !text.mayHold(gramsOf("wxyz")) {
+		t.Errorf("set kept the grams of the text before, or lost its own")
 	}
 }
 

@@ -11,21 +11,38 @@ import (
 // operating system's error number. Classify weighs it with the rest of
 // the evidence (see decide); the scan runs once, on the first need.
 type reading struct {
-	names     []finding // names that mean something, in the order of the text
-	clues     []finding // clauses that mean something, in the order of the text
-	overflow  *finding  // the first clause that says the request is over a size limit
-	param     *finding  // the first clause that says a parameter, option or flag is refused
-	errno     *finding  // the first OS error number the text gives
-	namesRead int       // names looked up, bounded by maxNames
-	buf       [2*maxFindings + 3]finding
+	names     findings // names that mean something, in the order of the text
+	clues     findings // clauses that mean something, in the order of the text
+	overflow  finding  // the first clause that says the request is over a size limit
+	param     finding  // the first clause that says a parameter, option or flag is refused
+	errno     finding  // the first OS error number the text gives
+	namesRead int      // names looked up, bounded by maxNames
 }
 
+// findings holds up to maxFindings findings, in the order found.
+type findings struct {
+	list [maxFindings]finding
+	n    int
+}
+
+func (fs *findings) add(f finding) {
+	if fs.n < len(fs.list) {
+		fs.list[fs.n] = f
+		fs.n++
+	}
+}
+
+func (fs *findings) full() bool     { return fs.n == len(fs.list) }
+func (fs *findings) all() []finding { return fs.list[:fs.n] }
+
 // A finding is one piece of evidence the reader found: the rule that
-// names it and what it means.
+// names it and what it means. The zero finding is none.
 type finding struct {
 	rule  string
 	means meaning
 }
+
+func (f finding) found() bool { return f.rule != "" }
 
 func (f finding) class() Class {
 	return Class{Kind: f.means.kind, Rule: f.rule, ModelMissing: f.means.missing, AccountFailure: f.means.account}
@@ -40,65 +57,95 @@ const (
 )
 
 // read scans text, the error's text as written (its case tells names
-// apart), at most maxText of it.
-func (r *reading) read(text string) {
+// apart), at most maxText of it. lower is text lowercased, which holds the
+// same words at the same places when aligned is set (an ASCII text).
+func (r *reading) read(text, lower string, aligned bool) {
 	text = text[:min(len(text), maxText)]
-	r.names, r.clues = r.buf[:0:maxFindings], r.buf[maxFindings:maxFindings:2*maxFindings]
 	var cs concepts
-	var low [32]byte
+	var low [64]byte
 	nonASCII := false
 	for i := 0; i < len(text); {
 		c := text[i]
-		if c == ':' && strings.HasPrefix(text[i+1:], "//") {
-			// A URL's words are no words of the message; the URL itself is
-			// an endpoint ("https://.../chat/completions not found").
-			i = skipURL(text, i)
-			cs.add("url", cWhere)
-			continue
-		}
-		if !isNameByte(c) {
-			if c >= 0x80 {
-				nonASCII = true
+		if cl := byteClass[c]; cl&bName == 0 {
+			if cl&bMark == 0 {
+				i++ // a space, most of the time
+				continue
 			}
-			if endsClause(text, i) {
+			switch {
+			case c == ':' && strings.HasPrefix(text[i+1:], "//"):
+				// A URL's words are no words of the message; the URL itself
+				// is an endpoint ("https://.../chat/completions not found").
+				i = skipURL(text, i)
+				cs.add("url", cWhere)
+				continue
+			case c >= 0x80:
+				nonASCII = true
+			case byteClass[c]&bEnds != 0 && endsClause(text, i):
 				r.endClause(&cs)
 			}
 			i++
 			continue
 		}
+		// A word: its shape says whether it is written as a name.
 		j := i
-		digits := true
-		for j < len(text) && isNameByte(text[j]) {
-			digits = digits && isDigit(text[j])
+		var seen byte // the classes of its bytes
+		hump, joined := false, false
+		for j < len(text) {
+			b := byteClass[text[j]]
+			if b&bName == 0 {
+				break
+			}
+			if b&(bUpper|bUnder) != 0 {
+				switch {
+				case b&bUpper != 0 && seen&bLower != 0 && byteClass[text[j-1]]&bLower != 0:
+					hump = true
+				case b&bUnder != 0 && j > i && j+1 < len(text) && byteClass[text[j-1]]&bLetter != 0 && byteClass[text[j+1]]&bLetter != 0:
+					joined = true
+				}
+			}
+			seen |= b
 			j++
 		}
 		run := text[i:j]
 		switch {
-		case digits:
-			cs.digits = true
-		case isKey(text, i, j):
+		case seen&bLetter == 0:
+			if seen&bDigit != 0 {
+				cs.digits = true
+			}
+		case i > 0 && (text[i-1] == '"' || text[i-1] == '\'') && isKey(text, i, j):
 			// A JSON member's name ("param", "message", "type") is no
 			// word of the message.
 		default:
-			if len(run) <= len(low) {
-				w := lowerInto(low[:0], run)
-				r.word(&cs, w, text, j)
+			var w string
+			if aligned {
+				w = lower[i:j]
+			} else if len(run) <= len(low) {
+				w = string(lowerInto(low[:0], run))
 			}
-			if structuredName(run) && r.namesRead < maxNames {
-				r.namesRead++
-				if m, decided, ok := nameMeaning(run); ok && len(r.names) < maxFindings {
-					r.names = append(r.names, finding{`name "` + run + `" (` + decided + `)`, m})
+			name := hump || joined || seen&bLower == 0 && len(run) >= 7
+			if !name || joined {
+				// Words joined by underscores are a word of their own
+				// ("max_new_tokens") or their parts.
+				if c, ok := sense(w); ok {
+					cs.add(w, c)
+				} else {
+					r.word(&cs, w, text, j)
 				}
-				// A name's words are words of its clause too:
-				// "SyntaxError" is a parser's, "InvalidRequestException" a
-				// request at fault.
-				if strings.IndexByte(run, '_') < 0 {
-					var buf [8]string
-					for _, w := range nameWords(run, buf[:0]) {
-						if c, ok := words[w]; ok {
-							cs.add(w, c)
-						}
-					}
+			}
+			if name && r.namesRead < maxNames && w != "" {
+				r.namesRead++
+				// The words of a CamelCase name are words of its clause
+				// too: "SyntaxError" is a parser's, "InvalidRequestException"
+				// a request at fault.
+				into := &cs
+				if joined {
+					into = nil
+				}
+				if m, decided, ok := nameMeaning(run, w, into); ok && !r.names.full() {
+					r.names.add(finding{`name "` + run + `" (` + decided + `)`, m})
+				}
+				if !r.errno.found() && w == "winerror" {
+					r.errno, _ = errnoAfter(text[j:])
 				}
 			}
 		}
@@ -110,25 +157,55 @@ func (r *reading) read(text string) {
 	}
 }
 
-// word adds the word w (lowercase, a view of a scratch buffer) to the
-// clause; at is where it ends in text.
-func (r *reading) word(cs *concepts, w []byte, text string, at int) {
-	if c, ok := words[string(w)]; ok {
-		cs.add(string(w), c)
-	} else if strings.IndexByte(string(w), '_') >= 0 {
+// The classes of bytes the reader tells apart, one table lookup a byte.
+const (
+	bName   = 1 << iota // a byte of a word: a letter, a digit, an underscore
+	bLetter             // a letter
+	bUpper              // an uppercase letter
+	bLower              // a lowercase letter
+	bDigit              // a digit
+	bUnder              // an underscore
+	bEnds               // a byte that may end a clause (see endsClause)
+	bMark               // a byte the reader looks at when no word holds it: bEnds, ':' and beyond ASCII
+)
+
+var byteClass = func() (t [256]byte) {
+	for c := 0; c < 256; c++ {
+		switch {
+		case c >= 'a' && c <= 'z':
+			t[c] = bName | bLetter | bLower
+		case c >= 'A' && c <= 'Z':
+			t[c] = bName | bLetter | bUpper
+		case c >= '0' && c <= '9':
+			t[c] = bName | bDigit
+		case c == '_':
+			t[c] = bName | bUnder
+		case c >= 0x80:
+			t[c] = bMark
+		}
+	}
+	for _, c := range "\n;!?{}.\"'" {
+		t[c] |= bEnds | bMark
+	}
+	t[':'] |= bMark
+	return t
+}()
+
+// word adds the word w (lowercase), which is no sense, to the clause; at
+// is where it ends in text.
+func (r *reading) word(cs *concepts, w string, text string, at int) {
+	if strings.IndexByte(w, '_') >= 0 {
 		// "prompt_tokens", "max_seq_len", "invalid_request_error": its parts.
-		for part := range strings.SplitSeq(string(w), "_") {
-			if c, ok := words[part]; ok {
+		for part := range strings.SplitSeq(w, "_") {
+			if c, ok := sense(part); ok {
 				cs.add(part, c)
 			}
 		}
 	} else {
 		cs.add("", 0)
 	}
-	if r.errno == nil && (string(w) == "errno" || string(w) == "winerror") {
-		if f, ok := errnoAfter(text[at:]); ok {
-			r.errno = r.keep(f)
-		}
+	if (w[0] == 'e' || w[0] == 'w') && !r.errno.found() && (w == "errno" || w == "winerror") {
+		r.errno, _ = errnoAfter(text[at:])
 	}
 }
 
@@ -140,27 +217,17 @@ func skipURL(text string, i int) int {
 	return i
 }
 
-// keep stores f in the reading's own storage.
-func (r *reading) keep(f finding) *finding {
-	i := 2 * maxFindings
-	for r.buf[i].rule != "" {
-		i++
-	}
-	r.buf[i] = f
-	return &r.buf[i]
-}
-
 // endClause reads what the clause's concepts mean and starts the next.
 func (r *reading) endClause(cs *concepts) {
 	if cs.set != 0 {
-		if r.overflow == nil && cs.overflow() {
-			r.overflow = r.keep(finding{`words "` + cs.sizeWord + ` … ` + cs.limitWord + `"`, mean(ContextOverflow)})
+		if !r.overflow.found() && cs.overflow() {
+			r.overflow = finding{`words "` + cs.sizeWord + ` … ` + cs.limitWord + `"`, mean(ContextOverflow)}
 		}
-		if r.param == nil && cs.paramFault() {
-			r.param = r.keep(finding{`words "` + cs.faultWord + ` … ` + cs.partWord + `"`, mean(Permanent)})
+		if !r.param.found() && cs.paramFault() {
+			r.param = finding{`words "` + cs.faultWord + ` … ` + cs.partWord + `"`, mean(Permanent)}
 		}
-		if c, ok := cs.clue(); ok && len(r.clues) < maxFindings {
-			r.clues = append(r.clues, finding{`words "` + c.words + `"`, c.means})
+		if c, ok := cs.clue(); ok && !r.clues.full() {
+			r.clues.add(finding{`words "` + c.words + `"`, c.means})
 		}
 	}
 	*cs = concepts{}
@@ -183,7 +250,7 @@ func best(fs []finding, last bool) (finding, bool) {
 	return b, true
 }
 
-func isNameByte(c byte) bool { return isDigit(c) || isLower(c) || isUpper(c) || c == '_' }
+func isNameByte(c byte) bool { return byteClass[c]&bName != 0 }
 
 // lowerInto appends s, lowercased, to dst.
 func lowerInto(dst []byte, s string) []byte {
@@ -316,7 +383,7 @@ var cjkClues = []cjkClue{
 // readCJK reads the Chinese clues of a text.
 func (r *reading) readCJK(text string) {
 	for _, c := range cjkClues {
-		if len(r.clues) == maxFindings {
+		if r.clues.full() {
 			return
 		}
 		if !strings.Contains(text, c.phrase) {
@@ -327,31 +394,32 @@ func (r *reading) readCJK(text string) {
 			found = found || strings.Contains(text, w)
 		}
 		if found {
-			r.clues = append(r.clues, finding{c.rule, c.means})
+			r.clues.add(finding{c.rule, c.means})
 		}
 	}
 }
 
 // memberKeys are the members of an error body that hold its type or code,
 // read by nameMeaning: each provider names them its own way.
-var memberKeys = []string{
+var memberKeys = lits(
 	`"type"`, `"code"`, `"error_code"`, `"errorCode"`, `"error_type"`, `"errorType"`, `"__type"`, `"status"`, `"reason"`,
 	`'type'`, `'code'`, `'error_code'`, `'error_type'`, `'status'`, `'reason'`,
-}
+)
 
 // memberName finds the most specific meaning among the types and codes
 // of a body pasted into the text ("code": "InvalidParameter", 'type':
 // 'Bad Request', "error_type": "Validation", "code": "Throttling.RateQuota").
 // Dotted codes are read segment by segment.
-func memberName(text string) (finding, bool) {
+func memberName(t *lowered) (finding, bool) {
 	var fs [maxFindings]finding
 	found := fs[:0]
-	for value := range memberValues(text, memberKeys) {
+	var buf [maxMembers]string
+	for _, value := range memberValues(t, t.text, memberKeys, buf[:0]) {
 		if len(value) > 64 || len(found) == len(fs) {
 			continue
 		}
 		for segment := range strings.SplitSeq(value, ".") {
-			if m, decided, ok := nameMeaning(segment); ok && len(found) < len(fs) {
+			if m, decided, ok := nameMeaning(segment, strings.ToLower(segment), nil); ok && len(found) < len(fs) {
 				found = append(found, finding{`type "` + value + `" (` + decided + `)`, m})
 			}
 		}

@@ -1,7 +1,6 @@
 package taxonomy
 
 import (
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,9 +17,13 @@ type textRule struct {
 	kind Kind
 	name string                  // Class.Rule when it matches
 	lit  string                  // a literal phrase, matched with strings.Contains
-	re   *regexp.Regexp          // or an anchored pattern
+	re   *guarded                // or an anchored pattern
 	test func(lower string) bool // or a test that reads numbers out of the text
-	need string                  // a literal every match of re or test contains: they run only when it is present
+	// serverStatus marks the one rule that reads the numbers the status
+	// reader found (serverStatusWords), called directly so that the
+	// lowered text stays on the stack
+	serverStatus bool
+	need         string // a literal every match of re or test contains: they run only when it is present
 	// hinted, when not Unknown, is the kind when the text says the limit
 	// lifts by itself: a retry hint ("Please retry in 12.3s") or a quota
 	// counted per minute.
@@ -34,20 +37,27 @@ type textRule struct {
 	// content marks the rules that say the provider refused the request
 	// for what it says: never an account failure.
 	content bool
-	// pairs are byte pairs of lit or need: a text without one of them is
+	// grams are trigrams of lit or need: a text without one of them is
 	// passed over without a scan.
-	pairs []uint16
+	grams []uint16
 }
 
 func (r *textRule) match(t *lowered) bool {
-	if !t.mayHold(r.pairs) {
+	if !t.mayHold(r.grams) {
 		return false
 	}
 	switch {
 	case r.re != nil:
 		// The literal check first: it is much faster than the pattern, which
 		// Go cannot skip ahead through when it starts with \b.
-		return strings.Contains(t.s, r.need) && r.re.MatchString(t.s)
+		if r.re.windowed(t) {
+			// The windows are found by scanning for the literals: a scan
+			// for need first would read the text once more.
+			return t.mayHold(r.grams) && r.re.matchWindows(t)
+		}
+		return strings.Contains(t.s, r.need) && r.re.matchIn(t)
+	case r.serverStatus:
+		return serverStatusWords(t)
 	case r.test != nil:
 		return strings.Contains(t.s, r.need) && r.test(t.s)
 	}
@@ -61,20 +71,20 @@ func (r textRule) class() Class {
 
 // marker is a literal phrase rule named `marker "<phrase>"`.
 func marker(kind Kind, phrase string) textRule {
-	return textRule{kind: kind, name: `marker "` + phrase + `"`, lit: phrase, pairs: pairsOf(phrase)}
+	return textRule{kind: kind, name: `marker "` + phrase + `"`, lit: phrase, grams: gramsOf(phrase)}
 }
 
 // pattern is an anchored regular expression rule with a readable name. need
 // is a literal that every match contains; the expression runs only when the
 // text holds it.
 func pattern(kind Kind, name, need, expr string) textRule {
-	return textRule{kind: kind, name: name, re: mustContain(need, expr), need: need, pairs: pairsOf(need)}
+	return textRule{kind: kind, name: name, re: mustContain(need, expr), need: need, grams: gramsOf(need)}
 }
 
 // numbers is a rule that reads numbers out of the text with test, which runs
 // only when the text holds need.
 func numbers(kind Kind, name, need string, test func(lower string) bool) textRule {
-	return textRule{kind: kind, name: name, test: test, need: need, pairs: pairsOf(need)}
+	return textRule{kind: kind, name: name, test: test, need: need, grams: gramsOf(need)}
 }
 
 // withHint makes r answer kind instead when the text says the limit lifts
@@ -125,11 +135,11 @@ func accountFailures(f family) family {
 
 // mustContain compiles expr and checks, once at start-up, that need is a
 // plausible prefilter for it: a literal that the expression spells out.
-func mustContain(need, expr string) *regexp.Regexp {
+func mustContain(need, expr string) *guarded {
 	if need == "" || !strings.Contains(expr, need) {
 		panic("taxonomy: prefilter " + strconv.Quote(need) + " is not a literal of " + expr)
 	}
-	return regexp.MustCompile(expr)
+	return guard(expr)
 }
 
 // A family is a list of rules with a few words one of which every rule's
@@ -138,7 +148,7 @@ func mustContain(need, expr string) *regexp.Regexp {
 // against the rules once, at start-up.
 type family struct {
 	words     []string
-	wordPairs [][]uint16
+	wordGrams [][]uint16
 	rules     []textRule
 }
 
@@ -150,7 +160,7 @@ func newFamily(words []string, rules ...textRule) family {
 	}
 	f := family{words: words, rules: rules}
 	for _, w := range words {
-		f.wordPairs = append(f.wordPairs, pairsOf(w))
+		f.wordGrams = append(f.wordGrams, gramsOf(w))
 	}
 	return f
 }
@@ -160,7 +170,7 @@ func (f *family) first(t *lowered) (*textRule, bool) {
 	for i, w := range f.words {
 		// The pair test only saves the scan: a word it lets through is
 		// still looked for.
-		if t.mayHold(f.wordPairs[i]) {
+		if t.mayHold(f.wordGrams[i]) {
 			if strings.Contains(t.s, w) {
 				return firstMatch(f.rules, t)
 			}
@@ -191,6 +201,33 @@ var sizeLimitRules = newFamily([]string{"requested", "context"},
 	numbers(ContextOverflow, `pattern "request larger than the rate limit"`, "requested", requestedOverLimit),
 	pattern(ContextOverflow, `pattern "long context needs extra usage"`, " context", `\brequired for (?:long|1m|extended) context\b`),
 )
+
+// serverStatusRE is a 5xx after the word error, status, code or http, or
+// before a server's reason phrase: "error 503", "status: 502", "HTTP/2 500",
+// "500 Internal ...". serverStatusWords runs it on the words around each
+// 5xx of the text only: a stack trace holds many of the words and few
+// such numbers.
+var serverStatusRE = guard(`\b(?:error|status|code|http)[^a-z0-9]{0,3}5\d\d\b|(?:^|[\s(\[=])5\d\d (?:internal|bad gateway|service|gateway)`)
+
+func serverStatusWords(t *lowered) bool {
+	lower := t.s
+	for _, p := range t.numbers() {
+		if lower[p] != '5' {
+			continue
+		}
+		start, end := max(0, p-8), min(len(lower), p+3+13)
+		for start > 0 && start > p-40 && isWordByte(lower[start-1]) {
+			start--
+		}
+		for end < len(lower) && end < p+60 && isWordByte(lower[end]) {
+			end++
+		}
+		if serverStatusRE.MatchString(lower[start:end]) {
+			return true
+		}
+	}
+	return false
+}
 
 // requestedOverLimit reports whether the text asks for more than its limit
 // in one request, as rate-limit messages write it: "Limit 6000, Used 5034,
@@ -798,7 +835,7 @@ var textRules = []textRule{
 
 	// Transient: the original retry pattern, transport texts, and
 	// langchaingo's stream read failures.
-	pattern(Transient, `marker "5xx"`, "5", `\b(?:error|status|code|http)[^a-z0-9]{0,3}5\d\d\b|(?:^|[\s(\[=])5\d\d (?:internal|bad gateway|service|gateway)`),
+	textRule{kind: Transient, name: `marker "5xx"`, serverStatus: true},
 	marker(Transient, "internal server error"),
 	marker(Transient, "bad gateway"),
 	pattern(Transient, `marker "gateway timeout"`, "gateway time", `gateway time-?out`),

@@ -1,7 +1,6 @@
 package taxonomy
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -9,14 +8,22 @@ import (
 // A statusText finds the HTTP status inside the text of a client that
 // flattens it into a string.
 type statusText struct {
-	need string // a literal every match contains
-	re   *regexp.Regexp
+	need  string // a literal every match contains
+	grams []uint16
+	re    *guarded
+	// read, in place of need and re, reads the status at p, the start of
+	// a number of three digits, from the bytes around it.
+	read func(lower string, p int) bool
 	// member marks the forms that read a member of a pasted body: the
 	// body may be a relay's envelope of its own (see decide).
 	member bool
 }
 
-func status(need, expr string) statusText { return statusText{need: need, re: mustContain(need, expr)} }
+func status(need, expr string) statusText {
+	return statusText{need: need, grams: gramsOf(need), re: mustContain(need, expr)}
+}
+
+func readAt(read func(lower string, p int) bool) statusText { return statusText{read: read} }
 
 func memberStatus(need, expr string) statusText {
 	st := status(need, expr)
@@ -53,11 +60,11 @@ var statusTexts = []statusText{
 	status("error code", `\berror code:? (\d{3})\b`),
 	// A reason phrase with the status after it in brackets: "Forbidden
 	// (403)", .NET's "Too Many Requests (429)".
-	status("(", `\b(?:`+strings.Join(reasonPhrases, "|")+`) \((\d{3})\)`),
+	readAt(phraseThenStatus),
 	// The status before its reason phrase in brackets: .NET's
 	// HttpRequestException "Response status code does not indicate success:
 	// 404 (Not Found).", "HTTP 400 (content_filter)" has its own form above.
-	status("(", `\b(\d{3}) \((?:`+strings.Join(reasonPhrases, "|")+`)\)`),
+	readAt(statusThenPhrase),
 	// A status after a "response code" label and a little punctuation:
 	// Python's print of a pair, "('Response code error: ', 524)",
 	// "Response code: 503", "response status code 502".
@@ -93,33 +100,53 @@ var statusTexts = []statusText{
 
 // textStatus reads the status from a lowercased text, 0 when it holds
 // none, and whether it was read from a member of a pasted body.
-func textStatus(lower string) (status int, member bool) {
-	if !hasFailureNumber(lower) {
+func textStatus(t *lowered) (status int, member bool) {
+	lower := t.s
+	at := t.numbers()
+	if len(at) == 0 {
 		return 0, false // most texts without a status: one scan instead of one per form
 	}
 	for _, st := range statusTexts {
-		if !strings.Contains(lower, st.need) {
+		if st.read != nil {
+			for _, p := range at {
+				if st.read(lower, p) {
+					s, _ := strconv.Atoi(lower[p : p+3])
+					return s, false
+				}
+			}
 			continue
 		}
-		m := st.re.FindStringSubmatchIndex(lower)
-		if m == nil {
+		if !t.mayHold(st.grams) || !strings.Contains(lower, st.need) {
 			continue
 		}
-		// The first group that took part in the match holds the status.
-		for g := 2; g+1 < len(m); g += 2 {
-			if m[g] < 0 {
+		// Each form is tried around each number that may be a status,
+		// not along the whole text: a page or a stack trace holds many
+		// words a form starts with, and few such numbers.
+		for _, p := range at {
+			w := statusWindow(lower, p)
+			if !strings.Contains(w, st.need) {
 				continue
 			}
-			if s, _ := strconv.Atoi(lower[m[g]:m[g+1]]); isFailureStatus(s) {
-				return s, st.member
+			m := st.re.FindStringSubmatchIndex(w)
+			if m == nil {
+				continue
 			}
-			break
+			// The first group that took part in the match holds the status.
+			for g := 2; g+1 < len(m); g += 2 {
+				if m[g] < 0 {
+					continue
+				}
+				if s, _ := strconv.Atoi(w[m[g]:m[g+1]]); isFailureStatus(s) {
+					return s, st.member
+				}
+				break
+			}
 		}
 	}
 	if s := leadingStatus(lower); s != 0 {
 		return s, false
 	}
-	return reasonStatus(lower), false
+	return reasonStatusAt(lower, at), false
 }
 
 // leadingStatus reads the status that opens the message of the TypeScript
@@ -211,13 +238,16 @@ var reasonPhrases = []string{
 // It scans bytes rather than running a pattern: most texts hold no such
 // number, and a page of HTML holds many digits.
 func reasonStatus(lower string) int {
-	for i := range max(len(lower)-4, 0) { // a number, a space and a letter at least
-		c := lower[i]
-		if c != '4' && c != '5' || !isDigit(lower[i+1]) || !isDigit(lower[i+2]) || lower[i+3] != ' ' {
+	var buf [8]int
+	return reasonStatusAt(lower, failureNumbers(lower, buf[:0]))
+}
+
+// reasonStatusAt is reasonStatus on the numbers at the given places, those
+// failureNumbers finds: a status before a reason phrase is one of them.
+func reasonStatusAt(lower string, at []int) int {
+	for _, i := range at {
+		if i+4 > len(lower) || lower[i+3] != ' ' || i > 0 && isWordByte(lower[i-1]) {
 			continue
-		}
-		if i > 0 && isWordByte(lower[i-1]) {
-			continue // part of a longer number or a word
 		}
 		rest := lower[i+4:]
 		for _, phrase := range reasonPhrases {
@@ -244,7 +274,7 @@ var bodyStatuses = map[string]int{
 // both quotings: "title" is the phrase of an RFC 9457 problem details body
 // (NVIDIA NIM's {"status":404,"title":"Not Found","detail":"Function ...:
 // Not found for account ..."}).
-var bodyKeys = []string{`"detail"`, `"message"`, `"error"`, `"title"`, `'detail'`, `'message'`, `'error'`, `'title'`}
+var bodyKeys = lits(`"detail"`, `"message"`, `"error"`, `"title"`, `'detail'`, `'message'`, `'error'`, `'title'`)
 
 // bodyStatus reads the status named by a body whose message is nothing but
 // a reason phrase, as web frameworks write their default errors: FastAPI's
@@ -252,8 +282,9 @@ var bodyKeys = []string{`"detail"`, `"message"`, `"error"`, `"title"`, `'detail'
 // Gateway"}. A phrase inside a longer message ("Model not found") names no
 // status. It runs only when no rule decided, so it costs nothing on the
 // texts that say more.
-func bodyStatus(lower string) int {
-	for value := range memberValues(lower, bodyKeys) {
+func bodyStatus(t *lowered) int {
+	var buf [maxMembers]string
+	for _, value := range memberValues(t, t.s, bodyKeys, buf[:0]) {
 		if s, ok := bodyStatuses[strings.TrimSpace(value)]; ok {
 			return s
 		}
@@ -262,6 +293,83 @@ func bodyStatus(lower string) int {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// phraseThenStatus reads a reason phrase with the status after it in
+// brackets: "Forbidden (403)", .NET's "Too Many Requests (429)".
+func phraseThenStatus(lower string, p int) bool {
+	if p < 3 || p+3 >= len(lower) || lower[p-1] != '(' || lower[p-2] != ' ' || lower[p+3] != ')' {
+		return false
+	}
+	before := lower[:p-2]
+	for _, phrase := range reasonPhrases {
+		if rest, ok := strings.CutSuffix(before, phrase); ok && (rest == "" || !isWordByte(rest[len(rest)-1])) {
+			return true
+		}
+	}
+	return false
+}
+
+// statusThenPhrase reads a status with its reason phrase after it in
+// brackets: .NET's HttpRequestException "Response status code does not
+// indicate success: 404 (Not Found).".
+func statusThenPhrase(lower string, p int) bool {
+	if p > 0 && isWordByte(lower[p-1]) {
+		return false
+	}
+	rest, ok := strings.CutPrefix(lower[p+3:], " (")
+	if !ok {
+		return false
+	}
+	for _, phrase := range reasonPhrases {
+		if strings.HasPrefix(rest, phrase) && strings.HasPrefix(rest[len(phrase):], ")") {
+			return true
+		}
+	}
+	return false
+}
+
+// failureNumbers appends to at where the text holds a number of three
+// digits from 400 to 599 standing alone, which every status the forms of
+// statusTexts read is: at most cap(at) of them, the first ones.
+func failureNumbers(lower string, at []int) []int {
+	for i := 0; i+2 < len(lower) && len(at) < cap(at); i++ {
+		c := lower[i]
+		if !isDigit(c) {
+			continue
+		}
+		j := i
+		for j < len(lower) && isDigit(lower[j]) {
+			j++
+		}
+		if j-i == 3 && (c == '4' || c == '5') {
+			at = append(at, i)
+		}
+		i = j
+	}
+	return at
+}
+
+// Before and after a number, what a status form may read: a client's
+// words and a URL before it ("POST \"https://...\": 429"), a reason
+// phrase after it.
+const (
+	statusBefore = 256
+	statusAfter  = 64
+)
+
+// statusWindow is the text around the number at p that a status form
+// reads, its edges moved out to the ends of words so that \b reads as it
+// does in the whole text.
+func statusWindow(lower string, p int) string {
+	start, end := max(0, p-statusBefore), min(len(lower), p+3+statusAfter)
+	for start > 0 && start > p-statusBefore-32 && isWordByte(lower[start-1]) {
+		start--
+	}
+	for end < len(lower) && end < p+3+statusAfter+32 && isWordByte(lower[end]) {
+		end++
+	}
+	return lower[start:end]
+}
 
 // hasFailureNumber reports whether the text holds three digits from 400 to
 // 599 in a row, which every status written in a text does.

@@ -202,7 +202,8 @@ const (
 	cCompared                          // a size compared with a bound: "input ... more tokens than" (made by add)
 	cTooBig                            // a size "too long", "too large", "too big" (made by add)
 	cOutputLimit                       // "maximum tokens", "max tokens": the output limit in words (made by add)
-	cNotPart                           // "request id": an identifier, no part of the request (made by add)
+	cMax                               // "max", "maximum": before "tokens", the output's limit
+	cRequest                           // "request": before "id", an identifier
 )
 
 // A wordSense is a word and the concepts it carries, with where the word
@@ -256,7 +257,7 @@ var senses = []wordSense{
 	{"body", cPart, `Volcengine Ark "could not parse the JSON body of your request"; vLLM "'loc': ('body',)"`},
 	{"json", cPart, `Volcengine Ark "the JSON body of your request"; Anthropic "invalid JSON"`},
 	{"schema", cPart, `OpenAI "Invalid schema for function"; DeepSeek "schema must be a JSON Schema"`},
-	{"request", cPart, `Cohere "invalid request:"; Semantic Kernel "The request is not valid"`},
+	{"request", cPart | cRequest, `Cohere "invalid request:"; Semantic Kernel "The request is not valid"`},
 	{"role", cPart, `Qwen "Role must be user or assistant"; Perplexity "roles must alternate"`},
 	{"messages", cPart | cSize, `Baidu ERNIE "the length of messages must be an odd number"; Zhipu "messages 参数非法"`},
 	{"content", cPart, `Qwen "Content length must be greater than 0"; OpenAI "'content' is required"`},
@@ -288,8 +289,8 @@ var senses = []wordSense{
 	{"sequence", cSize, `Volcengine "exceed max_sequence_length"; Hugging Face "sequence length is longer than the specified maximum"`},
 	{"seq", cSize, `SiliconFlow "max_seq_len"; Volcengine "max_sequence_length"`},
 	{"kv", cSize, `llama-box "input prompt is too big compared to KV size"; llama.cpp "KV cache is full"`},
-	{"maximum", cCeiling, `Gemini "exceeds the maximum number of tokens allowed"; SiliconFlow "maximum allowed batch size"`},
-	{"max", cCeiling, `Voyage AI "The max allowed tokens per submitted batch"; OpenAI "max 300000 tokens per request"`},
+	{"maximum", cCeiling | cMax, `Gemini "exceeds the maximum number of tokens allowed"; SiliconFlow "maximum allowed batch size"`},
+	{"max", cCeiling | cMax, `Voyage AI "The max allowed tokens per submitted batch"; OpenAI "max 300000 tokens per request"`},
 	{"exceed", cCeiling, `llama-cpp-python "Requested tokens (2285) exceed context window"; Volcengine "exceed max_sequence_length"`},
 	{"exceeds", cCeiling, `Jackson "String value length exceeds the maximum allowed"; Gemini "The input token count exceeds the maximum"`},
 	{"exceeded", cCeiling | cReached, `llama.cpp "Context size has been exceeded"; Tencent Cloud RequestLimitExceeded; alphaXiv "Usage limit has been exceeded"`},
@@ -327,6 +328,7 @@ var senses = []wordSense{
 	{"retries", cAttempt, `boto3 "(reached max retries: 4)"; urllib3 "Max retries exceeded with url"`},
 	{"attempts", cAttempt, `LangChain4j "Exception was thrown on attempt 1 of 3"; AWS SDK "exceeded maximum number of attempts, 3"`},
 	{"day", cDay, `OpenAI "tokens per day (TPD)"; OpenRouter "free-models-per-day"`},
+	{"quota", cUsage, `Gemini "Quota exceeded for metric: ..._input_token_count, limit: 250000"; OpenAI "You exceeded your current quota"`},
 	{"daily", cDay | cUsage, `Baidu error 17 "Open api daily request limit reached"; Gemini "You have exhausted your daily quota"`},
 	{"resource", cWhere, `Azure OpenAI 404 "Resource not found"; AWS ResourceNotFoundException`},
 	{"endpoint", cWhere, `Volcengine "/chat/completions not found, verify your API base"; Azure "wrong API endpoint"`},
@@ -374,7 +376,6 @@ type concepts struct {
 	set       concept
 	last      concept // the concepts of the word before
 	beforeBe  concept // the concepts of the word before a "be"
-	lastWord  string  // the word before
 	digits    bool    // the clause holds a number
 	minimum   bool    // a comparison after "must be" or "should be": a lower bound ("must be greater than 0")
 	comparing bool    // a size, then a comparison: "than" makes it one
@@ -386,6 +387,20 @@ type concepts struct {
 
 // add takes the next word of the clause and its concepts.
 func (cs *concepts) add(word string, c concept) {
+	if c == 0 {
+		// Most words carry no concept: they end what the word before
+		// began, and nothing else.
+		if cs.last&cRequest != 0 && word == "id" {
+			// "Request id: 0217...", "invalid request id": boilerplate
+			// that names the request, no part of it.
+			cs.set &^= cPart
+			if cs.partWord == "request" {
+				cs.partWord = ""
+			}
+		}
+		cs.last = 0
+		return
+	}
 	switch {
 	case cs.last&cNot != 0 && c&cNegatable != 0:
 		// "not valid", "not supported", "not allowed", "not permitted".
@@ -398,18 +413,10 @@ func (cs *concepts) add(word string, c concept) {
 	case cs.last&cToo != 0 && c&cBig != 0 && cs.set&cSize != 0:
 		// "input is too large", "prompt is too long".
 		c |= cTooBig
-	case (cs.lastWord == "maximum" || cs.lastWord == "max") && word == "tokens":
+	case cs.last&cMax != 0 && word == "tokens":
 		// "The maximum tokens you requested": max_tokens in words, the
 		// output's own limit.
 		c |= cOutputLimit
-	case cs.lastWord == "request" && word == "id":
-		// "Request id: 0217...", "invalid request id": boilerplate that
-		// names the request, no part of it.
-		cs.set &^= cPart
-		if cs.partWord == "request" {
-			cs.partWord = ""
-		}
-		c = cNotPart
 	}
 	if c&cCompare != 0 {
 		if c&cLess == 0 && cs.last&cBe != 0 && cs.beforeBe&cMust != 0 && cs.beforeBe&cNot == 0 {
@@ -428,7 +435,7 @@ func (cs *concepts) add(word string, c concept) {
 		// "should not be larger than 10": the negation is the bound's.
 		c |= cMust
 	}
-	cs.last, cs.lastWord = c, word
+	cs.last = c
 	cs.set |= c
 	switch {
 	case c&cFault != 0 && cs.faultWord == "":
@@ -515,13 +522,18 @@ var termMeanings = func() map[string]meaning {
 	return m
 }()
 
-// genericWords say that something failed, not what: an SDK's base class
-// ("APIError", "HttpException", "ClientException", "RuntimeException").
-// A name's term is looked up without them.
-var genericWords = map[string]bool{
-	"error": true, "errors": true, "exception": true, "exceptions": true, "err": true,
-	"api": true, "http": true, "https": true, "ai": true, "sdk": true, "base": true,
-	"client": true, "service": true, "status": true, "response": true, "runtime": true,
+// isGeneric reports whether a word says that something failed, not what:
+// the words of an SDK's base class ("APIError", "HttpException",
+// "ClientException", "RuntimeException"). A name's term is looked up
+// without them.
+func isGeneric(w string) bool {
+	switch w {
+	case "error", "errors", "exception", "exceptions", "err",
+		"api", "http", "https", "ai", "sdk", "base",
+		"client", "service", "status", "response", "runtime":
+		return true
+	}
+	return false
 }
 
 // nameWords splits an error's name into lowercase words: at underscores,
@@ -529,10 +541,79 @@ var genericWords = map[string]bool{
 // where the next word begins ("APIConnectionError" is api, connection,
 // error). It appends to buf.
 func nameWords(name string, buf []string) []string {
+	for _, sp := range wordSpans(name, make([][2]int, 0, len(name))) {
+		buf = append(buf, strings.ToLower(name[sp[0]:sp[1]]))
+	}
+	return buf
+}
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
+
+// nameMeaning reads an error's name ("InvalidRequestException",
+// "RESOURCE_EXHAUSTED", "Bad Request", "InvalidProviderAPIKey"); lower is
+// the name lowercased, byte for byte. It returns the longest suffix of
+// its words, generic words left out, that is a term; or else what its
+// words' concepts say together. The second result names what decided.
+// ok is false when the name says nothing. The words' concepts are added
+// to cs too, when it is not nil: a name's words are words of its clause.
+func nameMeaning(name, lower string, cs *concepts) (means meaning, decided string, ok bool) {
+	var spans [16][2]int
+	ws := wordSpans(name, spans[:0])
+	var own concepts
+	if cs == nil {
+		cs = &own
+	}
+	before := cs.set
+	cs.set = 0
+	tail := -1 // the last word that is not generic
+	for k, sp := range ws {
+		w := lower[sp[0]:sp[1]]
+		if c, ok := sense(w); ok {
+			cs.add(w, c)
+		} else {
+			cs.add("", 0)
+		}
+		if !isGeneric(w) {
+			tail = k
+		}
+	}
+	mine := *cs
+	cs.set |= before
+	if tail >= 0 && termTails[lower[ws[tail][0]:ws[tail][1]]] {
+		// The suffixes of the specific words, longest first.
+		var key [64]byte
+		for first := 0; first <= tail; first++ {
+			n := 0
+			for k := first; k <= tail && n < len(key); k++ {
+				w := lower[ws[k][0]:ws[k][1]]
+				if isGeneric(w) {
+					continue
+				}
+				if n > 0 {
+					key[n] = '_'
+					n++
+				}
+				n += copy(key[n:], w)
+			}
+			if m, ok := termMeanings[string(key[:n])]; ok {
+				return m, string(key[:n]), true
+			}
+		}
+	}
+	if c, ok := mine.clue(); ok {
+		return c.means, c.words, true
+	}
+	return meaning{}, "", false
+}
+
+// wordSpans appends where the words of a name are (see nameWords), as
+// many as spans has room for.
+func wordSpans(name string, spans [][2]int) [][2]int {
 	start := -1
 	flush := func(end int) {
-		if start >= 0 && end > start {
-			buf = append(buf, strings.ToLower(name[start:end]))
+		if start >= 0 && end > start && len(spans) < cap(spans) {
+			spans = append(spans, [2]int{start, end})
 		}
 		start = -1
 	}
@@ -558,39 +639,47 @@ func nameWords(name string, buf []string) []string {
 		}
 	}
 	flush(len(name))
-	return buf
+	return spans
 }
 
-func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
-func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
+// termTails holds the last word of every term: a name whose last specific
+// word is none of them matches no term, whatever its other words.
+var termTails = func() map[string]bool {
+	m := map[string]bool{}
+	for _, t := range terms {
+		m[t.name[strings.LastIndexByte(t.name, '_')+1:]] = true
+	}
+	return m
+}()
 
-// nameMeaning reads an error's name ("InvalidRequestException",
-// "RESOURCE_EXHAUSTED", "Bad Request", "InvalidProviderAPIKey"): the
-// longest suffix of its words, generic words left out, that is a term; or
-// else what its words' concepts say together. The second result names
-// what decided. ok is false when the name says nothing.
-func nameMeaning(name string) (means meaning, decided string, ok bool) {
-	var buf [16]string
-	all := nameWords(name, buf[:0])
-	var specific [16]string
-	ws := specific[:0]
-	for _, w := range all {
-		if !genericWords[w] {
-			ws = append(ws, w)
+// senseLengths has bit n-1 set when a sense word is n bytes long, for
+// each first and last letter: most words of a text are passed over
+// without a lookup.
+var senseLengths = func() (t [26][27]uint64) {
+	for _, s := range senses {
+		w := s.word
+		if w[0] >= 'a' && w[0] <= 'z' && len(w) <= 64 {
+			t[w[0]-'a'][lastIndex(w[len(w)-1])] |= 1 << (len(w) - 1)
 		}
 	}
-	for i := range ws {
-		key := strings.Join(ws[i:], "_")
-		if m, ok := termMeanings[key]; ok {
-			return m, key, true
-		}
+	return t
+}()
+
+// lastIndex is the column of senseLengths of a word's last byte: its
+// letter, or 26 for any other byte.
+func lastIndex(c byte) int {
+	if c >= 'a' && c <= 'z' {
+		return int(c - 'a')
 	}
-	var cs concepts
-	for _, w := range all {
-		cs.add(w, words[w])
+	return 26
+}
+
+// sense returns the concepts of a lowercase word, if it is a sense.
+func sense(w string) (concept, bool) {
+	if w == "" || w[0] < 'a' || w[0] > 'z' || len(w) > 64 ||
+		senseLengths[w[0]-'a'][lastIndex(w[len(w)-1])]&(1<<(len(w)-1)) == 0 {
+		return 0, false
 	}
-	if c, ok := cs.clue(); ok {
-		return c.means, c.words, true
-	}
-	return meaning{}, "", false
+	c, ok := words[w]
+	return c, ok
 }

@@ -104,7 +104,7 @@ func TestNameMeaning(t *testing.T) {
 		{"max_tokens", Unknown, ""},
 	}
 	for _, tt := range tests {
-		m, decided, ok := nameMeaning(tt.name)
+		m, decided, ok := nameMeaning(tt.name, strings.ToLower(tt.name), nil)
 		if !ok {
 			m.kind = Unknown
 		}
@@ -223,6 +223,26 @@ func TestConceptsOverflow(t *testing.T) {
 		}
 		if got := cs.overflow(); got != tt.want {
 			t.Errorf("overflow of %q = %v, want %v", tt.clause, got, tt.want)
+		}
+	}
+}
+
+// TestStemsCoverTheirSenses checks that every word of a size or of a
+// parameter holds one of the stems that let the reader run early
+// (sizeWords, paramWords): a sense the stems miss would never be read
+// there.
+func TestStemsCoverTheirSenses(t *testing.T) {
+	for _, s := range senses {
+		for _, c := range []struct {
+			concept concept
+			stems   []literal
+		}{{cSize, sizeWords}, {cParam, paramWords}} {
+			if s.concepts&c.concept == 0 {
+				continue
+			}
+			if !slices.ContainsFunc(c.stems, func(l literal) bool { return strings.Contains(s.word, l.s) }) {
+				t.Errorf("sense %q holds none of its stems", s.word)
+			}
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"math"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -61,14 +60,14 @@ func (s WaitSource) String() string {
 // included), then for a rate limit the announced reset, then a positive wait
 // in the text. Values set by hand beyond MaxWaitHint are clamped like parsed
 // ones.
-func (ev *Evidence) wait(kind Kind, lower string) (time.Duration, WaitSource) {
+func (ev *Evidence) wait(kind Kind, t *lowered) (time.Duration, WaitSource) {
 	switch {
 	case ev.RetryAfter > 0 || ev.RetryNow:
 		return min(max(ev.RetryAfter, 0), MaxWaitHint), WaitRetryAfter
 	case ev.RateLimitReset > 0 && kind == RateLimited:
 		return min(ev.RateLimitReset, MaxWaitHint), WaitReset
 	}
-	if d, ok := retryHint(lower); ok && d > 0 {
+	if d, ok := retryHint(t); ok && d > 0 {
 		return d, WaitRetryAfter
 	}
 	return 0, WaitBackoff
@@ -199,7 +198,11 @@ func isGoDuration(s string) bool {
 // genai's Go error retryDelay:12s) and gax's "error details: retry in 12s",
 // and the Telegram Bot API's 429 "Too Many Requests: retry after 35", whose
 // number is seconds (its retry_after parameter) though it names no unit.
-var retryHintRE = regexp.MustCompile(`(?:try again|retry)(?: after| in)\s+(?:((?:\d+(?:\.\d+)?(?:ms|h|m|s))+)|(\d+(?:\.\d+)?)\s*(milliseconds?|seconds?|secs?|minutes?|mins?))\b|retrydelay\W{0,6}(\d+(?:\.\d+)?s)\b|retry after (\d{1,6})(?:$|[\s,;)\]}"'])`)
+const retryHintExpr = `(?:try again|retry)(?: after| in)\s+(?:((?:\d+(?:\.\d+)?(?:ms|h|m|s))+)|(\d+(?:\.\d+)?)\s*(milliseconds?|seconds?|secs?|minutes?|mins?))\b|retrydelay\W{0,6}(\d+(?:\.\d+)?s)\b|retry after (\d{1,6})(?:$|[\s,;)\]}"'])`
+
+// retryHintRE is retryHintExpr anchored: it is tried at the start of each
+// "try again" and "retry" of a text, not along the text.
+var retryHintRE = guard(`^(?:` + retryHintExpr + `)`)
 
 // telegramRetryAfter is how the Telegram Bot API's 429 description puts its
 // wait in seconds.
@@ -209,28 +212,55 @@ const telegramRetryAfter = "too many requests: retry after "
 // MaxWaitHint: in the shapes retryHintRE knows, else in words ("wait 587
 // hours 33 minutes", "retry after one minute", "try again in ~5s"), else in
 // a body's retry_after member.
-func retryHint(lower string) (time.Duration, bool) {
-	if d, ok := retryHintShape(lower); ok {
+func retryHint(t *lowered) (time.Duration, bool) {
+	if d, ok := retryHintShape(t); ok {
 		return d, true
 	}
-	if d, ok := waitInWords(lower); ok {
+	if d, ok := waitInWords(t); ok {
 		return d, true
 	}
-	return waitMember(lower)
+	return waitMember(t)
+}
+
+var tryLit = lit("try")
+
+// maxHintLen bounds a wait hint in a text, from its "try" to its last
+// unit: "retry after 99999999999999999999 minutes" is 43 bytes.
+const maxHintLen = 96
+
+// retryHintMatch finds the first match of retryHintRE, tried at the start
+// of each "try again" and "retry" of the text, and the text it matched
+// in.
+func retryHintMatch(t *lowered) (string, []int) {
+	lower := t.s
+	// It runs on the words after each "try" only: a stack trace holds
+	// "retry" many times (RetryUtils.withRetry) and no wait.
+	var text string
+	var m []int
+	for from := 0; m == nil; {
+		i := t.index(lower[from:], tryLit)
+		if i < 0 {
+			return "", nil // the common case, without running the expression
+		}
+		i += from
+		from = i + len("try")
+		end := min(len(lower), i+maxHintLen)
+		for end < len(lower) && end < i+2*maxHintLen && isWordByte(lower[end]) {
+			end++
+		}
+		// Every match starts with "try again" or with "retry".
+		text = lower[i:end]
+		if i >= 2 && lower[i-2:i] == "re" {
+			text = lower[i-2 : end]
+		}
+		m = retryHintRE.FindStringSubmatchIndex(text)
+	}
+	return text, m
 }
 
 // retryHintShape extracts a wait hint in the shapes retryHintRE knows.
-func retryHintShape(lower string) (time.Duration, bool) {
-	// Every match holds "try" at most three bytes after its start ("try
-	// again", "retry", "retrydelay"): run the expression
-	// from three bytes before the first "try", if there is one. Whichever of
-	// "try again" and "retry" comes first, the match cannot start earlier.
-	i := strings.Index(lower, "try")
-	if i < 0 {
-		return 0, false // the common case, without running the expression
-	}
-	text := lower[max(i-3, 0):]
-	m := retryHintRE.FindStringSubmatchIndex(text)
+func retryHintShape(t *lowered) (time.Duration, bool) {
+	text, m := retryHintMatch(t)
 	if m == nil {
 		return 0, false
 	}
@@ -243,7 +273,7 @@ func retryHintShape(lower string) (time.Duration, bool) {
 	if num := group(5); num != "" {
 		// A number without a unit is read only in the words of the API
 		// that documents it as seconds: "retry after 3 attempts" is no wait.
-		if !strings.Contains(lower, telegramRetryAfter) {
+		if !strings.Contains(t.s, telegramRetryAfter) {
 			return 0, false
 		}
 		return clampWait(parseDecimal(num) * float64(time.Second)), true
@@ -268,21 +298,22 @@ func retryHintShape(lower string) (time.Duration, bool) {
 // for: "Please try again in 2 hours 5 minutes", "retry after one minute"
 // (Tencent), "Please wait 587 hours 33 minutes before trying again"
 // (GitHub Copilot), "come back in 10 minutes".
-var waitTriggers = []string{"try again", "retrying", "retry", "wait", "come back"}
+var waitTriggers = lits("try again", "retrying", "retry", "wait", "come back")
 
 // waitInWords reads a wait written in words after a trigger: a number,
 // in figures or in words, and a unit, once or more ("2 hours 5 minutes",
 // "1 hour and 30 minutes"), after "in", "after" or "for" and an
 // approximation ("~5s", "about 30 seconds").
-func waitInWords(lower string) (time.Duration, bool) {
+func waitInWords(t *lowered) (time.Duration, bool) {
+	lower := t.s
 	for _, trigger := range waitTriggers {
 		for from := 0; ; {
-			i := strings.Index(lower[from:], trigger)
+			i := t.index(lower[from:], trigger)
 			if i < 0 {
 				break
 			}
 			start := from + i
-			from = start + len(trigger)
+			from = start + len(trigger.s)
 			if start > 0 && isLetter(lower[start-1]) || from < len(lower) && isLetter(lower[from]) {
 				continue // part of a longer word: "waited", "retryable"
 			}
@@ -384,24 +415,27 @@ func leadingUnit(s string) (time.Duration, string, bool) {
 // Telegram's and Discord's "retry_after" (Discord's with a fraction), and
 // in milliseconds, "retry_after_ms".
 var waitMembers = []struct {
-	key  string
+	key  literal
 	unit time.Duration
 }{
-	{`"retry_after_ms"`, time.Millisecond}, {`"retry_after"`, time.Second}, {`"retryafter"`, time.Second},
-	{`'retry_after'`, time.Second}, {`"retry_after_seconds"`, time.Second},
+	{lit(`"retry_after_ms"`), time.Millisecond}, {lit(`"retry_after"`), time.Second}, {lit(`"retryafter"`), time.Second},
+	{lit(`'retry_after'`), time.Second}, {lit(`"retry_after_seconds"`), time.Second},
 }
 
+var retryLit = lit("retry")
+
 // waitMember reads the wait of a body's retry_after member.
-func waitMember(lower string) (time.Duration, bool) {
-	if !strings.Contains(lower, "retry") {
+func waitMember(t *lowered) (time.Duration, bool) {
+	lower := t.s
+	if t.index(lower, retryLit) < 0 {
 		return 0, false
 	}
 	for _, m := range waitMembers {
-		i := strings.Index(lower, m.key)
+		i := t.index(lower, m.key)
 		if i < 0 {
 			continue
 		}
-		rest := strings.TrimLeft(lower[i+len(m.key):], " ")
+		rest := strings.TrimLeft(lower[i+len(m.key.s):], " ")
 		rest, colon := strings.CutPrefix(rest, ":")
 		if !colon {
 			continue

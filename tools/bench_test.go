@@ -32,17 +32,21 @@ func BenchmarkTool(b *testing.B) {
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
+			stop := benchcpu.Start(b)
 			for b.Loop() {
 				_, _ = c.tool.Call(ctx, `{"order":"4471"}`)
 			}
+			stop()
 		})
 		b.Run(c.name+"/parallel", func(b *testing.B) {
 			b.ReportAllocs()
+			stop := benchcpu.Start(b)
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
 					_, _ = c.tool.Call(ctx, `{"order":"4471"}`)
 				}
 			})
+			stop()
 		})
 	}
 }

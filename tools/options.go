@@ -275,5 +275,8 @@ func (c *config) pipelineOptions(logger *slog.Logger, target observe.Target) []m
 	if !c.safeToRetry {
 		opts = append(opts, middleware.SingleAttempt())
 	}
+	if c.logger == nil {
+		return opts // nothing to log to: no observer, so no event is built
+	}
 	return append(opts, middleware.Logger(logger))
 }

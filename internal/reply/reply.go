@@ -33,31 +33,34 @@ var (
 	ErrStopReason = errors.New("resilient: stop reason reports an error")
 )
 
-// errorStopReasons maps stop reasons that report an error to their kind.
-// Output limits ("length", "max_tokens") are not errors: the caller asked
-// for at most that many tokens and retrying would end the same way. Reached
-// before any output, they are a permanent failure (see outputLimitStops).
-var errorStopReasons = map[string]taxonomy.Kind{
-	"error":                         taxonomy.Transient, // Mistral
-	"content_filter":                taxonomy.Permanent, // OpenAI, Azure
-	"refusal":                       taxonomy.Permanent, // Anthropic
-	"FinishReasonSafety":            taxonomy.Permanent, // googleai
-	"FinishReasonRecitation":        taxonomy.Permanent, // googleai
-	"FinishReasonBlocklist":         taxonomy.Permanent, // googleai
-	"FinishReasonSPII":              taxonomy.Permanent, // googleai
-	"FinishReasonProhibitedContent": taxonomy.Permanent,
+// errorStop returns the kind of failure that stop reason reports, false
+// when it reports none. Output limits ("length", "max_tokens") are not
+// errors: the caller asked for at most that many tokens and retrying would
+// end the same way. Reached before any output, they are a permanent failure
+// (see OutputLimit). A switch rather than a map: it runs on every reply, on
+// the attempt's small stack.
+func errorStop(stop string) (taxonomy.Kind, bool) {
+	switch stop {
+	case "error": // Mistral
+		return taxonomy.Transient, true
+	case "content_filter", // OpenAI, Azure
+		"refusal",                                      // Anthropic
+		"FinishReasonSafety", "FinishReasonRecitation", // googleai
+		"FinishReasonBlocklist", "FinishReasonSPII", "FinishReasonProhibitedContent":
+		return taxonomy.Permanent, true
+	}
+	return 0, false
 }
 
-// outputLimitStops are the stop reasons that say the output token limit was
-// reached: OpenAI and Mistral, Anthropic, googleai.
-var outputLimitStops = map[string]bool{
-	"length":                true,
-	"max_tokens":            true,
-	"FinishReasonMaxTokens": true,
+// OutputLimit reports whether stop says the output token limit was reached:
+// OpenAI and Mistral, Anthropic, googleai.
+func OutputLimit(stop string) bool {
+	switch stop {
+	case "length", "max_tokens", "FinishReasonMaxTokens":
+		return true
+	}
+	return false
 }
-
-// OutputLimit reports whether stop says the output token limit was reached.
-func OutputLimit(stop string) bool { return outputLimitStops[stop] }
 
 // OutputLimitError is the failure of a reply whose output limit was spent
 // before any output (all of it on hidden reasoning, or a limit of a few
@@ -95,44 +98,81 @@ type Reply struct {
 }
 
 // Check returns the failure of r, nil if it can be used. ev and seen are
-// the transport's evidence of the attempt.
-func Check(r Reply, ev taxonomy.Evidence, seen bool) error {
+// the transport's evidence of the attempt. The failures are built by
+// functions of their own: Check runs on an attempt's goroutine, whose stack
+// starts small, and its own frame stays small.
+func Check(r Reply, ev *taxonomy.Evidence, seen bool) error {
 	switch {
 	case seen && ev.InBand:
-		return &taxonomy.WireError{Evidence: wire.ForError(ev),
-			Err: fmt.Errorf("%w: %s", ErrInBandError, cmp.Or(ev.ErrorMessage, ev.ErrorType, ev.ErrorCode, "no message"))}
+		return inBandError(ev)
 	case seen && ev.Status >= 400:
 		// Ollama answers an empty-bodied 500 with a "successful" empty reply.
-		return &taxonomy.WireError{Evidence: ev,
-			Err: fmt.Errorf("%w: the client reported success for HTTP %d", ErrEmptyResponse, ev.Status)}
+		return statusError(ev)
 	case seen && ev.Stream && !ev.EndMarker && (r.NoChoices || r.Stop == ""):
 		// No end marker and no stop reason: the stream was cut short. (An
 		// OpenAI-compatible server that omits "data: [DONE]" still sends a
 		// finish reason, and is not mistaken for a truncation.)
-		if ev.BodyErr != nil {
-			return Classed(taxonomy.Transient, "truncated stream", fmt.Errorf("%w: %v", ErrTruncatedStream, ev.BodyErr))
-		}
-		return Classed(taxonomy.Transient, "truncated stream", ErrTruncatedStream)
+		return truncated(ev.BodyErr)
 	case r.NoChoices:
-		return Classed(taxonomy.Transient, "no choices", ErrNoChoices)
+		return transient("no choices", ErrNoChoices)
 	}
 	// Without the transport's watch of the stream (no transport, or a
 	// stream sent under a Content-Type that is not a stream's), the
 	// client's own sign of a cut stream decides.
 	if r.Streamed && !(seen && ev.Stream) && r.CutByClient {
-		return Classed(taxonomy.Transient, "truncated stream", ErrTruncatedStream)
+		return truncated(nil)
 	}
-	if kind, ok := errorStopReasons[r.Stop]; ok {
-		return Classed(kind, `stop reason "`+r.Stop+`"`, fmt.Errorf("%w: %s", ErrStopReason, r.Stop))
+	if kind, ok := errorStop(r.Stop); ok {
+		return stopReasonError(kind, r.Stop)
 	}
-	if outputLimitStops[r.Stop] && r.Empty {
+	if r.Empty && OutputLimit(r.Stop) {
 		return OutputLimitError(r.Stop, nil)
 	}
 	if r.Chunks > 0 && r.Empty {
-		return Classed(taxonomy.Transient, "truncated stream", fmt.Errorf("%w: chunks arrived but the content came back empty", ErrTruncatedStream))
+		return emptyStream()
 	}
 	if r.Empty {
-		return Classed(taxonomy.Transient, "empty response", ErrEmptyResponse)
+		return transient("empty response", ErrEmptyResponse)
 	}
 	return nil
+}
+
+// transient returns err classified as transient by rule.
+//
+//go:noinline
+func transient(rule string, err error) error {
+	return Classed(taxonomy.Transient, rule, err)
+}
+
+// inBandError is the failure of a reply whose stream carried an error event.
+func inBandError(ev *taxonomy.Evidence) error {
+	return &taxonomy.WireError{Evidence: wire.ForError(*ev),
+		Err: fmt.Errorf("%w: %s", ErrInBandError, cmp.Or(ev.ErrorMessage, ev.ErrorType, ev.ErrorCode, "no message"))}
+}
+
+// statusError is the failure of a reply that the client reported as a
+// success although the status said otherwise.
+func statusError(ev *taxonomy.Evidence) error {
+	return &taxonomy.WireError{Evidence: *ev,
+		Err: fmt.Errorf("%w: the client reported success for HTTP %d", ErrEmptyResponse, ev.Status)}
+}
+
+// truncated is the failure of a stream cut short, by bodyErr if known.
+func truncated(bodyErr error) error {
+	if bodyErr != nil {
+		return transient("truncated stream", fmt.Errorf("%w: %v", ErrTruncatedStream, bodyErr))
+	}
+	return transient("truncated stream", ErrTruncatedStream)
+}
+
+// stopReasonError is the failure of a reply whose stop reason reports an
+// error of kind.
+func stopReasonError(kind taxonomy.Kind, stop string) error {
+	return Classed(kind, `stop reason "`+stop+`"`, fmt.Errorf("%w: %s", ErrStopReason, stop))
+}
+
+// emptyStream is the failure of a stream whose chunks reached the caller
+// but whose content came back empty.
+func emptyStream() error {
+	return transient("truncated stream", fmt.Errorf("%w: chunks arrived but the content came back empty", ErrTruncatedStream))
 }

@@ -67,6 +67,23 @@ func (s *Slot) Evidence() (taxonomy.Evidence, bool) {
 	return *s.ev, s.seen
 }
 
+// Check returns what check says of the evidence recorded, read in place:
+// ev points to it (to an empty Evidence if none was recorded), valid until
+// check returns, and seen says whether the transport saw the attempt at
+// all. check must not change or keep ev, nor call the slot's methods.
+func (s *Slot) Check(check func(ev *taxonomy.Evidence, seen bool) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ev == nil {
+		return check(&noEvidence, s.seen)
+	}
+	return check(s.ev, s.seen)
+}
+
+// noEvidence is what a slot holds before anything is recorded; it is only
+// read.
+var noEvidence taxonomy.Evidence
+
 // Record records ev as the evidence of the attempt, as the transport does
 // for an exchange it saw: for a client that talks to its provider by other
 // means than an *http.Client, and for tests.

@@ -15,10 +15,20 @@
 //
 //	go run ./internal/cmd/benchrounds -update README.md docs/performance.md
 //
+// -only REGEXP regenerates only the tables whose marker's flags match.
+//
 // With -metric cpu-ns/op it compares the process CPU time per operation
 // that benchmarks using internal/benchcpu report, instead of wall time: on
 // a machine loaded by other work, wall time grows with the load and CPU
 // time does not.
+//
+// With -against REV it compares the code as it is with the code at the git
+// revision REV: a second test binary is built from REV (in a temporary
+// worktree), both binaries run in every round, in alternating order, and
+// every benchmark is reported twice, with a last component code=this and
+// code=REV, the baseline:
+//
+//	go run ./internal/cmd/benchrounds -pkg ./middleware -bench Noop -against main -metric cpu-ns/op
 //
 // Benchmark names are split at "/" into components; the baseline of a
 // benchmark is the benchmark whose name has -base in place of the component
@@ -45,10 +55,18 @@ import (
 
 func main() {
 	upd := flag.Bool("update", false, "regenerate the tables between benchrounds markers in the files given as arguments")
+	only := flag.String("only", "", "with -update: regenerate only the tables whose marker's flags match this regular expression")
 	c := options(flag.CommandLine)
 	flag.Parse()
 	if *upd {
-		if err := update(flag.Args()); err != nil {
+		var re *regexp.Regexp
+		if *only != "" {
+			var err error
+			if re, err = regexp.Compile(*only); err != nil {
+				fail("-only: %v", err)
+			}
+		}
+		if err := update(flag.Args(), re); err != nil {
 			fail("%v", err)
 		}
 		return
@@ -63,6 +81,7 @@ func main() {
 // config is one measurement: the flags of a command line.
 type config struct {
 	pkg, bench, base, benchtime, cpu, raw string
+	against                               string // a git revision whose code is the baseline
 	metric                                string // compared per operation: ns/op, or one a benchmark reports
 	rounds                                int
 }
@@ -77,6 +96,7 @@ func options(fs *flag.FlagSet) *config {
 	fs.StringVar(&c.benchtime, "benchtime", "", "-test.benchtime for each round (default: go test's)")
 	fs.StringVar(&c.cpu, "cpu", "", "-test.cpu for each round")
 	fs.StringVar(&c.raw, "raw", "", "also write the raw benchmark output to this file")
+	fs.StringVar(&c.against, "against", "", "a git revision: compare the code as it is with the code there (the baseline, code=REV; -base is ignored)")
 	fs.StringVar(&c.metric, "metric", "ns/op", "the time per operation to compare: ns/op, or a metric the benchmarks report (cpu-ns/op: see internal/benchcpu)")
 	return c
 }
@@ -88,20 +108,37 @@ type result struct {
 	samples map[string][]sample
 }
 
-// measure builds the test binary once and runs it once per round.
+// measure builds the test binary once (twice with -against) and runs it
+// once per round.
 func (c config) measure() (result, error) {
 	dir, err := os.MkdirTemp("", "benchrounds")
 	if err != nil {
 		return result{}, err
 	}
 	defer os.RemoveAll(dir)
-	bin := filepath.Join(dir, "bench.test")
-	build := exec.Command("go", "test", "-c", "-o", bin, c.pkg)
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		return result{}, fmt.Errorf("building %s: %v", c.pkg, err)
-	}
 	abs, _ := filepath.Abs(c.pkg)
+	bins := []binary{{path: filepath.Join(dir, "bench.test"), dir: abs}}
+	if err := build(bins[0].path, ".", c.pkg); err != nil {
+		return result{}, err
+	}
+	if c.against != "" {
+		c.base = "code=" + c.against
+		bins[0].suffix = "/code=this"
+		old, remove, err := checkout(dir, c.against)
+		if err != nil {
+			return result{}, err
+		}
+		defer remove()
+		rel, err := relativeToRepo(abs)
+		if err != nil {
+			return result{}, err
+		}
+		b := binary{path: filepath.Join(dir, "against.test"), dir: filepath.Join(old, rel), suffix: "/" + c.base}
+		if err := build(b.path, old, "./"+filepath.ToSlash(rel)); err != nil {
+			return result{}, err
+		}
+		bins = append(bins, b)
+	}
 
 	var all bytes.Buffer
 	samples := map[string][]sample{} // name -> one sample per round
@@ -113,16 +150,19 @@ func (c config) measure() (result, error) {
 		if c.cpu != "" {
 			args = append(args, "-test.cpu", c.cpu)
 		}
-		cmd := exec.Command(bin, args...)
-		cmd.Dir = abs // tests read testdata relative to their package
-		cmd.Stderr = os.Stderr
-		out, err := cmd.Output()
-		if err != nil {
-			return result{}, fmt.Errorf("round %d: %v\n%s", r+1, err, out)
-		}
-		all.Write(out)
-		for name, s := range parse(out, c.metric) {
-			samples[name] = append(samples[name], s)
+		for i := range bins {
+			b := bins[(i+r)%len(bins)] // alternate which runs first
+			cmd := exec.Command(b.path, args...)
+			cmd.Dir = b.dir // tests read testdata relative to their package
+			cmd.Stderr = os.Stderr
+			out, err := cmd.Output()
+			if err != nil {
+				return result{}, fmt.Errorf("round %d: %v\n%s", r+1, err, out)
+			}
+			all.Write(out)
+			for name, s := range parse(out, c.metric) {
+				samples[name+b.suffix] = append(samples[name+b.suffix], s)
+			}
 		}
 		fmt.Fprintf(os.Stderr, "round %d/%d done\n", r+1, c.rounds)
 	}
@@ -132,6 +172,48 @@ func (c config) measure() (result, error) {
 		}
 	}
 	return result{c: c, samples: samples}, nil
+}
+
+// binary is a test binary run in every round: where it runs, and what its
+// benchmarks' names get added.
+type binary struct {
+	path, dir, suffix string
+}
+
+// build builds the test binary of pkg, as seen from dir, at path.
+func build(path, dir, pkg string) error {
+	cmd := exec.Command("go", "test", "-c", "-o", path, pkg)
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("building %s in %s: %v", pkg, dir, err)
+	}
+	return nil
+}
+
+// checkout puts the tree of revision rev in a detached worktree under dir,
+// and returns where, with what removes it.
+func checkout(dir, rev string) (string, func(), error) {
+	wt := filepath.Join(dir, "against")
+	cmd := exec.Command("git", "worktree", "add", "--detach", wt, rev)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return "", nil, fmt.Errorf("checking out %s: %v", rev, err)
+	}
+	return wt, func() { _ = exec.Command("git", "worktree", "remove", "--force", wt).Run() }, nil
+}
+
+// relativeToRepo returns the path of dir inside its git repository.
+func relativeToRepo(dir string) (string, error) {
+	out, err := exec.Command("git", "-C", dir, "rev-parse", "--show-prefix").Output()
+	if err != nil {
+		return "", fmt.Errorf("finding %s in its repository: %v", dir, err)
+	}
+	rel := strings.TrimSuffix(strings.TrimSpace(string(out)), "/")
+	if rel == "" {
+		rel = "."
+	}
+	return filepath.FromSlash(rel), nil
 }
 
 // row is one benchmark's line of the table.

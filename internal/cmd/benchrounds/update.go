@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"runtime"
 	"strings"
 	"time"
@@ -25,14 +26,18 @@ const (
 	endMarker   = "<!-- end benchrounds -->"
 )
 
-// update regenerates every table between markers in the files at paths.
+// update regenerates every table between markers in the files at paths
+// whose measurement's flags match only (all of them when only is nil).
 // Each distinct measurement runs once, however many tables show it.
-func update(paths []string) error {
+func update(paths []string, only *regexp.Regexp) error {
 	if len(paths) == 0 {
 		return errors.New("-update needs the files to update")
 	}
 	tables := map[string]string{} // flags -> table
-	table := func(flags string) (string, error) {
+	table := func(flags, old string) (string, error) {
+		if only != nil && !only.MatchString(flags) {
+			return old, nil
+		}
 		if t, ok := tables[flags]; ok {
 			return t, nil
 		}
@@ -68,8 +73,8 @@ func update(paths []string) error {
 }
 
 // rewrite returns text with the body of every marked block replaced by
-// table(flags). It changes nothing when a marker is unpaired.
-func rewrite(text string, table func(flags string) (string, error)) (string, error) {
+// table(flags, body). It changes nothing when a marker is unpaired.
+func rewrite(text string, table func(flags, body string) (string, error)) (string, error) {
 	var out strings.Builder
 	rest := text
 	blocks := 0
@@ -85,7 +90,7 @@ func rewrite(text string, table func(flags string) (string, error)) (string, err
 		}
 		head := i + eol + len(beginSuffix)
 		flags := strings.TrimSpace(rest[i+len(beginPrefix) : i+eol])
-		t, err := table(flags)
+		t, err := table(flags, strings.TrimPrefix(rest[head:i+j], "\n"))
 		if err != nil {
 			return "", err
 		}
