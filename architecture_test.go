@@ -109,13 +109,21 @@ func TestImportGraphInDocs(t *testing.T) {
 }
 
 // TestModulesInDocs fails when a go.mod of the repository is missing from
-// the table of modules of docs/architecture.md, or asks for another Go
-// than the table says.
+// the table of modules of docs/architecture.md, asks for another Go than
+// the table says, or does not require what the table says it keeps out of
+// the root module; and when the root module's go.mod names one of those.
 func TestModulesInDocs(t *testing.T) {
 	arch := readArchitecture(t)
 	goLine := regexp.MustCompile(`(?m)^go (\S+)$`)
 	found := map[string]bool{}
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+	requires := func(goMod []byte, module string) bool {
+		return regexp.MustCompile(`(?m)^(require )?\s*` + regexp.QuoteMeta(module) + ` v`).Match(goMod)
+	}
+	root, err := os.ReadFile("go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -132,12 +140,21 @@ func TestModulesInDocs(t *testing.T) {
 		name := shortName(filepath.ToSlash(filepath.Dir(path)))
 		found[name] = true
 		m := goLine.FindSubmatch(src)
-		want, listed := arch.modules[name]
+		row, listed := arch.modules[name]
 		switch {
 		case !listed:
 			t.Errorf("module %s (%s) is in no row of the table of modules of %s: add it, with its go line and why it is a module of its own", name, path, architectureDoc)
-		case m == nil || string(m[1]) != want:
-			t.Errorf("%s asks for go %s, the table of modules of %s says %s", path, m[1], architectureDoc, want)
+			return nil
+		case m == nil || string(m[1]) != row.goLine:
+			t.Errorf("%s asks for go %s, the table of modules of %s says %s", path, m[1], architectureDoc, row.goLine)
+		}
+		for _, out := range row.keepsOut {
+			if !requires(src, out) {
+				t.Errorf("%s does not require %s, which the table of modules of %s says it keeps out of the root module", path, out, architectureDoc)
+			}
+			if requires(root, out) {
+				t.Errorf("the root module's go.mod requires %s, which %s keeps out of it (%s)", out, name, architectureDoc)
+			}
 		}
 		return nil
 	})
@@ -156,7 +173,12 @@ type architecture struct {
 	packages []packageRow
 	order    []string // the layers, lowest first
 	layers   map[string]layerRule
-	modules  map[string]string // module directory -> go line
+	modules  map[string]moduleRow // by module directory
+}
+
+type moduleRow struct {
+	goLine   string
+	keepsOut []string // modules the root module must not require
 }
 
 type packageRow struct {
@@ -266,7 +288,7 @@ func readArchitecture(t *testing.T) architecture {
 		return rows[2:] // past the header and its separator
 	}
 
-	a := architecture{layers: map[string]layerRule{}, modules: map[string]string{}}
+	a := architecture{layers: map[string]layerRule{}, modules: map[string]moduleRow{}}
 	for _, r := range body("layers", 4) {
 		layer := r[0]
 		rule := layerRule{mayImportText: r[2], outsideText: r[3]}
@@ -300,12 +322,12 @@ func readArchitecture(t *testing.T) architecture {
 			a.packages = append(a.packages, packageRow{pattern: p, layer: r[1]})
 		}
 	}
-	for _, r := range body("modules", 3) {
+	for _, r := range body("modules", 4) {
 		names := codeNames(r[0])
 		if len(names) != 1 {
 			t.Fatalf("%s: table modules: want one module per row, got %q", architectureDoc, r[0])
 		}
-		a.modules[names[0]] = r[1]
+		a.modules[names[0]] = moduleRow{goLine: r[1], keepsOut: codeNames(r[2])}
 	}
 	return a
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/pool"
 	"github.com/resilientgo/resilient/resilienthttp"
 	"github.com/resilientgo/resilient/resilientmcp"
 	"github.com/resilientgo/resilient/resilientotel"
@@ -42,8 +43,8 @@ var defaults = map[string]any{
 	"breaker.DefaultMaxHold":                 breaker.DefaultMaxHold,
 	"run.DefaultRetryBudget":                 run.DefaultRetryBudget,
 	"breaker.DefaultRetryThrottle":           breaker.DefaultRetryThrottle,
-	"middleware.DefaultWeight":               middleware.DefaultWeight,
-	"middleware.DefaultMaxStickyKeys":        middleware.DefaultMaxStickyKeys,
+	"pool.DefaultWeight":                     pool.DefaultWeight,
+	"pool.DefaultMaxStickyKeys":              pool.DefaultMaxStickyKeys,
 	"llms.DefaultFirstChunkTimeout":          llms.DefaultFirstChunkTimeout,
 	"llms.DefaultStreamIdleTimeout":          llms.DefaultStreamIdleTimeout,
 	"tools.DefaultTimeout":                   tools.DefaultTimeout,

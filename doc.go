@@ -107,6 +107,6 @@
 // lines, secrets redacted. Every option has its default written beside it.
 package resilient
 
-// The tables of measurements in README.md and docs/performance.md, made by
+// The tables of measurements in docs/performance.md, made by
 // the command that measures them (see docs/performance.md).
-//go:generate go run ./internal/cmd/benchrounds -update README.md docs/performance.md
+//go:generate go run ./internal/cmd/benchrounds -update docs/performance.md

@@ -25,6 +25,7 @@ import (
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/pool"
 	"github.com/resilientgo/resilient/taxonomy"
 	"github.com/resilientgo/resilient/tools"
 )
@@ -228,7 +229,7 @@ func TestBadInputGetsAClearError(t *testing.T) {
 			return err
 		}, "resilient: Weight applies to pool members only"},
 		{"a pool option on a tool", func() error {
-			_, err := resilient.Tool(lookupOrder, resilient.Balance(middleware.RoundRobin)).Call(ctx, "4471")
+			_, err := resilient.Tool(lookupOrder, resilient.Balance(pool.RoundRobin{})).Call(ctx, "4471")
 			return err
 		}, "resilient: Balance applies to pools only"},
 		{"no member", func() error { _, err := resilient.Pool(nil).Call(ctx, "hi"); return err }, "a pool needs at least one member"},

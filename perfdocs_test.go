@@ -12,10 +12,10 @@ import (
 	"github.com/resilientgo/resilient"
 )
 
-// TestPerformanceTablesAllocs keeps the allocation counts that the README
-// and docs/performance.md publish for a model and a tool call equal to what
+// TestPerformanceTablesAllocs keeps the allocation counts that
+// docs/performance.md publishes for a model and a tool call equal to what
 // the calls make: a change that adds an allocation fails here until the
-// tables are regenerated (go run ./internal/cmd/benchrounds -update ...).
+// tables are regenerated (go generate .).
 func TestPerformanceTablesAllocs(t *testing.T) {
 	ctx := context.Background()
 	model := resilient.Model(newNoopModel())
@@ -25,7 +25,7 @@ func TestPerformanceTablesAllocs(t *testing.T) {
 		"Model/run=serial/impl=resilient": func() { _, _ = model.GenerateContent(ctx, prompt) },
 		"Tool/run=serial/impl=resilient":  func() { _, _ = tool.Call(ctx, `{"order":4471}`) },
 	}
-	for _, path := range []string{"README.md", "docs/performance.md"} {
+	for _, path := range []string{"docs/performance.md"} {
 		text, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/pool"
 )
 
 // Pool returns one model over members, interchangeable deployments of the
@@ -66,7 +67,7 @@ func Member(m lcllms.Model, opts ...Option) lcllms.Model {
 
 // Weight sets a pool member's share of the traffic against the others' (2
 // gets twice the calls of 1). Pool members only. Default: 1
-// ([middleware.DefaultWeight]).
+// ([pool.DefaultWeight]).
 func Weight(n int) Option {
 	return func(s *settings) {
 		if s.only(forMember, "Weight") {
@@ -76,10 +77,10 @@ func Weight(n int) Option {
 }
 
 // Balance sets how a [Pool] chooses among its healthy members:
-// middleware.LeastInFlight (the default), middleware.RoundRobin (in turn,
-// by weight) or middleware.LowestLatency (the fastest recently, for its
+// pool.LeastInFlight{} (the default), pool.RoundRobin{} (in turn,
+// by weight) or pool.LowestLatency{} (the fastest recently, for its
 // load). Pools only.
-func Balance(strategy middleware.Strategy) Option {
+func Balance(strategy pool.Picker) Option {
 	return func(s *settings) {
 		if s.only(forPool, "Balance") {
 			s.mw = append(s.mw, middleware.Balance(strategy))

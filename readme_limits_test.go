@@ -20,13 +20,13 @@ func TestREADMERunLimits(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := loopingAgent()
 		defer s.Close()
-		executor := agents.NewExecutor(agents.NewOpenAIFunctionsAgent(resilient.Model(openaiAgainst(t, s)),
-			[]lctools.Tool{resilient.Tool(lookupOrder)}), agents.WithMaxIterations(1000))
+		agent := agents.NewOpenAIFunctionsAgent(resilient.Model(openaiAgainst(t, s)), []lctools.Tool{resilient.Tool(lookupOrder)})
 		ctx := t.Context()
 		var stopped string
 		var usage resilient.Usage
 
 		// readme:begin limits
+		executor := agents.NewExecutor(agent, agents.WithMaxIterations(100)) // the default, 5 steps, ends a run first
 		ctx = resilient.NewRun(ctx, resilient.TokenBudget(50_000), resilient.RequestLimit(40), resilient.ToolCallLimit(25))
 		_, err := chains.Run(ctx, executor, "Where is order 4471?")
 		if errors.Is(err, resilient.ErrUsageLimit) { // the error names the limit and the usage

@@ -3,7 +3,6 @@ package resilient_test
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/resilientmcp"
 	rtools "github.com/resilientgo/resilient/tools"
 )
@@ -41,7 +41,8 @@ func TestREADMEMCP(t *testing.T) {
 	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	t.Setenv(shopEnv, dir)
 	ctx := t.Context()
-	logger := slog.New(slog.NewTextHandler(t.Output(), nil))
+	var lines observetest.LogBuffer
+	logger := lines.Logger()
 	store := rtools.NewMemoryStore()
 	defer store.Close()
 
@@ -52,7 +53,7 @@ func TestREADMEMCP(t *testing.T) {
 		return client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command("shop-server")}, nil)
 	}
 	session, _ := connect(ctx)
-	tools, _ := resilientmcp.Tools(ctx, session, resilientmcp.Reconnect(connect),
+	tools, _ := resilientmcp.Tools(ctx, session, resilientmcp.Reconnect(connect), resilientmcp.Logger(logger),
 		resilientmcp.ToolOptionsFor("charge", resilient.Idempotent(store)))
 	defer resilientmcp.Close(tools)
 	// readme:end
@@ -69,6 +70,9 @@ func TestREADMEMCP(t *testing.T) {
 	}
 	if got := shopFile(dir, "ledger"); len(got) != 1 {
 		t.Errorf("got charges %q, want one", got)
+	}
+	if !strings.Contains(lines.String(), "mcp session lost") || !strings.Contains(lines.String(), "mcp session replaced") {
+		t.Errorf("the logger given with resilientmcp.Logger wrote %q, want the session lost and replaced", lines.String())
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"os"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/resilientredis"
 	"github.com/resilientgo/resilient/tools"
 )
@@ -42,18 +44,21 @@ func TestREADMERedis(t *testing.T) {
 	order := `{"order": "` + rand.Text() + `", "cents": 1999}`
 
 	ctx := t.Context()
+	var lines observetest.LogBuffer
+	logger := lines.Logger()
 	// readme:begin redis
 	rdb := redis.NewClient(&redis.Options{Addr: addr}) // e.g. "127.0.0.1:6379"
+	logged := resilientredis.Logger(logger)            // "redis unavailable", "redis reachable again"
 
-	store, _ := resilientredis.NewStore(rdb)
+	store, _ := resilientredis.NewStore(rdb, logged)
 	charge := resilient.Tool(chargeTool, resilient.Idempotent(store))
 
-	limiter, _ := resilientredis.NewLimiter(rdb, "openai", 500, time.Minute) // all replicas together
-	sem, _ := resilientredis.NewSemaphore(rdb, "openai", 8)                  // 8 in flight, all replicas together
+	limiter, _ := resilientredis.NewLimiter(rdb, "openai", 500, time.Minute, logged) // all replicas together
+	sem, _ := resilientredis.NewSemaphore(rdb, "openai", 8, logged)                  // 8 in flight, all replicas together
 	defer sem.Close()
 	model := resilient.Model(llm, resilient.RateLimit(limiter), resilient.ConcurrencyLimit(sem, 10*time.Second))
 
-	shared, _ := resilientredis.ShareBreaker(ctx, rdb, model.Breaker(), "openai")
+	shared, _ := resilientredis.ShareBreaker(ctx, rdb, model.Breaker(), "openai", logged)
 	defer shared.Close()
 	// readme:end
 	t.Cleanup(func() { rdb.Close() }) // after the deferred shared.Close
@@ -71,5 +76,12 @@ func TestREADMERedis(t *testing.T) {
 	}
 	if s := model.Breaker().State(); s != observe.BreakerClosed {
 		t.Errorf("got breaker %v, want closed", s)
+	}
+	// The Logger reaches the store: a Redis that keeps nothing across a
+	// restart (as CI's) is reported.
+	aof, _ := rdb.ConfigGet(ctx, "appendonly").Result()
+	save, _ := rdb.ConfigGet(ctx, "save").Result()
+	if aof["appendonly"] == "no" && save["save"] == "" && !strings.Contains(lines.String(), "redis without persistence") {
+		t.Errorf("the logger given with resilientredis.Logger wrote %q, want the store's warning about persistence", lines.String())
 	}
 }

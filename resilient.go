@@ -333,6 +333,10 @@ func HTTPClient() *http.Client { return llms.HTTPClient() }
 
 // Sentinels for [errors.Is] on the errors of wrapped models and tools.
 var (
+	// ErrPermanent: a call failed in a way that fails the same on every
+	// attempt (a 401, an invalid key, a 400, a model not found, a quota
+	// used up), so it stopped after one.
+	ErrPermanent = middleware.ErrPermanent
 	// ErrExhausted: a call made every attempt its failure's kind allows.
 	ErrExhausted = middleware.ErrExhausted
 	// ErrCircuitOpen: a model's or a tool's circuit breaker is open, so no
@@ -353,6 +357,10 @@ var (
 	// ErrInvalidRun: the call was made with a run given invalid options
 	// (see [NewRun]), so nothing was sent.
 	ErrInvalidRun = run.ErrInvalid
+	// ErrStuck: a tool was called with the same input more often than the
+	// run's [RepeatLimit] allows, so the run stops (the model never sees
+	// it).
+	ErrStuck = tools.ErrStuck
 )
 
 // Forever is the duration that never passes: Timeout(Forever) is no

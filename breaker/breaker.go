@@ -31,9 +31,13 @@ type Breaker struct {
 	holdUntil atomic.Int64  // UnixNano; 0 = no hold
 	maxHold   time.Duration // the longest hold; set at construction
 
+	// closed is the circuit's state read after its last change: true when
+	// closed (see Closed). closedMu orders the reads and the stores.
+	closed   atomic.Bool
+	closedMu sync.Mutex
+
 	mu        sync.Mutex
 	listeners []*func(observe.BreakerState) // copy on write
-
 }
 
 // The defaults of [Settings].
@@ -96,10 +100,31 @@ func New(s Settings) *Breaker {
 			if obs.Active() {
 				obs.Observe(e.Context(), observe.BreakerChange{Target: name, From: e.OldState, To: e.NewState})
 			}
+			b.noteState()
 			b.notify(e.NewState)
 		}).
 		Build()
+	b.closed.Store(true)
 	return b
+}
+
+// noteState records whether the circuit is closed, after a change of its
+// state. failsafe-go reports a change after it releases its lock, so two
+// reports may come in either order: each reads the state afresh, under
+// closedMu, so that the last store is of the state after the last change.
+func (b *Breaker) noteState() {
+	b.closedMu.Lock()
+	defer b.closedMu.Unlock()
+	b.closed.Store(b.cb.State() == circuitbreaker.ClosedState)
+}
+
+// Closed reports whether the breaker is closed and not held open, without
+// taking its lock while it is: a pool asks it of each member on every
+// attempt. It may answer true for a moment after a change that opened the
+// circuit, as State may answer just before it; the breaker's TryAcquire
+// settles it.
+func (b *Breaker) Closed() bool {
+	return b.closed.Load() && !b.held()
 }
 
 // Name returns the breaker's name.

@@ -21,6 +21,7 @@ import (
 	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/pool"
 	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
@@ -151,8 +152,8 @@ func (w *Model) buildPipelines(cfg config, extra ...middleware.Option) error {
 	if sem, wait := w.pipe.Concurrency(); sem != nil {
 		streamOpts = append(streamOpts, middleware.ConcurrencyLimit(sem, wait))
 	}
-	if bal := w.pipe.Balancer(); bal != nil {
-		streamOpts = append(streamOpts, middleware.UseBalancer(bal))
+	if shared := w.pipe.Pool(); shared != nil {
+		streamOpts = append(streamOpts, middleware.UsePool(shared))
 	}
 	if w.streamPipe, err = middleware.New[*lcllms.ContentResponse](w.name, streamOpts...); err != nil {
 		return fmt.Errorf("llms: %w", err)
@@ -331,7 +332,7 @@ func (m *Model) GenerateContent(ctx context.Context, messages []lcllms.MessageCo
 		stream: opts.StreamingFunc, streamReasoning: opts.StreamingReasoningFunc,
 		streaming: opts.StreamingFunc != nil || opts.StreamingReasoningFunc != nil}
 	if key, ok := stickyKeyOf(opts); ok {
-		ctx = middleware.Sticky(ctx, key)
+		ctx = pool.Sticky(ctx, key)
 		c.options = append(options[:len(options):len(options)], dropStickyKey)
 	}
 	if !m.obs.Active() {

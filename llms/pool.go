@@ -10,6 +10,7 @@ import (
 	"github.com/resilientgo/resilient/internal/inspect"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/pool"
 )
 
 // Member makes m a member of a pool (see [NewPool]) guarded by opts, the
@@ -162,20 +163,20 @@ func buildPool(clients []client, specs []middleware.Member, cfg config, taken na
 	return w, w.buildFallbacks(cfg, taken)
 }
 
-// Pool returns the balancer of a pool built by [NewPool], which reports on
+// Pool returns the pool built by [NewPool], which reports on
 // its members (their breakers, loads, cooldowns, latencies); nil for a
 // model that is not a pool.
-func (m *Model) Pool() *middleware.Balancer {
+func (m *Model) Pool() *pool.Pool {
 	if m == nil || m.pipe == nil {
 		return nil
 	}
-	return m.pipe.Balancer()
+	return m.pipe.Pool()
 }
 
 // StickyKey is a call option that keeps the calls made with the same key
 // (a conversation's id) on one member of a pool while it is healthy, so
 // that the provider's prompt cache keeps serving the conversation (see
-// middleware.Sticky). It overrides the run's own stickiness. The key never
+// pool.Sticky). It overrides the run's own stickiness. The key never
 // reaches the provider: the wrapper removes it from the options before it
 // calls the client. A model that is not a pool ignores it.
 func StickyKey(key string) lcllms.CallOption {

@@ -10,6 +10,7 @@ import (
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
+	"github.com/resilientgo/resilient/pool"
 )
 
 // A pool's calls are reported with the provider and the model its members
@@ -45,7 +46,7 @@ func TestPoolCallsNameWhatTheMembersShare(t *testing.T) {
 	}
 
 	rec = &observetest.Recorder{}
-	m, err = llms.NewPool(openai, llms.Middleware(middleware.Observe(rec), middleware.Balance(middleware.RoundRobin)))
+	m, err = llms.NewPool(openai, llms.Middleware(middleware.Observe(rec), middleware.Balance(pool.RoundRobin{})))
 	if got := called(t, m, err, rec); got.Provider != alone.Provider || got.Model != alone.Model {
 		t.Errorf("a pool of two openai deployments reports %+v, want provider %q and model %q", got, alone.Provider, alone.Model)
 	}

@@ -90,9 +90,9 @@ func BenchmarkNoopParallel(b *testing.B) {
 }
 
 // BenchmarkPool compares the no-op call through a pipeline over one target
-// with the same call through a pool of three members, where each attempt
-// also chooses its member (health, load, round robin) and counts its load
-// there: serially, and from every core at once.
+// with the same call through pools of three and thirty members, where each
+// attempt also chooses its member (health, load, round robin) and counts
+// its load there: serially, and from every core at once.
 func BenchmarkPool(b *testing.B) {
 	ctx := context.Background()
 	fn := func(ctx context.Context, _ middleware.State) (string, error) { return noop(ctx) }
@@ -102,6 +102,7 @@ func BenchmarkPool(b *testing.B) {
 	}{
 		{"target=model", mustPipeline(b)},
 		{"target=pool3", mustPool(b, members(3))},
+		{"target=pool30", mustPool(b, members(30))},
 	}
 	for _, t := range targets {
 		b.Run("calls=serial/"+t.name, func(b *testing.B) {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/pool"
 	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
@@ -62,7 +63,7 @@ var errHedgeRefused = errors.New("middleware: hedge refused: the run's retry bud
 // terminates: every retry is bounded by a per-kind attempt limit. m is the
 // member of a pool the attempt went to, nil for a plain pipeline or an
 // attempt no member took.
-func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *member) *decision {
+func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *pool.Member) *decision {
 	cfg := &c.p.cfg
 	var nr *unretryableError
 	var inner *Error
@@ -110,7 +111,7 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *member) *dec
 		}
 		return &decision{reason: observe.ReasonExhausted}
 	}
-	if c.p.bal != nil {
+	if c.p.pool != nil {
 		return c.decideRoute(n, class, m)
 	}
 	if !overflow && class.RetryAfter > cfg.retryAfterCap {

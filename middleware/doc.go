@@ -23,11 +23,14 @@
 //
 // A pipeline built with [Members] is a pool: the breaker's place is taken
 // by the choice of a member, among interchangeable targets each with its
-// own concurrency limit, rate limiter, breaker and retry throttle. An
-// attempt goes to a member whose circuit is not open, that does not cool
-// down after a wait hint and whose limits have room, chosen by the
-// [Balance] strategy ([LeastInFlight], [RoundRobin], [LowestLatency]) with
-// the member a run or a [Sticky] key stuck to first; a retry goes at once
+// own concurrency limit, rate limiter, breaker and retry throttle. Package
+// pool holds the members and chooses among them ([pool.Pool], asked once
+// per attempt); this package decides what a refusal or a failure means for
+// the call. An attempt goes to a member whose circuit is not open, that
+// does not cool down after a wait hint and whose limits have room, chosen
+// by the [Balance] strategy ([pool.LeastInFlight], [pool.RoundRobin],
+// [pool.LowestLatency]) with the member a run or a [pool.Sticky] key stuck
+// to first; a retry goes at once
 // ([taxonomy.WaitNextMember]) to a member no attempt of the call went to. A member's
 // Retry-After cools it down ([observe.Cooldown] event) rather than making the call
 // wait, unless no other member can take the call. A member's account
@@ -38,7 +41,7 @@
 // detail stating each member's state. Each attempt names its member:
 // [Attempt.Target] in the final error, the Target of [observe.Start],
 // [observe.AttemptEnd], [observe.LateResult], [observe.RetryScheduled] and [observe.Refusal] (and of
-// package llms's [observe.StreamRestarted]); [Pipeline.Balancer] reports on the
+// package llms's [observe.StreamRestarted]); [Pipeline.Pool] reports on the
 // members.
 //
 // # Decisions

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/pool"
 )
 
 // flaky is the protected function of a pool of three members that answer
@@ -57,7 +58,7 @@ func (f *flaky) take() [3]int {
 // squared), whether the calls come one at a time or many at once; once it
 // answers again, it gets its share back.
 func TestPoolHealthWeighsFailures(t *testing.T) {
-	for _, s := range []middleware.Strategy{middleware.LeastInFlight, middleware.RoundRobin, middleware.LowestLatency} {
+	for _, s := range []pool.Picker{pool.LeastInFlight{}, pool.RoundRobin{}, pool.LowestLatency{}} {
 		for _, callers := range []int{1, 12} {
 			t.Run(fmt.Sprintf("%v/callers=%d", s, callers), func(t *testing.T) {
 				synctest.Test(t, func(t *testing.T) { healthShares(t, s, callers) })
@@ -68,7 +69,7 @@ func TestPoolHealthWeighsFailures(t *testing.T) {
 
 // healthShares drives a pool of strategy s with callers concurrent callers
 // through a phase where m0 is sick, then one where it has recovered.
-func healthShares(t *testing.T, s middleware.Strategy, callers int) {
+func healthShares(t *testing.T, s pool.Picker, callers int) {
 	f := &flaky{sick: true}
 	p := mustPool(t, members(3, middleware.CircuitBreaker(10, time.Second)), middleware.Balance(s), middleware.NoStickyRuns())
 	phase := func(calls int) [3]int {
@@ -91,13 +92,13 @@ func healthShares(t *testing.T, s middleware.Strategy, callers int) {
 	if float64(sick[0]) > 0.4*float64(healthy) {
 		t.Errorf("while m0 fails half its attempts, attempts per member %v: want m0 under 40 %% of a healthy member's", sick)
 	}
-	if s == middleware.RoundRobin && float64(sick[0]) < 0.15*float64(healthy) {
+	if s == (pool.RoundRobin{}) && float64(sick[0]) < 0.15*float64(healthy) {
 		t.Errorf("while m0 fails half its attempts, attempts per member %v: want m0 at about a quarter of a healthy member's in turn", sick)
 	}
-	if h := p.Balancer().Members()[0].Health; h < 0.2 || h > 0.8 {
+	if h := p.Pool().Members()[0].Health; h < 0.2 || h > 0.8 {
 		t.Errorf("m0's health %.2f while it fails half its attempts, want about 0.5", h)
 	}
-	if st := p.Balancer().Members(); st[1].Health != 1 || st[2].Health != 1 {
+	if st := p.Pool().Members(); st[1].Health != 1 || st[2].Health != 1 {
 		t.Errorf("healthy members' health %.2f and %.2f, want 1", st[1].Health, st[2].Health)
 	}
 

@@ -11,6 +11,7 @@ import (
 	"github.com/resilientgo/resilient/internal/bound"
 	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/pool"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -89,9 +90,9 @@ type config struct {
 	maxAbandoned   int
 	waitWhileOpen  bool
 	noThrottle     bool
-	members        []Member  // Members: the pipeline is a pool
-	balancer       *Balancer // UseBalancer
-	strategy       Strategy
+	members        []Member   // Members: the pipeline is a pool
+	pool           *pool.Pool // UsePool
+	picker         pool.Picker
 	noStickyRuns   bool
 	weight         int // Weight: a member's; 0 until given
 	gates          int // options applied that a member of a pool takes

@@ -19,6 +19,7 @@ import (
 	"github.com/resilientgo/resilient/internal/redact"
 	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/pool"
 	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
@@ -80,7 +81,7 @@ type Pipeline[R any] struct {
 	obs     observe.Observers
 	breaker *breaker.Breaker
 	sem     limit.Semaphore
-	bal     *Balancer // of a pool; nil for a plain pipeline
+	pool    *pool.Pool // of a pool; nil for a plain pipeline
 	exec    failsafe.Executor[R]
 	hedged  failsafe.Executor[R]
 	// own says the retry runs in the pipeline's own loop (see retry): no
@@ -113,13 +114,13 @@ func New[R any](name string, opts ...Option) (*Pipeline[R], error) {
 		}
 		policies = append(policies, typed)
 	}
-	pool := cfg.members != nil || cfg.balancer != nil
+	isPool := cfg.members != nil || cfg.pool != nil
 	switch {
 	case cfg.weight != 0:
 		cfg.errorf("Weight applies to a member of a pool (see Member), not to a pipeline")
-	case pool && cfg.breaker != nil:
+	case isPool && cfg.breaker != nil:
 		cfg.errorf("UseBreaker applies to a member of a pool (see Member): a pool has no breaker of its own")
-	case !pool && (cfg.strategy != LeastInFlight || cfg.noStickyRuns):
+	case !isPool && (cfg.picker != nil || cfg.noStickyRuns):
 		cfg.errorf("Balance and NoStickyRuns apply to a pool (see Members)")
 	}
 	if err := errors.Join(cfg.errs...); err != nil {
@@ -130,11 +131,11 @@ func New[R any](name string, opts ...Option) (*Pipeline[R], error) {
 	if cfg.logger != nil {
 		p.obs = append(p.obs[:len(p.obs):len(p.obs)], observe.Log(cfg.logger))
 	}
-	if cfg.balancer != nil {
-		p.bal = cfg.balancer
+	if cfg.pool != nil {
+		p.pool = cfg.pool
 	} else if cfg.members != nil {
 		var err error
-		if p.bal, err = newBalancer(&cfg, p.obs); err != nil {
+		if p.pool, err = newPool(&cfg, p.obs); err != nil {
 			return nil, err
 		}
 	} else {
@@ -176,7 +177,7 @@ func New[R any](name string, opts ...Option) (*Pipeline[R], error) {
 func (p *Pipeline[R]) Name() string { return p.name }
 
 // Breaker returns the pipeline's circuit breaker, nil when disabled and
-// for a pool, whose members have one each (see [Balancer.Members]).
+// for a pool, whose members have one each (see [pool.Pool.Members]).
 func (p *Pipeline[R]) Breaker() *breaker.Breaker { return p.breaker }
 
 // Limiter returns the limiter set with [RateLimit], nil if none: an adapter
@@ -250,8 +251,8 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 		}
 		c.repairsOverflow = c.repairsOverflow || o.repairsOverflow
 	}
-	if p.bal != nil {
-		c.rt = &route{tried: make([]bool, len(p.bal.members)), pin: p.bal.pinFor(ctx)}
+	if p.pool != nil {
+		c.rt = p.pool.Route(ctx)
 	}
 	if p.obs.Active() && !observe.InCall(ctx) {
 		// No adapter started a logical call around this one: it is one.
@@ -321,7 +322,7 @@ type call[R any] struct {
 	bounded context.Context // caller's context bounded by MaxDuration
 	fn      Func[R]
 	run     *run.Run
-	rt      *route // of a pool's call
+	rt      *pool.Route // of a pool's call
 	// estimate is set by the Request option: the attempts are requests,
 	// counted by the run.
 	estimate func(ctx context.Context, s State) int
@@ -452,8 +453,9 @@ func (c *call[R]) try(parent context.Context, hedge bool) (R, error) {
 		return zero, err
 	}
 	target, name, index := p.target, p.name, 0
-	if g.m != nil {
-		target, name, index = g.m.target, g.m.name, g.m.index
+	m := g.ticket.Member()
+	if m != nil {
+		target, name, index = m.Target(), m.Name(), m.Index()
 	}
 
 	actx := parent
@@ -462,15 +464,15 @@ func (c *call[R]) try(parent context.Context, hedge bool) (R, error) {
 	}
 	a := c.runner(number)
 	start := time.Now()
-	r, err, abandoned := a.run(actx, p.cfg.attemptTimeout, State{Attempt: number, Previous: prev, Hedge: hedge, Member: index}, g.release)
+	r, err, abandoned := a.run(actx, p.cfg.attemptTimeout, State{Attempt: number, Previous: prev, Hedge: hedge, Member: index}, g)
 	elapsed := a.stop.Sub(start)
 	timedOut := err != nil && errors.Is(a.ctx.Err(), context.DeadlineExceeded) && parent.Err() == nil
 	a.cancel()
 
 	if err == nil {
-		g.record(p.bal, breaker.Healthy, elapsed)
-		if g.m != nil && c.rt.pin != nil {
-			c.rt.pin.m.Store(g.m) // the conversation stays where it was answered
+		g.record(breaker.Healthy, elapsed)
+		if m != nil {
+			c.rt.Stick(m) // the conversation stays where it was answered
 		}
 		c.mu.Lock()
 		c.attempts[number-1].Duration = elapsed
@@ -485,46 +487,49 @@ func (c *call[R]) try(parent context.Context, hedge bool) (R, error) {
 	}
 	class := c.classify(err, timedOut, parent)
 	o := healthOf(class, err)
-	if g.m != nil && accountFailure(class) {
+	if m != nil && accountFailure(class) {
 		// The member cannot serve any request: a probe it fails so must
 		// not close its circuit, and its health falls.
 		o = breaker.Unhealthy
 	}
-	g.record(p.bal, o, elapsed)
-	if g.m != nil {
-		c.coolDown(g.m, class)
+	g.record(o, elapsed)
+	if m != nil {
+		c.coolDown(m, class)
 	}
 	if p.obs.Active() {
 		p.obs.Report(actx, observe.AttemptEnd{Target: name, Attempt: number, Hedge: hedge, Duration: elapsed,
 			Failed: true, Class: class, Abandoned: abandoned}, err)
 	}
-	d := c.decide(number, class, err, g.m)
+	d := c.decide(number, class, err, m)
 	return r, c.conclude(number, elapsed, err, class, d)
 }
 
-// nothing is the release of an attempt that took no slot.
-func nothing() {}
-
-// pass is what an attempt passed on its way to its target: the member of a
-// pool it goes to (nil for a plain pipeline), the breaker it reports to,
-// and what gives back the slots it took, called when its function returns.
+// pass is what an attempt passed on its way to its target: the breaker of
+// a plain pipeline it reports to, or its ticket on the member of a pool it
+// goes to, and the slot it took in the pipeline's own concurrency limit
+// (nil if none).
 type pass struct {
-	m       *member
 	breaker *breaker.Breaker
+	ticket  pool.Ticket
 	release func()
 }
 
-// record reports the attempt's outcome to its breaker and, in a pool, what
-// it took to the balancer, and whether it was the probe that closed the
-// member's circuit.
-func (g *pass) record(b *Balancer, o breaker.Outcome, elapsed time.Duration) {
-	probe := false
-	if g.breaker != nil {
-		probe = g.m != nil && o == breaker.Healthy && g.breaker.State() == observe.BreakerHalfOpen
+// record reports the attempt's outcome to its breaker or, in a pool, to its
+// member (see [pool.Ticket.Record]).
+func (g *pass) record(o breaker.Outcome, elapsed time.Duration) {
+	if g.ticket.Member() != nil {
+		g.ticket.Record(o, elapsed)
+	} else if g.breaker != nil {
 		g.breaker.Record(o)
 	}
-	if g.m != nil {
-		b.measure(g.m, elapsed, o, probe && g.breaker.State() == observe.BreakerClosed)
+}
+
+// done gives back what the attempt holds, once its function has returned
+// (or when it was refused before it started).
+func (g *pass) done() {
+	g.ticket.Done()
+	if g.release != nil {
+		g.release()
 	}
 }
 
@@ -540,12 +545,13 @@ var (
 // no member ready waits for the first cooldown to end before all of them,
 // holding none of the pool's slots. A refusal is concluded here:
 // admit returns its error. The slots taken are given back by the pass's
-// release, which the attempt's runner calls when the function returns, or
+// done, which the attempt's runner calls when the function returns, or
 // here on a refusal.
 func (c *call[R]) admit(ctx context.Context, number int) (pass, error) {
 	p := c.p
 	slept := false // waited for a member of a pool to end its cooldown
-	if p.bal != nil {
+	if p.pool != nil && (p.cfg.limiter != nil || p.sem != nil) {
+		// Without limits of the pool's own, toMember does this wait itself.
 		var err error
 		if slept, err = c.beforeMember(ctx, number); err != nil {
 			return pass{}, err
@@ -557,7 +563,7 @@ func (c *call[R]) admit(ctx context.Context, number int) (pass, error) {
 				&decision{reason: observe.ReasonRateLimit, detail: "the rate limiter refused the attempt", refused: true})
 		}
 	}
-	g := pass{breaker: p.breaker, release: nothing}
+	g := pass{breaker: p.breaker}
 	if p.sem != nil {
 		release, err := p.sem.Acquire(ctx, p.cfg.semWait)
 		if err != nil {
@@ -566,22 +572,18 @@ func (c *call[R]) admit(ctx context.Context, number int) (pass, error) {
 		}
 		g.release = release
 	}
-	if p.bal != nil {
-		m, release, err := c.toMember(ctx, number, slept)
+	if p.pool != nil {
+		t, err := c.toMember(ctx, number, slept)
 		if err != nil {
-			g.release()
+			g.done()
 			return pass{}, err
 		}
-		c.setTarget(number, m.name)
-		outer := g.release
-		g.m, g.breaker, g.release = m, m.breaker, func() {
-			release()
-			outer()
-		}
+		c.setTarget(number, t.Member().Name())
+		g.ticket = t
 		return g, nil
 	}
 	if p.breaker != nil && !p.breaker.TryAcquire() {
-		g.release()
+		g.done()
 		return pass{}, c.conclude(number, 0, circuitbreaker.ErrOpen, taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "circuit open"},
 			c.decideOpen(number))
 	}
@@ -616,8 +618,8 @@ type runner[R any] struct {
 	c       *call[R]
 	ctx     context.Context // the attempt's context, which the function gets
 	cancel  context.CancelFunc
-	attempt int // its number
-	release func()
+	attempt int  // its number
+	held    pass // what the attempt holds: given back when the function returns
 	state   atomic.Int32
 	r       R
 	err     error
@@ -642,18 +644,18 @@ func (c *call[R]) runner(number int) *runner[R] {
 // function's result, whenever it comes, is discarded and reported as a
 // [observe.LateResult]. Even a context that cannot end otherwise can be
 // ended by [State.End], so the function never runs on the caller's
-// goroutine. release is called once the function has returned (or
+// goroutine. held is given back once the function has returned (or
 // panicked), before its result is handed over, abandoned or not: the
 // attempt's slots in concurrency limits are held exactly as long as its
 // work runs.
-func (a *runner[R]) run(parent context.Context, timeout time.Duration, s State, release func()) (R, error, bool) {
+func (a *runner[R]) run(parent context.Context, timeout time.Duration, s State, held pass) (R, error, bool) {
 	if timeout > 0 {
 		a.ctx, a.cancel = context.WithTimeout(parent, timeout)
 	} else {
 		a.ctx, a.cancel = context.WithCancel(parent)
 	}
 	s.End = a.end
-	a.attempt, a.release = s.Attempt, release
+	a.attempt, a.held = s.Attempt, held
 	done := a.ctx.Done()
 	// The goroutine's first frame holds the State passed to fn: captured,
 	// it is copied once, where a field of a would be copied twice (the
@@ -687,7 +689,7 @@ func (a *runner[R]) handover() {
 		var zero R
 		a.r, a.err = zero, &PanicError{Value: v, Stack: debug.Stack()}
 	}
-	a.release() // the function returned: its slots are free, abandoned or not
+	a.held.done() // the function returned: its slots are free, abandoned or not
 	// a.r and a.err are read by the caller only if this swap succeeds.
 	if a.state.CompareAndSwap(attemptRunning, attemptReturned) {
 		a.cancel() // wakes the caller

@@ -71,7 +71,7 @@ func TestPoolAccountFailure(t *testing.T) {
 		if len(retries) != 1 || retries[0].Target != "m0" || retries[0].Source != taxonomy.WaitNextMember || retries[0].Wait != 0 {
 			t.Errorf("retries %+v, want one of m0 at once to the next member", retries)
 		}
-		m0 := p.Balancer().Members()[0]
+		m0 := p.Pool().Members()[0]
 		if b := m0.Breaker; b.State() != observe.BreakerOpen || b.RemainingDelay() != breaker.DefaultMaxHold {
 			t.Errorf("m0's circuit is %v for %v, want held open for %v", b.State(), b.RemainingDelay(), breaker.DefaultMaxHold)
 		}
@@ -131,11 +131,11 @@ func TestPoolAccountFailureWithoutBreaker(t *testing.T) {
 		if went := f.went(); strings.Count(fmt.Sprint(went), "0") != 1 {
 			t.Errorf("attempts went to %v, want m0 once", went)
 		}
-		if m0 := p.Balancer().Members()[0]; m0.Suspended != time.Minute || m0.AccountFailure == "" {
+		if m0 := p.Pool().Members()[0]; m0.Suspended != time.Minute || m0.AccountFailure == "" {
 			t.Errorf("m0 is suspended for %v after %q, want a minute after the refused key", m0.Suspended, m0.AccountFailure)
 		}
 		time.Sleep(time.Minute)
-		if m0 := p.Balancer().Members()[0]; m0.Suspended != 0 || m0.AccountFailure != "" {
+		if m0 := p.Pool().Members()[0]; m0.Suspended != 0 || m0.AccountFailure != "" {
 			t.Errorf("after MaxHold m0 is suspended for %v after %q, want back in rotation", m0.Suspended, m0.AccountFailure)
 		}
 		for range 4 {
@@ -249,7 +249,7 @@ func TestPoolNestedAccountFailure(t *testing.T) {
 		if n := refused.count(); n != 1 {
 			t.Errorf("the refusing member got %d requests, want 1", n)
 		}
-		if m0 := p.Balancer().Members()[0]; m0.Suspended != breaker.DefaultMaxHold {
+		if m0 := p.Pool().Members()[0]; m0.Suspended != breaker.DefaultMaxHold {
 			t.Errorf("m0 is suspended for %v, want %v", m0.Suspended, breaker.DefaultMaxHold)
 		}
 	})
@@ -265,7 +265,7 @@ func TestPoolRequestFailureStops(t *testing.T) {
 	if e := asError(t, err); e.Reason != observe.ReasonPermanent || len(f.went()) != 1 {
 		t.Errorf("got %v, want failed permanently after one attempt", err)
 	}
-	if b := p.Balancer().Members()[0].Breaker; b.State() != observe.BreakerClosed {
+	if b := p.Pool().Members()[0].Breaker; b.State() != observe.BreakerClosed {
 		t.Errorf("m0's circuit is %v, want closed", b.State())
 	}
 }

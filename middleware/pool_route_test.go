@@ -15,6 +15,7 @@ import (
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
+	"github.com/resilientgo/resilient/pool"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -24,22 +25,29 @@ func hinted(wait time.Duration, source taxonomy.WaitSource) error {
 		taxonomy.Class{Kind: taxonomy.RateLimited, Rule: "status 429", RetryAfter: wait, WaitSource: source})
 }
 
-// TestPoolStrategyChecked: a strategy that does not exist is refused,
-// named as such; the strategies' names are those of the logs.
+// TestPoolStrategyChecked: a nil strategy is refused, named as such; the
+// strategies' names are those of the logs; the pool reports its strategy,
+// the default when none is given.
 func TestPoolStrategyChecked(t *testing.T) {
-	_, err := middleware.New[string]("p", middleware.Members(members(2)...), middleware.Balance(middleware.Strategy(3)))
-	if err == nil || !strings.Contains(err.Error(), "Balance(strategy(3)): no such strategy") {
-		t.Errorf("got %v, want Balance(strategy(3)) refused", err)
+	_, err := middleware.New[string]("p", middleware.Members(members(2)...), middleware.Balance(nil))
+	if err == nil || !strings.Contains(err.Error(), "Balance(nil)") {
+		t.Errorf("got %v, want Balance(nil) refused", err)
 	}
-	for s, want := range map[middleware.Strategy]string{middleware.LeastInFlight: "least_in_flight",
-		middleware.RoundRobin: "round_robin", middleware.LowestLatency: "lowest_latency", 7: "strategy(7)"} {
+	for s, want := range map[pool.Picker]string{pool.LeastInFlight{}: "least_in_flight",
+		pool.RoundRobin{}: "round_robin", pool.LowestLatency{}: "lowest_latency"} {
 		if got := s.String(); got != want {
-			t.Errorf("strategy %d is named %q, want %q", s, got, want)
+			t.Errorf("strategy %T is named %q, want %q", s, got, want)
 		}
+		if got := mustPool(t, members(2), middleware.Balance(s)).Pool().Picker(); got != s {
+			t.Errorf("a pool built with Balance(%v) reports %v", s, got)
+		}
+	}
+	if got := mustPool(t, members(2)).Pool().Picker(); got != (pool.LeastInFlight{}) {
+		t.Errorf("a pool built without Balance reports %v, want least_in_flight", got)
 	}
 	// The least weight is a valid one.
 	p := mustPool(t, []middleware.Member{{Name: "a", Options: []middleware.Option{middleware.Weight(1)}}})
-	if w := p.Balancer().Members()[0].Weight; w != 1 {
+	if w := p.Pool().Members()[0].Weight; w != 1 {
 		t.Errorf("weight %d, want 1", w)
 	}
 }
@@ -57,7 +65,7 @@ func TestPoolNoCooldownWithoutHint(t *testing.T) {
 		if cd := observetest.Of[observe.Cooldown](rec); len(cd) != 0 {
 			t.Errorf("cooldowns %+v, want none: neither failure asked for a wait", cd)
 		}
-		for _, m := range p.Balancer().Members() {
+		for _, m := range p.Pool().Members() {
 			if m.Cooldown != 0 {
 				t.Errorf("%s cools down for %v, want not at all", m.Name, m.Cooldown)
 			}
@@ -101,7 +109,7 @@ func TestPoolCooldownAtTheCap(t *testing.T) {
 		if took := time.Since(start); took != 30*time.Second {
 			t.Errorf("the call took %v, want the hint, 30s", took)
 		}
-		if st := p.Balancer().Members()[0].Breaker.State(); st != observe.BreakerClosed {
+		if st := p.Pool().Members()[0].Breaker.State(); st != observe.BreakerClosed {
 			t.Errorf("m0's breaker is %v, want closed", st)
 		}
 	})
@@ -194,7 +202,7 @@ func TestPoolWaitWhileOpenWaitsForFirstProbe(t *testing.T) {
 		f := newFleet(newScript(succeeds("m0")), newScript(succeeds("m1")))
 		p := mustPool(t, members(2), middleware.CircuitBreaker(1, 10*time.Second), middleware.WaitWhileOpen(),
 			middleware.Backoff(time.Millisecond, time.Millisecond))
-		st := p.Balancer().Members()
+		st := p.Pool().Members()
 		st[1].Breaker.Open()
 		time.Sleep(4 * time.Second)
 		st[0].Breaker.Open() // m1's probe is due in 6s, m0's in 10s
@@ -217,7 +225,7 @@ func TestPoolWaiterGoesWhereQueueIsShortest(t *testing.T) {
 		f := newFleet(newScript(succeeds("m0"), step{result: "m0", sleep: 10 * time.Second}),
 			newScript(succeeds("m1"), step{result: "m1", sleep: 20 * time.Second}))
 		p := mustPool(t, members(2, middleware.MaxConcurrent(1, time.Minute)))
-		keyed := middleware.Sticky(t.Context(), "conversation")
+		keyed := pool.Sticky(t.Context(), "conversation")
 		if _, err := p.Do(t.Context(), f.fn); err != nil {
 			t.Fatal(err)
 		}
@@ -229,7 +237,7 @@ func TestPoolWaiterGoesWhereQueueIsShortest(t *testing.T) {
 			wg.Go(func() { _, _ = p.Do(context.Background(), f.fn) })
 			synctest.Wait()
 		}
-		if st := p.Balancer().Members(); st[0].InFlight != 1 || st[1].InFlight != 1 {
+		if st := p.Pool().Members(); st[0].InFlight != 1 || st[1].InFlight != 1 {
 			t.Fatalf("in flight %d and %d, want one call on each member", st[0].InFlight, st[1].InFlight)
 		}
 		var sticky, plain string
@@ -257,7 +265,7 @@ func TestPoolLatencyIsAnAverage(t *testing.T) {
 		}
 		ms := time.Millisecond
 		f := newFleet(answers(100*ms, 100*ms, 400*ms, 100*ms), answers(200*ms))
-		p := mustPool(t, members(2, middleware.CircuitBreaker(10, time.Hour)), middleware.Balance(middleware.LowestLatency))
+		p := mustPool(t, members(2, middleware.CircuitBreaker(10, time.Hour)), middleware.Balance(pool.LowestLatency{}))
 		for range 5 {
 			if _, err := p.Do(t.Context(), f.fn); err != nil {
 				t.Fatal(err)
@@ -268,7 +276,7 @@ func TestPoolLatencyIsAnAverage(t *testing.T) {
 		}
 		// 100ms, then a quarter of the way to each new answer: 175ms after
 		// the slow one, 156.25ms after the next.
-		if got := p.Balancer().Members()[0].Latency; got != 156250*time.Microsecond {
+		if got := p.Pool().Members()[0].Latency; got != 156250*time.Microsecond {
 			t.Errorf("m0's latency %v, want its moving average, 156.25ms", got)
 		}
 	})
@@ -282,7 +290,7 @@ func TestPoolStaleMemberMeasuredOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFleet(newScript(step{result: "slow", sleep: 400 * time.Millisecond}),
 			newScript(step{result: "fast", sleep: 100 * time.Millisecond}))
-		p := mustPool(t, members(2, middleware.CircuitBreaker(10, 10*time.Second)), middleware.Balance(middleware.LowestLatency))
+		p := mustPool(t, members(2, middleware.CircuitBreaker(10, 10*time.Second)), middleware.Balance(pool.LowestLatency{}))
 		start := time.Now()
 		for range 2 { // each measured once: slow at 0.4s, fast at 0.5s
 			if _, err := p.Do(t.Context(), f.fn); err != nil {
@@ -332,16 +340,16 @@ func TestPoolNeglectedMemberProbedPastDelay(t *testing.T) {
 	})
 }
 
-// TestPoolUseBalancer: two pipelines on one balancer share what it knows of
-// the members: a cooldown one of them caused keeps the other's calls away
-// too. A nil balancer is refused.
-func TestPoolUseBalancer(t *testing.T) {
+// TestPoolUsePool: two pipelines on one pool share what it knows of the
+// members: a cooldown one of them caused keeps the other's calls away too.
+// A nil pool is refused.
+func TestPoolUsePool(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFleet(newScript(fails(rateLimited(5*time.Second)), succeeds("m0")), newScript(succeeds("m1")))
 		p := mustPool(t, members(2))
-		q := mustPipeline(t, middleware.UseBalancer(p.Balancer()))
-		if q.Balancer() != p.Balancer() {
-			t.Fatal("the second pipeline has a balancer of its own, want the first's")
+		q := mustPipeline(t, middleware.UsePool(p.Pool()))
+		if q.Pool() != p.Pool() {
+			t.Fatal("the second pipeline has a pool of its own, want the first's")
 		}
 		if got, err := p.Do(t.Context(), f.fn); err != nil || got != "m1" {
 			t.Fatalf("got (%q, %v), want m1 after m0's 429", got, err)
@@ -352,8 +360,8 @@ func TestPoolUseBalancer(t *testing.T) {
 			}
 		}
 	})
-	if _, err := middleware.New[string]("p", middleware.UseBalancer(nil)); err == nil || !strings.Contains(err.Error(), "UseBalancer(nil)") {
-		t.Errorf("got %v, want UseBalancer(nil) refused", err)
+	if _, err := middleware.New[string]("p", middleware.UsePool(nil)); err == nil || !strings.Contains(err.Error(), "UsePool(nil)") {
+		t.Errorf("got %v, want UsePool(nil) refused", err)
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
+	"github.com/resilientgo/resilient/pool"
 	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
@@ -110,7 +111,7 @@ func TestPoolRetryGoesToAnotherMember(t *testing.T) {
 		// give the heavy member the retry too.
 		f = newFleet(newScript(fails(unavailable)), newScript(succeeds("light")))
 		ms := []middleware.Member{{Name: "heavy", Options: []middleware.Option{middleware.Weight(5)}}, {Name: "light"}}
-		if got, err := mustPool(t, ms, middleware.Balance(middleware.RoundRobin)).Do(t.Context(), f.fn); err != nil || got != "light" {
+		if got, err := mustPool(t, ms, middleware.Balance(pool.RoundRobin{})).Do(t.Context(), f.fn); err != nil || got != "light" {
 			t.Errorf("weighted: got (%q, %v), want the retry on the light member", got, err)
 		}
 
@@ -159,7 +160,7 @@ func TestPoolMemberBreakerMovesTrafficAndBack(t *testing.T) {
 		// One call at a time: m0, less healthy than an idle m1, gets no call
 		// until it has had none for its breaker's delay; then one, its probe.
 		probes := 1
-		for p.Balancer().Members()[0].Breaker.State() != observe.BreakerOpen {
+		for p.Pool().Members()[0].Breaker.State() != observe.BreakerOpen {
 			for range 3 {
 				if went := call(); fmt.Sprint(went) != "[1]" {
 					t.Fatalf("after m0 failed, a call went to %v, want m1 alone", went)
@@ -170,7 +171,7 @@ func TestPoolMemberBreakerMovesTrafficAndBack(t *testing.T) {
 				t.Fatalf("after m0 had no call for its breaker's delay, a call went to %v, want m0's probe, then m1", went)
 			}
 			if probes++; probes > 3 {
-				t.Fatalf("m0's circuit is still %v after %d failures", p.Balancer().Members()[0].Breaker.State(), probes)
+				t.Fatalf("m0's circuit is still %v after %d failures", p.Pool().Members()[0].Breaker.State(), probes)
 			}
 		}
 		f.went()
@@ -236,7 +237,7 @@ func TestPoolAllMembersDownFailsFast(t *testing.T) {
 		f.scripts[1].mu.Unlock()
 		w := mustPool(t, members(2), middleware.CircuitBreaker(1, 10*time.Second), middleware.WaitWhileOpen(),
 			middleware.Backoff(time.Millisecond, time.Millisecond))
-		for _, m := range w.Balancer().Members() {
+		for _, m := range w.Pool().Members() {
 			m.Breaker.Open()
 		}
 		start = time.Now()
@@ -267,7 +268,7 @@ func TestPoolCooldown(t *testing.T) {
 		if cd := observetest.Of[observe.Cooldown](rec); len(cd) != 1 || cd[0].Target != "m0" || cd[0].Wait != 5*time.Second {
 			t.Errorf("cooldowns %+v, want m0 for 5s", cd)
 		}
-		if got := p.Balancer().Members()[0].Cooldown; got != 5*time.Second {
+		if got := p.Pool().Members()[0].Cooldown; got != 5*time.Second {
 			t.Errorf("m0 cools down for %v more, want 5s", got)
 		}
 		time.Sleep(5 * time.Second)
@@ -301,7 +302,7 @@ func TestPoolRetryAfterOverCap(t *testing.T) {
 		if got, err := p.Do(t.Context(), f.fn); err != nil || got != "ok" {
 			t.Fatalf("got (%q, %v), want ok from m1", got, err)
 		}
-		if b := p.Balancer().Members()[0].Breaker; b.State() != observe.BreakerOpen || b.RemainingDelay() != 2*time.Minute {
+		if b := p.Pool().Members()[0].Breaker; b.State() != observe.BreakerOpen || b.RemainingDelay() != 2*time.Minute {
 			t.Errorf("m0's breaker is %v for %v, want held open for 2m", b.State(), b.RemainingDelay())
 		}
 		one := newFleet(newScript(fails(rateLimited(2 * time.Minute))))
@@ -350,7 +351,7 @@ func TestPoolStrategies(t *testing.T) {
 					t.Fatalf("got (%q, %v), want fast", got, err)
 				}
 			}
-			if st := p.Balancer().Members(); st[0].InFlight != 1 || st[1].InFlight != 0 {
+			if st := p.Pool().Members(); st[0].InFlight != 1 || st[1].InFlight != 0 {
 				t.Errorf("in flight %d and %d, want 1 and 0", st[0].InFlight, st[1].InFlight)
 			}
 			time.Sleep(time.Minute)
@@ -359,7 +360,7 @@ func TestPoolStrategies(t *testing.T) {
 	t.Run("weighted round robin", func(t *testing.T) {
 		f := newFleet(newScript(succeeds("a")), newScript(succeeds("b")))
 		ms := []middleware.Member{{Name: "big", Options: []middleware.Option{middleware.Weight(3)}}, {Name: "small"}}
-		p := mustPool(t, ms, middleware.Balance(middleware.RoundRobin))
+		p := mustPool(t, ms, middleware.Balance(pool.RoundRobin{}))
 		for range 8 {
 			if _, err := p.Do(t.Context(), f.fn); err != nil {
 				t.Fatal(err)
@@ -373,7 +374,7 @@ func TestPoolStrategies(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			slow := newScript(step{result: "slow", sleep: 400 * time.Millisecond})
 			f := newFleet(slow, newScript(step{result: "fast", sleep: 100 * time.Millisecond}))
-			p := mustPool(t, members(2, middleware.CircuitBreaker(10, 10*time.Second)), middleware.Balance(middleware.LowestLatency))
+			p := mustPool(t, members(2, middleware.CircuitBreaker(10, 10*time.Second)), middleware.Balance(pool.LowestLatency{}))
 			for range 6 {
 				if _, err := p.Do(t.Context(), f.fn); err != nil {
 					t.Fatal(err)
@@ -382,7 +383,7 @@ func TestPoolStrategies(t *testing.T) {
 			if went := f.went(); fmt.Sprint(went) != "[0 1 1 1 1 1]" {
 				t.Errorf("got %v, want each measured once, then the fast one", went)
 			}
-			if st := p.Balancer().Members(); st[0].Latency != 400*time.Millisecond || st[1].Latency != 100*time.Millisecond {
+			if st := p.Pool().Members(); st[0].Latency != 400*time.Millisecond || st[1].Latency != 100*time.Millisecond {
 				t.Errorf("latencies %v and %v, want 400ms and 100ms", st[0].Latency, st[1].Latency)
 			}
 			time.Sleep(10 * time.Second) // the slow one is measured again, once
@@ -417,7 +418,7 @@ func TestPoolSticky(t *testing.T) {
 	if went := f.went(); fmt.Sprint(went) != "[0 1 0 1 0 1]" {
 		t.Errorf("two runs went to %v, want each on its own member", went)
 	}
-	keyed := middleware.Sticky(t.Context(), "conversation-7")
+	keyed := pool.Sticky(t.Context(), "conversation-7")
 	var withKey, without []int
 	for range 3 {
 		if _, err := p.Do(keyed, f.fn); err != nil {
@@ -506,7 +507,7 @@ func TestPoolMemberLimits(t *testing.T) {
 		if went := f.went(); len(went) != 0 {
 			t.Errorf("requests went to %v, want none", went)
 		}
-		for _, m := range p.Balancer().Members() {
+		for _, m := range p.Pool().Members() {
 			if m.Breaker.State() != observe.BreakerClosed {
 				t.Errorf("%s's breaker is %v, want closed: a limit of ours says nothing of the member", m.Name, m.Breaker.State())
 			}
@@ -534,7 +535,7 @@ func TestPoolOptions(t *testing.T) {
 		{"Weight outside a pool", []middleware.Option{middleware.Weight(2)}, "Weight applies to a member of a pool"},
 		{"UseBreaker on a pool", []middleware.Option{middleware.Members(middleware.Member{Name: "a"}),
 			middleware.UseBreaker(breaker.New(breaker.Settings{Name: "b", Failures: 1, Delay: time.Second}))}, "UseBreaker applies to a member"},
-		{"Balance outside a pool", []middleware.Option{middleware.Balance(middleware.RoundRobin)}, "apply to a pool"},
+		{"Balance outside a pool", []middleware.Option{middleware.Balance(pool.RoundRobin{})}, "apply to a pool"},
 		{"no members", []middleware.Option{middleware.Members()}, "at least one member"},
 		{"a bad weight", []middleware.Option{middleware.Members(middleware.Member{Name: "a",
 			Options: []middleware.Option{middleware.Weight(0)}})}, "Weight(0)"},
@@ -551,7 +552,7 @@ func TestPoolOptions(t *testing.T) {
 	if p.Breaker() != nil {
 		t.Error("a pool has a breaker of its own, want none")
 	}
-	if st := p.Balancer().Members(); st[0].Weight != 2 || st[1].Breaker != nil || st[0].Breaker.MaxHold() != time.Minute {
+	if st := p.Pool().Members(); st[0].Weight != 2 || st[1].Breaker != nil || st[0].Breaker.MaxHold() != time.Minute {
 		t.Errorf("members %+v: want a's weight and hold, b without a breaker", st)
 	}
 }
@@ -616,13 +617,13 @@ func TestPoolAttemptsAreRequestsOfTheRun(t *testing.T) {
 			t.Errorf("attempts went to %v, limiters gave %d units; want none and 2: a refusal takes nothing from a member",
 				went, limits[0].n.Load()+limits[1].n.Load())
 		}
-		if st := p.Balancer().Members()[1].Breaker.State(); st != observe.BreakerClosed {
+		if st := p.Pool().Members()[1].Breaker.State(); st != observe.BreakerClosed {
 			t.Errorf("m1's breaker is %v, want closed", st)
 		}
 
 		// Every circuit open: the attempt no member took is no request.
 		fresh := run.New(t.Context(), run.RequestLimit(1))
-		for _, m := range p.Balancer().Members() {
+		for _, m := range p.Pool().Members() {
 			m.Breaker.Open()
 		}
 		if _, err := p.Do(fresh, f.fn, request(1)); !errors.Is(err, middleware.ErrCircuitOpen) {
@@ -631,7 +632,7 @@ func TestPoolAttemptsAreRequestsOfTheRun(t *testing.T) {
 		if got := run.From(fresh).Usage().Requests; got != 0 {
 			t.Errorf("usage counts %d requests, want 0: none was sent", got)
 		}
-		p.Balancer().Members()[1].Breaker.Close()
+		p.Pool().Members()[1].Breaker.Close()
 		if got, err := p.Do(fresh, f.fn, request(1)); err != nil || got != "ok" {
 			t.Errorf("got (%q, %v), want the one request the limit allows", got, err)
 		}

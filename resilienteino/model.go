@@ -22,6 +22,7 @@ import (
 	"github.com/resilientgo/resilient/internal/wire"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/pool"
 	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
@@ -172,8 +173,8 @@ func (c *core) buildPipelines(extra ...middleware.Option) error {
 	if sem, wait := c.pipe.Concurrency(); sem != nil {
 		streamOpts = append(streamOpts, middleware.ConcurrencyLimit(sem, wait))
 	}
-	if bal := c.pipe.Balancer(); bal != nil {
-		streamOpts = append(streamOpts, middleware.UseBalancer(bal))
+	if shared := c.pipe.Pool(); shared != nil {
+		streamOpts = append(streamOpts, middleware.UsePool(shared))
 	}
 	if c.streamPipe, err = middleware.New[*schema.Message](c.name, streamOpts...); err != nil {
 		return fmt.Errorf("resilienteino: %w", err)
@@ -271,13 +272,13 @@ func (m *ChatModel) Breaker() *breaker.Breaker {
 	return m.pipe.Breaker()
 }
 
-// Pool returns the balancer of a pool built by [Pool], which reports on its
+// Pool returns the pool built by [Pool], which reports on its
 // members; nil for a model that is not a pool.
-func (m *ChatModel) Pool() *middleware.Balancer {
+func (m *ChatModel) Pool() *pool.Pool {
 	if m.core == nil || m.pipe == nil {
 		return nil
 	}
-	return m.pipe.Balancer()
+	return m.pipe.Pool()
 }
 
 // GetType forwards the wrapped model's type (components.Typer), so that

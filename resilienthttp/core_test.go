@@ -14,6 +14,7 @@ import (
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
+	"github.com/resilientgo/resilient/pool"
 	"github.com/resilientgo/resilient/resilienthttp"
 	"github.com/resilientgo/resilient/run"
 )
@@ -58,13 +59,13 @@ func TestPoolRoutesAroundAFailingDeployment(t *testing.T) {
 			defer west.Close()
 			tr := &http.Transport{}
 			defer tr.CloseIdleConnections()
-			pool := resilienthttp.Pool(
+			deployments := resilienthttp.Pool(
 				resilienthttp.Deployment{Name: "east", BaseURL: east.OpenAIBaseURL(), APIKey: "key-east", Transport: tr},
 				resilienthttp.Deployment{Name: "west", BaseURL: west.OpenAIBaseURL(), APIKey: "key-west", Transport: tr},
 			)
-			client := &http.Client{Transport: resilienthttp.Transport(tr, pool, resilienthttp.Pipeline(middleware.Balance(middleware.RoundRobin)))}
+			client := &http.Client{Transport: resilienthttp.Transport(tr, deployments, resilienthttp.Pipeline(middleware.Balance(pool.RoundRobin{})))}
 			if mode == "Middleware" {
-				mw := resilienthttp.Middleware(pool, resilienthttp.Pipeline(middleware.Balance(middleware.RoundRobin)))
+				mw := resilienthttp.Middleware(deployments, resilienthttp.Pipeline(middleware.Balance(pool.RoundRobin{})))
 				client = &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
 					return mw(r, func(r *http.Request) (*http.Response, error) {
 						if !strings.HasPrefix(r.URL.String(), east.URL) {

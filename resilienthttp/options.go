@@ -152,7 +152,7 @@ func Observe(observers ...observe.Observer) Option {
 // options do not cover: middleware.KindAttempts, NoBreaker, Classifier,
 // RateLimit, MaxConcurrent, WaitWhileOpen, Balance (for a [Pool])... They
 // apply to each target's pipeline. middleware.Members, UseBreaker and
-// UseBalancer cannot be given here: a target has a breaker of its own, and
+// UsePool cannot be given here: a target has a breaker of its own, and
 // a pool is made with [Pool].
 func Pipeline(opts ...middleware.Option) Option {
 	return func(c *config) { c.mw = append(c.mw, opts...) }

@@ -10,8 +10,8 @@ import (
 	lcllms "github.com/tmc/langchaingo/llms"
 
 	"github.com/resilientgo/resilient"
-	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
+	"github.com/resilientgo/resilient/pool"
 )
 
 // The policies of scenario 9 spread one model's calls over several
@@ -53,17 +53,15 @@ func poolPolicy(c poolConfig) Policy {
 
 // strategyOption is resilient.Balance(s), rendered with the strategy's
 // constant.
-func strategyOption(s middleware.Strategy) libOption {
-	return fixedOption(resilient.Balance(s), resilient.Balance, strategyConst(s))
+func strategyOption(s pool.Picker) libOption {
+	return fixedOption(resilient.Balance(s), resilient.Balance, strategyConst{s})
 }
 
-// strategyConst names strategy s as its constant in package middleware.
-type strategyConst middleware.Strategy
+// strategyConst names strategy p as its value in package pool, such as
+// pool.LeastInFlight{}.
+type strategyConst struct{ p pool.Picker }
 
-func (s strategyConst) String() string {
-	return "middleware." + map[middleware.Strategy]string{middleware.LeastInFlight: "LeastInFlight",
-		middleware.RoundRobin: "RoundRobin", middleware.LowestLatency: "LowestLatency"}[middleware.Strategy(s)]
-}
+func (s strategyConst) String() string { return fmt.Sprintf("%T{}", s.p) }
 
 // strategyOf names the strategy the options set, the default when none.
 func strategyOf(opts []libOption) string {
@@ -72,7 +70,7 @@ func strategyOf(opts []libOption) string {
 			return o.args[0].(strategyConst).String() + ", given"
 		}
 	}
-	return strategyConst(middleware.LeastInFlight).String() + ", the default"
+	return strategyConst{pool.LeastInFlight{}}.String() + ", the default"
 }
 
 // namedMembers renders the members as the pool is given them.
@@ -199,7 +197,7 @@ func roundRobinOver(r rig, client func(i int) (lcllms.Model, error)) (*roundRobi
 // with the strategy that weighs failures, the fallbacks with each
 // deployment first, and the round robins.
 func poolPolicies() []Policy {
-	ps := []Policy{poolPolicy(poolConfig{}), poolPolicy(poolConfig{extra: []libOption{strategyOption(middleware.LowestLatency)}})}
+	ps := []Policy{poolPolicy(poolConfig{}), poolPolicy(poolConfig{extra: []libOption{strategyOption(pool.LowestLatency{})}})}
 	for _, order := range [][]int{{0, 1, 2}, {1, 2, 0}, {2, 0, 1}} {
 		ps = append(ps, fallbacksPolicy(order))
 	}

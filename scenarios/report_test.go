@@ -105,3 +105,66 @@ func TestKeptSection(t *testing.T) {
 		t.Errorf("without a file: got %q, want nothing", got)
 	}
 }
+
+// The README's summary ends with the count of targets met and the
+// scenarios of the missed ones, which a splice rewrites from the targets
+// table alone.
+func TestRewriteTargetCount(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "README.md")
+	before := "intro\n\n" + beginMarker + "\nagent runs\n\n1 of 1 targets met.\n\n" + endMarker + "\n\n## Next\n"
+	if err := os.WriteFile(path, []byte(before), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows := [][]string{
+		{"1", "one", "1", passFail(true)},
+		{"3", "three", "x", passFail(false) + ": slow"},
+		{"3", "three again", "y", passFail(false) + ": slower"},
+		{"8", "eight", "z", passFail(false) + ": why"},
+	}
+	for range 2 { // a second rewrite replaces the first
+		if err := rewriteTargetCount(path, rows); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, _ := os.ReadFile(path)
+	want := "intro\n\n" + beginMarker + "\nagent runs\n\n1 of 4 targets met; missed in scenarios 3, 8 " +
+		"([docs/scenarios.md](docs/scenarios.md#targets) says by how much, and why).\n\n" + endMarker + "\n\n## Next\n"
+	if string(got) != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if got := targetCount([]target{{scenario: 1, pass: true}}); got != "1 of 1 targets met.\n\n" {
+		t.Errorf("all met: got %q", got)
+	}
+}
+
+// The README's summary is the agent runs (scenario 8) in brief, their
+// chart and the count of targets, which a later splice can find and
+// rewrite.
+func TestSummary(t *testing.T) {
+	agent := section{number: 8, title: "Whole agent runs", brief: "200 runs", compact: table{header: []string{"policy"}, rows: [][]string{{"resilient defaults"}}},
+		targets: []target{{scenario: 8, pass: false}}}
+	other := section{number: 9, title: "Pool", brief: "1000 calls", targets: []target{{scenario: 9, pass: true}}}
+	rep := &report{secs: []section{agent, other}}
+	got := rep.summary()
+	for _, want := range []string{
+		"Whole agent runs: 200 runs\n\n| policy |\n| --- |\n| resilient defaults |\n\n![completed runs against requests per run](docs/agent-runs.png)\n\n",
+		"1 of 2 targets met; missed in scenarios 8 ",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the summary lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "1000 calls") {
+		t.Errorf("the summary shows scenario 9, which docs/scenarios.md keeps:\n%s", got)
+	}
+	path := filepath.Join(t.TempDir(), "README.md")
+	if err := os.WriteFile(path, []byte(beginMarker+"\n"+endMarker+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := rewriteSection(path, got); err != nil {
+		t.Fatal(err)
+	}
+	if err := rewriteTargetCount(path, [][]string{{"8", "x", "y", passFail(true)}}); err != nil {
+		t.Errorf("a splice finds no target count in the summary: %v", err)
+	}
+}

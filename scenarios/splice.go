@@ -133,7 +133,7 @@ func targetRows(text string) [][]string {
 }
 
 // rewriteTargetCount rewrites the end of the README's summary, from its
-// "targets met." line, from the targets' rows.
+// "targets met" line, from the targets' rows.
 func rewriteTargetCount(path string, rows [][]string) error {
 	old, err := os.ReadFile(path)
 	if err != nil {
@@ -146,28 +146,19 @@ func rewriteTargetCount(path string, rows [][]string) error {
 		return fmt.Errorf("%s: no %s ... %s section", path, beginMarker, endMarker)
 	}
 	i := strings.LastIndex(s[:end], "\n") // the line before the marker
-	for i > begin && !strings.Contains(s[i:end], " targets met.") {
+	for i > begin && !strings.Contains(s[i:end], " targets met") {
 		i = strings.LastIndex(s[:i], "\n")
 	}
 	if i <= begin {
 		return fmt.Errorf("%s: no target count in the summary", path)
 	}
-	passed := 0
-	missed := table{header: []string{"scenario", "target", "measured", "why"}}
+	var targets []target
 	for _, r := range rows {
-		if r[3] == passFail(true) {
-			passed++
-			continue
+		n, err := strconv.Atoi(r[0])
+		if err != nil {
+			return fmt.Errorf("%s: target row %q: %v", path, r, err)
 		}
-		missed.add(r[0], r[1], r[2], strings.TrimPrefix(strings.TrimPrefix(r[3], passFail(false)), ": "))
+		targets = append(targets, target{scenario: n, pass: r[3] == passFail(true)})
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "\n%d of %d targets met.", passed, len(rows))
-	if len(missed.rows) > 0 {
-		b.WriteString(" Missed, as measured:\n\n")
-		missed.write(&b)
-	} else {
-		b.WriteString("\n\n")
-	}
-	return os.WriteFile(path, []byte(s[:i]+b.String()+s[end:]), 0o644)
+	return os.WriteFile(path, []byte(s[:i+1]+targetCount(targets)+s[end:]), 0o644)
 }

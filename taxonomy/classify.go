@@ -149,6 +149,8 @@ func decide(err error, ev *Evidence, t *lowered, memberStatus bool) Class {
 		}
 	} else if ev.Status == 500 && insufficientBalance.match(t) {
 		return insufficientBalance.class()
+	} else if ev.Status == 500 && insufficientBalanceZh.match(t) {
+		return insufficientBalanceZh.class()
 	}
 	// A 500 that says the server is overloaded, as Anthropic sometimes sends
 	// its overloaded_error: short of capacity, which the breaker and the

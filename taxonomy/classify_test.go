@@ -211,7 +211,7 @@ type classifyCase struct {
 
 // classifyCases is the table of TestClassify; FuzzClassify seeds from it.
 func classifyCases() []classifyCase {
-	return slices.Concat(providerCases(), familyCases(), moreFamilyCases(), fourthFamilyCases(), fifthFamilyCases(), sixthFamilyCases(), seventhFamilyCases(), eighthFamilyCases(), evidenceFamilyCases(), accountCases())
+	return slices.Concat(providerCases(), familyCases(), moreFamilyCases(), fourthFamilyCases(), fifthFamilyCases(), sixthFamilyCases(), seventhFamilyCases(), eighthFamilyCases(), evidenceFamilyCases(), firstSightFamilyCases(), accountCases())
 }
 
 func providerCases() []classifyCase {
@@ -276,9 +276,9 @@ func providerCases() []classifyCase {
 		{"openai 07 transport sanitized", errors.New("network error: failed to reach API server"),
 			taxonomy.Class{Kind: taxonomy.Transient, Rule: `marker "network error"`}},
 		{"openai 09 deadline sanitized", errors.New("request timeout: API call exceeded deadline"),
-			taxonomy.Class{Kind: taxonomy.Transient, Rule: `marker "request timeout"`}},
+			taxonomy.Class{Kind: taxonomy.Transient, Rule: "status 408", Status: 408}},
 		{"openai net timeout sanitized", errors.New("request timeout: network operation exceeded timeout"),
-			taxonomy.Class{Kind: taxonomy.Transient, Rule: `marker "request timeout"`}},
+			taxonomy.Class{Kind: taxonomy.Transient, Rule: "status 408", Status: 408}},
 		{"openai 09c cancel sanitized", errors.New("request cancelled"),
 			taxonomy.Class{Kind: taxonomy.Canceled, Rule: `marker "request cancelled"`}},
 		{"openai 08a stream drop", fmt.Errorf("error reading streaming response: %w", io.ErrUnexpectedEOF),
@@ -613,9 +613,9 @@ func providerCases() []classifyCase {
 		{"claude code: request rejected (429)", errors.New("API Error: Request rejected (429)"),
 			taxonomy.Class{Kind: taxonomy.RateLimited, Rule: `marker "429"`}},
 		{"upstream returned 529", errors.New("upstream returned 529, giving up"),
-			taxonomy.Class{Kind: taxonomy.Overloaded, Rule: `marker "529"`}},
+			taxonomy.Class{Kind: taxonomy.Overloaded, Rule: "status 529", Status: 529}},
 		{"gateway code=502", errors.New("proxy: upstream failed, code=502"),
-			taxonomy.Class{Kind: taxonomy.Transient, Rule: `marker "5xx"`}},
+			taxonomy.Class{Kind: taxonomy.Transient, Rule: "status 502", Status: 502}},
 		{"gateway timeout words without a status", errors.New("the proxy gave up: gateway timeout"),
 			taxonomy.Class{Kind: taxonomy.Transient, Rule: `marker "gateway timeout"`}},
 		{"connection reset flattened", errors.New("read tcp 10.0.0.2:52514->104.18.6.192:443: read: connection reset by peer"),

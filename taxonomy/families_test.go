@@ -72,7 +72,7 @@ func familyCases() []classifyCase {
 		{"openrouter insufficient credits text", errors.New(`{"error":{"message":"Insufficient credits. Add more using https://openrouter.ai/credits","code":402}}`),
 			account(`pattern "insufficient balance"`, 402)},
 		{"grok run out of credits (Wei-Shaw/sub2api#4069)", errors.New(`Grok Responses API returned 403: {"code":"***","error":"You have run out of credits or need a Grok subscription."}`),
-			account(`pattern "credits used up"`, 0)},
+			account(`pattern "credits used up"`, 403)},
 		{"go-openai 429 insufficient_quota: HTTPStatusCode field, Type field", &goOpenAIError{Code: "insufficient_quota", Message: "You exceeded your current quota, please check your plan and billing details.", Type: "insufficient_quota", HTTPStatus: "429 Too Many Requests", HTTPStatusCode: 429},
 			taxonomy.Class{Kind: P, Rule: `marker "exceeded your current quota"`, Status: 429, Code: "insufficient_quota", AccountFailure: true}},
 		// Rate limits that mention billing, tiers, upgrades or trial keys stay rate limits.

@@ -86,7 +86,7 @@ func (t *lowered) mayHoldAny(ls []literal) bool {
 // is not read for them.
 var (
 	sizeWords  = lits("input", "prompt", "token", "batch", "context", "messages", "seq", "kv")
-	paramWords = lits("param", "argument", "flag", "option", "field")
+	paramWords = lits("param", "argument", "flag", "option", "field", "--", "`", "key", "credential", "auth", "certification")
 )
 
 // numbers returns where the text holds a number that may be a status

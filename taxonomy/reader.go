@@ -14,7 +14,7 @@ type reading struct {
 	names     findings // names that mean something, in the order of the text
 	clues     findings // clauses that mean something, in the order of the text
 	overflow  finding  // the first clause that says the request is over a size limit
-	param     finding  // the first clause that says a parameter, option or flag is refused
+	param     finding  // the first clause that says a parameter, option, flag or credential is refused
 	errno     finding  // the first OS error number the text gives
 	namesRead int      // names looked up, bounded by maxNames
 }
@@ -103,6 +103,11 @@ func (r *reading) read(text, lower string, aligned bool) {
 					joined = true
 				}
 			}
+			if b&bLower != 0 && j-i >= 2 && byteClass[text[j-1]]&bUpper != 0 && byteClass[text[j-2]]&bUpper != 0 {
+				// An acronym before a word: "EOFException", "IOError",
+				// "SSLError".
+				hump = true
+			}
 			seen |= b
 			j++
 		}
@@ -123,6 +128,20 @@ func (r *reading) read(text, lower string, aligned bool) {
 				w = string(lowerInto(low[:0], run))
 			}
 			name := hump || joined || seen&bLower == 0 && len(run) >= 7
+			if quoted := identifierAt(text, i, j); quoted != "" {
+				// A flag ("--jinja") or an identifier in backquotes
+				// ("`truncate`"): a parameter of the request by name.
+				c, ok := sense(w)
+				if !ok && joined {
+					r.word(&cs, w, text, j) // "`max_model_len`": its parts too
+				}
+				cs.add(quoted, c|cPart|cParam)
+				if quoted[0] == '-' {
+					j = i - 2 + len(quoted)
+				}
+				i = j
+				continue
+			}
 			if !name || joined {
 				// Words joined by underscores are a word of their own
 				// ("max_new_tokens") or their parts.
@@ -209,6 +228,24 @@ func (r *reading) word(cs *concepts, w string, text string, at int) {
 	}
 }
 
+// identifierAt returns the flag or the backquoted identifier that the word
+// at text[i:j] opens, or "": a command-line flag ("--enable-auto-tool-choice",
+// "--jinja", its words joined by hyphens) or a name in backquotes, as
+// Rust, Markdown and Python's servers quote a parameter ("`truncate` must
+// be strictly positive", "missing field `status`").
+func identifierAt(text string, i, j int) string {
+	switch {
+	case i >= 2 && text[i-1] == '-' && text[i-2] == '-' && (i == 2 || !isNameByte(text[i-3]) && text[i-3] != '-'):
+		for j < len(text) && (isNameByte(text[j]) || text[j] == '-' && j+1 < len(text) && isNameByte(text[j+1])) {
+			j++
+		}
+		return text[i-2 : j]
+	case i >= 1 && text[i-1] == '`' && j < len(text) && text[j] == '`':
+		return text[i-1 : j+1]
+	}
+	return ""
+}
+
 // skipURL returns where the URL whose "://" is at i ends.
 func skipURL(text string, i int) int {
 	for i < len(text) && !strings.ContainsRune(" \t\n\"'<>()[]{}`", rune(text[i])) {
@@ -223,8 +260,15 @@ func (r *reading) endClause(cs *concepts) {
 		if !r.overflow.found() && cs.overflow() {
 			r.overflow = finding{`words "` + cs.sizeWord + ` … ` + cs.limitWord + `"`, mean(ContextOverflow)}
 		}
-		if !r.param.found() && cs.paramFault() {
-			r.param = finding{`words "` + cs.faultWord + ` … ` + cs.partWord + `"`, mean(Permanent)}
+		if !r.param.found() {
+			switch {
+			case cs.paramFault():
+				r.param = finding{`words "` + cs.faultWord + ` … ` + cs.partWord + `"`, mean(Permanent)}
+			case cs.credentialRefused():
+				// A key not set or refused, which a proxy or a local
+				// server reports with a 5xx as readily: no retry sets it.
+				r.param = finding{`words "credential refused"`, mean(Permanent).accountFailure()}
+			}
 		}
 		if c, ok := cs.clue(); ok && !r.clues.full() {
 			r.clues.add(finding{`words "` + c.words + `"`, c.means})
@@ -353,6 +397,11 @@ var errnos = map[int]string{
 	103: "ECONNABORTED", 53: "ECONNABORTED", 10053: "WSAECONNABORTED",
 	101: "ENETUNREACH", 51: "ENETUNREACH", 10051: "WSAENETUNREACH",
 	113: "EHOSTUNREACH", 65: "EHOSTUNREACH", 10065: "WSAEHOSTUNREACH",
+	// A local address or port used up: the ports free themselves as the
+	// connections before them close ("[WinError 10048] 通常每个套接字地址
+	// ... 只允许使用一次", Windows' WSAEADDRINUSE in Chinese).
+	98: "EADDRINUSE", 48: "EADDRINUSE", 10048: "WSAEADDRINUSE",
+	99: "EADDRNOTAVAIL", 49: "EADDRNOTAVAIL", 10049: "WSAEADDRNOTAVAIL",
 	32: "EPIPE",
 }
 
@@ -376,6 +425,8 @@ var cjkClues = []cjkClue{
 		`Zhipu 1214 "输入不能为空" (input cannot be empty); Baidu Qianfan "messages不能为空"`},
 	{"上限", []string{"频率", "使用", "调用", "请求", "次数"}, mean(RateLimited), `words "上限"`,
 		`Tencent Cloud RequestLimitExceeded "超过了每秒频率上限" (over the per-second cap); Zhipu 1308 "已达到 5 小时的使用上限" (5-hour usage cap reached)`},
+	{"负载", []string{"饱和", "过高", "过载"}, mean(Overloaded), `words "负载 … 饱和"`,
+		`one-api and new-api relays "当前分组上游负载已饱和，请稍后再试" (the upstream's load is saturated, try later), sent for an upstream's 429; midjourney-proxy relays "当前分组负载已饱和，请稍后再试" for Midjourney's code 30`},
 	{"强迫关闭", nil, mean(Transient), `words "强迫关闭"`,
 		`Windows WSAECONNRESET in Chinese, "远程主机强迫关闭了一个现有的连接" (the remote host forcibly closed an existing connection), through Python ConnectionResetError; the same through Java's java.io.IOException (Netty)`},
 }

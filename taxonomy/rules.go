@@ -465,7 +465,7 @@ var billingRules = accountFailures(newFamily([]string{"quota", "credit", "billin
 	// Chinese providers' balance: Zhipu's 1113 "余额不足或无可用资源包,请充值"
 	// (balance insufficient or no resource package, please top up), "额度不足"
 	// (quota insufficient), "账户已欠费" (account in arrears).
-	pattern(Permanent, `pattern "insufficient balance (zh)"`, "不足", `(?:余额|额度|资源包)不足`),
+	insufficientBalanceZh,
 	marker(Permanent, "欠费"),
 	// A free allocation spent until it resets: Cloudflare Workers AI's 3036
 	// "You have used up your daily free allocation of 10,000 neurons". A
@@ -488,6 +488,13 @@ var overloadedWord = marker(Overloaded, "overloaded")
 // over a 500 too (see decide).
 var insufficientBalance = pattern(Permanent, `pattern "insufficient balance"`, "insufficient ",
 	`\binsufficient (?:account )?(?:balance|credits?|funds)\b`)
+
+// insufficientBalanceZh is insufficientBalance in Chinese: Zhipu's 1113
+// "余额不足或无可用资源包,请充值" (balance insufficient or no resource package,
+// please top up), "额度不足" (quota insufficient), and the zhipuai SDK's
+// APIInternalError, a 500 around "账户余额不足，冻结余额失败" (account balance
+// insufficient). It decides over a 500 too.
+var insufficientBalanceZh = pattern(Permanent, `pattern "insufficient balance (zh)"`, "不足", `(?:余额|额度|资源包)不足`)
 
 // modelNamed is the start of the model-missing patterns: "model",
 // "models/" or "model: ", then at most one name, quoted or not, then a

@@ -93,6 +93,22 @@ var statusTexts = []statusText{
 	// DashScope's code in angle brackets: "<400> InternalError.Algo.InvalidParameter",
 	// "<429> Throttling.RateQuota".
 	status("<", `<(\d{3})>`),
+	// A status after "returned": "Claude API returned 403: error code:
+	// 1000", "the server returned 429 - {...}", "request returned status
+	// 500 (". Followed by punctuation, not a unit: "returned 500 tokens"
+	// is a count.
+	status("returned ", `\breturned (?:http |status (?:code )?)?(\d{3})(?:$|[:;,)\]]|\s+[-(\[{:])`),
+	// A status as a key=value or label pair: gorilla/websocket's callers
+	// ("websocket: bad handshake, code=401,body=..."), logfmt lines
+	// ("code=503 msg=..."), "HTTP code: 502".
+	status("code", `\bcode ?[=:] ?(\d{3})(?:$|[^\w.])`),
+	// A status in Chinese clients' words: "请求失败，状态码: 503"
+	// (request failed, status code), "HTTP状态码：429".
+	status("状态码", `状态码\s*(?:[:：=]\s*)?(\d{3})\b`),
+	// A CDN's page title: Cloudflare's "api.openai.com | 520: Web server
+	// is returning an unknown error", "| 522: Connection timed out",
+	// "| 524: A timeout occurred".
+	status("<title>", `<title>[^<|]{0,200}\| (\d{3}): `),
 	// A status before or after the word "error" standing alone: a CDN's
 	// page "<H1>403 ERROR</H1>" (CloudFront), "returned error 403:".
 	status("error", `(?:^|[^\w.:/-])(\d{3}) error\b|\berror (\d{3})(?:$|[\s:,;.)\]])`),
@@ -104,7 +120,8 @@ func textStatus(t *lowered) (status int, member bool) {
 	lower := t.s
 	at := t.numbers()
 	if len(at) == 0 {
-		return 0, false // most texts without a status: one scan instead of one per form
+		// Most texts without a status: one scan instead of one per form.
+		return leadingPhrase(lower), false
 	}
 	for _, st := range statusTexts {
 		if st.read != nil {
@@ -146,7 +163,24 @@ func textStatus(t *lowered) (status int, member bool) {
 	if s := leadingStatus(lower); s != 0 {
 		return s, false
 	}
-	return reasonStatusAt(lower, at), false
+	if s := reasonStatusAt(lower, at); s != 0 {
+		return s, false
+	}
+	return leadingPhrase(lower), false
+}
+
+// leadingPhrase reads the status named by a reason phrase that opens the
+// text before a colon, as clients print a status line's phrase before the
+// body they could not read: "Not Found: {...}" and "Bad Request: AiError:
+// ..." (Cloudflare Workers AI through the Vercel AI SDK), werkzeug's "Bad
+// Request: The browser (or proxy) sent a request that this server could
+// not understand", "Unauthorized: invalid token".
+func leadingPhrase(lower string) int {
+	phrase, _, ok := strings.Cut(lower[:min(len(lower), 32)], ":")
+	if !ok {
+		return 0
+	}
+	return bodyStatuses[phrase]
 }
 
 // leadingStatus reads the status that opens the message of the TypeScript

@@ -150,6 +150,7 @@ var terms = []term{
 	{"context_length_exceeded", mean(ContextOverflow), `OpenAI code context_length_exceeded; Groq code context_length_exceeded`},
 	{"request_too_large", mean(ContextOverflow), `Anthropic request_too_large; OpenAI "Request too large for ..."`},
 	{"input_too_large", mean(ContextOverflow), `xAI [input_too_large]; llama.cpp "input is too large to process"`},
+	{"invalid_token", mean(Permanent).accountFailure(), `RFC 6750 error="invalid_token"; ERNIE Bot SDK erniebot.errors.InvalidTokenError; Baidu error 110 "Access token invalid or no longer valid"`},
 	{"content_filter", mean(Permanent), `OpenAI and Azure code content_filter; Azure "content_filter" finish reason`},
 	// A client that dereferenced nothing: the same call fails the same way
 	// until its code changes. Two runtimes name the one fault.
@@ -204,6 +205,14 @@ const (
 	cOutputLimit                       // "maximum tokens", "max tokens": the output limit in words (made by add)
 	cMax                               // "max", "maximum": before "tokens", the output's limit
 	cRequest                           // "request": before "id", an identifier
+	cAccount                           // an account or what bills it: account, organization, plan
+	cRefill                            // an allowance given back: replenished, resets, renews
+	cAlert                             // a TLS alert: "alert"
+	cTLS                               // TLS or SSL by name: ssl, tls, sslv3, tlsv1
+	cCapacity                          // what a server has room for: capacity, slot, slots
+	cShort                             // short of something: insufficient, exhausted
+	cDecode                            // decoding a reply into a client's types: deserialize, unmarshal
+	cFailed                            // "failed": with a credential, a refused one
 )
 
 // A wordSense is a word and the concepts it carries, with where the word
@@ -273,6 +282,13 @@ var senses = []wordSense{
 	{"subscription", cKeyKind, `Azure "invalid subscription key"; Azure APIM "Ocp-Apim-Subscription-Key"`},
 	{"apikey", cCredential, `Lobe "InvalidProviderAPIKey" (split to api, key); Google "API_KEY_INVALID"; Node openai "OPENAI_API_KEY"`},
 	{"credentials", cCredential, `Google "Could not load the default credentials"; AWS "Unable to locate credentials"`},
+	{"credential", cCredential, `Baidu Qianfan SDK "no enough credential found"; iFlytek Spark "HMAC signature cannot be verified: fail to retrieve credential"; Azure Identity "DefaultAzureCredential failed to retrieve a token"`},
+	{"auth", cCredential | cAuthenticated, `iFlytek Spark "AppIdNoAuthError"; Docker "no basic auth credentials"`},
+	{"authentication", cCredential, `Azure "Authentication failed"; Redis "NOAUTH Authentication required"`},
+	{"authorization", cCredential, `NVIDIA NIM "Authorization failed"; Hugging Face "Invalid authorization header"`},
+	{"certification", cCredential, `Baidu Qianfan error 14 "IAM Certification failed"; Baidu BCE "IAM certification failed"`},
+	{"bearer", cKeyKind, `Qianfan v2 "(bearer token)"; RFC 6750 "Bearer" tokens`},
+	{"failed", cFailed, `NVIDIA NIM "Authorization failed"; Baidu Qianfan "IAM Certification failed"; Azure "Authentication failed"`},
 	{"signature", cCredential, `AWS InvalidSignatureException; Tencent Cloud AuthFailure.SignatureFailure`},
 	{"authenticated", cAuthenticated, `DeepInfra "Not authenticated"; FastAPI HTTPBearer "Not authenticated"`},
 	{"banned", cRefused, `uwaterloo "The provided API key has been banned"; Gemini "Consumer has been banned"`},
@@ -347,7 +363,8 @@ var senses = []wordSense{
 	{"socket", cLink, `Dart SocketException; Node "socket hang up"`},
 	{"peer", cLink, `Dart "Connection reset by peer"; httpx "peer closed connection"`},
 	{"network", cLink, `Portkey "Network connection lost"; OpenAI "network error"`},
-	{"reset", cBreak, `Dart "Connection reset by peer"; Python ConnectionResetError`},
+	{"reset", cBreak | cRefill, `Dart "Connection reset by peer"; Python ConnectionResetError; Gemini "Your quota will reset after 8h44m7s"`},
+	{"stream", cLink, `OkHttp "okhttp3.internal.http2.StreamResetException: stream was reset: PROTOCOL_ERROR"; Bun "HTTP2StreamReset"; curl "HTTP/2 stream 1 was not closed cleanly"`},
 	{"refused", cBreak, `Java "Connection refused"; Windows "the target machine actively refused it"`},
 	{"closed", cBreak, `httpx "peer closed connection"; Windows "forcibly closed by the remote host"`},
 	{"lost", cBreak, `Portkey "Network connection lost."; Go "http2: client connection lost"`},
@@ -360,6 +377,34 @@ var senses = []wordSense{
 	{"valid", cNegatable, `Volcengine Ark "are not valid"; Semantic Kernel "The request is not valid"`},
 	{"supported", cNegatable, `Qianfan "is not in the list of supported models"; Gemini "is not supported for generateContent"`},
 	{"permitted", cNegatable, `Mistral "Extra inputs are not permitted"; pydantic 1 "extra fields not permitted"`},
+	{"no", cNot, `iFlytek Spark "AppIdNoAuthError" (no auth); Baidu Qianfan SDK "no enough credential found"; Xinference "No available slot found for the model"; Gemini "No capacity available for model"`},
+	{"enough", cNegatable, `Baidu Qianfan SDK "no enough credential found"; LM Studio "Not enough resources to load the model"`},
+	{"set", cNegatable, `free-claude-code's proxy "NVIDIA_NIM_API_KEY is not set"; openai-go v3.99.0 internal/requestconfig/requestconfig.go "requestconfig: base url is not set"`},
+	// A caller's account and what befalls it.
+	{"account", cAccount, `Volcengine Ark "Your account ... has reached the set inference limit ... the model service has been paused"; OpenAI "Your account is not active"; OpenAI "account has been deactivated"`},
+	{"organization", cAccount, `OpenAI "This organization has been disabled"; Anthropic "Your organization has been disabled"`},
+	{"paused", cRefused, `Volcengine Ark "the model service has been paused"; Azure OpenAI "The deployment ... has been paused"`},
+	{"deactivated", cRefused, `OpenAI "This account has been deactivated"; Anthropic "Your organization has been deactivated"`},
+	// An allowance that comes back by itself.
+	{"replenished", cRefill, `Azure API Management quota-by-key "Quota will be replenished in 00:00:05"; Google Cloud "quota will be replenished"`},
+	{"resets", cRefill, `MiniMax "5-hour usage limit reached ... resets at 2026-05-15T15:00:00Z"; OpenAI Codex "Your usage limit resets in"`},
+	{"renews", cRefill, `GitHub Copilot "Your monthly quota renews on"; Cursor "your usage renews"`},
+	// TLS alerts: the two sides of a handshake cannot agree, and will not
+	// the next time either.
+	{"alert", cAlert, `OpenSSL "sslv3 alert handshake failure" (SSL alert number 40); Python ssl "[SSL: TLSV1_ALERT_PROTOCOL_VERSION] tlsv1 alert protocol version"; Go crypto/tls "remote error: tls: handshake failure"`},
+	{"ssl", cTLS, `OpenSSL "SSL routines:ssl3_read_bytes:sslv3 alert handshake failure"; Python ssl "[SSL: TLSV1_ALERT_PROTOCOL_VERSION]"`},
+	{"sslv3", cTLS, `OpenSSL "sslv3 alert handshake failure"; OpenSSL "sslv3 alert bad certificate"`},
+	{"tls", cTLS, `Go crypto/tls "remote error: tls: bad certificate"; OpenSSL "tls_process_server_certificate"`},
+	{"tlsv1", cTLS, `Python ssl "tlsv1 alert protocol version"; OpenSSL "tlsv1 alert unknown ca"`},
+	// A server out of room for the request: it may have room soon.
+	{"capacity", cCapacity, `Gemini "No capacity available for model"; AWS SageMaker InsufficientCapacityError; Google Cloud Code MODEL_CAPACITY_EXHAUSTED`},
+	{"slot", cCapacity, `Xinference "No available slot found for the model"; llama.cpp "no slot available"`},
+	{"slots", cCapacity, `Ollama "llm busy - no slots available"; llama.cpp "all slots are busy"`},
+	{"insufficient", cShort, `AWS SageMaker InsufficientCapacityError; AWS EC2 InsufficientInstanceCapacity`},
+	{"exhausted", cShort, `Google Cloud Code MODEL_CAPACITY_EXHAUSTED; gRPC RESOURCE_EXHAUSTED`},
+	// A client decoding the reply into its types.
+	{"deserialize", cDecode, `async-openai "failed to deserialize api response: error:missing field ` + "`status`" + `"; smithy-go (aws-sdk-go-v2 credentials v1.20.13 endpointcreds/internal/client/middleware.go) "failed to deserialize json response"`},
+	{"unmarshal", cDecode, `Go encoding/json "json: cannot unmarshal string into Go struct field"; go-openai "error, unmarshal"`},
 }
 
 // words holds the concepts of each sense, built once.
@@ -413,6 +458,10 @@ func (cs *concepts) add(word string, c concept) {
 	case cs.last&cToo != 0 && c&cBig != 0 && cs.set&cSize != 0:
 		// "input is too large", "prompt is too long".
 		c |= cTooBig
+	case cs.last&cKeyKind != 0 && (word == "token" || word == "tokens"):
+		// "access token", "API token", "bearer token": a credential, no
+		// size.
+		c = cKey
 	case cs.last&cMax != 0 && word == "tokens":
 		// "The maximum tokens you requested": max_tokens in words, the
 		// output's own limit.
@@ -489,16 +538,34 @@ func (cs *concepts) clue() (clue, bool) {
 		// names what is not there. A thing not found by itself ("lookup:
 		// not found", a tool not found) says nothing of the request.
 		return clue{"not found", mean(Permanent).modelMissing()}, true
-	case (cs.has(cKey) && cs.has(cKeyKind) || cs.has(cCredential)) && cs.has(cFault|cRefused):
+	case cs.credentialRefused():
 		return clue{"credential refused", mean(Permanent).accountFailure()}, true
+	case cs.has(cAccount) && cs.has(cRefused):
+		// An account paused, deactivated, suspended: by its owner's limit
+		// or by the provider, it stays so.
+		return clue{"account refused", mean(Permanent).accountFailure()}, true
+	case cs.has(cAlert) && cs.has(cTLS):
+		// A TLS alert ends a handshake that the next one repeats.
+		return clue{"tls alert", mean(Permanent)}, true
+	case cs.has(cUsage) && cs.has(cRefill):
+		// A quota or an allowance that the text says comes back by itself.
+		return clue{"quota refilled", mean(RateLimited)}, true
 	case cs.has(cLimit) && cs.has(cReached) && !cs.has(cSize|cDay):
 		// A cap reached that lifts by itself. A daily cap is left to the
 		// status: no retry of this call outlives it.
 		return clue{"limit reached", mean(RateLimited)}, true
+	case cs.has(cDecode) && cs.has(cFault) && cs.has(cParam) && !cs.has(cParse):
+		// A client that cannot decode the reply into its types ("failed to
+		// deserialize ...: missing field"): the same reply fails the same
+		// way until the client changes.
+		return clue{"cannot decode the reply", mean(Programming)}, true
 	case cs.has(cFault) && cs.has(cPart) && !cs.has(cParse):
 		// A fault and a part of the request. A decoder's error ("Expecting
 		// value: line 3 column 14") reads a response, not the request.
 		return clue{cs.faultWord + " … " + cs.partWord, mean(Permanent)}, true
+	case cs.has(cCapacity) && cs.has(cNot|cShort):
+		// No slot, no capacity free: the server may have room soon.
+		return clue{"no capacity", mean(Overloaded)}, true
 	case cs.has(cLink) && cs.has(cBreak), cs.has(cEOF) && !cs.has(cFault):
 		return clue{"connection broken", mean(Transient)}, true
 	}
@@ -511,6 +578,13 @@ func (cs *concepts) clue() (clue, bool) {
 // param requires --jinja flag"), and the same request fails the same way.
 func (cs *concepts) paramFault() bool {
 	return cs.has(cFault) && cs.has(cParam) && !cs.has(cParse) && !cs.overflow()
+}
+
+// credentialRefused reports whether the clause says a credential is
+// refused, missing or not set: a key of a kind ("API key", "access
+// token") or a credential by itself, with a fault, a refusal or "failed".
+func (cs *concepts) credentialRefused() bool {
+	return (cs.has(cKey) && cs.has(cKeyKind) || cs.has(cCredential)) && cs.has(cFault|cRefused|cFailed)
 }
 
 // termMeanings holds the terms by name, built once.

@@ -298,7 +298,7 @@ func retryHintShape(t *lowered) (time.Duration, bool) {
 // for: "Please try again in 2 hours 5 minutes", "retry after one minute"
 // (Tencent), "Please wait 587 hours 33 minutes before trying again"
 // (GitHub Copilot), "come back in 10 minutes".
-var waitTriggers = lits("try again", "retrying", "retry", "wait", "come back")
+var waitTriggers = lits("try again", "retrying", "retry", "wait", "come back", "replenished")
 
 // waitInWords reads a wait written in words after a trigger: a number,
 // in figures or in words, and a unit, once or more ("2 hours 5 minutes",
@@ -337,6 +337,9 @@ func durationInWords(s string) (time.Duration, bool) {
 	for _, p := range []string{"about ", "approximately ", "around ", "roughly ", "another "} {
 		s = strings.TrimPrefix(s, p)
 	}
+	if d, ok := clockDuration(s); ok {
+		return d, true
+	}
 	total, terms := 0.0, 0
 	for {
 		n, rest, ok := leadingNumber(s)
@@ -356,6 +359,45 @@ func durationInWords(s string) (time.Duration, bool) {
 		return 0, false
 	}
 	return clampWait(total), true
+}
+
+// clockDuration reads a wait written as a clock at the start of s, .NET's
+// TimeSpan ("c" format, [d.]hh:mm:ss[.fffffff]): Azure API Management's
+// quota-by-key "Quota will be replenished in 5.03:23:11", its rate limits
+// "Try again in 00:00:05". Hours below 24, minutes and seconds below 60.
+func clockDuration(s string) (time.Duration, bool) {
+	var parts [4]int
+	n, i := 0, 0
+	for n < len(parts) {
+		start := i
+		for i < len(s) && i-start < 8 && isDigit(s[i]) {
+			i++
+		}
+		if i == start {
+			return 0, false
+		}
+		v, _ := strconv.Atoi(s[start:i])
+		parts[n] = v
+		n++
+		// A day count ends in a dot before the hours; the clock's parts
+		// end in colons.
+		if i < len(s) && (s[i] == ':' || s[i] == '.' && n == 1 && strings.IndexByte(s[i:min(len(s), i+4)], ':') > 0) {
+			i++
+			continue
+		}
+		break
+	}
+	days := 0
+	if n == 4 {
+		days, parts = parts[0], [4]int{parts[1], parts[2], parts[3]}
+		n = 3
+	}
+	if n != 3 || parts[0] > 23 && days > 0 || parts[1] > 59 || parts[2] > 59 {
+		return 0, false
+	}
+	total := time.Duration(days)*24*time.Hour + time.Duration(parts[0])*time.Hour +
+		time.Duration(parts[1])*time.Minute + time.Duration(parts[2])*time.Second
+	return clampWait(float64(total)), true
 }
 
 // numberWords are the numbers written in words that waits use.
@@ -420,6 +462,11 @@ var waitMembers = []struct {
 }{
 	{lit(`"retry_after_ms"`), time.Millisecond}, {lit(`"retry_after"`), time.Second}, {lit(`"retryafter"`), time.Second},
 	{lit(`'retry_after'`), time.Second}, {lit(`"retry_after_seconds"`), time.Second},
+	// A Retry-After header printed with the others, in seconds: Elixir's
+	// Req ("retry-after" => ["4"]), Python's dict of headers
+	// ('retry-after': '4'), Go's http.Header (map[... Retry-After:[4] ...]),
+	// a dump of the response ("Retry-After: 4").
+	{lit(`retry-after`), time.Second},
 }
 
 var retryLit = lit("retry")
@@ -435,12 +482,15 @@ func waitMember(t *lowered) (time.Duration, bool) {
 		if i < 0 {
 			continue
 		}
-		rest := strings.TrimLeft(lower[i+len(m.key.s):], " ")
+		rest := strings.TrimLeft(lower[i+len(m.key.s):], ` "'`)
 		rest, colon := strings.CutPrefix(rest, ":")
 		if !colon {
-			continue
+			// Elixir's and Ruby's maps: "retry-after" => ["4"].
+			if rest, colon = strings.CutPrefix(rest, "=>"); !colon {
+				continue
+			}
 		}
-		rest = strings.TrimLeft(rest, ` "'`)
+		rest = strings.TrimLeft(rest, ` "'[`)
 		end := 0
 		for end < len(rest) && (isDigit(rest[end]) || rest[end] == '.') {
 			end++

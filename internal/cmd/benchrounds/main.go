@@ -13,7 +13,7 @@
 // With -update, it regenerates instead the tables that markdown files
 // publish between markers naming the measurement (see update):
 //
-//	go run ./internal/cmd/benchrounds -update README.md docs/performance.md
+//	go run ./internal/cmd/benchrounds -update docs/performance.md
 //
 // -only REGEXP regenerates only the tables whose marker's flags match.
 //

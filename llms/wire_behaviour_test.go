@@ -176,7 +176,7 @@ const (
 )
 
 // Streams that fail in band, end early, or go silent.
-func TestStreamFaultsAudit(t *testing.T) {
+func TestStreamFaults(t *testing.T) {
 	openaiChunk := func(content string) string {
 		return `data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"gpt-4o-mini","choices":[{"index":0,"delta":{"content":"` + content + `"},"finish_reason":null}]}` + "\n\n"
 	}
@@ -278,7 +278,7 @@ func TestStreamSilentAfterTextIsBounded(t *testing.T) {
 }
 
 // The wait before a retry follows every way a provider says it, clamped.
-func TestRateLimitWaitsAudit(t *testing.T) {
+func TestRateLimitWaits(t *testing.T) {
 	tests := []struct {
 		name string
 		step func() faultserver.Step // built inside the bubble

@@ -14,6 +14,7 @@ import (
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
+	"github.com/resilientgo/resilient/pool"
 )
 
 // TestPoolStreamCutAfterText: a stream that one deployment cuts after
@@ -29,7 +30,7 @@ func TestPoolStreamCutAfterText(t *testing.T) {
 			servers, members := deployments(t, f, []faultserver.Step{faultserver.DropStream("Hel")},
 				[]faultserver.Step{faultserver.ReplyChunks("Hel", "lo")})
 			var c collector
-			_, err := mustPool(t, members, llms.Middleware(middleware.Balance(middleware.RoundRobin))).
+			_, err := mustPool(t, members, llms.Middleware(middleware.Balance(pool.RoundRobin{}))).
 				GenerateContent(t.Context(), hello(), lcllms.WithStreamingFunc(c.fn))
 			var partial *llms.PartialStreamError
 			if !errors.As(err, &partial) || partial.Partial != "Hel" || counts(servers)[1] != 0 {
@@ -41,7 +42,7 @@ func TestPoolStreamCutAfterText(t *testing.T) {
 			rec := &observetest.Recorder{}
 			c = collector{}
 			pool := mustPool(t, members, llms.OnStreamRestart(c.restart), llms.Middleware(middleware.Observe(rec)),
-				llms.Middleware(middleware.Balance(middleware.RoundRobin)))
+				llms.Middleware(middleware.Balance(pool.RoundRobin{})))
 			start := time.Now()
 			resp, err := pool.GenerateContent(t.Context(), hello(), lcllms.WithStreamingFunc(c.fn))
 			if err != nil || text(resp) != "Hello" || c.text() != "Hello" {

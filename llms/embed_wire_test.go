@@ -9,7 +9,7 @@ import (
 
 // Embedding replies that succeed on the wire but cannot be used, and error
 // objects under a 200: what each costs and how it ends.
-func TestEmbedderWireAudit(t *testing.T) {
+func TestEmbedderUnusableReplies(t *testing.T) {
 	openaiVec := func(embedding string) string {
 		return `{"object":"list","data":[{"object":"embedding","index":0,"embedding":` + embedding + `}],"model":"text-embedding-3-small","usage":{"prompt_tokens":2,"total_tokens":2}}`
 	}

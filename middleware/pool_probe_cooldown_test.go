@@ -13,6 +13,7 @@ import (
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
+	"github.com/resilientgo/resilient/pool"
 )
 
 // TestPoolCooldownPastDeadlineFailsFast: when every member cools down for
@@ -125,7 +126,7 @@ func TestPoolProbeOncePerDelayUnderBurst(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if h := p.Balancer().Members()[0].Health; h > 0.2 {
+			if h := p.Pool().Members()[0].Health; h > 0.2 {
 				t.Fatalf("m0's health is %.2f, want it low after its failures", h)
 			}
 			f.went()
@@ -147,7 +148,7 @@ func TestPoolProbeOncePerDelayUnderBurst(t *testing.T) {
 	t.Run("lowest latency", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			f := newFleet(newScript(step{result: "slow", sleep: time.Second}), newScript(step{result: "fast", sleep: 10 * time.Millisecond}))
-			p := mustPool(t, members(2, gate), middleware.Balance(middleware.LowestLatency))
+			p := mustPool(t, members(2, gate), middleware.Balance(pool.LowestLatency{}))
 			for range 3 {
 				if _, err := p.Do(t.Context(), f.fn); err != nil {
 					t.Fatal(err)
@@ -202,7 +203,7 @@ func TestPoolRefusedProbeStaysDue(t *testing.T) {
 		if went := f.went(); fmt.Sprint(went) != "[0 1 1 0]" {
 			t.Errorf("attempts went to %v, want m0, m1, m1 while m0's limiter is full, then m0's probe", went)
 		}
-		for _, st := range p.Balancer().Members() {
+		for _, st := range p.Pool().Members() {
 			if st.InFlight != 0 {
 				t.Errorf("%s has %d in flight, want 0", st.Name, st.InFlight)
 			}
@@ -229,7 +230,7 @@ func TestPoolNestedMemberMovesOn(t *testing.T) {
 			}
 			return f.fn(ctx, st)
 		}
-		p := mustPool(t, members(2), middleware.Balance(middleware.RoundRobin))
+		p := mustPool(t, members(2), middleware.Balance(pool.RoundRobin{}))
 		if got, err := p.Do(t.Context(), fn); err != nil || got != "ok" {
 			t.Fatalf("got (%q, %v), want ok from m1 after m0's inner pipeline gave up", got, err)
 		}
@@ -259,7 +260,7 @@ func TestPoolNestedMemberMovesOn(t *testing.T) {
 		f = newFleet(newScript(), newScript(fails(unavailable), succeeds("ok")))
 		ms := members(2)
 		ms[0].Options = []middleware.Option{middleware.Weight(5)} // the round robin's choice when both were tried
-		mixed := mustPool(t, ms, middleware.Balance(middleware.RoundRobin))
+		mixed := mustPool(t, ms, middleware.Balance(pool.RoundRobin{}))
 		if got, err := mixed.Do(t.Context(), fn); err != nil || got != "ok" {
 			t.Fatalf("mixed: got (%q, %v), want ok from m1's second attempt", got, err)
 		}
@@ -382,7 +383,7 @@ func TestPoolCanceledWhileWaitingForSlot(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		for _, st := range p.Balancer().Members() {
+		for _, st := range p.Pool().Members() {
 			if st.InFlight != 0 {
 				t.Errorf("%s has %d in flight, want 0", st.Name, st.InFlight)
 			}

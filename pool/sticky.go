@@ -1,4 +1,4 @@
-package middleware
+package pool
 
 import (
 	"container/list"
@@ -15,10 +15,11 @@ import (
 // while that member is healthy, so that a provider's prompt cache keeps
 // serving one conversation. A member that fails or is unavailable loses the
 // key to the one that answers instead: a member whose health has fallen
-// (see [Strategy]) but whose circuit is closed keeps the key until one of
+// (see [Picker]) but whose circuit is closed keeps the key until one of
 // its attempts fails, which then costs the call one retry elsewhere, as
 // any call sent there would. An empty key removes any key ctx
-// carries. Without a key, the run in ctx is the key (see [NoStickyRuns]).
+// carries. Without a key, the run in ctx is the key (see
+// [Settings.NoStickyRuns]).
 // A pool remembers the members of its [DefaultMaxStickyKeys] keys used
 // most recently.
 func Sticky(ctx context.Context, key string) context.Context {
@@ -34,19 +35,19 @@ func stickyFrom(ctx context.Context) string {
 }
 
 // pin holds the member that a sticky key or a run sticks to.
-type pin struct{ m atomic.Pointer[member] }
+type pin struct{ m atomic.Pointer[Member] }
 
-// runPin is the key of a run's pin for one balancer, in [run.Run.Local].
-type runPin struct{ b *Balancer }
+// runPin is the key of a run's pin for one pool, in [run.Run.Local].
+type runPin struct{ p *Pool }
 
 // pinFor returns the pin of a call made with ctx: its sticky key's, else
 // its run's (unless NoStickyRuns), else nil.
-func (b *Balancer) pinFor(ctx context.Context) *pin {
+func (p *Pool) pinFor(ctx context.Context) *pin {
 	if key := stickyFrom(ctx); key != "" {
-		return b.keys.get(key)
+		return p.keys.get(key)
 	}
-	if run := run.From(ctx); run != nil && b.stickyRuns {
-		return run.Local(runPin{b}, func() any { return new(pin) }).(*pin)
+	if run := run.From(ctx); run != nil && p.stickyRuns {
+		return run.Local(runPin{p}, func() any { return new(pin) }).(*pin)
 	}
 	return nil
 }
