@@ -46,7 +46,7 @@ func TestAMembersLimitsApplyOutsideAPool(t *testing.T) {
 				var refused atomic.Int64
 				for range 5 {
 					wg.Go(func() {
-						if _, err := model.Call(t.Context(), "hi"); errors.Is(err, resilient.ErrConcurrency) {
+						if _, err := lcllms.GenerateFromSinglePrompt(t.Context(), model, "hi"); errors.Is(err, resilient.ErrConcurrency) {
 							refused.Add(1)
 						}
 					})
