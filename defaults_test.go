@@ -23,6 +23,7 @@ import (
 	"github.com/resilientgo/resilient/resilientotel"
 	"github.com/resilientgo/resilient/resilientredis"
 	"github.com/resilientgo/resilient/run"
+	"github.com/resilientgo/resilient/status"
 	"github.com/resilientgo/resilient/tools"
 )
 
@@ -66,6 +67,7 @@ var defaults = map[string]any{
 	"resilientmcp.DefaultServerLogLevel":     resilientmcp.DefaultServerLogLevel,
 	"resilienthttp.DefaultStreamIdleTimeout": resilienthttp.DefaultStreamIdleTimeout,
 	"resilienthttp.DefaultMaxBody":           resilienthttp.DefaultMaxBody,
+	"status.DefaultMaxEntries":               status.DefaultMaxEntries,
 }
 
 // Every default written in a doc comment ("Default: 30 s ([DefaultTimeout])")

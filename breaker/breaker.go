@@ -2,6 +2,7 @@ package breaker
 
 import (
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -29,7 +30,9 @@ type Breaker struct {
 	throttle *throttle
 
 	holdUntil atomic.Int64  // UnixNano; 0 = no hold
+	forced    atomic.Uint32 // a Forcing; NotForced = the breaker follows its evidence
 	maxHold   time.Duration // the longest hold; set at construction
+	failures  int           // the threshold; set at construction
 
 	// closed is the circuit's state read after its last change: true when
 	// closed (see Closed). closedMu orders the reads and the stores.
@@ -91,7 +94,7 @@ func New(s Settings) *Breaker {
 			obs = append(obs, o)
 		}
 	}
-	b := &Breaker{name: name, throttle: newThrottle(DefaultRetryThrottle), maxHold: maxHold}
+	b := &Breaker{name: name, throttle: newThrottle(DefaultRetryThrottle), maxHold: maxHold, failures: failures}
 	b.cb = circuitbreaker.NewBuilder[any]().
 		WithFailureThreshold(uint(failures)).
 		WithSuccessThreshold(1). // one probe when half-open; it decides
@@ -130,8 +133,15 @@ func (b *Breaker) Closed() bool {
 // Name returns the breaker's name.
 func (b *Breaker) Name() string { return b.name }
 
-// State returns the current state. A breaker held open reports BreakerOpen.
+// State returns the current state. A breaker held open or forced open
+// reports BreakerOpen; one forced closed, BreakerClosed.
 func (b *Breaker) State() observe.BreakerState {
+	switch Forcing(b.forced.Load()) {
+	case ForcedOpen:
+		return observe.BreakerOpen
+	case ForcedClosed:
+		return observe.BreakerClosed
+	}
 	if b.held() {
 		return observe.BreakerOpen
 	}
@@ -139,7 +149,16 @@ func (b *Breaker) State() observe.BreakerState {
 }
 
 // RemainingDelay returns how long the breaker will stay open, 0 if it is not.
+// A breaker forced open stays open until it is closed or forced closed; it
+// reports its longest hold ([Breaker.MaxHold]), the longest wait anything
+// else can ask of its callers.
 func (b *Breaker) RemainingDelay() time.Duration {
+	switch Forcing(b.forced.Load()) {
+	case ForcedOpen:
+		return b.maxHold
+	case ForcedClosed:
+		return 0
+	}
 	d := b.cb.RemainingDelay()
 	if until := b.holdUntil.Load(); until != 0 {
 		d = max(d, time.Until(time.Unix(0, until)))
@@ -151,8 +170,12 @@ func (b *Breaker) RemainingDelay() time.Duration {
 // configured delay: a provider that answers Retry-After: 120 is not probed
 // before two minutes have passed. A shorter hold never shortens a longer one.
 // A d over the breaker's maximum ([Breaker.MaxHold]) holds it for the
-// maximum: a hint of a year must not silence a provider for a year.
+// maximum: a hint of a year must not silence a provider for a year. A
+// breaker forced open or closed ignores holds.
 func (b *Breaker) HoldOpen(d time.Duration) {
+	if b.forced.Load() != uint32(NotForced) {
+		return
+	}
 	d = min(d, b.maxHold)
 	wasOpen, extends := b.cb.IsOpen() || b.held(), d > b.RemainingDelay()
 	until := time.Now().Add(d).UnixNano()
@@ -177,13 +200,79 @@ func (b *Breaker) HoldOpen(d time.Duration) {
 // breaker).
 func (b *Breaker) MaxHold() time.Duration { return b.maxHold }
 
-// Open opens the breaker for its configured delay.
-func (b *Breaker) Open() { b.cb.Open() }
+// Open opens the breaker for its configured delay, and ends any forcing.
+func (b *Breaker) Open() {
+	b.forced.Store(uint32(NotForced))
+	b.cb.Open()
+}
 
-// Close closes the breaker and ends any hold.
+// Close closes the breaker, and ends any hold and any forcing: the breaker
+// follows its evidence again from a clean slate. It is the reset of an
+// operator (package status).
 func (b *Breaker) Close() {
+	b.force(NotForced, observe.BreakerClosed)
+}
+
+// Forcing says whether an operator forced a breaker's state, as
+// Resilience4j's FORCED_OPEN and DISABLED states do.
+type Forcing uint8
+
+// The forcings of a [Breaker].
+const (
+	// NotForced: the breaker follows its evidence.
+	NotForced Forcing = iota
+	// ForcedOpen: every attempt is refused, no probe goes through, until
+	// the breaker is closed ([Breaker.Close]) or forced closed.
+	ForcedOpen
+	// ForcedClosed: every attempt goes through, and no failure and no
+	// hold opens the breaker, until it is closed or forced open.
+	ForcedClosed
+)
+
+var forcingNames = [...]string{"", "forced_open", "forced_closed"}
+
+// String returns "forced_open", "forced_closed", or "" for NotForced.
+func (f Forcing) String() string {
+	if int(f) < len(forcingNames) {
+		return forcingNames[f]
+	}
+	return "forcing(" + strconv.Itoa(int(f)) + ")"
+}
+
+// ForceOpen opens the breaker until it is closed ([Breaker.Close]) or
+// forced closed: every attempt is refused, whatever its delay and its
+// evidence, and no probe goes through. For an operator who knows a target
+// is down, or must not be called.
+func (b *Breaker) ForceOpen() { b.force(ForcedOpen, observe.BreakerOpen) }
+
+// ForceClosed closes the breaker until it is closed ([Breaker.Close]) or
+// forced open: every attempt goes through, and neither failures nor holds
+// open it. For an operator who knows that a target its breaker keeps
+// opening on is sound.
+func (b *Breaker) ForceClosed() { b.force(ForcedClosed, observe.BreakerClosed) }
+
+// Forced returns the breaker's forcing, NotForced unless an operator forced
+// it.
+func (b *Breaker) Forced() Forcing { return Forcing(b.forced.Load()) }
+
+// force sets the forcing to f and the underlying state to s, ending any
+// hold. The listeners hear of a change of forcing even when the state does
+// not change (a breaker already open forced open): a shared breaker shares
+// the forcing.
+func (b *Breaker) force(f Forcing, s observe.BreakerState) {
+	prev := Forcing(b.forced.Swap(uint32(f)))
 	b.holdUntil.Store(0)
-	b.cb.Close()
+	if b.cb.State() == s {
+		if prev != f {
+			b.notify(s)
+		}
+		return
+	}
+	if s == observe.BreakerOpen {
+		b.cb.Open()
+	} else {
+		b.cb.Close()
+	}
 }
 
 // OnStateChange registers f to be called after every state change, outside
@@ -228,6 +317,12 @@ func (b *Breaker) held() bool {
 // TryAcquire reports whether an attempt may proceed. A true answer must be
 // followed by exactly one call to [Breaker.Record].
 func (b *Breaker) TryAcquire() bool {
+	switch Forcing(b.forced.Load()) {
+	case ForcedOpen:
+		return false
+	case ForcedClosed:
+		return true
+	}
 	if b.held() {
 		return false
 	}
@@ -248,16 +343,23 @@ const (
 // that gave no evidence (canceled) is not recorded while closed; while
 // half-open its probe permit must be released, and it is recorded as a
 // failure, which reopens the breaker rather than closing it on no evidence.
+// While the breaker is forced, outcomes count toward its retry throttle
+// only: forcing reset the state that permits belong to.
 func (b *Breaker) Record(o Outcome) {
+	forced := b.forced.Load() != uint32(NotForced)
 	switch o {
 	case Healthy:
-		b.cb.RecordSuccess()
+		if !forced {
+			b.cb.RecordSuccess()
+		}
 		b.throttle.success()
 	case Unhealthy:
-		b.cb.RecordFailure()
+		if !forced {
+			b.cb.RecordFailure()
+		}
 		b.throttle.failure()
 	default:
-		if b.cb.IsHalfOpen() {
+		if !forced && b.cb.IsHalfOpen() {
 			b.cb.RecordFailure()
 		}
 	}
@@ -266,3 +368,41 @@ func (b *Breaker) Record(o Outcome) {
 // AllowsRetry reports whether the retry throttle lets a failed call retry:
 // false while most recent attempts of the target failed.
 func (b *Breaker) AllowsRetry() bool { return b.throttle.allowsRetry() }
+
+// Snapshot is what a [Breaker] knows of its target at a moment.
+type Snapshot struct {
+	// Name is the breaker's name.
+	Name string
+	// State is its state, as [Breaker.State] reports it.
+	State observe.BreakerState
+	// Forced says whether an operator forced it.
+	Forced Forcing
+	// Held is true while a hold keeps it open ([Breaker.HoldOpen]: a
+	// provider's wait hint over the cap, an account failure of a pool's
+	// member, or a replica's open period shared through Redis).
+	Held bool
+	// Remaining is how long it stays open, as [Breaker.RemainingDelay].
+	Remaining time.Duration
+	// Failures counts the failures among its recent attempts (in the
+	// closed state; while open, those that opened it); Threshold is the
+	// count that opens it.
+	Failures, Threshold int
+	// RetriesAllowed is false while its retry throttle stops retries.
+	RetriesAllowed bool
+}
+
+// Snapshot returns the breaker's state, hold, forcing and counts. It reads
+// them one after another, not under one lock: a breaker changing meanwhile
+// may show the state before the change with the counts after it.
+func (b *Breaker) Snapshot() Snapshot {
+	return Snapshot{
+		Name:           b.name,
+		State:          b.State(),
+		Forced:         b.Forced(),
+		Held:           b.Forced() == NotForced && b.held(),
+		Remaining:      b.RemainingDelay(),
+		Failures:       int(b.cb.Metrics().Failures()),
+		Threshold:      b.failures,
+		RetriesAllowed: b.AllowsRetry(),
+	}
+}

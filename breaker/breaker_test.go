@@ -116,3 +116,99 @@ func TestHoldOpenOfABreakerOpenedByFailures(t *testing.T) {
 		}
 	})
 }
+
+// TestForcing: a breaker forced open refuses every attempt whatever its
+// delay, and failures, holds and successes change nothing; forced closed,
+// it admits every attempt and no failure or hold opens it; Close returns it
+// to its evidence. Each step checks the state, an attempt's admission, what
+// the listeners heard and the snapshot.
+func TestForcing(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := breaker.New(breaker.Settings{Name: "b", Failures: 2, Delay: 10 * time.Second})
+		seen := listen(b)
+		fail := func() {
+			if b.TryAcquire() {
+				b.Record(breaker.Unhealthy)
+			}
+		}
+		steps := []struct {
+			name   string
+			do     func()
+			state  observe.BreakerState
+			forced breaker.Forcing
+			admits bool
+			told   string
+		}{
+			{"forced open", b.ForceOpen, observe.BreakerOpen, breaker.ForcedOpen, false, "[open]"},
+			{"its delay passes", func() { time.Sleep(time.Minute) }, observe.BreakerOpen, breaker.ForcedOpen, false, "[open]"},
+			{"a hold changes nothing", func() { b.HoldOpen(time.Second) }, observe.BreakerOpen, breaker.ForcedOpen, false, "[open]"},
+			{"forced open again is no news", b.ForceOpen, observe.BreakerOpen, breaker.ForcedOpen, false, "[open]"},
+			{"forced closed", b.ForceClosed, observe.BreakerClosed, breaker.ForcedClosed, true, "[open closed]"},
+			{"failures do not open it", func() { fail(); fail(); fail() }, observe.BreakerClosed, breaker.ForcedClosed, true, "[open closed]"},
+			{"nor does a hold", func() { b.HoldOpen(time.Minute) }, observe.BreakerClosed, breaker.ForcedClosed, true, "[open closed]"},
+			{"Close ends the forcing: news, not a change of state", b.Close, observe.BreakerClosed, breaker.NotForced, true, "[open closed closed]"},
+			{"failures open it again", func() { fail(); fail() }, observe.BreakerOpen, breaker.NotForced, false, "[open closed closed open]"},
+			{"forced open while open is news", b.ForceOpen, observe.BreakerOpen, breaker.ForcedOpen, false, "[open closed closed open open]"},
+			{"Close closes it", b.Close, observe.BreakerClosed, breaker.NotForced, true, "[open closed closed open open closed]"},
+		}
+		for _, st := range steps {
+			st.do()
+			snap := b.Snapshot()
+			if snap.State != st.state || b.State() != st.state {
+				t.Errorf("%s: state %v (snapshot %v), want %v", st.name, b.State(), snap.State, st.state)
+			}
+			if closed := st.state == observe.BreakerClosed; b.Closed() != closed {
+				t.Errorf("%s: Closed() %v, want %v", st.name, b.Closed(), closed)
+			}
+			if snap.Forced != st.forced || b.Forced() != st.forced {
+				t.Errorf("%s: forced %v (snapshot %v), want %v", st.name, b.Forced(), snap.Forced, st.forced)
+			}
+			admits := b.TryAcquire()
+			if admits {
+				b.Record(breaker.NoEvidence)
+			}
+			if admits != st.admits {
+				t.Errorf("%s: an attempt admitted %v, want %v", st.name, admits, st.admits)
+			}
+			if got := fmt.Sprint(seen()); got != st.told {
+				t.Errorf("%s: listeners told %s, want %s", st.name, got, st.told)
+			}
+		}
+	})
+}
+
+// TestSnapshot: the snapshot counts the failures toward the threshold,
+// says whether a hold keeps the breaker open and for how long, and whether
+// retries are throttled.
+func TestSnapshot(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := breaker.New(breaker.Settings{Name: "b", Failures: 3, Delay: 10 * time.Second})
+		for range 2 {
+			if !b.TryAcquire() {
+				t.Fatal("a closed breaker refused a permit")
+			}
+			b.Record(breaker.Unhealthy)
+		}
+		want := breaker.Snapshot{Name: "b", State: observe.BreakerClosed, Failures: 2, Threshold: 3, RetriesAllowed: true}
+		if got := b.Snapshot(); got != want {
+			t.Errorf("after 2 failures: %+v, want %+v", got, want)
+		}
+		b.HoldOpen(time.Minute)
+		want = breaker.Snapshot{Name: "b", State: observe.BreakerOpen, Held: true, Remaining: time.Minute, Failures: 2, Threshold: 3, RetriesAllowed: true}
+		if got := b.Snapshot(); got != want {
+			t.Errorf("held: %+v, want %+v", got, want)
+		}
+		b.ForceOpen()
+		want = breaker.Snapshot{Name: "b", State: observe.BreakerOpen, Forced: breaker.ForcedOpen, Remaining: breaker.DefaultMaxHold, Failures: 2, Threshold: 3, RetriesAllowed: true}
+		if got := b.Snapshot(); got != want {
+			t.Errorf("forced open: %+v, want %+v", got, want)
+		}
+		b.Close()
+		for range breaker.DefaultRetryThrottle / 2 {
+			b.Record(breaker.Unhealthy) // no permit needed for the throttle; the third failure opens
+		}
+		if got := b.Snapshot(); got.RetriesAllowed || got.State != observe.BreakerOpen {
+			t.Errorf("after a run of failures: %+v, want open with retries throttled", got)
+		}
+	})
+}

@@ -57,6 +57,8 @@ var ErrLimited = errors.New("limit: rate limit would be exceeded")
 // use.
 type LocalLimiter struct {
 	rl       ratelimiter.RateLimiter[any]
+	n        int
+	period   time.Duration
 	maxWait  time.Duration
 	interval time.Duration // between two units
 }
@@ -73,7 +75,7 @@ func NewLocalLimiter(n int, period, maxWait time.Duration) (*LocalLimiter, error
 	if n < 1 || period <= 0 || maxWait < 0 {
 		return nil, fmt.Errorf("limit: NewLocalLimiter(%d, %v, %v): need n >= 1, a positive period, maxWait >= 0", n, period, maxWait)
 	}
-	return &LocalLimiter{rl: ratelimiter.NewSmooth[any](uint(n), period), maxWait: maxWait, interval: max(period/time.Duration(n), 1)}, nil
+	return &LocalLimiter{rl: ratelimiter.NewSmooth[any](uint(n), period), n: n, period: period, maxWait: maxWait, interval: max(period/time.Duration(n), 1)}, nil
 }
 
 // permits returns the permits that units take: at most as many as fit
@@ -85,6 +87,15 @@ func (l *LocalLimiter) permits(units int) uint {
 	}
 	ahead := l.rl.ReservePermits(0) // how far the schedule runs ahead already
 	return uint(max(1, min(units, int(max(horizon-ahead, 0)/l.interval))))
+}
+
+// String describes the limit, as "10 per 1s, waiting up to 5s".
+func (l *LocalLimiter) String() string {
+	wait := "waiting as long as the caller allows"
+	if l.maxWait > 0 {
+		wait = "waiting up to " + l.maxWait.String()
+	}
+	return fmt.Sprintf("%d per %v, %s", l.n, l.period, wait)
 }
 
 // Settle implements [Settler]: units used beyond the estimate are reserved

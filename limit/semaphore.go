@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/failsafe-go/failsafe-go/bulkhead"
@@ -62,8 +63,9 @@ func (e *ConcurrencyError) Is(target error) bool { return target == ErrConcurren
 // most n slots taken at once; waiters are served as slots free up. Safe for
 // concurrent use.
 type Bulkhead struct {
-	bh bulkhead.Bulkhead[any]
-	n  int
+	bh    bulkhead.Bulkhead[any]
+	n     int
+	inUse atomic.Int32
 }
 
 var _ Semaphore = (*Bulkhead)(nil)
@@ -86,9 +88,18 @@ func (b *Bulkhead) Acquire(ctx context.Context, maxWait time.Duration) (func(), 
 	case err != nil:
 		return nil, err
 	}
+	b.inUse.Add(1)
 	var once sync.Once
-	return func() { once.Do(b.bh.ReleasePermit) }, nil
+	return func() {
+		once.Do(func() {
+			b.inUse.Add(-1)
+			b.bh.ReleasePermit()
+		})
+	}, nil
 }
 
 // Size returns the number of slots.
 func (b *Bulkhead) Size() int { return b.n }
+
+// InUse returns the number of slots taken now.
+func (b *Bulkhead) InUse() int { return int(b.inUse.Load()) }

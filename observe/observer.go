@@ -167,6 +167,19 @@ const (
 	BreakerHalfOpen = circuitbreaker.HalfOpenState
 )
 
+// BreakerStateName names a breaker state as the metrics, the span events
+// and the status endpoint do: "closed", "half_open", "open" (failsafe-go's
+// String says "half-open").
+func BreakerStateName(s BreakerState) string {
+	switch s {
+	case BreakerOpen:
+		return "open"
+	case BreakerHalfOpen:
+		return "half_open"
+	}
+	return "closed"
+}
+
 // BreakerChange reports a circuit breaker's change of state.
 type BreakerChange struct {
 	Target   string // the breaker's name
@@ -321,6 +334,27 @@ type SharedStateRestored struct {
 	Feature string
 	Key     string
 	Down    time.Duration // since the SharedStateUnavailable
+}
+
+// SharedState is what a feature keeping its state in a store shared by the
+// replicas of a service knows of that store at a moment: the SharedState
+// method of package resilientredis's Store, Limiter, SharedBreaker and
+// Semaphore returns it, and package status lists it.
+type SharedState struct {
+	Feature string // "store", "limiter", "breaker" or "semaphore"
+	Key     string // as in [SharedStateUnavailable], redacted
+	// Reachable is false from a failed round trip to the store until one
+	// succeeds again (true before the first).
+	Reachable bool
+	// Action is what the feature does while the store is unreachable: in
+	// force when Reachable is false. Detail says it in words.
+	Action SharedStateAction
+	Detail string
+	// Down is how long the store has been unreachable, 0 while reachable.
+	Down time.Duration
+	// Err is the last failure to reach it, nil while reachable. Its text is
+	// the client's: redact it before showing it (package status does).
+	Err error
 }
 
 // SharedStateAction says what a feature does while the store it shares

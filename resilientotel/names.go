@@ -76,18 +76,6 @@ const (
 // not name, as they ask.
 const otherProvider = "_OTHER"
 
-// breakerStateName names a breaker state as the transitions counter and
-// the span events do: closed, half_open, open.
-func breakerStateName(s observe.BreakerState) string {
-	switch s {
-	case observe.BreakerOpen:
-		return "open"
-	case observe.BreakerHalfOpen:
-		return "half_open"
-	}
-	return "closed"
-}
-
 // breakerStateValue is the gauge's value for a state: 0 closed,
 // 1 half-open, 2 open.
 func breakerStateValue(s observe.BreakerState) int64 {

@@ -91,7 +91,7 @@ func (o *Observer) Observe(ctx context.Context, e observe.Event) {
 		}
 	case observe.BreakerChange:
 		o.breakers.set(e.Target, breakerStateValue(e.To))
-		state := breakerStateName(e.To)
+		state := observe.BreakerStateName(e.To)
 		// No span event: a breaker belongs to no one call, and its changes
 		// come without a call's context.
 		o.add(ctx, o.in.transitions, setKey{inst: instTransitions, v: [4]string{e.Target, state}})

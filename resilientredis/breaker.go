@@ -45,7 +45,14 @@ import (
 //     instead): a stale close never ends a newer open;
 //   - a remote close closes the local breaker ([breaker.Breaker.Close]);
 //   - half-open is not shared: when the open period ends, each replica
-//     probes on its own, and the first outcome is shared.
+//     probes on its own, and the first outcome is shared;
+//   - an operator's forcing ([breaker.Breaker.ForceOpen],
+//     [breaker.Breaker.ForceClosed]) is published as "forced_open" or
+//     "forced_closed" whatever the shared state, and every replica forces
+//     its breaker the same way; no open or close of a replica's evidence
+//     replaces it, and it does not expire. A close
+//     ([breaker.Breaker.Close], the operator's reset) ends it everywhere,
+//     unless the shared state changed since this replica last saw it.
 //
 // Changes applied from Redis are not published again, so there are no echo
 // loops.
@@ -138,8 +145,8 @@ func ShareBreaker(ctx context.Context, client redis.UniversalClient, b *breaker.
 		done:    make(chan struct{}),
 	}
 	s.unlisten = b.OnStateChange(s.changed)
-	if b.State() == observe.BreakerOpen {
-		s.dirty.Store(true) // opened before sharing: news for the others
+	if b.State() == observe.BreakerOpen || b.Forced() != breaker.NotForced {
+		s.dirty.Store(true) // opened or forced before sharing: news for the others
 	}
 
 	// Subscribing dials, and go-redis sets up a new connection with its
@@ -238,21 +245,29 @@ var (
 	readScript = redis.NewScript(breakerLua + `
 return current()
 `)
+	// ARGV: origin, "forced_open" or "forced_closed". An operator's
+	// forcing replaces any state.
+	forceScript = redis.NewScript(breakerLua + `
+if redis.call('HGET', KEYS[1], 'state') == ARGV[2] then
+  return current()
+end
+return change(ARGV[2], ARGV[1], 0, -1)
+`)
 	// ARGV: origin, remaining ms. Opens until now + remaining, unless the
 	// shared state is already open longer.
 	openScript = redis.NewScript(breakerLua + `
 local h = redis.call('HMGET', KEYS[1], 'state', 'version', 'until')
 local untilms = now + tonumber(ARGV[2])
-if h[1] == 'open' and tonumber(h[3]) >= untilms then
+if forced(h[1]) or (h[1] == 'open' and tonumber(h[3]) >= untilms) then
   return current()
 end
 return change('open', ARGV[1], untilms, tonumber(ARGV[2]))
 `)
-	// ARGV: origin, the version the closer last saw. Closes an open state,
-	// unless the shared state changed since that version.
+	// ARGV: origin, the version the closer last saw. Closes an open or
+	// forced state, unless the shared state changed since that version.
 	closeScript = redis.NewScript(breakerLua + `
 local h = redis.call('HMGET', KEYS[1], 'state', 'version')
-if h[1] ~= 'open' or tonumber(h[2]) ~= tonumber(ARGV[2]) then
+if (h[1] ~= 'open' and not forced(h[1])) or tonumber(h[2]) ~= tonumber(ARGV[2]) then
   return current()
 end
 return change('closed', ARGV[1], 0, 0)
@@ -268,26 +283,37 @@ local function current()
   if not h[1] then return {} end
   return {h[1], tonumber(h[2]), h[3], math.max(0, tonumber(h[4]) - now)}
 end
+local function forced(state)
+  return state == 'forced_open' or state == 'forced_closed'
+end
+-- remaining < 0: a forcing, kept until an operator ends it.
 local function change(state, origin, untilms, remaining)
   local v = redis.call('HINCRBY', KEYS[1], 'version', 1)
   redis.call('HSET', KEYS[1], 'state', state, 'origin', origin, 'until', string.format('%d', untilms))
-  redis.call('PEXPIRE', KEYS[1], string.format('%d', remaining + 86400000))
+  if remaining < 0 then
+    remaining = 0
+    redis.call('PERSIST', KEYS[1])
+  else
+    redis.call('PEXPIRE', KEYS[1], string.format('%d', remaining + 86400000))
+  end
   redis.call('PUBLISH', KEYS[1], state .. ' ' .. v .. ' ' .. origin .. ' ' .. string.format('%d', remaining))
   return {state, v, origin, remaining}
 end
 `
 
-// publish shares the local state when it changed: open with its remaining
-// delay, or closed. The reply is the shared state after the script, which
-// may be newer than the local change: it is applied.
+// publish shares the local state when it changed: its forcing, open with
+// its remaining delay, or closed. The reply is the shared state after the
+// script, which may be newer than the local change: it is applied.
 func (s *SharedBreaker) publish(ctx context.Context) {
 	if !s.dirty.Swap(false) {
 		return
 	}
 	var res []any
 	var err error
-	switch s.b.State() {
-	case observe.BreakerOpen:
+	switch f := s.b.Forced(); {
+	case f != breaker.NotForced:
+		res, err = s.run(ctx, forceScript, s.origin, f.String())
+	case s.b.State() == observe.BreakerOpen:
 		// Never more than the longest hold: a replica must not hold the
 		// others open longer than a hint would hold it.
 		d := min(s.b.RemainingDelay(), s.b.MaxHold())
@@ -295,7 +321,7 @@ func (s *SharedBreaker) publish(ctx context.Context) {
 			return // the open period is over: nothing to hold the others to
 		}
 		res, err = s.run(ctx, openScript, s.origin, millis(d))
-	case observe.BreakerClosed:
+	case s.b.State() == observe.BreakerClosed:
 		res, err = s.run(ctx, closeScript, s.origin, s.seen)
 	default:
 		return // half-open: the probe's outcome will be shared
@@ -356,9 +382,31 @@ func (s *SharedBreaker) apply(ctx context.Context, st shared) {
 		return
 	}
 	switch st.state {
-	case "open":
-		if st.remaining <= 0 || (s.b.State() == observe.BreakerOpen && s.b.RemainingDelay() >= st.remaining) {
+	case "forced_open", "forced_closed":
+		f, to := breaker.ForcedOpen, observe.BreakerOpen
+		if st.state == "forced_closed" {
+			f, to = breaker.ForcedClosed, observe.BreakerClosed
+		}
+		if s.b.Forced() == f {
 			return
+		}
+		s.applying.Store(int32(to) + 1)
+		if f == breaker.ForcedOpen {
+			s.b.ForceOpen()
+		} else {
+			s.b.ForceClosed()
+		}
+		s.applying.Store(0)
+		s.logger.LogAttrs(ctx, slog.LevelInfo, "circuit "+strings.ReplaceAll(st.state, "_", " ")+" by a replica",
+			slog.String(KeyTarget, s.b.Name()))
+	case "open":
+		if st.remaining <= 0 || (s.b.Forced() == breaker.NotForced && s.b.State() == observe.BreakerOpen && s.b.RemainingDelay() >= st.remaining) {
+			return
+		}
+		if s.b.Forced() != breaker.NotForced {
+			// The forcing ended while this replica did not hear of it.
+			s.applying.Store(int32(observe.BreakerClosed) + 1)
+			s.b.Close()
 		}
 		s.applying.Store(int32(observe.BreakerOpen) + 1)
 		s.b.HoldOpen(st.remaining)
@@ -366,7 +414,7 @@ func (s *SharedBreaker) apply(ctx context.Context, st shared) {
 		s.logger.LogAttrs(ctx, slog.LevelInfo, "circuit opened by a replica",
 			slog.String(KeyTarget, s.b.Name()), slog.Duration(KeyDelay, st.remaining))
 	case "closed":
-		if s.b.State() == observe.BreakerClosed {
+		if s.b.State() == observe.BreakerClosed && s.b.Forced() == breaker.NotForced {
 			return
 		}
 		s.applying.Store(int32(observe.BreakerClosed) + 1)
@@ -418,3 +466,7 @@ func (s *SharedBreaker) hold(ms int64) time.Duration {
 	}
 	return time.Duration(ms) * time.Millisecond
 }
+
+// SharedState reports whether the SharedBreaker reaches Redis, and what it does
+// while it does not (package status lists it).
+func (s *SharedBreaker) SharedState() observe.SharedState { return s.health.state() }

@@ -370,3 +370,66 @@ func TestBreakerPropagation(t *testing.T) {
 		t.Errorf("median propagation %v, want within 50 ms", median)
 	}
 }
+
+func isForced(b *breaker.Breaker, f breaker.Forcing) func() bool {
+	return func() bool { return b.Forced() == f }
+}
+
+// TestBreakerForcingReachesEveryReplica: an operator's forcing on one
+// replica forces the others, a replica started later too, and stays until
+// a close ends it everywhere; a forced breaker's evidence changes nothing
+// shared; a forced state does not expire.
+func TestBreakerForcingReachesEveryReplica(t *testing.T) {
+	t.Parallel()
+	addr := redisAddr(t)
+	prefix := testPrefix(t, addr)
+	ctx := context.Background()
+	a, b := share(t, addr, prefix), share(t, addr, prefix)
+
+	a.b.ForceOpen()
+	if took, ok := eventually(time.Second, isForced(b.b, breaker.ForcedOpen)); !ok {
+		t.Fatalf("b not forced open after %v: %v", took, b.b.Forced())
+	}
+	if b.b.TryAcquire() {
+		t.Error("b, forced open by a, admitted an attempt")
+	}
+	time.Sleep(300 * time.Millisecond) // past the breakers' delay of 100 ms
+	if c := share(t, addr, prefix); c.b.Forced() != breaker.ForcedOpen {
+		t.Errorf("a replica started while forced open: %v, want forced_open", c.b.Forced())
+	}
+	if ttl := newClient(t, addr).TTL(ctx, prefix+"provider").Val(); ttl != -1 {
+		t.Errorf("the forced state expires in %v, want never (-1)", ttl)
+	}
+
+	a.b.Close() // the operator's reset
+	if took, ok := eventually(time.Second, func() bool {
+		return b.b.Forced() == breaker.NotForced && b.b.State() == observe.BreakerClosed
+	}); !ok {
+		t.Fatalf("b not reset after %v: %v %v", took, b.b.Forced(), b.b.State())
+	}
+
+	b.b.ForceClosed()
+	if took, ok := eventually(time.Second, isForced(a.b, breaker.ForcedClosed)); !ok {
+		t.Fatalf("a not forced closed after %v: %v", took, a.b.Forced())
+	}
+	for range 10 { // twice a's threshold
+		if !a.b.TryAcquire() {
+			t.Fatal("a, forced closed, refused an attempt")
+		}
+		a.b.Record(breaker.Unhealthy)
+	}
+	a.b.HoldOpen(time.Minute)
+	time.Sleep(100 * time.Millisecond)
+	if !isForced(b.b, breaker.ForcedClosed)() || !isForced(a.b, breaker.ForcedClosed)() {
+		t.Errorf("after failures and a hold on a: a %v, b %v, want both forced_closed", a.b.Forced(), b.b.Forced())
+	}
+
+	b.b.Close()
+	if took, ok := eventually(time.Second, isForced(a.b, breaker.NotForced)); !ok {
+		t.Fatalf("a still forced after %v: %v", took, a.b.Forced())
+	}
+	time.Sleep(100 * time.Millisecond)
+	if got := version(t, addr, prefix); got != "4" {
+		t.Errorf("version: got %s, want 4 (forced open, reset, forced closed, reset; no echo)", got)
+	}
+}

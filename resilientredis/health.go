@@ -20,6 +20,8 @@ import (
 //	"redis reachable again"        INFO  feature, redis_key, down
 //	"circuit opened by a replica"  INFO  target, delay
 //	"circuit closed by a replica"  INFO  target
+//	"circuit forced open by a replica"   INFO  target
+//	"circuit forced closed by a replica" INFO  target
 //	"redis without persistence"    WARN  feature, redis_key, appendonly, save
 //	"semaphore lease lost"         WARN  feature, redis_key, slots
 //
@@ -173,4 +175,23 @@ func (h *health) ok(ctx context.Context) {
 	h.suppressed = 0
 	h.mu.Unlock()
 	h.obs.Observe(ctx, observe.SharedStateRestored{Feature: h.feature, Key: h.key, Down: down})
+}
+
+// state returns what h knows of the reachability of Redis now.
+func (h *health) state() observe.SharedState {
+	st := observe.SharedState{Feature: h.feature, Key: h.key, Reachable: true, Action: h.action, Detail: h.detail}
+	if !h.down.Load() {
+		return st
+	}
+	h.mu.Lock()
+	since, down := h.since, h.down.Load()
+	h.mu.Unlock()
+	if !down {
+		return st // it came back meanwhile
+	}
+	st.Reachable, st.Down = false, time.Since(since)
+	if p := h.lastErr.Load(); p != nil {
+		st.Err = *p
+	}
+	return st
 }

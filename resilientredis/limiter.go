@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -309,4 +310,21 @@ func (l *Limiter) Settle(ctx context.Context, estimated, actual int) {
 	_, _, _ = attempt(context.WithoutCancel(ctx), l.health, l.timeout, func(ctx context.Context) (any, error) {
 		return nil, settleScript.Run(ctx, l.client, l.keys, l.period.Milliseconds(), extra, rand.Text()).Err()
 	})
+}
+
+// SharedState reports whether the Limiter reaches Redis, and what it does
+// while it does not (package status lists it).
+func (l *Limiter) SharedState() observe.SharedState { return l.health.state() }
+
+// String describes the limit, as "60 requests and 100000 tokens per 1m0s,
+// shared under resilient:limiter:{openai}".
+func (l *Limiter) String() string {
+	var parts []string
+	if l.requests > 0 {
+		parts = append(parts, strconv.Itoa(l.requests)+" requests")
+	}
+	if l.tokens > 0 {
+		parts = append(parts, strconv.Itoa(l.tokens)+" tokens")
+	}
+	return strings.Join(parts, " and ") + " per " + l.period.String() + ", shared under " + l.health.key
 }

@@ -437,3 +437,7 @@ local function take()
   end
 end
 `
+
+// SharedState reports whether the Semaphore reaches Redis, and what it does
+// while it does not (package status lists it).
+func (s *Semaphore) SharedState() observe.SharedState { return s.health.state() }

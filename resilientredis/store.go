@@ -351,3 +351,7 @@ func record(owner, done, result, held any) tools.Record {
 // millis returns d in whole milliseconds, at least 1: PX and PEXPIRE take
 // positive milliseconds.
 func millis(d time.Duration) int64 { return max(d.Milliseconds(), 1) }
+
+// SharedState reports whether the Store reaches Redis, and what it does
+// while it does not (package status lists it).
+func (s *Store) SharedState() observe.SharedState { return s.health.state() }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/resilientotel"
+	"github.com/resilientgo/resilient/status"
 	"github.com/resilientgo/resilient/taxonomy"
 	"github.com/resilientgo/resilient/tools"
 )
@@ -32,8 +34,9 @@ func lookupOrder(_ context.Context, input string) (string, error) {
 }
 
 // runAgent runs the agent against a fault server, under one span for the
-// whole run, and returns its answer.
-func runAgent(ctx context.Context) (string, error) {
+// whole run, and returns its answer. It registers the model and the tool's
+// breaker in reg, for the status page.
+func runAgent(ctx context.Context, reg *status.Registry) (string, error) {
 	srv := faultserver.New(
 		faultserver.RateLimited("1"), // 429, Retry-After: 1
 		faultserver.ReplyToolCalls(faultserver.ToolCall{ID: "c1", Name: "lookup_order", Arguments: `{"__arg1":"9999"}`}),
@@ -56,6 +59,9 @@ func runAgent(ctx context.Context) (string, error) {
 	model := resilient.Model(llm, resilient.Observe(obs))
 	lookup := resilient.Tool(tools.Func("lookup_order", "Looks up an order by its id.", lookupOrder),
 		resilient.Observe(obs))
+	if err := errors.Join(reg.AddModel("chat", model), reg.AddBreaker("tool:lookup_order", lookup.Breaker())); err != nil {
+		return "", err
+	}
 
 	ctx, span := otel.Tracer("example/telemetry").Start(ctx, "invoke_agent shop_assistant",
 		trace.WithAttributes(semconv.GenAIOperationNameKey.String("invoke_agent"), semconv.GenAIAgentName("shop_assistant")))

@@ -1,6 +1,7 @@
 // Command telemetry runs an agent under faults with the OpenTelemetry
 // observer installed, prints the trace of the run as a tree, and serves the
-// metrics for Prometheus on /metrics.
+// metrics for Prometheus on /metrics, beside the status page of the
+// agent's model and tool on /status/ (package status; read-only).
 //
 // The agent is langchaingo's agents.Executor with its real OpenAI client,
 // talking to a loopback fault server that answers, in turn: 429 with
@@ -11,7 +12,7 @@
 // HTTP request under the attempt that sent it.
 //
 //	go run ./examples/telemetry                  # run, print the tree and the metrics, exit
-//	go run ./examples/telemetry -serve           # ... and keep serving /metrics until Ctrl-C
+//	go run ./examples/telemetry -serve           # ... and keep serving /metrics and /status/ until Ctrl-C
 //	go run ./examples/telemetry -svg trace.svg   # ... and draw the tree as a picture
 package main
 
@@ -38,6 +39,8 @@ import (
 	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/resilientgo/resilient/status"
 )
 
 func main() {
@@ -59,7 +62,7 @@ func run(addr string, serve bool, spansFile, svgFile string, out io.Writer) erro
 	}
 	defer t.close()
 
-	answer, err := runAgent(context.Background())
+	answer, err := runAgent(context.Background(), t.status)
 	if err != nil {
 		return err
 	}
@@ -92,7 +95,7 @@ func run(addr string, serve bool, spansFile, svgFile string, out io.Writer) erro
 		fmt.Fprintln(out, "  "+l)
 	}
 	if serve {
-		fmt.Fprintf(out, "\nserving %s until interrupted\n", url)
+		fmt.Fprintf(out, "\nserving %s and http://%s/status/ until interrupted\n", url, t.addr)
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 		defer stop()
 		<-ctx.Done()
@@ -109,11 +112,13 @@ type telemetry struct {
 	mp    *sdkmetric.MeterProvider
 	spans *bytes.Buffer // what the stdout exporter wrote
 	srv   *http.Server
-	addr  string // where /metrics is served
+	addr  string // where /metrics and /status/ are served
+	// status holds what /status/ shows: the agent's model and tool.
+	status *status.Registry
 }
 
 func setup(addr string) (*telemetry, error) {
-	t := &telemetry{spans: &bytes.Buffer{}}
+	t := &telemetry{spans: &bytes.Buffer{}, status: &status.Registry{}}
 	exp, err := stdouttrace.New(stdouttrace.WithWriter(t.spans))
 	if err != nil {
 		return nil, err
@@ -137,6 +142,7 @@ func setup(addr string) (*telemetry, error) {
 	t.addr = l.Addr().String()
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	mux.Handle("/status/", http.StripPrefix("/status", status.Handler(t.status)))
 	t.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = t.srv.Serve(l) }()
 	return t, nil

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"encoding/xml"
 	"io"
 	"net/http"
@@ -11,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/resilientgo/resilient/status"
 )
 
 // The smoke test: the agent run recovers, and the retry counter is on the
@@ -21,7 +24,7 @@ func TestMetricsEndpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tel.close()
-	if _, err := runAgent(context.Background()); err != nil {
+	if _, err := runAgent(context.Background(), tel.status); err != nil {
 		t.Fatal(err)
 	}
 	resp, err := http.Get("http://" + tel.addr + "/metrics")
@@ -83,5 +86,39 @@ func TestRuns(t *testing.T) {
 	}
 	if !bytes.Contains(svg, []byte("resilient.retry")) {
 		t.Error("the picture lacks the retry")
+	}
+}
+
+// The status page is served beside /metrics: the agent's model and its
+// tool's breaker, closed after the run recovered.
+func TestStatusEndpoint(t *testing.T) {
+	tel, err := setup("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tel.close()
+	if _, err := runAgent(context.Background(), tel.status); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Get("http://" + tel.addr + "/status/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var rep status.Report
+	if err := json.NewDecoder(resp.Body).Decode(&rep); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /status/: %v, %v", resp.Status, err)
+	}
+	if !rep.Ready || len(rep.Models) != 1 || rep.Models[0].Name != "chat" || rep.Models[0].Breaker.State != "closed" ||
+		len(rep.Breakers) != 1 || rep.Breakers[0].Name != "tool:lookup_order" {
+		t.Errorf("the status page: %+v", rep)
+	}
+	resp, err = http.Post("http://"+tel.addr+"/status/breakers/chat/force_open", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Errorf("an action on the read-only page: %s, want 403 Forbidden", resp.Status)
 	}
 }
