@@ -121,13 +121,15 @@ func (b *Breaker) noteState() {
 	b.closed.Store(b.cb.State() == circuitbreaker.ClosedState)
 }
 
-// Closed reports whether the breaker is closed and not held open, without
-// taking its lock while it is: a pool asks it of each member on every
-// attempt. It may answer true for a moment after a change that opened the
-// circuit, as State may answer just before it; the breaker's TryAcquire
-// settles it.
+// Closed reports whether the breaker is closed and has no hold, without
+// taking its lock or reading the clock: a pool asks it of each member on
+// every attempt. It may answer true for a moment after a change that
+// opened the circuit, as State may answer just before it (the breaker's
+// TryAcquire settles it), and false after a hold that is over until State
+// or TryAcquire has seen it over. A breaker forced closed is closed, one
+// forced open is not: forcing sets the circuit's state.
 func (b *Breaker) Closed() bool {
-	return b.closed.Load() && !b.held()
+	return b.closed.Load() && b.holdUntil.Load() == 0
 }
 
 // Name returns the breaker's name.
@@ -301,12 +303,15 @@ func (b *Breaker) notify(s observe.BreakerState) {
 }
 
 // held reports whether a hold keeps the breaker open. Without a hold it
-// does not read the clock: this is on every attempt's path.
+// does not read the clock, and is inlined: this is on every attempt's path.
 func (b *Breaker) held() bool {
 	until := b.holdUntil.Load()
-	if until == 0 {
-		return false
-	}
+	return until != 0 && b.holdsUntil(until)
+}
+
+// holdsUntil reports whether the hold until the UnixNano until still keeps
+// the breaker open, and forgets it when it is over.
+func (b *Breaker) holdsUntil(until int64) bool {
 	if time.Now().UnixNano() < until {
 		return true
 	}

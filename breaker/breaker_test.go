@@ -2,6 +2,7 @@ package breaker_test
 
 import (
 	"fmt"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -211,4 +212,69 @@ func TestSnapshot(t *testing.T) {
 			t.Errorf("after a run of failures: %+v, want open with retries throttled", got)
 		}
 	})
+}
+
+// TestClosedFollowsTheState: Closed, read without the breaker's lock,
+// answers true exactly while the circuit is closed with no hold: false once
+// failures open it, while half-open, after a hold (until the hold is seen to
+// be over), and true again once the probe closes it or Close is called; and
+// after changes made from many goroutines at once, it agrees with State.
+func TestClosedFollowsTheState(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := breaker.New(breaker.Settings{Failures: 2, Delay: 10 * time.Second})
+		check := func(step string, want bool) {
+			t.Helper()
+			if got := b.Closed(); got != want {
+				t.Errorf("%s: Closed() = %v, want %v (state %v)", step, got, want, b.State())
+			}
+		}
+		check("new", true)
+		for range 2 {
+			b.TryAcquire()
+			b.Record(breaker.Unhealthy)
+		}
+		check("after 2 failures", false)
+		time.Sleep(10 * time.Second)
+		if !b.TryAcquire() || b.State() != observe.BreakerHalfOpen {
+			t.Fatalf("no probe after the delay (state %v)", b.State())
+		}
+		check("half-open", false)
+		b.Record(breaker.Healthy)
+		check("after the probe", true)
+		b.HoldOpen(time.Minute)
+		check("held", false)
+		time.Sleep(time.Minute)
+		check("hold over, not seen yet", false)
+		if b.State() != observe.BreakerOpen || !b.TryAcquire() {
+			t.Fatalf("no probe after the hold (state %v)", b.State())
+		}
+		b.Record(breaker.Healthy)
+		check("after the hold's probe", true)
+		b.Open()
+		check("opened", false)
+		b.Close()
+		check("closed by Close", true)
+	})
+	b := breaker.New(breaker.Settings{Failures: 1, Delay: time.Hour})
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			for range 200 {
+				switch i % 3 {
+				case 0:
+					b.Open()
+				case 1:
+					b.Close()
+				default:
+					if b.TryAcquire() {
+						b.Record(breaker.Unhealthy)
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if closed := b.State() == observe.BreakerClosed; b.Closed() != closed {
+		t.Errorf("after concurrent changes Closed() = %v, state %v", b.Closed(), b.State())
+	}
 }

@@ -39,11 +39,17 @@ const healthSteps = 10
 
 // setHealth sets m's health to h, and its share: its weight times the
 // square of its health (seen in tenths), at least minHealth, what the
-// strategies weigh it by; Pool.mu is held.
+// strategies weigh it by, and whether that is below its weight (unwell);
+// Pool.mu is held.
 func (m *Member) setHealth(h float64) {
+	w := &m.pool.weighs[m.index]
+	if h == m.health && w.share != 0 {
+		return // a healthy member's answer: nothing moves
+	}
 	m.health = h
 	seen := math.Round(h*healthSteps) / healthSteps
-	m.share = float64(m.weight) * max(seen*seen, minHealth)
+	w.share = float64(m.weight) * max(seen*seen, minHealth)
+	w.unwell = w.share < float64(m.weight)
 }
 
 // judge adds an attempt of m that ended with o to its health; Pool.mu is
@@ -76,7 +82,7 @@ func (p *Pool) measure(m *Member, d time.Duration, o breaker.Outcome, closed boo
 	defer p.mu.Unlock()
 	if m.judge(o); closed {
 		m.setHealth(1) // a fresh start, as when the pool was built
-		m.current = 0
+		p.weighs[m.index].current = 0
 	}
 	switch o {
 	case breaker.NoEvidence:

@@ -1,9 +1,6 @@
 package pool
 
-import (
-	"cmp"
-	"time"
-)
+import "time"
 
 // Picker is a pool's strategy: how it chooses, among the members ready for
 // an attempt, the one the attempt goes to. Each strategy is a type of its
@@ -37,26 +34,28 @@ import (
 type Picker interface {
 	// String returns the strategy's lowercase name, e.g. "round_robin".
 	String() string
-	// pick returns the index in cands (at least one) of the member the
-	// attempt goes to, members being the pool's; Pool.mu is held.
+	// pick returns the index in cands (at least one, in no particular
+	// order) of the member the attempt goes to, members being the pool's;
+	// Pool.mu is held.
 	pick(members []*Member, cands []candidate, now time.Time) int
 }
 
 // candidate is a ready member as a choice sees it. It holds no pointer,
 // so that filling the pool's slice of them costs no write barrier.
 type candidate struct {
-	index int32   // of the member
-	group uint8   // 0: the pinned member, 1: not tried by the call, 2: tried
-	first bool    // due for its probe: first in its group
-	share float64 // m.share
-	load  float64 // attempts in flight, counting the new one
-	next  float64 // m.current+share: its place in the round robin
+	index  int32   // of the member
+	group  uint8   // 0: the pinned member, 1: not tried by the call, 2: tried
+	first  bool    // due for its probe: first in its group
+	unwell bool    // its health, seen in tenths, below full
+	share  float64 // its weigh's
+	load   float64 // attempts in flight, counting the new one
+	next   float64 // its place in the round robin, its share gained
 }
 
 // before reports whether x goes before y as the pool orders them (see
 // [Picker]) when the strategy does not tell them apart (order is 0) or
-// says which goes first (negative: x): group, probe, strategy, round robin;
-// a tie keeps y, listed first.
+// says which goes first (negative: x): group, probe, strategy, round robin,
+// then the member listed first.
 func before(x, y *candidate, order int) bool {
 	if x.group != y.group {
 		return x.group < y.group
@@ -67,7 +66,22 @@ func before(x, y *candidate, order int) bool {
 	if order != 0 {
 		return order < 0
 	}
-	return x.next > y.next
+	if x.next != y.next {
+		return x.next > y.next
+	}
+	return x.index < y.index
+}
+
+// compare returns -1 when a < b, 1 when a > b, else 0 (the strategies'
+// figures are never NaN).
+func compare(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 // LeastInFlight chooses the member whose attempts in flight, counting the
@@ -97,11 +111,11 @@ func (LeastInFlight) pick(members []*Member, cands []candidate, now time.Time) i
 		// get none, and never be seen to recover. One attempt per delay is
 		// its probe, as LowestLatency measures a member it has not measured
 		// for that long.
-		if m := members[c.index]; c.share < float64(m.weight) && now.Sub(m.picked) > m.probeEvery {
+		if c.unwell && now.Sub(members[c.index].picked) > members[c.index].probeEvery {
 			c.first = true
 		}
 		// Its load for its share against the best's, without division.
-		if b := &cands[best]; i > 0 && before(c, b, cmp.Compare(c.load*b.share, b.load*c.share)) {
+		if b := &cands[best]; i > 0 && before(c, b, compare(c.load*b.share, b.load*c.share)) {
 			best = i
 		}
 	}
@@ -141,7 +155,7 @@ func (LowestLatency) pick(members []*Member, cands []candidate, now time.Time) i
 	best, bestCost := 0, 0.0
 	for i := range cands {
 		cost := members[cands[i].index].cost(now, cands[i].load)
-		if i == 0 || before(&cands[i], &cands[best], cmp.Compare(cost, bestCost)) {
+		if i == 0 || before(&cands[i], &cands[best], compare(cost, bestCost)) {
 			best, bestCost = i, cost
 		}
 	}
@@ -155,7 +169,7 @@ func (m *Member) cost(now time.Time, load float64) float64 {
 	if m.due(now) {
 		return 0
 	}
-	return float64(m.latency) * load / m.share
+	return float64(m.latency) * load / m.pool.weighs[m.index].share
 }
 
 // due reports whether m has not been measured for its probe period at now;

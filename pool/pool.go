@@ -83,6 +83,18 @@ type Pool struct {
 
 	mu    sync.Mutex  // each member's latency, health and round-robin state
 	cands []candidate // the candidates of the choice being made
+	// weighs holds what every choice reads and writes of each member, by
+	// index, side by side: the members' places in the round robin change on
+	// every choice, and kept together they take a few cache lines rather
+	// than one per member (which callers on other cores would fetch).
+	weighs []weigh
+}
+
+// weigh is how a choice weighs a member; Pool.mu guards it.
+type weigh struct {
+	share   float64 // weight times health squared, as the strategies see it (see setHealth)
+	current float64 // its place in the smooth weighted round robin
+	unwell  bool    // share below weight
 }
 
 // Member is one member of a pool, with its gates and what the pool knows
@@ -110,8 +122,6 @@ type Member struct {
 	latency  time.Duration // moving average of recent attempts; 0 = none yet
 	measured time.Time     // when latency was last sampled (or a new sample claimed)
 	health   float64       // moving average of recent outcomes, 1 = all answered; see health.go
-	share    float64       // weight times health squared, as the strategies see it (see setHealth)
-	current  float64       // smooth weighted round robin
 	picked   time.Time     // when an attempt last went to it
 	turns    uint64        // attempts reserved on it (see Ticket)
 	before   struct {      // picked and measured before the last reservation, for its cancel
@@ -123,7 +133,7 @@ type Member struct {
 // name, two share one or a weight is negative.
 func New(s Settings) (*Pool, error) {
 	p := &Pool{picker: cmp.Or[Picker](s.Picker, LeastInFlight{}), stickyRuns: !s.NoStickyRuns, keys: newPins(DefaultMaxStickyKeys),
-		cands: make([]candidate, 0, len(s.Members))}
+		cands: make([]candidate, 0, len(s.Members)), weighs: make([]weigh, len(s.Members))}
 	if len(s.Members) == 0 {
 		return nil, errors.New("pool: a pool needs at least one member")
 	}

@@ -170,51 +170,74 @@ func (rt *Route) pick(retry bool, skip *set) (Ticket, bool) {
 	now := time.Now()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	cands := p.cands[:0]
-	total := 0.0
+	cands := p.cands[:len(p.members)]
+	n := 0
+	total, most := 0.0, 0.0   // the shares gained, the largest place in the round robin
+	out := spent.union(*skip) // members the attempt may not go to
+	anyOut, anyTried := !out.empty(), !tried.empty()
 	for i, m := range p.members {
-		if spent.has(i) || skip.has(i) {
+		if anyOut && out.has(i) {
 			continue
 		}
-		ready, probe := m.ready(retry, now)
-		if !ready {
-			continue
+		probe := false
+		if retry || !m.quiet() {
+			v := look(m, retry, now)
+			if v.Avail != Ready {
+				continue
+			}
+			probe = v.Probe
 		}
-		c := candidate{index: int32(i), group: 1, first: probe, share: m.share, load: float64(m.inFlight.Load() + 1), next: m.current + m.share}
+		group := uint8(1)
 		switch {
-		case tried.has(i):
-			c.group = 2
+		case anyTried && tried.has(i):
+			group = 2
 		case m == pinned:
-			c.group = 0
+			group = 0
 		}
-		cands = append(cands, c)
-		// Each candidate gains its share of the round robin; the one chosen
-		// loses their sum (see reserveLocked).
-		m.current, total = c.next, total+c.share
+		w := &p.weighs[i]
+		w.current += w.share
+		cands[n] = candidate{index: int32(i), group: group, first: probe, unwell: w.unwell, share: w.share,
+			load: float64(m.inFlight.Load() + 1), next: w.current}
+		total += w.share
+		if c := w.current; c > most || -c > most {
+			most = max(c, -c)
+		}
+		n++
 	}
-	p.cands = cands
-	if len(cands) == 0 {
+	if n == 0 {
 		return Ticket{}, false
 	}
-	return p.reserveLocked(p.members[cands[p.picker.pick(p.members, cands, now)].index], cands, total, now), true
+	cands = cands[:n]
+	m := p.members[cands[p.picker.pick(p.members, cands, now)].index]
+	if most <= total {
+		cands = nil // no place in the round robin to bound, save the chosen one's
+	}
+	return p.reserveLocked(m, cands, total, now), true
 }
 
 // reserveLocked reserves m for an attempt at now, p.mu held: m counts one
-// more attempt in flight, loses total (what cands, the candidates of the
-// choice, gained) in the round robin and, as the member an attempt last went to,
+// more attempt in flight, loses total (what the candidates of the choice
+// gained) in the round robin, the places of cands bounded by it (nil when
+// none needs it), and, as the member an attempt last went to,
 // is no longer neglected (see LeastInFlight); under LowestLatency, an
 // attempt that measures it again is claimed.
 func (p *Pool) reserveLocked(m *Member, cands []candidate, total float64, now time.Time) Ticket {
 	m.before.picked, m.before.measured = m.picked, m.measured
 	m.inFlight.Add(1)
-	m.current -= total
+	w := &p.weighs[m.index]
+	w.current -= total
 	m.picked = now
+	// A member chosen by its load more (or less) often than its share owes
+	// (or is owed) at most one round: a burst of calls that the loads
+	// decided does not skew the round robin for long after it.
+	w.current = max(w.current, -total)
 	for _, c := range cands {
-		// A member chosen by its load more (or less) often than its share
-		// owes (or is owed) at most one round: a burst of calls that the
-		// loads decided does not skew the round robin for long after it.
-		c := p.members[c.index]
-		c.current = min(max(c.current, -total), total)
+		w := &p.weighs[c.index]
+		if w.current > total {
+			w.current = total
+		} else if w.current < -total {
+			w.current = -total
+		}
 	}
 	if m.due(now) || m.latency == 0 {
 		// The one attempt that measures it again (only LowestLatency reads
@@ -276,7 +299,7 @@ func (t *Ticket) Record(o breaker.Outcome, elapsed time.Duration) {
 	}
 	closed := false
 	if b := m.breaker; b != nil {
-		probe := o == breaker.Healthy && b.State() == observe.BreakerHalfOpen
+		probe := o == breaker.Healthy && !b.Closed() && b.State() == observe.BreakerHalfOpen
 		b.Record(o)
 		closed = probe && b.State() == observe.BreakerClosed
 	}
@@ -351,6 +374,27 @@ func (s *set) add(i int) {
 		s.hi = append(s.hi, 0)
 	}
 	s.hi[i/64] |= 1 << (i % 64)
+}
+
+// empty reports whether s has no member.
+func (s *set) empty() bool { return s.lo == 0 && s.hi == nil }
+
+// union returns the members in s or in t.
+func (s set) union(t set) set {
+	u := set{lo: s.lo | t.lo}
+	if s.hi != nil || t.hi != nil {
+		for i := range max(len(s.hi), len(t.hi)) {
+			w := uint64(0)
+			if i < len(s.hi) {
+				w = s.hi[i]
+			}
+			if i < len(t.hi) {
+				w |= t.hi[i]
+			}
+			u.hi = append(u.hi, w)
+		}
+	}
+	return u
 }
 
 // clone returns a copy of s that shares nothing with it.

@@ -116,16 +116,12 @@ func (vs Views) AnyReady() bool {
 	return false
 }
 
-// ready reports whether m can take an attempt at now, as look would say
-// (retry is true for a retry), and whether that attempt would be its
-// circuit's probe; it reads only what the common case needs: a closed
-// circuit, no account failure, no cooldown.
-func (m *Member) ready(retry bool, now time.Time) (ok, probe bool) {
-	if m.out.Load() != nil || m.coolUntil.Load() != 0 || retry || m.breaker == nil || !m.breaker.Closed() {
-		v := look(m, retry, now)
-		return v.Avail == Ready, v.Probe
-	}
-	return true, false
+// quiet reports whether m is ready for a first attempt without reading
+// the clock or taking a lock, as look would say: no account failure, no
+// cooldown, a closed breaker (or none). It is inlined in the choice of a
+// member; false means look must say.
+func (m *Member) quiet() bool {
+	return m.out.Load() == nil && m.coolUntil.Load() == 0 && (m.breaker == nil || m.breaker.Closed())
 }
 
 // look returns the availability of m for an attempt at now; retry is true
