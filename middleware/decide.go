@@ -86,10 +86,13 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *pool.Member)
 	if errors.As(err, &nr) {
 		return &decision{reason: observe.ReasonUnretryable, detail: nr.detail}
 	}
-	if c.bounded.Err() != nil {
-		// The call's MaxDuration passed (the caller's own context is not done:
-		// that would be Canceled, above).
-		return &decision{reason: observe.ReasonDeadline, detail: fmt.Sprintf("max duration %v", cfg.maxDuration)}
+	if c.expired() {
+		// The call's MaxDuration or Deadline passed (the caller's own
+		// context is not done: that would be Canceled, above).
+		// A Deadline given is the caller's (errors.Is(err,
+		// context.DeadlineExceeded) holds), a MaxDuration is not.
+		return &decision{reason: observe.ReasonDeadline, detail: c.expiry(),
+			callerDeadline: !c.given.IsZero() && !time.Now().Before(c.given)}
 	}
 	if class.Kind == taxonomy.Permanent || class.Kind == taxonomy.Programming {
 		if m != nil && accountFailure(class) {
@@ -135,12 +138,13 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *pool.Member)
 // pastDeadline stops the call when a wait would pass its deadline (its
 // MaxDuration or the caller's, and says which); nil when it would not.
 func (c *call[R]) pastDeadline(wait time.Duration) *decision {
-	deadline, ok := c.bounded.Deadline()
+	deadline, ok := c.deadline()
 	if !ok || !time.Now().Add(wait).After(deadline) {
 		return nil
 	}
 	d := &decision{reason: observe.ReasonDeadline}
-	if caller, ok := c.caller.Deadline(); ok && !caller.After(deadline) {
+	if caller, ok := c.caller.Deadline(); ok && !caller.After(deadline) || !c.given.IsZero() && !c.given.After(deadline) {
+		// The caller's deadline, of its context or given with Deadline.
 		d.callerDeadline = true
 		d.detail = fmt.Sprintf("the next wait of %v would pass the caller's deadline", wait.Round(time.Millisecond))
 	} else {
@@ -236,7 +240,7 @@ func (c *call[R]) waitForProbe(n int, remaining time.Duration, stop *decision) *
 	if remaining == 0 {
 		wait = p.backoff(n)
 	}
-	if deadline, ok := c.bounded.Deadline(); ok && time.Now().Add(wait).After(deadline) {
+	if deadline, ok := c.deadline(); ok && time.Now().Add(wait).After(deadline) {
 		return stop
 	}
 	if !c.run.TryRetry() {

@@ -192,6 +192,13 @@ func (p *Pipeline[R]) Target() observe.Target { return p.target }
 // report their own events (fallbacks, tool outcomes) through them.
 func (p *Pipeline[R]) Observers() observe.Observers { return p.obs }
 
+// waits reports whether an attempt may wait at a gate before its target
+// (a limiter, a concurrency limit, a pool's cooldowns): such waits end
+// with a context, so a Deadline needs one of its own.
+func (p *Pipeline[R]) waits() bool {
+	return p.cfg.limiter != nil || p.sem != nil || p.pool != nil
+}
+
 // Do calls fn under the pipeline's policies and returns its result, or an
 // *[Error] saying why it stopped and listing every attempt. A caller context
 // that is already done makes no attempt.
@@ -202,14 +209,14 @@ func (p *Pipeline[R]) Observers() observe.Observers { return p.obs }
 // attempt is abandoned: Do goes on without it, fn's goroutine ends when fn
 // returns, and its late result is discarded and reported once (a
 // [observe.LateResult] event). A function with side effects that must not run
-// twice has to settle them itself when it returns (package tools keeps an
+// twice has to settle them itself when it returns (see [Returned]; package tools keeps an
 // idempotent call's claim until then). At most [MaxAbandoned] abandoned
 // attempts may still be running: past it, new calls fail fast with
 // [ErrAbandoned] until some return. fn runs on a goroutine of its own even
 // with no timeout and a caller context that cannot be canceled: it can
 // still end its attempt with [State.End].
 //
-// Options configure this call only (see [Request]).
+// Options configure this call only (see [Request], [Deadline], [Returned]).
 func (p *Pipeline[R]) Do(ctx context.Context, fn Func[R], opts ...CallOption) (R, error) {
 	return p.do(ctx, fn, p.exec, opts)
 }
@@ -245,12 +252,20 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 			Attempts: []Attempt{{Number: 1, Err: err, Class: programming("invalid run options")}}}
 	}
 	c.attempts = c.held[:0]
+	var deadline time.Time // of the Deadline options, the soonest
 	for _, o := range opts {
 		if o.estimate != nil {
 			c.estimate = o.estimate
 		}
 		c.repairsOverflow = c.repairsOverflow || o.repairsOverflow
+		if o.returned != nil {
+			c.returned = o.returned
+		}
+		if !o.deadline.IsZero() && (deadline.IsZero() || o.deadline.Before(deadline)) {
+			deadline = o.deadline
+		}
 	}
+	c.given = deadline
 	if p.pool != nil {
 		c.rt = p.pool.Route(ctx)
 	}
@@ -263,14 +278,24 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 	if ctx.Err() != nil {
 		return zero, c.end(c.finish(ctx.Err()))
 	}
-	if p.cfg.maxDuration > 0 {
+	own := exec == p.exec && p.own
+	if p.cfg.maxDuration > 0 || !deadline.IsZero() && (!own || p.waits()) {
+		// A context of the call's own, which the gates' waits and
+		// failsafe-go's executor see.
+		if p.cfg.maxDuration > 0 {
+			if d := time.Now().Add(p.cfg.maxDuration); deadline.IsZero() || d.Before(deadline) {
+				deadline = d
+			}
+		}
 		var cancel context.CancelFunc
-		c.bounded, cancel = context.WithTimeout(ctx, p.cfg.maxDuration)
+		c.bounded, cancel = context.WithDeadline(ctx, deadline)
 		defer cancel()
+	} else {
+		c.until = deadline // the attempts' contexts end by it, and decide stops at it
 	}
 	var r R
 	var err error
-	if exec == p.exec && p.own {
+	if own {
 		r, err = c.retry(c.bounded)
 	} else {
 		r, err = exec.WithContext(c.bounded).GetWithExecution(c.attempt)
@@ -319,7 +344,8 @@ func programming(rule string) taxonomy.Class {
 type call[R any] struct {
 	p       *Pipeline[R]
 	caller  context.Context // the caller's context: consulted before any classification
-	bounded context.Context // caller's context bounded by MaxDuration
+	bounded context.Context // caller's context bounded by MaxDuration, or by a Deadline the pipeline's own loop cannot keep
+	until   time.Time       // a Deadline that the attempts' contexts and decide keep, with no context of its own
 	fn      Func[R]
 	run     *run.Run
 	rt      *pool.Route // of a pool's call
@@ -328,6 +354,11 @@ type call[R any] struct {
 	estimate func(ctx context.Context, s State) int
 	// repairsOverflow is set by the RepairsOverflow option.
 	repairsOverflow bool
+	// returned is set by the Returned option.
+	returned func(taken bool)
+	// given is the soonest deadline of the Deadline options: a deadline
+	// of the caller's, as its context's would be.
+	given time.Time
 
 	own   bool      // the pipeline started the logical call (no adapter did)
 	start time.Time // when, if own
@@ -390,6 +421,44 @@ func (c *call[R]) retry(ctx context.Context) (R, error) {
 			}
 		}
 	}
+}
+
+// attemptDeadline returns when the context of an attempt starting now
+// ends: after the attempt timeout, or at the call's Deadline if sooner;
+// zero for never.
+func (c *call[R]) attemptDeadline() time.Time {
+	var d time.Time
+	if t := c.p.cfg.attemptTimeout; t > 0 {
+		d = time.Now().Add(t)
+	}
+	if !c.until.IsZero() && (d.IsZero() || c.until.Before(d)) {
+		d = c.until
+	}
+	return d
+}
+
+// deadline returns the call's deadline: the soonest of its caller's
+// context's, its MaxDuration's and its Deadline's.
+func (c *call[R]) deadline() (time.Time, bool) {
+	d, ok := c.bounded.Deadline()
+	if !c.until.IsZero() && (!ok || c.until.Before(d)) {
+		return c.until, true
+	}
+	return d, ok
+}
+
+// expired reports whether the call's own bound (its MaxDuration or its
+// Deadline) has passed, or its caller's context ended.
+func (c *call[R]) expired() bool {
+	return c.bounded.Err() != nil || !c.until.IsZero() && !time.Now().Before(c.until)
+}
+
+// expiry says which of the call's own bounds passed.
+func (c *call[R]) expiry() string {
+	if c.p.cfg.maxDuration > 0 && c.until.IsZero() {
+		return fmt.Sprintf("max duration %v", c.p.cfg.maxDuration)
+	}
+	return "the call's deadline passed"
 }
 
 // attempt is one attempt under failsafe-go's executor: hedged, or with
@@ -464,7 +533,7 @@ func (c *call[R]) try(parent context.Context, hedge bool) (R, error) {
 	}
 	a := c.runner(number)
 	start := time.Now()
-	r, err, abandoned := a.run(actx, p.cfg.attemptTimeout, State{Attempt: number, Previous: prev, Hedge: hedge, Member: index}, g)
+	r, err, abandoned := a.run(actx, c.attemptDeadline(), State{Attempt: number, Previous: prev, Hedge: hedge, Member: index}, g)
 	elapsed := a.stop.Sub(start)
 	timedOut := err != nil && errors.Is(a.ctx.Err(), context.DeadlineExceeded) && parent.Err() == nil
 	a.cancel()
@@ -638,7 +707,7 @@ func (c *call[R]) runner(number int) *runner[R] {
 }
 
 // run calls the function on a goroutine of its own, with a context that
-// ends after timeout (none when 0), and waits for it or for the end of the
+// ends at deadline (none when zero), and waits for it or for the end of the
 // context, whichever comes first. When the context ends first the attempt
 // is abandoned: run returns at once with an *[AbandonedError], and the
 // function's result, whenever it comes, is discarded and reported as a
@@ -648,9 +717,9 @@ func (c *call[R]) runner(number int) *runner[R] {
 // panicked), before its result is handed over, abandoned or not: the
 // attempt's slots in concurrency limits are held exactly as long as its
 // work runs.
-func (a *runner[R]) run(parent context.Context, timeout time.Duration, s State, held pass) (R, error, bool) {
-	if timeout > 0 {
-		a.ctx, a.cancel = context.WithTimeout(parent, timeout)
+func (a *runner[R]) run(parent context.Context, deadline time.Time, s State, held pass) (R, error, bool) {
+	if !deadline.IsZero() {
+		a.ctx, a.cancel = context.WithDeadline(parent, deadline)
 	} else {
 		a.ctx, a.cancel = context.WithCancel(parent)
 	}
@@ -693,7 +762,13 @@ func (a *runner[R]) handover() {
 	// a.r and a.err are read by the caller only if this swap succeeds.
 	if a.state.CompareAndSwap(attemptRunning, attemptReturned) {
 		a.cancel() // wakes the caller
+		if f := a.c.returned; f != nil {
+			f(true)
+		}
 		return
+	}
+	if f := a.c.returned; f != nil {
+		f(false)
 	}
 	a.c.p.abandoned.Add(-1)
 	a.c.late(a.ctx, a.attempt, time.Since(a.stop), a.err)
@@ -747,7 +822,7 @@ func (c *call[R]) classify(err error, timedOut bool, attemptParent context.Conte
 		}
 		return taxonomy.Class{Kind: taxonomy.Canceled, Rule: "caller canceled"}
 	}
-	if c.bounded.Err() != nil {
+	if c.expired() {
 		return taxonomy.Class{Kind: taxonomy.Transient, Rule: ruleMaxDuration}
 	}
 	if timedOut {
@@ -846,8 +921,13 @@ func (c *call[R]) finish(err error) error {
 			final.Detail = "caller deadline exceeded"
 		}
 		final.cause = canceledCause(c.caller)
-	} else if c.bounded.Err() != nil && (d == nil || d.retry) {
-		final.Reason, final.Detail = observe.ReasonDeadline, fmt.Sprintf("max duration %v", p.cfg.maxDuration)
+	} else if c.expired() && (d == nil || d.retry) {
+		final.Reason, final.Detail = observe.ReasonDeadline, c.expiry()
+		if !c.given.IsZero() && !time.Now().Before(c.given) {
+			// The caller's deadline given with Deadline passed, as its
+			// context's would have.
+			final.cause = context.DeadlineExceeded
+		}
 	} else if d != nil {
 		if inner := d.inner; inner != nil && len(attempts) == 1 {
 			// An inner layer of this library already decided: pass its

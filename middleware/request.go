@@ -3,6 +3,7 @@ package middleware
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/resilientgo/resilient/run"
 )
@@ -12,6 +13,38 @@ import (
 type CallOption struct {
 	estimate        func(ctx context.Context, s State) int
 	repairsOverflow bool
+	deadline        time.Time
+	returned        func(taken bool)
+}
+
+// Deadline bounds the call at t, as a deadline of the caller's context
+// would: every attempt's context ends by t, no retry waits past it, and a
+// call whose attempt ends at t stops with [observe.ReasonDeadline], its
+// error matching context.DeadlineExceeded as for the caller's own. Unlike
+// a context made with context.WithDeadline, it costs no context and no
+// timer of its own when the pipeline has no gate that waits (no
+// [RateLimit], [MaxConcurrent] or [Members]) and the call is not hedged:
+// the attempts' contexts, which have a timer anyway, end at the sooner of
+// their timeout and t. The zero time sets no deadline; the soonest of
+// several is kept.
+func Deadline(t time.Time) CallOption {
+	return CallOption{deadline: t}
+}
+
+// Returned has f called on an attempt's goroutine each time the call's
+// function returns (or panics), once it is settled whether its result was
+// taken by the call (taken true: the caller was waiting for it, and goes
+// on with it) or discarded (false: the attempt had been abandoned, see
+// [Pipeline.Do]). A function with work to settle after it returns (package
+// tools stores an idempotent call's result) leaves it to its caller when
+// the result was taken, so that the attempt's goroutine, which starts with
+// a small stack, does no more than the function did, and settles it in f
+// when the result was discarded: the caller may be waiting to retry, or
+// gone. With taken true, f runs as the caller goes on. An abandoned
+// attempt counts against [MaxAbandoned] until f returns. f must not
+// panic.
+func Returned(f func(taken bool)) CallOption {
+	return CallOption{returned: f}
 }
 
 // RepairsOverflow is for a caller that repairs a context overflow itself

@@ -187,3 +187,40 @@ func TestAbandonedCallConcurrentRepeats(t *testing.T) {
 		}
 	})
 }
+
+// TestLeaseBoundsTheCall: without a timeout, an idempotent call is bounded
+// by its lease: the tool's context ends there, and a tool that ignores it
+// is abandoned then (the call keeps its claim until the tool returns). A
+// timeout shorter than the lease bounds each attempt as usual.
+func TestLeaseBoundsTheCall(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		opts []tools.Option
+		want time.Duration // when the tool's context ends, and the call returns
+	}{
+		{"no timeout", []tools.Option{tools.Lease(30 * time.Second), tools.Timeout(0)}, 30 * time.Second},
+		{"a timeout within the lease", []tools.Option{tools.Lease(30 * time.Second), tools.Timeout(10 * time.Second)}, 10 * time.Second},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				deadlines := make(chan time.Time, 1)
+				charge := newCounted("charge", func(ctx context.Context, n int, input string) (string, error) {
+					d, _ := ctx.Deadline()
+					deadlines <- d
+					time.Sleep(time.Hour) // ignores its context
+					return charges(ctx, n, input)
+				})
+				w := mustWrap(t, charge, append([]tools.Option{tools.Idempotent(nil)}, c.opts...)...)
+				start := time.Now()
+				out, err := w.Call(t.Context(), "order 4471")
+				deadline := <-deadlines
+				if out != "Error: charge timed out" || err != nil || time.Since(start) != c.want || !deadline.Equal(start.Add(c.want)) {
+					t.Errorf("got (%q, %v) after %v, the tool's deadline %v after the start; want the timeout after %v",
+						out, err, time.Since(start), deadline.Sub(start), c.want)
+				}
+				time.Sleep(time.Hour)
+				synctest.Wait()
+			})
+		})
+	}
+}

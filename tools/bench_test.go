@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	lctools "github.com/tmc/langchaingo/tools"
@@ -131,5 +133,48 @@ func BenchmarkRunLimits(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkIdempotent measures an idempotent tool's call with a key it has
+// not seen (tool=idempotent: claimed, run, completed in the default
+// MemoryStore) against the same call of a plain wrapped tool
+// (tool=plain, the baseline), each input a new one:
+//
+//	go run ./internal/cmd/benchrounds -pkg ./tools -bench Idempotent -base tool=plain -rounds 10 -metric cpu-ns/op
+func BenchmarkIdempotent(b *testing.B) {
+	for _, run := range []string{"serial", "parallel"} {
+		for _, tool := range []struct {
+			name string
+			opts []tools.Option
+		}{
+			{"plain", nil},
+			{"idempotent", []tools.Option{tools.Idempotent(nil)}},
+		} {
+			w := mustWrap(b, noop, tool.opts...)
+			var n atomic.Int64
+			call := func() {
+				input := `{"order":"` + strconv.FormatInt(n.Add(1), 10) + `"}`
+				if out, err := w.Call(context.Background(), input); err != nil || out != "ok" {
+					b.Fatal(out, err)
+				}
+			}
+			b.Run("run="+run+"/tool="+tool.name, func(b *testing.B) {
+				b.ReportAllocs()
+				stop := benchcpu.Start(b)
+				defer stop()
+				if run == "serial" {
+					for b.Loop() {
+						call()
+					}
+					return
+				}
+				b.RunParallel(func(pb *testing.PB) {
+					for pb.Next() {
+						call()
+					}
+				})
+			})
+		}
 	}
 }

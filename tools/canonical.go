@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -21,51 +22,97 @@ import (
 // exact bytes. No canonical form is such an input, because every canonical
 // form is itself canonicalizable, so the two kinds of key never meet.
 //
-// The result is valid until the next use of c.
-func (c *canonicalizer) canonicalJSON(input string) ([]byte, bool) {
-	if !utf8.ValidString(input) {
-		return nil, false
-	}
-	c.in, c.pos, c.out = input, 0, slices.Grow(c.out[:0], len(input))
+// The canonical form is written only where it differs from the input:
+// the bytes read since the last difference are copied in one piece when
+// the next one comes (or an object must be reordered), so that an input
+// already in canonical form, but for the whitespace around it, is returned
+// as a slice of itself (asIs, with written nil) and nothing is copied.
+// Otherwise written holds the canonical form, valid until the next use of
+// c.
+//
+// UTF-8 is checked as the input is read: outside strings JSON allows ASCII
+// alone, and inside them every byte from 0x80 starts a rune that is
+// decoded, so an input with an invalid sequence anywhere is not
+// canonicalized.
+func (c *canonicalizer) canonicalJSON(input string) (written []byte, asIs string, ok bool) {
+	c.in, c.pos, c.run, c.out = input, 0, 0, c.out[:0]
 	c.space()
 	if !c.value(0) {
-		return nil, false
+		return nil, "", false
 	}
-	c.space()
+	end := c.pos
+	for c.pos < len(c.in) && isSpace(c.in[c.pos]) {
+		c.pos++
+	}
 	if c.pos != len(c.in) {
-		return nil, false // trailing bytes after the value
+		return nil, "", false // trailing bytes after the value
 	}
-	return c.out, true
+	if len(c.out) == 0 {
+		return nil, c.in[c.run:end], true
+	}
+	c.copyTo(end)
+	return c.out, "", true
 }
 
 // maxDepth bounds the nesting of canonicalized inputs; deeper ones are
 // keyed by their bytes.
 const maxDepth = 512
 
+// A canonicalizer reads in from pos. The canonical form of what it has
+// read is out followed by in[run:pos]: the bytes read since run are
+// canonical as written, and copied to out only when something that is
+// not comes, or when an object's members must be reordered in out.
 type canonicalizer struct {
 	in      string
 	pos     int
+	run     int
 	out     []byte
 	members []member // a stack shared by the objects being read
 	scratch []byte   // where an object is copied to be reordered
 }
 
 // member is one member of an object being read: its decoded key and where
-// `"key":value` was written in out.
+// `"key":value` is in the canonical form.
 type member struct {
 	key        string
 	start, end int
 }
 
+// at returns the length of the canonical form of what has been read.
+func (c *canonicalizer) at() int { return len(c.out) + c.pos - c.run }
+
+// copyTo copies the bytes read since run up to i, canonical as written, to
+// out.
+func (c *canonicalizer) copyTo(i int) {
+	c.out = append(c.out, c.in[c.run:i]...)
+	c.run = i
+}
+
+// rewrite replaces the input from start to pos, read already, by b in the
+// canonical form.
+func (c *canonicalizer) rewrite(start int, b []byte) {
+	c.copyTo(start)
+	c.out = append(c.out, b...)
+	c.run = c.pos
+}
+
+func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
+
+// space skips whitespace, which the canonical form leaves out. It is
+// small enough to be inlined where there is none, the common case.
 func (c *canonicalizer) space() {
-	for c.pos < len(c.in) {
-		switch c.in[c.pos] {
-		case ' ', '\t', '\n', '\r':
-			c.pos++
-		default:
-			return
-		}
+	if c.pos < len(c.in) && c.in[c.pos] <= ' ' {
+		c.skipSpace()
 	}
+}
+
+//go:noinline
+func (c *canonicalizer) skipSpace() {
+	start := c.pos
+	for c.pos < len(c.in) && isSpace(c.in[c.pos]) {
+		c.pos++
+	}
+	c.rewrite(start, nil)
 }
 
 func (c *canonicalizer) value(depth int) bool {
@@ -85,7 +132,6 @@ func (c *canonicalizer) value(depth int) bool {
 	}
 	for _, lit := range [...]string{"true", "false", "null"} {
 		if strings.HasPrefix(c.in[c.pos:], lit) {
-			c.out = append(c.out, lit...)
 			c.pos += len(lit)
 			return true
 		}
@@ -94,7 +140,7 @@ func (c *canonicalizer) value(depth int) bool {
 }
 
 func (c *canonicalizer) array(depth int) bool {
-	if c.open('[', ']') {
+	if c.open(']') {
 		return true
 	}
 	for {
@@ -102,76 +148,66 @@ func (c *canonicalizer) array(depth int) bool {
 		if !c.value(depth + 1) {
 			return false
 		}
-		more, ok := c.next(']')
-		switch {
-		case !ok:
-			return false
-		case !more:
-			c.out = append(c.out, ']')
-			return true
+		if more, ok := c.next(']'); !ok || !more {
+			return ok
 		}
 	}
 }
 
 func (c *canonicalizer) object(depth int) bool {
-	if c.open('{', '}') {
+	if c.open('}') {
 		return true
 	}
 	base := len(c.members)
-	defer func() { c.members = c.members[:base] }()
-	body := len(c.out)
-	sorted := true
+	body := c.at()
+	sorted, ok := true, false
 	for more := true; more; {
 		c.space()
-		if c.pos >= len(c.in) || c.in[c.pos] != '"' {
-			return false
+		if ok = c.pos < len(c.in) && c.in[c.pos] == '"'; !ok {
+			break
 		}
-		start := len(c.out)
-		key, ok := c.str(true)
-		if !ok {
-			return false
+		start := c.at()
+		var key string
+		if key, ok = c.str(true); !ok {
+			break
 		}
 		c.space()
-		if c.pos >= len(c.in) || c.in[c.pos] != ':' {
-			return false
+		if ok = c.pos < len(c.in) && c.in[c.pos] == ':'; !ok {
+			break
 		}
 		c.pos++
-		c.out = append(c.out, ':')
 		c.space()
-		if !c.value(depth + 1) {
-			return false
+		if ok = c.value(depth + 1); !ok {
+			break
 		}
 		if n := len(c.members); n > base && c.members[n-1].key >= key {
 			sorted = false
 		}
-		c.members = append(c.members, member{key: key, start: start, end: len(c.out)})
-		if more, ok = c.next('}'); !ok {
-			return false
-		}
+		c.members = append(c.members, member{key: key, start: start, end: c.at()})
+		more, ok = c.next('}')
 	}
-	if !sorted && !c.reorder(c.members[base:], body) {
-		return false
+	if ok && !sorted {
+		c.copyTo(c.pos - 1) // all but the closing brace, read already
+		ok = c.reorder(c.members[base:], body)
 	}
-	c.out = append(c.out, '}')
-	return true
+	c.members = c.members[:base]
+	return ok
 }
 
 // open reads the opening bracket at pos and reports whether the container
 // is empty, reading its closing bracket too.
-func (c *canonicalizer) open(opening, closing byte) bool {
+func (c *canonicalizer) open(closing byte) bool {
 	c.pos++
-	c.out = append(c.out, opening)
 	c.space()
 	if c.pos < len(c.in) && c.in[c.pos] == closing {
 		c.pos++
-		c.out = append(c.out, closing)
 		return true
 	}
 	return false
 }
 
 // next reads what follows an element or member: a comma (more), or the
-// closing bracket, which the caller writes; ok is false for anything else.
+// closing bracket; ok is false for anything else.
 func (c *canonicalizer) next(closing byte) (more, ok bool) {
 	c.space()
 	if c.pos >= len(c.in) {
@@ -180,7 +216,6 @@ func (c *canonicalizer) next(closing byte) (more, ok bool) {
 	switch c.in[c.pos] {
 	case ',':
 		c.pos++
-		c.out = append(c.out, ',')
 		return true, true
 	case closing:
 		c.pos++
@@ -189,9 +224,9 @@ func (c *canonicalizer) next(closing byte) (more, ok bool) {
 	return false, false
 }
 
-// reorder rewrites the members written from body on in the order of their
-// keys, and reports false when two keys are the same: the decoders keep one
-// of them, so such an object is not canonicalized.
+// reorder rewrites the members written in out from body on in the order
+// of their keys, and reports false when two keys are the same: the
+// decoders keep one of them, so such an object is not canonicalized.
 func (c *canonicalizer) reorder(ms []member, body int) bool {
 	slices.SortFunc(ms, func(a, b member) int { return strings.Compare(a.key, b.key) })
 	for i := 1; i < len(ms); i++ {
@@ -210,10 +245,9 @@ func (c *canonicalizer) reorder(ms []member, body int) bool {
 	return true
 }
 
-// number copies a number as written, after checking it against JSON's
+// number reads a number, canonical as written, checking it against JSON's
 // grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
 func (c *canonicalizer) number() bool {
-	start := c.pos
 	c.accept('-')
 	switch {
 	case c.accept('0'):
@@ -231,7 +265,6 @@ func (c *canonicalizer) number() bool {
 			return false
 		}
 	}
-	c.out = append(c.out, c.in[start:c.pos]...)
 	return true
 }
 
@@ -251,7 +284,7 @@ func (c *canonicalizer) digits() int {
 	return c.pos - start
 }
 
-// str reads a string at pos, writes its canonical encoding and returns its
+// str reads a string at pos into the canonical form and returns its
 // decoded text when wantText (a key); the text is a slice of the input
 // when the string has no escapes.
 func (c *canonicalizer) str(wantText bool) (string, bool) {
@@ -259,12 +292,10 @@ func (c *canonicalizer) str(wantText bool) (string, bool) {
 	start := c.pos
 	var text []byte // the decoded text, once an escape is met
 	escaped := false
-	c.out = append(c.out, '"')
 	for {
-		// Copy the run of bytes that are written as they are.
+		// The run of bytes that are canonical as written.
 		run := c.pos
 		c.pos += plainRun(c.in[c.pos:])
-		c.out = append(c.out, c.in[run:c.pos]...)
 		if escaped && wantText {
 			text = append(text, c.in[run:c.pos]...)
 		}
@@ -274,7 +305,6 @@ func (c *canonicalizer) str(wantText bool) (string, bool) {
 		switch b := c.in[c.pos]; {
 		case b == '"':
 			c.pos++
-			c.out = append(c.out, '"')
 			if !escaped {
 				return c.in[start : c.pos-1], true
 			}
@@ -288,6 +318,7 @@ func (c *canonicalizer) str(wantText bool) (string, bool) {
 					text = append(text, c.in[start:c.pos]...)
 				}
 			}
+			at := c.pos
 			r, ok := c.escape()
 			if !ok {
 				return "", false
@@ -295,22 +326,44 @@ func (c *canonicalizer) str(wantText bool) (string, bool) {
 			if wantText {
 				text = utf8.AppendRune(text, r)
 			}
-			c.out = appendRune(c.out, r)
-		default: // <, >, & or a rune starting with 0xe2, such as U+2028
+			var buf [6]byte
+			if enc := appendRune(buf[:0], r); string(enc) != c.in[at:c.pos] {
+				c.rewrite(at, enc)
+			}
+		default: // <, > or &, or a rune outside ASCII
 			r, size := utf8.DecodeRuneInString(c.in[c.pos:])
+			if r == utf8.RuneError && size == 1 {
+				return "", false // not UTF-8
+			}
 			if escaped && wantText {
 				text = append(text, c.in[c.pos:c.pos+size]...)
 			}
-			c.out = appendRune(c.out, r)
+			at := c.pos
 			c.pos += size
+			if r == '\u2028' || r == '\u2029' || r < utf8.RuneSelf {
+				var buf [6]byte
+				c.rewrite(at, appendRune(buf[:0], r)) // escaped by Marshal
+			}
 		}
 	}
 }
 
+// Masks of SWAR tests on 8 bytes at a time.
+const (
+	lsbs = 0x0101010101010101 // the lowest bit of each byte
+	msbs = 0x8080808080808080 // the highest bit of each byte
+)
+
 // plainRun returns the length of the run of bytes at the start of s that
-// are not special.
+// are not special, reading 8 bytes at a time.
 func plainRun(s string) int {
-	for i := range len(s) {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if m := specialBytes(le64(s[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(s); i++ {
 		if special[s[i]] {
 			return i
 		}
@@ -318,16 +371,33 @@ func plainRun(s string) int {
 	return len(s)
 }
 
+// specialBytes returns the high bit of each of the 8 bytes of w (little
+// endian) that may be special: a byte below 0x20, one from 0x80, or one of
+// " & < > \\. The lowest bit set is exact, the first special byte: each
+// test's borrow only ever flags a byte above one it flagged already. " and
+// & differ in one bit, as < and > do, so setting it tests for both at
+// once.
+func specialBytes(w uint64) uint64 {
+	quoteAmp := (w | 0x04*lsbs) ^ 0x26*lsbs // zero where w has " (0x22) or & (0x26)
+	angle := (w | 0x02*lsbs) ^ 0x3e*lsbs    // zero where w has < (0x3c) or > (0x3e)
+	backslash := w ^ 0x5c*lsbs              // zero where w has \\
+	m := w | (w - 0x20*lsbs) |              // from 0x80, or below 0x20 (which borrows)
+		(quoteAmp-lsbs)&^quoteAmp | (angle-lsbs)&^angle | (backslash-lsbs)&^backslash
+	return m & msbs
+}
+
 // special marks the bytes of a JSON string that str cannot copy as they
 // are: the closing quote, escapes, control characters (invalid unescaped),
-// what Marshal escapes (<, >, &), and 0xe2, which starts U+2028 and U+2029
-// (Marshal escapes them too). Input is valid UTF-8, so any other byte is
-// copied.
+// what Marshal escapes (<, >, &), and every byte from 0x80, which starts a
+// rune to check (it must be UTF-8; Marshal escapes U+2028 and U+2029).
 var special = func() (t [256]bool) {
 	for b := range 0x20 {
 		t[b] = true
 	}
-	for _, b := range []byte{'"', '\\', '<', '>', '&', 0xe2} {
+	for b := 0x80; b < 0x100; b++ {
+		t[b] = true
+	}
+	for _, b := range []byte{'"', '\\', '<', '>', '&'} {
 		t[b] = true
 	}
 	return t

@@ -6,9 +6,13 @@ import (
 	"errors"
 	"fmt"
 	mathrand "math/rand/v2"
+	"runtime/debug"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 )
 
@@ -18,9 +22,9 @@ const (
 	// so that many waiters do not poll a shared store in step.
 	pollMin = 10 * time.Millisecond
 	pollMax = 500 * time.Millisecond
-	// storeTimeout bounds Complete and Release, which run detached from the
-	// caller's cancellation: what happened must be recorded even when the
-	// caller has gone.
+	// storeTimeout bounds Renew, MarkUnknown, Complete and Release, which
+	// run detached from the caller's cancellation: what happened must be
+	// recorded even when the caller has gone.
 	storeTimeout = 10 * time.Second
 )
 
@@ -29,7 +33,7 @@ const (
 // call; a completed key returns the stored result and an in-flight one is
 // waited for; the result is stored when it lands.
 func (t *Tool) callOnce(ctx context.Context, key, input string) result {
-	owner := rand.Text()
+	owner := newOwner()
 	waited := false
 	for poll := pollMin; ; poll = min(2*poll, pollMax) {
 		rec, claimed, err := t.cfg.store.Claim(ctx, key, owner, t.cfg.lease)
@@ -64,17 +68,35 @@ func (t *Tool) callOnce(ctx context.Context, key, input string) result {
 	}
 }
 
-// runClaimed runs the call whose key owner holds, bounded by the lease.
+// owners makes the owners of claims: a random prefix, drawn once per
+// process (128 bits: no two processes share one), and a counter, so that
+// no two calls anywhere share an owner, without a draw from the system's
+// random source per call.
+var owners = struct {
+	prefix string
+	n      atomic.Uint64
+}{prefix: rand.Text() + "-"}
+
+// newOwner returns an owner no other call has.
+func newOwner() string {
+	var b [64]byte
+	return string(strconv.AppendUint(append(b[:0], owners.prefix...), owners.n.Add(1), 36))
+}
+
+// runClaimed runs the call whose key owner holds, bounded by the lease: the
+// pipeline ends its attempts' contexts by the lease's end and waits for no
+// retry past it (middleware.Deadline, which costs no timer of its own).
 func (t *Tool) runClaimed(ctx context.Context, key, owner, input string) result {
-	c := &claim{t: t, key: key, owner: owner, ctx: context.WithoutCancel(ctx), holders: 1}
-	c.storing.Lock() // the timers' functions wait until both are set
-	c.renewal = time.AfterFunc(t.cfg.lease/3, c.renew)
-	c.lifetime = time.AfterFunc(t.cfg.maxClaim, c.expire)
+	now := time.Now()
+	c := &claim{t: t, key: key, owner: owner, caller: ctx, holders: 1}
+	c.storing.Lock() // the timer's function waits until it is set
+	c.ends = now.Add(t.cfg.maxClaim)
+	c.timer = time.AfterFunc(min(t.cfg.lease/3, t.cfg.maxClaim), c.tick)
 	c.storing.Unlock()
-	leased, cancel := context.WithTimeout(context.WithValue(ctx, keyCtx{}, key), t.cfg.lease)
-	r := t.call(ctx, leased, input, c)
-	cancel()
+	c.opts = [...]middleware.CallOption{middleware.Deadline(now.Add(t.cfg.lease)), middleware.Returned(c.returned)}
+	r := t.call(ctx, context.WithValue(ctx, keyCtx{}, key), input, c, c.opts[:]...)
 	c.leave(false, "") // the caller's hold
+	c.settle()
 	return r
 }
 
@@ -85,11 +107,12 @@ func (t *Tool) runClaimed(ctx context.Context, key, owner, input string) result 
 // context. The claim lives exactly as long as an execution may still
 // happen: it stays in flight while any holder remains, so that a retry or
 // another replica cannot run the call again meanwhile (it waits instead);
-// the first success is stored by the attempt that made it, as soon as the
-// tool returns, and the claim is released when the last holder leaves
-// without a success (a failure, a ToolError, a panic), so that a later
-// call may run. Both happen on the goroutine that ran the tool when it is
-// the last to end. An attempt whose goroutine starts after the claim ended
+// the first success is stored as soon as the tool returns, and the claim
+// is released when the last holder leaves without a success (a failure, a
+// ToolError, a panic), so that a later call may run. Either is done by the
+// caller when the attempt's result reaches it (it is waiting, and returns
+// at once), and otherwise by the attempt's goroutine once the pipeline has
+// abandoned the attempt (see settle). An attempt whose goroutine starts after the claim ended
 // (its caller gave up as it started, and released the claim) does not run
 // the tool.
 //
@@ -99,25 +122,37 @@ func (t *Tool) runClaimed(ctx context.Context, key, owner, input string) result 
 // and never gives the key up. At the claim's maximum lifetime the holders
 // stop renewing and mark the record as of unknown outcome (no attempt
 // starts after that); the last holder's end still stores the result or
-// releases the key.
+// releases the key. One timer does both: it fires every third of the
+// lease, and last at the end of the lifetime.
 type claim struct {
 	t          *Tool
 	key, owner string
-	ctx        context.Context // the caller's, without its cancellation
+	caller     context.Context          // the caller's context (see detached)
+	opts       [2]middleware.CallOption // the pipeline's options for the call
 
 	// storing orders the store's calls: a renewal or the mark of the
 	// lifetime's end never lands after the release or completion that
-	// ended the claim. The timers are set under it.
-	storing  sync.Mutex
-	renewal  *time.Timer
-	lifetime *time.Timer
+	// ended the claim. The timer is set under it.
+	storing sync.Mutex
+	timer   *time.Timer // the next renewal, or the end of the lifetime
+	ends    time.Time   // the end of the lifetime
 
 	mu        sync.Mutex
 	holders   int
 	state     claimState
-	succeeded bool   // a holder's success ended the claim
-	stored    string // its output
+	succeeded bool       // a holder's success ended the claim
+	stored    string     // its output
+	pending   settlement // what the end of the claim left to do in the store, until done
 }
+
+// settlement is what the end of a claim does in the store.
+type settlement uint8
+
+const (
+	settleNothing  settlement = iota
+	settleComplete            // store the success
+	settleRelease             // give the key up
+)
 
 // claimState is where a claim is in its life.
 type claimState uint8
@@ -141,26 +176,60 @@ func (c *claim) now() claimState {
 	return c.state
 }
 
+// tick is the timer's: at the end of the lifetime it expires the claim,
+// before it renews it.
+func (c *claim) tick() {
+	if !time.Now().Before(c.ends) {
+		c.expire()
+		return
+	}
+	c.renew()
+}
+
 // renew extends the lease of the owner's in-flight record, and schedules
-// the next renewal while the claim is held. A renewal that finds no record
-// of the owner's in flight stops: the lease was already lost (the
-// completion will say so). A renewal that fails is tried again at the next
-// tick: it may have landed, and if it did not, the record still stands
-// until its lease ends.
+// the next renewal (or the end of the lifetime, if sooner) while the claim
+// is held. A renewal that finds no record of the owner's in flight stops
+// renewing: the lease was already lost (the completion will say so), and
+// the timer is set for the end of the lifetime alone. A renewal that fails
+// is tried again at the next tick: it may have landed, and if it did not,
+// the record still stands until its lease ends.
 func (c *claim) renew() {
 	c.storing.Lock()
 	defer c.storing.Unlock()
 	if c.now() != claimHeld {
 		return
 	}
-	ctx, cancel := context.WithTimeout(c.ctx, storeTimeout)
+	ctx, cancel := c.storeContext()
 	mine, err := c.t.cfg.store.Renew(ctx, c.key, c.owner, c.t.cfg.lease)
 	cancel()
-	if (err == nil && !mine) || c.now() != claimHeld {
+	if c.now() != claimHeld {
 		return
 	}
-	c.renewal.Reset(c.t.cfg.lease / 3)
+	next := time.Until(c.ends)
+	if err != nil || mine {
+		next = min(next, c.t.cfg.lease/3)
+	}
+	c.timer.Reset(next)
 }
+
+// detached returns the caller's context without its cancellation, for
+// what the claim does after the caller may have gone: calls to the store,
+// events.
+func (c *claim) detached() context.Context { return context.WithoutCancel(c.caller) }
+
+// storeContext returns the context of a call to the store, which runs
+// detached from the caller's cancellation, bounded by storeTimeout. A
+// MemoryStore's calls never wait for anything but its lock, and it reads
+// no context: they get the caller's, which costs no timer.
+func (c *claim) storeContext() (context.Context, context.CancelFunc) {
+	if _, ok := c.t.cfg.store.(*MemoryStore); ok {
+		return c.caller, nothing
+	}
+	return context.WithTimeout(c.detached(), storeTimeout)
+}
+
+// nothing is the cancel function of a context without one.
+func nothing() {}
 
 // expire ends the claim's lifetime: while holders remain, it stops the
 // renewals and marks the record as of unknown outcome.
@@ -176,18 +245,17 @@ func (c *claim) expire() {
 	if !held {
 		return
 	}
-	c.renewal.Stop()
 	t := c.t
-	ctx, cancel := context.WithTimeout(c.ctx, storeTimeout)
+	ctx, cancel := c.storeContext()
 	defer cancel()
 	err := t.cfg.store.MarkUnknown(ctx, c.key, c.owner, t.cfg.maxClaim, t.cfg.resultTTL)
 	switch {
 	case errors.Is(err, ErrLeaseLost):
-		t.report(c.ctx, observe.LeaseLost{Tool: t.name, Key: c.key}, nil)
+		t.report(c.detached(), observe.LeaseLost{Tool: t.name, Key: c.key}, nil)
 	case err != nil:
-		t.report(c.ctx, observe.StoreFailed{Tool: t.name, Key: c.key}, err)
+		t.report(c.detached(), observe.StoreFailed{Tool: t.name, Key: c.key}, err)
 	}
-	t.report(c.ctx, observe.HungCall{Tool: t.name, Key: c.key, Held: t.cfg.maxClaim}, nil)
+	t.report(c.detached(), observe.HungCall{Tool: t.name, Key: c.key, Held: t.cfg.maxClaim}, nil)
 }
 
 // enter adds an attempt as a holder, and reports whether it may run the
@@ -204,33 +272,56 @@ func (c *claim) enter() (run bool, stored string, ok bool) {
 }
 
 // leave removes a holder: an attempt that ended (ok when the tool succeeded,
-// with its output) or the caller (ok false).
+// with its output) or the caller (ok false). The first success ends the
+// claim, and so does the last holder's leaving; what that leaves to do in
+// the store is done by settle.
 func (c *claim) leave(ok bool, out string) {
 	c.mu.Lock()
-	store := ok && c.state != claimEnded
-	if store {
-		c.state, c.stored, c.succeeded = claimEnded, out, true
+	defer c.mu.Unlock()
+	if ok && c.state != claimEnded {
+		c.state, c.stored, c.succeeded, c.pending = claimEnded, out, true, settleComplete
 	}
 	c.holders--
-	release := c.holders == 0 && c.state != claimEnded
-	if release {
-		c.state = claimEnded
+	if c.holders == 0 && c.state != claimEnded {
+		c.state, c.pending = claimEnded, settleRelease
 	}
-	c.mu.Unlock()
+}
 
-	if !store && !release {
+// returned is the pipeline's news of an attempt whose tool returned (see
+// middleware.Returned): a result the caller took is settled by the caller,
+// which returns at once; an abandoned attempt settles its own, now, on its
+// goroutine, recovering from a store that panics as the tool's call did.
+func (c *claim) returned(taken bool) {
+	if taken {
+		return
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			c.t.report(c.detached(), observe.StoreFailed{Tool: c.t.name, Key: c.key}, &middleware.PanicError{Value: v, Stack: debug.Stack()})
+		}
+	}()
+	c.settle()
+}
+
+// settle stores the claim's success or releases its key, if its end left
+// that to do and no one has done it yet.
+func (c *claim) settle() {
+	c.mu.Lock()
+	todo, out := c.pending, c.stored
+	c.pending = settleNothing
+	c.mu.Unlock()
+	if todo == settleNothing {
 		return
 	}
 	c.storing.Lock()
 	defer c.storing.Unlock()
-	c.renewal.Stop()
-	c.lifetime.Stop()
-	ctx, cancel := context.WithTimeout(c.ctx, storeTimeout)
+	c.timer.Stop()
+	ctx, cancel := c.storeContext()
 	defer cancel()
 	t := c.t
-	if release {
+	if todo == settleRelease {
 		if err := t.cfg.store.Release(ctx, c.key, c.owner); err != nil {
-			t.report(c.ctx, observe.StoreFailed{Tool: t.name, Key: c.key}, err)
+			t.report(c.detached(), observe.StoreFailed{Tool: t.name, Key: c.key}, err)
 		}
 		return
 	}
@@ -238,9 +329,9 @@ func (c *claim) leave(ok bool, out string) {
 	case errors.Is(err, ErrLeaseLost):
 		// Another caller took the key over after the lease: the tool may
 		// have run twice.
-		t.report(c.ctx, observe.LeaseLost{Tool: t.name, Key: c.key}, nil)
+		t.report(c.detached(), observe.LeaseLost{Tool: t.name, Key: c.key}, nil)
 	case err != nil:
-		t.report(c.ctx, observe.StoreFailed{Tool: t.name, Key: c.key}, err)
+		t.report(c.detached(), observe.StoreFailed{Tool: t.name, Key: c.key}, err)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"strings"
 )
 
 // DefaultKey is the default [KeyFunc]: the tool's name, a colon and the hex
@@ -19,7 +20,14 @@ import (
 // replicas (Redis) recognizes the call whichever replica made it.
 func DefaultKey(name, input string) string {
 	sum := inputDigest(input)
-	return name + ":" + hex.EncodeToString(sum[:])
+	var digits [2 * sha256.Size]byte
+	hex.Encode(digits[:], sum[:])
+	var b strings.Builder // one allocation: the key
+	b.Grow(len(name) + 1 + len(digits))
+	b.WriteString(name)
+	b.WriteByte(':')
+	b.Write(digits[:])
+	return b.String()
 }
 
 // inputDigest returns the SHA-256 of input's canonical form, or of input
@@ -27,17 +35,25 @@ func DefaultKey(name, input string) string {
 func inputDigest(input string) [sha256.Size]byte {
 	c := canonicalizers.Get().(*canonicalizer)
 	defer c.release()
-	if canonical, ok := c.canonicalJSON(input); ok {
-		return sha256.Sum256(canonical)
+	written, asIs, ok := c.canonicalJSON(input)
+	switch {
+	case !ok:
+		return sumString(input)
+	case written == nil:
+		return sumString(asIs)
 	}
-	// Through a small buffer: converting input to a []byte would copy all
-	// of it to the heap.
+	return sha256.Sum256(written)
+}
+
+// sumString returns the SHA-256 of s, through a small buffer: converting s
+// to a []byte would copy all of it to the heap.
+func sumString(s string) [sha256.Size]byte {
 	h := sha256.New()
 	var buf [4096]byte
-	for range (len(input) + len(buf) - 1) / len(buf) { // one round per chunk, the last one partial
-		n := copy(buf[:], input)
+	for len(s) > 0 {
+		n := copy(buf[:], s)
 		h.Write(buf[:n])
-		input = input[n:]
+		s = s[n:]
 	}
 	var sum [sha256.Size]byte
 	h.Sum(sum[:0])

@@ -83,7 +83,7 @@ type Store interface {
 
 // Record is the state of one key in a [Store].
 type Record struct {
-	// Owner identifies the call that claimed the key (random per call).
+	// Owner identifies the call that claimed the key (unique to the call).
 	Owner string
 	// Done is false while the call is in flight, true once its result is stored.
 	Done bool

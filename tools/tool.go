@@ -275,8 +275,10 @@ func (t *Tool) run(ctx context.Context, input string) result {
 	}
 	var key string // the idempotency key, computed once for both its uses
 	if t.cfg.idempotent || t.cfg.customKey {
-		scope, _ := ctx.Value(keyScopeCtx{}).(string)
-		key = scope + t.cfg.keyFunc(t.name, input)
+		key = t.cfg.keyFunc(t.name, input)
+		if scope, _ := ctx.Value(keyScopeCtx{}).(string); scope != "" {
+			key = scope + key
+		}
 	}
 	if run := run.From(ctx); run != nil {
 		if err := run.Err(); err != nil {
@@ -303,11 +305,11 @@ func (t *Tool) run(ctx context.Context, input string) result {
 	return t.call(ctx, ctx, input, nil)
 }
 
-// call runs the tool through the pipeline with ctx, which is the caller's
-// context or one bounded by an idempotency lease, and maps its outcome.
-// With a claim, each attempt settles the claim itself when the tool
-// returns, even after the pipeline abandoned it (see claim).
-func (t *Tool) call(caller, ctx context.Context, input string, c *claim) result {
+// call runs the tool through the pipeline with ctx (the caller's context,
+// or one carrying an idempotency key) and opts, and maps its outcome. With
+// a claim, each attempt leaves the claim when the tool returns, even after
+// the pipeline abandoned it (see claim).
+func (t *Tool) call(caller, ctx context.Context, input string, c *claim, opts ...middleware.CallOption) result {
 	var attempts atomic.Int32
 	var last atomic.Pointer[attempt]
 	r, err := t.pipe.Do(ctx, func(ctx context.Context, _ middleware.State) (reply, error) {
@@ -333,7 +335,7 @@ func (t *Tool) call(caller, ctx context.Context, input string, c *claim) result 
 			return reply{err: err}, nil
 		}
 		return reply{out: out}, err
-	})
+	}, opts...)
 	n := int(attempts.Load())
 	switch {
 	case err == nil && r.err == nil:
