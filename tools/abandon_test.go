@@ -198,7 +198,7 @@ func TestLeaseBoundsTheCall(t *testing.T) {
 		opts []tools.Option
 		want time.Duration // when the tool's context ends, and the call returns
 	}{
-		{"no timeout", []tools.Option{tools.Lease(30 * time.Second), tools.Timeout(0)}, 30 * time.Second},
+		{"no timeout", []tools.Option{tools.Lease(30 * time.Second), tools.Timeout(middleware.Forever)}, 30 * time.Second},
 		{"a timeout within the lease", []tools.Option{tools.Lease(30 * time.Second), tools.Timeout(10 * time.Second)}, 10 * time.Second},
 	} {
 		t.Run(c.name, func(t *testing.T) {
