@@ -12,9 +12,9 @@
 // chooses in one pass over its members, each member's state read once,
 // under one lock; no sort.
 //
-// Package middleware builds a pool from its Members option and asks it for
-// a member on every attempt ([Pool.Take]); it decides what a refusal or a
-// failure means for the call (retry elsewhere, wait for a cooldown, fail
-// fast). Most programs use a pool through package resilient (resilient.Pool)
+// Package middleware builds a pool from its Members option, starts a
+// [Route] for each call and asks it for a member once per attempt
+// ([Route.TryTake]); it decides what a refusal or a failure means for the
+// call (retry elsewhere, wait for a cooldown, fail fast). Most programs use a pool through package resilient (resilient.Pool)
 // or llms and read it through [Pool.Members].
 package pool

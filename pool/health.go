@@ -99,5 +99,7 @@ func (p *Pool) measure(m *Member, d time.Duration, o breaker.Outcome, closed boo
 	} else {
 		m.latency += step
 	}
-	m.measured = time.Now()
+	if p.picker.measures() {
+		m.measured = time.Now()
+	}
 }

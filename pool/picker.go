@@ -4,7 +4,10 @@ import "time"
 
 // Picker is a pool's strategy: how it chooses, among the members ready for
 // an attempt, the one the attempt goes to. Each strategy is a type of its
-// own: [LeastInFlight] (the default), [RoundRobin], [LowestLatency].
+// own: [LeastInFlight] (the default), [RoundRobin], [LowestLatency]. The
+// interface's other methods are unexported: a strategy weighs what the pool
+// keeps of its members under its lock, so the strategies are this
+// package's.
 //
 // Every strategy weighs each member by its weight times the square of its
 // health, the share of its recent attempts that were answered (a moving
@@ -38,6 +41,10 @@ type Picker interface {
 	// order) of the member the attempt goes to, members being the pool's;
 	// Pool.mu is held.
 	pick(members []*Member, cands []candidate, now time.Time) int
+	// measures reports whether the strategy reads when each member's
+	// latency was last measured (the pool keeps it only then: it costs a
+	// reading of the clock per attempt).
+	measures() bool
 }
 
 // candidate is a ready member as a choice sees it. It holds no pointer,
@@ -100,6 +107,8 @@ type LeastInFlight struct{}
 // String returns "least_in_flight".
 func (LeastInFlight) String() string { return "least_in_flight" }
 
+func (LeastInFlight) measures() bool { return false }
+
 func (LeastInFlight) pick(members []*Member, cands []candidate, now time.Time) int {
 	best := 0
 	for i := range cands {
@@ -130,6 +139,8 @@ type RoundRobin struct{}
 // String returns "round_robin".
 func (RoundRobin) String() string { return "round_robin" }
 
+func (RoundRobin) measures() bool { return false }
+
 func (RoundRobin) pick(_ []*Member, cands []candidate, _ time.Time) int {
 	best := 0
 	for i := 1; i < len(cands); i++ {
@@ -150,6 +161,8 @@ type LowestLatency struct{}
 
 // String returns "lowest_latency".
 func (LowestLatency) String() string { return "lowest_latency" }
+
+func (LowestLatency) measures() bool { return true }
 
 func (LowestLatency) pick(members []*Member, cands []candidate, now time.Time) int {
 	best, bestCost := 0, 0.0

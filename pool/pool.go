@@ -120,7 +120,7 @@ type Member struct {
 
 	// Guarded by Pool.mu.
 	latency  time.Duration // moving average of recent attempts; 0 = none yet
-	measured time.Time     // when latency was last sampled (or a new sample claimed)
+	measured time.Time     // when latency was last sampled (or a new sample claimed), if the picker measures
 	health   float64       // moving average of recent outcomes, 1 = all answered; see health.go
 	picked   time.Time     // when an attempt last went to it
 	turns    uint64        // attempts reserved on it (see Ticket)

@@ -180,7 +180,7 @@ func (rt *Route) pick(retry bool, skip *set) (Ticket, bool) {
 			continue
 		}
 		probe := false
-		if retry || !m.quiet() {
+		if !m.quiet() || retry && !m.retries() {
 			v := look(m, retry, now)
 			if v.Avail != Ready {
 				continue
@@ -239,9 +239,9 @@ func (p *Pool) reserveLocked(m *Member, cands []candidate, total float64, now ti
 			w.current = -total
 		}
 	}
-	if m.due(now) || m.latency == 0 {
-		// The one attempt that measures it again (only LowestLatency reads
-		// the cost; under the others the claim changes nothing).
+	if p.picker.measures() && (m.due(now) || m.latency == 0) {
+		// The one attempt that measures it again, under LowestLatency (the
+		// other strategies do not read when a member was measured).
 		m.measured = now
 	}
 	m.turns++

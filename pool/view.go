@@ -124,6 +124,12 @@ func (m *Member) quiet() bool {
 	return m.out.Load() == nil && m.coolUntil.Load() == 0 && (m.breaker == nil || m.breaker.Closed())
 }
 
+// retries reports whether m's retry throttle lets a retry go to it, as
+// look would say of a quiet member.
+func (m *Member) retries() bool {
+	return m.noThrottle || m.breaker == nil || m.breaker.AllowsRetry()
+}
+
 // look returns the availability of m for an attempt at now; retry is true
 // when the attempt would be a retry, which the member's throttle may
 // refuse.
