@@ -65,6 +65,13 @@
 // cannot be used are failures. [ShareLimits] lets it share the chat
 // model's breaker, limiters and concurrency limit.
 //
+// # Options
+//
+// Every option of this library, here and in the packages below, follows
+// one rule, stated on [Option]: a later option overrides an earlier one, 0
+// allows none (or is refused where none cannot work), a negative number is
+// refused, and no limit is math.MaxInt or [Forever].
+//
 // # Packages
 //
 // This package is the one import most users need. Below it, one package

@@ -53,7 +53,10 @@ func Pool(members []lcllms.Model, opts ...Option) *llms.Model {
 // alone: [Weight], [RateLimit], [MaxConcurrent], [ConcurrencyLimit],
 // [CircuitBreaker], and guards given through [Middleware]. The result is
 // still m to every caller; name it with [Named]. Options that apply to the
-// pool as a whole make the pool report an error.
+// pool as a whole make the pool report an error. Used outside a pool, as a
+// [Model] or one of its [Fallbacks], the member's limits and breaker apply
+// to it all the same (its Weight, with nothing to weigh against, is
+// dropped).
 func Member(m lcllms.Model, opts ...Option) lcllms.Model {
 	s, err := collect(opts, forMember)
 	if err != nil {

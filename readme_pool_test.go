@@ -65,7 +65,7 @@ func TestREADMEPool(t *testing.T) {
 				t.Fatalf("got (%q, %v), want the conversation kept on sweden", answer, err)
 			}
 		}
-		for _, want := range []string{`msg="retry scheduled" target=eastus`, `msg="cooling down" target=westus delay=30s`} {
+		for _, want := range []string{`msg=retrying target=eastus`, `msg="cooling down" target=westus delay=30s`} {
 			if !strings.Contains(logs.String(), want) {
 				t.Errorf("the log lacks %q:\n%s", want, logs.String())
 			}

@@ -71,6 +71,32 @@ func (s *settings) toolOptions() []tools.Option {
 // Option configures [Model], [Tool] and [Embedder]. Options that make sense
 // for some of them only say so; given to another, they make it report an
 // error.
+//
+// Every option of this library (this package's, its [RunOption]s, and
+// those of the packages below: middleware, llms, tools, resilienthttp,
+// resilienteino, resilienttemporal, resilientredis, resilientotel)
+// follows one rule:
+//
+//   - options apply in order, and a later one overrides an earlier one that
+//     sets the same thing: NoBreaker then CircuitBreaker has a breaker,
+//     SingleAttempt then MaxAttempts(3) makes three attempts;
+//   - a number is what it allows: n allows n, and 0 allows none
+//     (RetryBudget(0): no retry; RequestLimit(0), TokenBudget(0),
+//     ToolCallLimit(0): no request, no token, no tool call; a concurrency
+//     limit's wait of 0: no wait); where none cannot work (attempts, a
+//     timeout, a breaker's threshold, the repeat limit, a store's size) 0
+//     is refused, and a negative number is always refused;
+//   - no limit is the largest value, math.MaxInt for a count
+//     (RetryBudget(math.MaxInt)) and [Forever] for a duration
+//     (Timeout(Forever)), or the option left out when the default has none;
+//   - an invalid value is reported by the constructor, as a programming
+//     error naming the option ([Model], [Tool] and [Embedder] return a
+//     wrapper whose calls return it, and Err reports it); a run made with
+//     invalid options fails every call made with it the same way
+//     ([ErrInvalidRun]), before anything is sent. Constructors without an
+//     error (tools.NewMemoryStore, resilientotel.New) report it where they
+//     can: the store's claims fail with it, the observer hands it to
+//     otel.Handle.
 type Option func(*settings)
 
 type target uint8
@@ -248,8 +274,9 @@ func ModelOptions(opts ...llms.Option) Option {
 // Timeout bounds each attempt of a non-streaming model call or an
 // embeddings batch (streams have their own idle timeouts: see
 // llms.StreamIdleTimeout), and each tool call, even when the client or the
-// tool ignores its context. Default: 2 min ([middleware.DefaultTimeout])
-// for models and embedders, 30 s ([tools.DefaultTimeout]) for tools.
+// tool ignores its context. It must be positive; [Forever] is no timeout.
+// Default: 2 min ([middleware.DefaultTimeout]) for models and embedders,
+// 30 s ([tools.DefaultTimeout]) for tools.
 func Timeout(d time.Duration) Option {
 	return func(s *settings) {
 		if s.only(notMember, "Timeout") {
@@ -323,39 +350,52 @@ var (
 	// stops; errors.As finds the *run.UsageLimitError that names the
 	// limit and the usage.
 	ErrUsageLimit = run.ErrUsageLimit
+	// ErrAttemptTimeout: an attempt of the call ran out of its own time
+	// ([Timeout]). The final error matches context.DeadlineExceeded only
+	// when the caller's deadline is why the call stopped.
+	ErrAttemptTimeout = middleware.ErrAttemptTimeout
+	// ErrInvalidRun: the call was made with a run given invalid options
+	// (see [NewRun]), so nothing was sent.
+	ErrInvalidRun = run.ErrInvalid
 	// ErrStuck: a tool was called with the same input more often than the
 	// run's [RepeatLimit] allows, so the run stops (the model never sees
 	// it).
 	ErrStuck = tools.ErrStuck
 )
 
+// Forever is the duration that never passes: Timeout(Forever) is no
+// timeout (see the rule of every option on [Option]).
+const Forever = middleware.Forever
+
 // RunOption configures the scope of one agent run, given to [NewRun].
 type RunOption = run.Option
 
 // RetryBudget caps the retries of every model and tool call of the run
-// together. Default: 10 ([run.DefaultRetryBudget]).
+// together. 0 allows none, math.MaxInt is no limit; it must not be
+// negative. Default: 10 ([run.DefaultRetryBudget]).
 func RetryBudget(n int) RunOption { return run.RetryBudget(n) }
 
 // RepeatLimit stops the run as stuck when one tool is called with the same
-// input more than n times. Default: 3 ([tools.DefaultRepeatLimit]).
+// input more than n times. It must be at least 1; math.MaxInt turns the
+// check off. Default: 3 ([tools.DefaultRepeatLimit]).
 func RepeatLimit(n int) RunOption { return tools.RepeatLimit(n) }
 
 // TokenBudget limits the run to n tokens, input and output together, as
 // the providers report them. A model request is refused once the budget is
 // spent, or when its input alone, estimated as a quarter of the bytes of
 // its text, would pass what remains; the call that crosses the budget
-// returns its answer and the next is refused. Zero or less: no limit.
-// Default: no limit.
+// returns its answer and the next is refused. 0 allows none; it must not
+// be negative. Default: no limit.
 func TokenBudget(n int) RunOption { return run.TokenBudget(n) }
 
 // RequestLimit limits the run to n requests to models and embedders,
-// failed ones and retries included. Zero or less: no limit. Default: no
-// limit.
+// failed ones and retries included. 0 allows none; it must not be
+// negative. Default: no limit.
 func RequestLimit(n int) RunOption { return run.RequestLimit(n) }
 
 // ToolCallLimit limits the run to n tool calls; the call over the limit
-// ends the run as a taxonomy.FatalToolError does. Zero or less: no limit.
-// Default: no limit.
+// ends the run as a taxonomy.FatalToolError does. 0 allows none; it must
+// not be negative. Default: no limit.
 func ToolCallLimit(n int) RunOption { return run.ToolCallLimit(n) }
 
 // NewRun returns a context that carries the scope of one agent run: a retry
@@ -370,6 +410,11 @@ func ToolCallLimit(n int) RunOption { return run.ToolCallLimit(n) }
 // exactly under parallel calls; the token budget is settled after each
 // response, so parallel model calls may pass it by the usage of the calls
 // in flight when it was reached.
+//
+// Invalid options (a negative limit, a nil option) make every model and
+// tool call made with the run fail at once with a programming error naming
+// them ([ErrInvalidRun]), before anything is sent; RunFrom(ctx).Err()
+// reports them.
 func NewRun(ctx context.Context, opts ...RunOption) context.Context {
 	return run.New(ctx, opts...)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -84,7 +85,7 @@ func TestLimitsStopAnAgentInALoop(t *testing.T) {
 					calls.Add(1)
 					return "no such order; try another id", nil
 				})
-				ctx := resilient.NewRun(t.Context(), tt.limit, resilient.RetryBudget(-1))
+				ctx := resilient.NewRun(t.Context(), tt.limit, resilient.RetryBudget(math.MaxInt))
 				executor := agents.NewExecutor(agents.NewOpenAIFunctionsAgent(resilient.Model(openaiAgainst(t, s)),
 					[]lctools.Tool{resilient.Tool(lookup)}), agents.WithMaxIterations(1000))
 				_, err := chains.Run(ctx, executor, "Where is my order?")
@@ -163,7 +164,7 @@ func TestLimitsHoldUnderParallelCalls(t *testing.T) {
 		t.Cleanup(s.Close)
 		model := resilient.Model(openaiAgainst(t, s), resilient.Backoff(time.Millisecond, time.Millisecond), resilient.Middleware(middleware.NoThrottle()))
 		tool := resilient.Tool(tools.Func("echo", "Echoes.", func(_ context.Context, in string) (string, error) { return in, nil }))
-		ctx := resilient.NewRun(t.Context(), append(opts, resilient.RetryBudget(-1))...)
+		ctx := resilient.NewRun(t.Context(), append(opts, resilient.RetryBudget(math.MaxInt))...)
 		var wg sync.WaitGroup
 		for w := range workers {
 			wg.Go(func() {

@@ -56,11 +56,18 @@ var ErrLimited = errors.New("limit: rate limit would be exceeded")
 // to maxWait, after which Acquire returns [ErrLimited]. Safe for concurrent
 // use.
 type LocalLimiter struct {
-	rl      ratelimiter.RateLimiter[any]
-	n       int
-	period  time.Duration
-	maxWait time.Duration
+	rl       ratelimiter.RateLimiter[any]
+	n        int
+	period   time.Duration
+	maxWait  time.Duration
+	interval time.Duration // between two units
 }
+
+// horizon is how far ahead a [LocalLimiter] schedules units at most (2^62
+// ns, 146 years): a huge cost or settlement fills it up to there and no
+// further, instead of overflowing the schedule into the past, which would
+// admit everything.
+const horizon = time.Duration(1 << 62)
 
 // NewLocalLimiter returns a limiter admitting n units per period; callers
 // wait at most maxWait (0: as long as their context allows).
@@ -68,7 +75,18 @@ func NewLocalLimiter(n int, period, maxWait time.Duration) (*LocalLimiter, error
 	if n < 1 || period <= 0 || maxWait < 0 {
 		return nil, fmt.Errorf("limit: NewLocalLimiter(%d, %v, %v): need n >= 1, a positive period, maxWait >= 0", n, period, maxWait)
 	}
-	return &LocalLimiter{rl: ratelimiter.NewSmooth[any](uint(n), period), n: n, period: period, maxWait: maxWait}, nil
+	return &LocalLimiter{rl: ratelimiter.NewSmooth[any](uint(n), period), n: n, period: period, maxWait: maxWait, interval: max(period/time.Duration(n), 1)}, nil
+}
+
+// permits returns the permits that units take: at most as many as fit
+// before the schedule reaches the horizon, so that a count saturates there,
+// but at least one (a saturated limiter still makes a unit wait).
+func (l *LocalLimiter) permits(units int) uint {
+	if units <= 0 {
+		return 0
+	}
+	ahead := l.rl.ReservePermits(0) // how far the schedule runs ahead already
+	return uint(max(1, min(units, int(max(horizon-ahead, 0)/l.interval))))
 }
 
 // String describes the limit, as "10 per 1s, waiting up to 5s".
@@ -81,21 +99,21 @@ func (l *LocalLimiter) String() string {
 }
 
 // Settle implements [Settler]: units used beyond the estimate are reserved
-// at once (later callers wait for them); an estimate above the truth is not
-// given back, as the smooth limiter cannot return permits.
+// at once (later callers wait for them), up to 146 years ahead whatever
+// the count; an estimate above the truth is not given back, as the smooth
+// limiter cannot return permits.
 func (l *LocalLimiter) Settle(_ context.Context, estimated, actual int) {
-	// Reserving no permits changes nothing, so no test of the sign is needed.
-	l.rl.ReservePermits(uint(max(actual-max(estimated, 1), 0)))
+	l.rl.ReservePermits(l.permits(actual - max(estimated, 1)))
 }
 
 // TryAcquire implements [TryLimiter].
 func (l *LocalLimiter) TryAcquire(_ context.Context, cost int) bool {
-	return l.rl.TryAcquirePermits(uint(max(cost, 1)))
+	return l.rl.TryAcquirePermits(l.permits(max(cost, 1)))
 }
 
 // Acquire implements [Limiter].
 func (l *LocalLimiter) Acquire(ctx context.Context, cost int) error {
-	permits := uint(max(cost, 1))
+	permits := l.permits(max(cost, 1))
 	var err error
 	if l.maxWait > 0 {
 		err = l.rl.AcquirePermitsWithMaxWait(ctx, permits, l.maxWait)

@@ -119,7 +119,7 @@ func TestZeroTimeoutsAreOff(t *testing.T) {
 			}
 			return &lcllms.ContentResponse{Choices: []*lcllms.ContentChoice{{Content: "Hello", StopReason: "stop"}}}, nil
 		}}
-		m := mustWrap(t, scripted.New(slow), llms.Timeout(0), llms.StreamTimeout(0), llms.FirstChunkTimeout(0), llms.StreamIdleTimeout(0))
+		m := mustWrap(t, scripted.New(slow), llms.Timeout(middleware.Forever), llms.StreamTimeout(middleware.Forever), llms.FirstChunkTimeout(middleware.Forever), llms.StreamIdleTimeout(middleware.Forever))
 		var c collector
 		resp, err := m.GenerateContent(t.Context(), hello(), lcllms.WithStreamingFunc(c.fn))
 		if err != nil || text(resp) != "Hello" || c.text() != "Hello" {

@@ -21,9 +21,11 @@ import (
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
-// errZeroEmbedder is the error of an Embedder that [NewEmbedder] did not build.
-var errZeroEmbedder = taxonomy.WithClass(errors.New("llms: zero Embedder: build it with llms.NewEmbedder or resilient.Embedder"),
-	taxonomy.Class{Kind: taxonomy.Programming, Rule: "zero value"})
+// The errors of an Embedder that [NewEmbedder] did not build.
+var (
+	errZeroEmbedder = programming("zero value", "llms: zero Embedder: build it with llms.NewEmbedder or resilient.Embedder")
+	errNilEmbedder  = programming("nil receiver", "llms: nil *Embedder: build it with llms.NewEmbedder or resilient.Embedder")
+)
 
 // Embedder is a resilient [embeddings.EmbedderClient]: it wraps another and
 // runs every call, one batch of texts, under a [middleware.Pipeline],
@@ -135,7 +137,7 @@ func buildEmbedder(c embeddings.EmbedderClient, cfg config) (*Embedder, error) {
 	e := &Embedder{inner: c, name: name, tokens: cfg.tokenLimit(),
 		target: observe.Target{Name: name, Operation: observe.OperationEmbeddings, Provider: provider, Model: model}}
 	opts := append([]middleware.Option{middleware.Logger(cfg.logger), middleware.Describe(e.target),
-		middleware.Timeout(cfg.attemptTimeout)}, cfg.mw...)
+		middleware.Timeout(cmp.Or(cfg.attemptTimeout, middleware.Forever))}, cfg.mw...)
 	opts = append(opts, cfg.sharedLimits()...)
 	// A batch too large is split, never sent again as it was, whatever the
 	// caller's options say.
@@ -166,20 +168,35 @@ func describeEmbedder(c embeddings.EmbedderClient) (name, provider, model string
 	return provider + "/" + model, provider, model
 }
 
-// Name returns the name used in errors and logs.
-func (e *Embedder) Name() string { return e.name }
+// Name returns the name used in errors and logs; "" for a nil *Embedder.
+func (e *Embedder) Name() string {
+	if e == nil {
+		return ""
+	}
+	return e.name
+}
 
-// Unwrap returns the wrapped client.
-func (e *Embedder) Unwrap() embeddings.EmbedderClient { return e.inner }
+// Unwrap returns the wrapped client, nil for a nil *Embedder.
+func (e *Embedder) Unwrap() embeddings.EmbedderClient {
+	if e == nil {
+		return nil
+	}
+	return e.inner
+}
 
 // Err returns the error [NewEmbedder] reported for this embedder, nil if
-// none.
-func (e *Embedder) Err() error { return e.err }
+// none; for a nil *Embedder, the error its calls return.
+func (e *Embedder) Err() error {
+	if e == nil {
+		return errNilEmbedder
+	}
+	return e.err
+}
 
 // Breaker returns the embedder's circuit breaker (the shared one with
 // [ShareLimits]), nil when disabled.
 func (e *Embedder) Breaker() *breaker.Breaker {
-	if e.pipe == nil {
+	if e == nil || e.pipe == nil {
 		return nil
 	}
 	return e.pipe.Breaker()
@@ -188,13 +205,18 @@ func (e *Embedder) Breaker() *breaker.Breaker {
 // CreateEmbedding returns one vector per text, in order, sending the texts
 // as one batch under the pipeline, split in halves while the provider
 // rejects a batch as too large. With no texts it returns no vector and
-// sends nothing.
+// sends nothing. A nil *Embedder or a nil context returns a programming
+// error.
 func (e *Embedder) CreateEmbedding(ctx context.Context, texts []string) ([][]float32, error) {
-	if e.err != nil {
+	switch {
+	case e == nil:
+		return nil, errNilEmbedder
+	case e.err != nil:
 		return nil, e.err
-	}
-	if e.pipe == nil {
+	case e.pipe == nil:
 		return nil, errZeroEmbedder
+	case ctx == nil:
+		return nil, errNilCtx
 	}
 	if len(texts) == 0 {
 		return [][]float32{}, nil
@@ -245,7 +267,7 @@ func (e *Embedder) embed(ctx context.Context, c *embedCall, from, to int, out []
 	vecs, err := e.pipe.DoHedged(ctx, func(ctx context.Context, _ middleware.State) ([][]float32, error) {
 		c.attempts.Add(1)
 		return e.attempt(ctx, batch)
-	}, request)
+	}, request, middleware.RepairsOverflow()) // a batch too large is split: no give-up to report
 	switch {
 	case err == nil && out == nil:
 		return vecs, nil
@@ -254,6 +276,10 @@ func (e *Embedder) embed(ctx context.Context, c *embedCall, from, to int, out []
 	case !errors.Is(err, middleware.ErrContextOverflow):
 		return nil, err
 	case len(batch) == 1:
+		if final := (*middleware.Error)(nil); e.obs.Active() && errors.As(err, &final) {
+			// The pipeline left the give-up to us.
+			e.obs.Report(ctx, observe.GaveUp{Target: e.name, Reason: final.Reason, Attempts: len(final.Attempts), Class: final.Class()}, final.Last())
+		}
 		return nil, &TextTooLongError{Index: from, Texts: len(c.texts), Bytes: len(batch[0]), Err: err}
 	}
 	if e.obs.Active() {

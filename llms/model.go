@@ -15,6 +15,7 @@ import (
 	"github.com/resilientgo/resilient/internal/chatcall"
 	"github.com/resilientgo/resilient/internal/inspect"
 	"github.com/resilientgo/resilient/internal/reply"
+	"github.com/resilientgo/resilient/internal/sat"
 	"github.com/resilientgo/resilient/internal/streamguard"
 	"github.com/resilientgo/resilient/internal/wire"
 	"github.com/resilientgo/resilient/limit"
@@ -25,9 +26,19 @@ import (
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
-// errZeroModel is the error of a Model that [New] did not build.
-var errZeroModel = taxonomy.WithClass(errors.New("llms: zero Model: build it with llms.New or resilient.Model"),
-	taxonomy.Class{Kind: taxonomy.Programming, Rule: "zero value"})
+// The programming errors of a Model or an Embedder that cannot be called.
+var (
+	// errZeroModel is the error of a Model that [New] did not build.
+	errZeroModel = programming("zero value", "llms: zero Model: build it with llms.New or resilient.Model")
+	errNilModel  = programming("nil receiver", "llms: nil *Model: build it with llms.New or resilient.Model")
+	errNilCtx    = programming("nil context", "llms: nil context")
+)
+
+// programming is the error text, classified as a programming failure
+// under rule.
+func programming(rule, text string) error {
+	return taxonomy.WithClass(errors.New(text), taxonomy.Class{Kind: taxonomy.Programming, Rule: rule})
+}
 
 // Model is a resilient [lcllms.Model]: it wraps another model and runs every
 // call under a [middleware.Pipeline], expanded as
@@ -94,7 +105,13 @@ func invalid(m lcllms.Model, err error) *Model {
 }
 
 func build(m lcllms.Model, cfg config) (*Model, error) {
-	m, given, _ := unmember(m) // outside a pool, a member's options do not apply
+	m, given, guards := unmember(m)
+	if len(guards) > 0 {
+		// Outside a pool, a member's guards (its limits, its breaker) guard
+		// the model, after the options that the model was given; its weight
+		// has nothing to weigh against.
+		cfg.mw = append(append(cfg.mw[:len(cfg.mw):len(cfg.mw)], guards...), middleware.Unpooled())
+	}
 	if inspect.IsNil(m) {
 		return nil, fmt.Errorf("llms: nil model (%T)", m)
 	}
@@ -124,11 +141,11 @@ func (w *Model) buildPipelines(cfg config, extra ...middleware.Option) error {
 		common = append(common, middleware.KindAttempts(taxonomy.ContextOverflow, 2))
 	}
 	var err error
-	first := append([]middleware.Option{middleware.Timeout(cfg.attemptTimeout)}, common...)
+	first := append([]middleware.Option{middleware.Timeout(cmp.Or(cfg.attemptTimeout, middleware.Forever))}, common...)
 	if w.pipe, err = middleware.New[*lcllms.ContentResponse](w.name, append(first, extra...)...); err != nil {
 		return fmt.Errorf("llms: %w", err)
 	}
-	streamOpts := append(common, middleware.Timeout(cfg.streamTimeout))
+	streamOpts := append(common, middleware.Timeout(cmp.Or(cfg.streamTimeout, middleware.Forever)))
 	if b := w.pipe.Breaker(); b != nil {
 		streamOpts = append(streamOpts, middleware.UseBreaker(b))
 	}
@@ -175,7 +192,7 @@ func (w *Model) buildFallbacks(cfg config, taken names) error {
 			return fmt.Errorf("llms: Fallbacks: model %d %w", i, err)
 		}
 		fcfg.name = name
-		f, err := build(inner, fcfg)
+		f, err := build(fb, fcfg) // with the guards of a Member
 		if err != nil {
 			return err
 		}
@@ -209,20 +226,36 @@ func (taken names) claim(m lcllms.Model, given string) (string, error) {
 	return name, nil
 }
 
-// Name returns the name used in errors and logs.
-func (m *Model) Name() string { return m.name }
+// Name returns the name used in errors and logs; "" for a nil *Model.
+func (m *Model) Name() string {
+	if m == nil {
+		return ""
+	}
+	return m.name
+}
 
 // Unwrap returns the wrapped model; nil for a pool, whose members are
-// many.
-func (m *Model) Unwrap() lcllms.Model { return m.inner }
+// many, and for a nil *Model.
+func (m *Model) Unwrap() lcllms.Model {
+	if m == nil {
+		return nil
+	}
+	return m.inner
+}
 
-// Err returns the error [New] reported for this model, nil if none.
-func (m *Model) Err() error { return m.err }
+// Err returns the error [New] reported for this model, nil if none; for a
+// nil *Model, the error its calls return.
+func (m *Model) Err() error {
+	if m == nil {
+		return errNilModel
+	}
+	return m.err
+}
 
 // Breaker returns the model's circuit breaker, nil when disabled and for a
 // pool, whose members have one each (see [Model.Pool]).
 func (m *Model) Breaker() *breaker.Breaker {
-	if m.pipe == nil {
+	if m == nil || m.pipe == nil {
 		return nil
 	}
 	return m.pipe.Breaker()
@@ -232,7 +265,7 @@ func (m *Model) Breaker() *breaker.Breaker {
 // model's answer, false when the wrapped model does not say (or panics, or
 // the model is invalid). A pool supports reasoning when every member does.
 func (m *Model) SupportsReasoning() bool {
-	if m.err != nil {
+	if m == nil || m.err != nil {
 		return false
 	}
 	if m.members == nil {
@@ -263,18 +296,36 @@ func reasons(m lcllms.Model) (ok bool) {
 // Call answers a single prompt through GenerateContent, as langchaingo's
 // own wrappers do.
 func (m *Model) Call(ctx context.Context, prompt string, options ...lcllms.CallOption) (string, error) {
+	if err := m.callable(ctx); err != nil {
+		return "", err
+	}
 	return lcllms.GenerateFromSinglePrompt(ctx, m, prompt, options...)
+}
+
+// callable returns why m cannot be called with ctx, a programming error
+// (a nil *Model, a nil context, a Model New did not build or refused), nil
+// when it can.
+func (m *Model) callable(ctx context.Context) error {
+	switch {
+	case m == nil:
+		return errNilModel
+	case m.err != nil:
+		return m.err
+	case m.pipe == nil:
+		return errZeroModel
+	case ctx == nil:
+		return errNilCtx
+	}
+	return nil
 }
 
 // GenerateContent calls the wrapped model under the pipeline, then the
 // fallbacks in order while the failure is one another model can fix. When
-// every model fails, the error joins all their errors.
+// every model fails, the error joins all their errors. A nil *Model or a
+// nil context returns a programming error.
 func (m *Model) GenerateContent(ctx context.Context, messages []lcllms.MessageContent, options ...lcllms.CallOption) (*lcllms.ContentResponse, error) {
-	if m.err != nil {
-		return nil, m.err
-	}
-	if m.pipe == nil {
-		return nil, errZeroModel
+	if err := m.callable(ctx); err != nil {
+		return nil, err
 	}
 	opts := readOptions(options)
 	c := &modelCall{messages: messages, options: options,
@@ -362,8 +413,8 @@ func (c *modelCall) forFallback() *modelCall {
 
 // addTokens adds the usage of one response to the call's.
 func (c *modelCall) addTokens(input, output int) {
-	c.input.Add(int64(input))
-	c.output.Add(int64(output))
+	sat.AddInt64(&c.input, int64(input))
+	sat.AddInt64(&c.output, int64(output))
 }
 
 // root returns the first call of a chain of fallbacks.
@@ -515,8 +566,8 @@ func (m *Model) count(ctx context.Context, c *modelCall, resp *lcllms.ContentRes
 	in, out := usageOf(resp)
 	run.From(ctx).AddTokens(in, out)
 	c.root().addTokens(in, out)
-	if s, ok := m.cfg.tokenLimiter.(limit.Settler); ok && in+out > 0 {
-		s.Settle(ctx, estimate, in+out) // the estimate was taken before; the truth is known now
+	if s, ok := m.cfg.tokenLimiter.(limit.Settler); ok && (in > 0 || out > 0) {
+		s.Settle(ctx, estimate, sat.Add(in, out)) // the estimate was taken before; the truth is known now
 	}
 }
 

@@ -145,7 +145,7 @@ func TestModelLogsAreRedacted(t *testing.T) {
 		if strings.Contains(buf.String(), "sk-proj-abcdefghij") || strings.Contains(err.Error(), "sk-proj-abcdefghij") {
 			t.Errorf("the key reached the logs or the error:\n%s\n%v", buf.String(), err)
 		}
-		if !strings.Contains(buf.String(), `msg="retry scheduled"`) {
+		if !strings.Contains(buf.String(), `msg=retrying`) {
 			t.Errorf("no retry line logged:\n%s", buf.String())
 		}
 	})

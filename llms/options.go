@@ -8,6 +8,7 @@ import (
 
 	lcllms "github.com/tmc/langchaingo/llms"
 
+	"github.com/resilientgo/resilient/internal/bound"
 	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/middleware"
 )
@@ -19,10 +20,11 @@ const (
 	DefaultStreamIdleTimeout = time.Minute
 )
 
-// An Option configures a [Model] or an [Embedder]. Options are applied in
-// order; a later one overrides an earlier one. Options about chat
+// An Option configures a [Model] or an [Embedder]. Options about chat
 // (fallbacks, compaction, streams, response checks) say so: given to
 // [NewEmbedder], they make it report an error.
+// Options follow the rule of every option of the library, stated on
+// [github.com/resilientgo/resilient.Option].
 type Option func(*config)
 
 type config struct {
@@ -145,23 +147,25 @@ func NoCompaction() Option { return chatOnly("NoCompaction", func(c *config) { c
 
 // Timeout bounds each non-streaming attempt (of an embedder, each attempt
 // at a batch): the attempt returns when it passes, as a transient failure,
-// even if the provider client ignores its context. 0 disables it.
-// Default: 2 minutes ([middleware.DefaultTimeout]; raise it for long
-// non-streaming generations).
+// even if the provider client ignores its context. It must be positive;
+// middleware.Forever means none. Default: 2 minutes
+// ([middleware.DefaultTimeout]; raise it for long non-streaming
+// generations).
 func Timeout(d time.Duration) Option {
 	return timeoutOption("Timeout", d, func(c *config) *time.Duration { return &c.attemptTimeout })
 }
 
 // StreamTimeout bounds each streaming attempt as a whole. Streams are
 // guarded by [FirstChunkTimeout] and [StreamIdleTimeout] instead, so that a
-// long but lively generation is not cut. 0 disables it. Models only.
-// Default: 0.
+// long but lively generation is not cut. It must be positive. Models
+// only. Default: none.
 func StreamTimeout(d time.Duration) Option {
 	return chatOnly("StreamTimeout", timeoutOption("StreamTimeout", d, func(c *config) *time.Duration { return &c.streamTimeout }))
 }
 
 // FirstChunkTimeout ends a streaming attempt whose first chunk has not
-// arrived in time, as a transient failure. 0 disables it. Default: 2 minutes
+// arrived in time, as a transient failure. It must be positive;
+// middleware.Forever means none. Default: 2 minutes
 // ([DefaultFirstChunkTimeout]; reasoning models may think for a while
 // before their first token).
 // Models only.
@@ -171,7 +175,8 @@ func FirstChunkTimeout(d time.Duration) Option {
 
 // StreamIdleTimeout ends a streaming attempt that delivered no chunk for d,
 // as a transient failure: streams that hang forever are a top complaint.
-// 0 disables it. Models only. Default: 1 minute ([DefaultStreamIdleTimeout]).
+// It must be positive; middleware.Forever means none. Models only.
+// Default: 1 minute ([DefaultStreamIdleTimeout]).
 func StreamIdleTimeout(d time.Duration) Option {
 	return chatOnly("StreamIdleTimeout", timeoutOption("StreamIdleTimeout", d, func(c *config) *time.Duration { return &c.idle }))
 }
@@ -223,14 +228,16 @@ func Fail(err error) Option {
 	}
 }
 
-// timeoutOption sets the duration field picks, refusing a negative d.
+// timeoutOption sets the duration field picks to d, refusing a d that is
+// not positive and keeping middleware.Forever as 0, none.
 func timeoutOption(name string, d time.Duration, field func(*config) *time.Duration) Option {
 	return func(c *config) {
-		if d < 0 {
-			c.errorf("%s(%v): must not be negative", name, d)
+		v, err := bound.Duration(name, d)
+		if err != nil {
+			c.errorf("%v", err)
 			return
 		}
-		*field(c) = d
+		*field(c) = v
 	}
 }
 

@@ -18,7 +18,9 @@ import (
 // RateLimit, MaxConcurrent, ConcurrencyLimit, CircuitBreaker, UseBreaker,
 // NoBreaker, NoThrottle, MaxHold. The result is still m to every caller;
 // name it with [Named] (before or after Member). Outside a pool, [New] and
-// [Fallbacks] use m as if Member had not been called.
+// [Fallbacks] apply opts to m, after their own options: its limits and
+// breaker guard it as they would in a pool; its Weight, with nothing to
+// weigh against there, is dropped.
 func Member(m lcllms.Model, opts ...middleware.Option) lcllms.Model {
 	return &memberSpec{Model: m, opts: opts}
 }
@@ -106,8 +108,8 @@ func NewPool(members []lcllms.Model, opts ...Option) (*Model, error) {
 
 // unmember returns the client under the Named and Member wrappers of m, in
 // either order, the name Named gave and the options Member gave. New and
-// Fallbacks unwrap their models so too, ignoring the options: outside a
-// pool, a member is its client.
+// Fallbacks unwrap their models so too: outside a pool, a member's options
+// guard the model it is.
 func unmember(m lcllms.Model) (lcllms.Model, string, []middleware.Option) {
 	var name string
 	var opts []middleware.Option
@@ -165,7 +167,7 @@ func buildPool(clients []client, specs []middleware.Member, cfg config, taken na
 // its members (their breakers, loads, cooldowns, latencies); nil for a
 // model that is not a pool.
 func (m *Model) Pool() *pool.Pool {
-	if m.pipe == nil {
+	if m == nil || m.pipe == nil {
 		return nil
 	}
 	return m.pipe.Pool()

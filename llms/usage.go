@@ -2,6 +2,8 @@ package llms
 
 import (
 	lcllms "github.com/tmc/langchaingo/llms"
+
+	"github.com/resilientgo/resilient/internal/sat"
 )
 
 // The keys under which langchaingo v0.1.14's clients report token usage in
@@ -41,7 +43,7 @@ func usageOf(resp *lcllms.ContentResponse) (input, output int) {
 		if key == "InputTokens" {
 			for _, k := range cacheKeys {
 				if n, ok := count(c.GenerationInfo[k]); ok {
-					in += n
+					in = sat.Add(in, n)
 				}
 			}
 		}

@@ -38,8 +38,8 @@ func TestTimeoutBoundsAFunctionThatIgnoresItsContext(t *testing.T) {
 		if c := e.Attempts[0].Class; c.Kind != taxonomy.Transient || c.Rule != "attempt timeout" {
 			t.Errorf("class %v, want transient attempt timeout", c)
 		}
-		if !errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("%v does not match context.DeadlineExceeded", err)
+		if !errors.Is(err, middleware.ErrAttemptTimeout) || errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("%v: want it to match ErrAttemptTimeout, not context.DeadlineExceeded (the caller's deadline did not pass)", err)
 		}
 		ends := observetest.Of[observe.AttemptEnd](rec)
 		if len(ends) != 1 || !ends[0].Abandoned || !ends[0].Failed {
@@ -76,7 +76,7 @@ func TestCallerDeadlineBoundsAFunctionThatIgnoresItsContext(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 		defer cancel()
-		p := mustPipeline(t, middleware.Timeout(0))
+		p := mustPipeline(t, middleware.Timeout(middleware.Forever))
 		start := time.Now()
 		_, err := p.Do(ctx, deaf(time.Second, "too late", nil))
 		if elapsed := time.Since(start); elapsed != 100*time.Millisecond {
@@ -93,7 +93,7 @@ func TestCallerCancellationBoundsAFunctionThatIgnoresItsContext(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
 		time.AfterFunc(200*time.Millisecond, cancel)
-		p := mustPipeline(t, middleware.Timeout(0))
+		p := mustPipeline(t, middleware.Timeout(middleware.Forever))
 		start := time.Now()
 		_, err := p.Do(ctx, deaf(time.Hour, "too late", nil))
 		if elapsed := time.Since(start); elapsed != 200*time.Millisecond {
@@ -108,7 +108,7 @@ func TestCallerCancellationBoundsAFunctionThatIgnoresItsContext(t *testing.T) {
 
 func TestMaxDurationBoundsAFunctionThatIgnoresItsContext(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p := mustPipeline(t, middleware.Timeout(0), middleware.MaxDuration(3*time.Second))
+		p := mustPipeline(t, middleware.Timeout(middleware.Forever), middleware.MaxDuration(3*time.Second))
 		start := time.Now()
 		_, err := p.Do(t.Context(), deaf(time.Hour, "too late", nil))
 		if elapsed := time.Since(start); elapsed != 3*time.Second {
@@ -156,7 +156,7 @@ func TestEndEndsTheAttemptAtOnce(t *testing.T) {
 			}
 			return "fresh", nil
 		})
-		p := mustPipeline(t, middleware.Timeout(0), middleware.NoJitter())
+		p := mustPipeline(t, middleware.Timeout(middleware.Forever), middleware.NoJitter())
 		start := time.Now()
 		got, err := p.Do(t.Context(), fn)
 		if err != nil || got != "fresh" || time.Since(start) != time.Second+500*time.Millisecond {
@@ -177,7 +177,7 @@ func TestEndWithoutATimeoutOrACancelableContext(t *testing.T) {
 			return "late", nil
 		})
 		start := time.Now()
-		_, err := mustPipeline(t, middleware.Timeout(0)).Do(context.Background(), fn)
+		_, err := mustPipeline(t, middleware.Timeout(middleware.Forever)).Do(context.Background(), fn)
 		if !errors.Is(err, stalled) || time.Since(start) != time.Second {
 			t.Fatalf("got %v after %v, want the stall after 1s", err, time.Since(start))
 		}

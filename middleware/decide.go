@@ -25,6 +25,9 @@ type decision struct {
 	detail  string
 	inner   *Error // an inner layer's final error, passed through
 	refused bool   // the call stops because something refused it (a Refusal event)
+	// callerDeadline is set when the call stops because the caller's
+	// deadline would pass before the next attempt (see pastDeadline).
+	callerDeadline bool
 }
 
 func (d *decision) Error() string { return d.err.Error() }
@@ -86,7 +89,10 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *pool.Member)
 	if c.expired() {
 		// The call's MaxDuration or Deadline passed (the caller's own
 		// context is not done: that would be Canceled, above).
-		return &decision{reason: observe.ReasonDeadline, detail: c.expiry()}
+		// A Deadline given is the caller's (errors.Is(err,
+		// context.DeadlineExceeded) holds), a MaxDuration is not.
+		return &decision{reason: observe.ReasonDeadline, detail: c.expiry(),
+			callerDeadline: !c.given.IsZero() && !time.Now().Before(c.given)}
 	}
 	if class.Kind == taxonomy.Permanent || class.Kind == taxonomy.Programming {
 		if m != nil && accountFailure(class) {
@@ -130,13 +136,21 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *pool.Member)
 }
 
 // pastDeadline stops the call when a wait would pass its deadline (its
-// MaxDuration or the caller's); nil when it would not.
+// MaxDuration or the caller's, and says which); nil when it would not.
 func (c *call[R]) pastDeadline(wait time.Duration) *decision {
-	if deadline, ok := c.deadline(); ok && time.Now().Add(wait).After(deadline) {
-		return &decision{reason: observe.ReasonDeadline,
-			detail: fmt.Sprintf("the next wait of %v would pass the deadline", wait.Round(time.Millisecond))}
+	deadline, ok := c.deadline()
+	if !ok || !time.Now().Add(wait).After(deadline) {
+		return nil
 	}
-	return nil
+	d := &decision{reason: observe.ReasonDeadline}
+	if caller, ok := c.caller.Deadline(); ok && !caller.After(deadline) || !c.given.IsZero() && !c.given.After(deadline) {
+		// The caller's deadline, of its context or given with Deadline.
+		d.callerDeadline = true
+		d.detail = fmt.Sprintf("the next wait of %v would pass the caller's deadline", wait.Round(time.Millisecond))
+	} else {
+		d.detail = fmt.Sprintf("the next wait of %v would pass the max duration %v", wait.Round(time.Millisecond), c.p.cfg.maxDuration)
+	}
+	return d
 }
 
 // retryAfter schedules a retry after wait, if the run's budget pays for it.

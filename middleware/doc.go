@@ -96,7 +96,10 @@
 //     programming failure ([PanicError]), so no breaker permit leaks.
 //
 // The final error, an *[Error], says why the call stopped and lists every
-// attempt as "Type: text" with its kind, rule and the wait before it.
+// attempt as "Type: text" with its kind, rule and the wait before it. It
+// matches context.DeadlineExceeded exactly when the caller's deadline is
+// why it stopped; attempts that ran out of their own time match
+// [ErrAttemptTimeout].
 //
 // # Runs
 //

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 
@@ -32,6 +33,14 @@ var (
 	ErrUnretryable       = errors.New("middleware: not retryable")
 	ErrRejected          = errors.New("middleware: rejected by a policy")
 	ErrThrottled         = errors.New("middleware: retries throttled")
+	// ErrAttemptTimeout is matched by the final error of a call one of
+	// whose attempts ran out of its own time ([Timeout]), whatever the call
+	// stopped for. Through a final error, context.DeadlineExceeded is
+	// matched only when the caller's deadline is why the call stopped (it
+	// passed, or would pass before the next attempt): an attempt that ran
+	// out of the library's time (its Timeout, the call's MaxDuration) does
+	// not match it, though its own error (Attempt.Err) does.
+	ErrAttemptTimeout = errors.New("middleware: attempt timed out")
 )
 
 // reasonErr maps each Reason that stops a pipeline's call to its sentinel,
@@ -71,13 +80,18 @@ type Attempt struct {
 	Err error
 	// Class is what the classifier made of Err.
 	Class taxonomy.Class
+
+	text string // Err as String shows it, rendered once when the call failed
 }
 
 // String renders the attempt the way a reader of an incident needs it:
-// "Type: text" (the Go type shows which layer failed), with its kind
-// and rule, e.g. `attempt 2 after 412ms: *errors.errorString: API returned
-// unexpected status code: 503 [overloaded, status 503]`; the attempt of a
-// pool names its member: `attempt 2 to eu-west: ...`.
+// "Type: text" (the Go type shows which layer failed, when it says more
+// than errors.New's or fmt.Errorf's would), with its kind and rule, e.g.
+// `attempt 2 after 412ms: *url.Error: Post "https://api.openai.com/v1/chat/completions":
+// read: connection reset by peer [transient, connection reset]` or
+// `attempt 3 after 1.1s: API returned unexpected status code: 503
+// [overloaded, status 503]`; the attempt of a pool names its member:
+// `attempt 2 to eu-west: ...`.
 func (a Attempt) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "attempt %d", a.Number)
@@ -89,7 +103,11 @@ func (a Attempt) String() string {
 		fmt.Fprintf(&b, " after %v", a.Wait.Round(time.Millisecond))
 	}
 	b.WriteString(": ")
-	b.WriteString(describe(a.Err))
+	if a.text != "" {
+		b.WriteString(a.text)
+	} else {
+		b.WriteString(describe(a.Err))
+	}
 	b.WriteString(" [")
 	b.WriteString(a.Class.Kind.String())
 	if a.Class.Rule != "" {
@@ -100,12 +118,17 @@ func (a Attempt) String() string {
 	return b.String()
 }
 
-// describe renders err as "Type: text". The type named is that of the first
-// error under this library's transparent wrappers (wire evidence, forced
-// classes, no-retry marks), so the provider's own error type shows; an empty
-// text degrades to the type name alone. Credentials in the text (an API key
-// that a gateway echoed in its error body) are redacted: the final error is
-// returned to callers that log it. The attempt's Err keeps the original.
+// describe renders err as "Type: text". The type named is the first in
+// err's chain, under this library's transparent wrappers (wire evidence,
+// forced classes, no-retry marks), that says something: a type of the
+// standard library's errors, fmt or context packages (errors.New's,
+// fmt.Errorf's, errors.Join's) says nothing the text does not, and a
+// provider's own error type under fmt.Errorf's wrapping does. Without one,
+// the text stands alone; an empty text degrades to the type name alone.
+// Credentials in the text (an API key that a gateway echoed in its error
+// body) are redacted, and a text over 4 KiB is cut, the cut marked (see
+// redact.Keep): the final error is returned to callers that log it. The
+// attempt's Err keeps the original.
 func describe(err error) string {
 	if err == nil {
 		return "<nil>"
@@ -114,10 +137,30 @@ func describe(err error) string {
 	for e := err; e != nil; e = unwrapTransparent(e) {
 		shown = e
 	}
-	if text := err.Error(); text != "" {
-		return fmt.Sprintf("%T: %s", shown, redact.String(text))
+	text := err.Error()
+	if text == "" {
+		return fmt.Sprintf("%T", shown)
 	}
-	return fmt.Sprintf("%T", shown)
+	for e := shown; e != nil; e = errors.Unwrap(e) {
+		if t := reflect.TypeOf(e); informative(t) {
+			return t.String() + ": " + redact.Keep(text, nil)
+		}
+	}
+	return redact.Keep(text, nil)
+}
+
+// informative reports whether the name of an error's type t tells a reader
+// something: not the plain errors of the standard library's errors, fmt
+// and context packages.
+func informative(t reflect.Type) bool {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.PkgPath() {
+	case "errors", "fmt", "context":
+		return false
+	}
+	return true
 }
 
 // unwrapTransparent returns what a transparent wrapper wraps, nil for any
@@ -155,7 +198,7 @@ type Error struct {
 	// Attempts lists every attempt, in order.
 	Attempts []Attempt
 
-	cause error // the caller's context error, for ReasonCanceled
+	cause error // the caller's context error, for ReasonCanceled and the caller's deadline
 }
 
 // Error reads like
@@ -198,12 +241,16 @@ func (e *Error) Error() string {
 }
 
 // Unwrap returns every attempt's error, and the caller's context error when
-// the call was canceled.
+// the call was canceled or stopped for the caller's deadline. An attempt's
+// error that matches context.DeadlineExceeded is returned so that it no
+// longer does (it matches [ErrAttemptTimeout] when the attempt's Timeout
+// ended it): that deadline was the library's, not the caller's. Every
+// other errors.Is and errors.As reaches it as before.
 func (e *Error) Unwrap() []error {
 	errs := make([]error, 0, len(e.Attempts)+1)
 	for _, a := range e.Attempts {
 		if a.Err != nil {
-			errs = append(errs, a.Err)
+			errs = append(errs, ownDeadline(a))
 		}
 	}
 	if e.cause != nil {
@@ -211,6 +258,39 @@ func (e *Error) Unwrap() []error {
 	}
 	return errs
 }
+
+// ownDeadline returns a's error, as a *libraryDeadline when it matches
+// context.DeadlineExceeded and is not itself a final error (which says for
+// itself whose deadline it was).
+func ownDeadline(a Attempt) error {
+	if !errors.Is(a.Err, context.DeadlineExceeded) || errors.As(a.Err, new(*Error)) {
+		return a.Err
+	}
+	return &libraryDeadline{err: a.Err, timeout: a.Class.Rule == ruleAttemptTimeout}
+}
+
+// libraryDeadline is an attempt's error that passed a deadline of the
+// library's own (an attempt's Timeout, a call's MaxDuration), as a final
+// error unwraps to it: it matches [ErrAttemptTimeout] for a timeout,
+// never context.DeadlineExceeded, and everything else its error matches.
+type libraryDeadline struct {
+	err     error
+	timeout bool
+}
+
+func (e *libraryDeadline) Error() string { return e.err.Error() }
+
+func (e *libraryDeadline) Is(target error) bool {
+	switch target {
+	case context.DeadlineExceeded:
+		return false
+	case ErrAttemptTimeout:
+		return e.timeout
+	}
+	return errors.Is(e.err, target)
+}
+
+func (e *libraryDeadline) As(target any) bool { return errors.As(e.err, target) }
 
 // Is matches the sentinel of e's Reason, and failsafe-go's
 // retrypolicy.ErrExceeded for ReasonExhausted and circuitbreaker.ErrOpen for
@@ -289,6 +369,12 @@ func (e *PanicError) Unwrap() error {
 func (e *PanicError) Class() taxonomy.Class {
 	return taxonomy.Class{Kind: taxonomy.Programming, Rule: "panic"}
 }
+
+// The rules of the classes the pipeline gives by itself.
+const (
+	ruleAttemptTimeout = "attempt timeout"
+	ruleMaxDuration    = "max duration exceeded"
+)
 
 // canceledCause returns the caller's context error for the final error.
 func canceledCause(ctx context.Context) error {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net/url"
 	"testing"
 	"time"
 
@@ -49,25 +51,29 @@ func (classifiedNoUnwrap) Error() string         { return "classified" }
 func (classifiedNoUnwrap) Class() taxonomy.Class { return taxonomy.Class{Kind: taxonomy.Permanent} }
 
 // TestAttemptString: the type shown is the provider's, under this library's
-// transparent wrappers (evidence, forced classes, no-retry marks) but not
-// under wrappers that change the text.
+// transparent wrappers (evidence, forced classes, no-retry marks) and
+// fmt.Errorf's; the standard library's plain errors show no type.
 func TestAttemptString(t *testing.T) {
 	base := errors.New("boom")
 	for _, c := range []struct {
 		a    middleware.Attempt
 		want string
 	}{
-		{middleware.Attempt{Number: 1, Err: base}, "attempt 1: *errors.errorString: boom [unknown]"},
+		{middleware.Attempt{Number: 1, Err: base}, "attempt 1: boom [unknown]"},
 		{middleware.Attempt{Number: 2, Wait: 1500 * time.Microsecond, Err: base, Class: taxonomy.Class{Kind: taxonomy.Transient, Rule: "r"}},
-			"attempt 2 after 2ms: *errors.errorString: boom [transient, r]"},
+			"attempt 2 after 2ms: boom [transient, r]"},
 		{middleware.Attempt{Number: 3, Wait: 1}, "attempt 3 after 0s: <nil> [unknown]"},
 		{middleware.Attempt{Number: 1, Err: errors.New("")}, "attempt 1: *errors.errorString [unknown]"},
-		{middleware.Attempt{Number: 1, Err: taxonomy.WithEvidence(base, taxonomy.Evidence{Status: 503})}, "attempt 1: *errors.errorString: boom [unknown]"},
+		{middleware.Attempt{Number: 1, Err: taxonomy.WithEvidence(base, taxonomy.Evidence{Status: 503})}, "attempt 1: boom [unknown]"},
 		{middleware.Attempt{Number: 1, Err: taxonomy.WithClass(taxonomy.WithEvidence(base, taxonomy.Evidence{Status: 503}), taxonomy.Class{})},
-			"attempt 1: *errors.errorString: boom [unknown]"},
-		{middleware.Attempt{Number: 1, Err: middleware.Unretryable(base, "streamed")}, "attempt 1: *errors.errorString: boom [unknown]"},
-		{middleware.Attempt{Number: 1, Err: fmt.Errorf("%w", base)}, "attempt 1: *fmt.wrapError: boom [unknown]"},
-		{middleware.Attempt{Number: 1, Err: fmt.Errorf("call: %w", base)}, "attempt 1: *fmt.wrapError: call: boom [unknown]"},
+			"attempt 1: boom [unknown]"},
+		{middleware.Attempt{Number: 1, Err: middleware.Unretryable(base, "streamed")}, "attempt 1: boom [unknown]"},
+		{middleware.Attempt{Number: 1, Err: fmt.Errorf("%w", base)}, "attempt 1: boom [unknown]"},
+		{middleware.Attempt{Number: 1, Err: fmt.Errorf("call: %w", base)}, "attempt 1: call: boom [unknown]"},
+		{middleware.Attempt{Number: 1, Err: errors.Join(base, errors.New("two"))}, "attempt 1: boom\ntwo [unknown]"},
+		{middleware.Attempt{Number: 1, Err: context.DeadlineExceeded}, "attempt 1: context deadline exceeded [unknown]"},
+		{middleware.Attempt{Number: 1, Err: fmt.Errorf("openai: %w", &url.Error{Op: "Post", URL: "https://x", Err: io.EOF})},
+			"attempt 1: *url.Error: openai: Post \"https://x\": EOF [unknown]"},
 		{middleware.Attempt{Number: 1, Err: &middleware.PanicError{Value: base}}, "attempt 1: *middleware.PanicError: panic: boom [unknown]"},
 		{middleware.Attempt{Number: 1, Err: &middleware.PanicError{Value: 7}}, "attempt 1: *middleware.PanicError: panic: 7 [unknown]"},
 		{middleware.Attempt{Number: 1, Err: classifiedNoUnwrap{}}, "attempt 1: middleware_test.classifiedNoUnwrap: classified [unknown]"},
@@ -88,11 +94,11 @@ func TestErrorText(t *testing.T) {
 	}{
 		{middleware.Error{Reason: observe.ReasonPermanent}, "middleware: failed permanently"},
 		{middleware.Error{Target: "m", Reason: observe.ReasonExhausted, Attempts: []middleware.Attempt{a1}},
-			"middleware: m failed after 1 attempt: attempt 1: *errors.errorString: one [unknown]"},
+			"middleware: m failed after 1 attempt: attempt 1: one [unknown]"},
 		{middleware.Error{Target: "m", Reason: observe.ReasonExhausted, Attempts: []middleware.Attempt{a1, a2}},
-			"middleware: m failed after 2 attempts: attempt 1: *errors.errorString: one [unknown]; attempt 2 after 1s: *errors.errorString: two [unknown]"},
+			"middleware: m failed after 2 attempts: attempt 1: one [unknown]; attempt 2 after 1s: two [unknown]"},
 		{middleware.Error{Target: "m", Reason: observe.ReasonUnretryable, Detail: "streamed", Attempts: []middleware.Attempt{a1}},
-			"middleware: m stopped: not retryable (streamed): attempt 1: *errors.errorString: one [unknown]"},
+			"middleware: m stopped: not retryable (streamed): attempt 1: one [unknown]"},
 	} {
 		if got := c.e.Error(); got != c.want {
 			t.Errorf("got  %s\nwant %s", got, c.want)

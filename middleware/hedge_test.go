@@ -2,6 +2,7 @@ package middleware_test
 
 import (
 	"context"
+	"math"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -132,7 +133,7 @@ func TestHedgeNeedsTheBudget(t *testing.T) {
 		}, 0, "primary"},
 		{"no run", func(ctx context.Context) context.Context { return ctx }, 1, "hedge"},
 		{"unlimited budget", func(ctx context.Context) context.Context {
-			return run.New(ctx, run.RetryBudget(-1))
+			return run.New(ctx, run.RetryBudget(math.MaxInt))
 		}, 1, "hedge"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"github.com/failsafe-go/failsafe-go"
 
 	"github.com/resilientgo/resilient/breaker"
+	"github.com/resilientgo/resilient/internal/bound"
 	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/pool"
@@ -36,9 +37,21 @@ const (
 	DefaultMaxAbandoned = 256
 )
 
-// An Option configures a [Pipeline]. Options are applied in order; a later
-// option overrides an earlier one.
+// An Option configures a [Pipeline]. Options follow the rule of every
+// option of the library, stated on [github.com/resilientgo/resilient.Option]:
+// a later option overrides an earlier one that sets the same thing
+// ([NoBreaker] then [CircuitBreaker]: a breaker; [SingleAttempt] then
+// [MaxAttempts](3): three attempts); 0 allows none ([MaxAbandoned](0),
+// [MaxConcurrent](n, 0): no wait) or is refused where none cannot work (an
+// attempt count, a timeout, a breaker's threshold); a negative number is
+// refused; [Forever] is no time bound. An invalid value makes [New] fail
+// with an error naming the option.
 type Option func(*config)
+
+// Forever is the duration that never passes: a timeout of Forever is no
+// timeout at all (Timeout(Forever), MaxDuration(Forever), and the timeouts
+// of packages llms, tools, resilienthttp and resilienteino).
+const Forever = bound.Forever
 
 // hedging is what [Hedge] set: a pointer in config, so that "no hedging" is
 // nil rather than a zero delay to compare.
@@ -49,7 +62,8 @@ type hedging struct {
 
 type config struct {
 	maxAttempts    int
-	noRetries      bool
+	noRetries      bool           // SingleAttempt, for the kinds not in kindLater
+	kindLater      [numKinds]bool // set with KindAttempts after SingleAttempt
 	kindAttempts   [numKinds]int  // 0 = use maxAttempts
 	kindExplicit   [numKinds]bool // set with KindAttempts
 	baseDelay      time.Duration
@@ -126,7 +140,7 @@ func MaxAttempts(n int) Option {
 			c.errorf("MaxAttempts(%d): must be at least 1", n)
 			return
 		}
-		c.maxAttempts = n
+		c.maxAttempts, c.noRetries = n, false // it overrides an earlier SingleAttempt
 		// An explicit count replaces the per-kind defaults (not limits set
 		// with KindAttempts): MaxAttempts(1) means no retry at all.
 		for k, explicit := range c.kindExplicit {
@@ -137,16 +151,19 @@ func MaxAttempts(n int) Option {
 	}
 }
 
-// SingleAttempt makes every call a single attempt, whatever MaxAttempts and
-// KindAttempts say, before or after it: for targets whose repetition is
-// unsafe (package tools uses it for tools not marked safe to retry).
-// Default: retries on.
-func SingleAttempt() Option { return func(c *config) { c.noRetries = true } }
+// SingleAttempt makes every call a single attempt, whatever MaxAttempts
+// and KindAttempts said before it: for targets whose repetition is unsafe
+// (package tools gives it last, after the caller's options, for tools not
+// marked safe to retry). A later MaxAttempts overrides it, and a later
+// KindAttempts for its kind. Default: retries on.
+func SingleAttempt() Option {
+	return func(c *config) { c.noRetries, c.kindLater = true, [numKinds]bool{} }
+}
 
 // attemptsFor returns how many attempts in all a call may make when its
 // latest failure is of kind k.
 func (c *config) attemptsFor(k taxonomy.Kind) int {
-	if c.noRetries {
+	if c.noRetries && (int(k) >= len(c.kindLater) || !c.kindLater[k]) {
 		return 1
 	}
 	if n := c.kindAttempts[k]; n != 0 {
@@ -172,6 +189,7 @@ func KindAttempts(k taxonomy.Kind, n int) Option {
 			c.errorf("KindAttempts(%v, %d): must be at least 1", k, n)
 		} else {
 			c.kindAttempts[k], c.kindExplicit[k] = n, true
+			c.kindLater[k] = c.noRetries // it overrides an earlier SingleAttempt for k
 		}
 	}
 }
@@ -205,19 +223,19 @@ func RetryAfterCap(d time.Duration) Option {
 }
 
 // Timeout bounds each attempt with its own child context, so a hung
-// attempt becomes a transient failure and is retried. 0 disables it.
-// Default: 2 minutes ([DefaultTimeout]; raise it for long non-streaming
-// generations).
+// attempt becomes a transient failure and is retried. It must be positive;
+// [Forever] means no attempt timeout. Default: 2 minutes
+// ([DefaultTimeout]; raise it for long non-streaming generations).
 func Timeout(d time.Duration) Option {
-	return nonNegative("Timeout", d, func(c *config) *time.Duration { return &c.attemptTimeout })
+	return timeBound("Timeout", d, func(c *config) *time.Duration { return &c.attemptTimeout })
 }
 
-// MaxDuration bounds the whole call, waits included. A retry whose wait would
-// pass this deadline (or the caller's own) is not attempted: the call fails at
-// once with [observe.ReasonDeadline]. 0 means no bound beyond the caller's context.
-// Default: 0.
+// MaxDuration bounds the whole call, waits included. A retry whose wait
+// would pass this deadline (or the caller's own) is not attempted: the call
+// fails at once with [observe.ReasonDeadline]. It must be positive;
+// [Forever] is no bound beyond the caller's context. Default: none.
 func MaxDuration(d time.Duration) Option {
-	return nonNegative("MaxDuration", d, func(c *config) *time.Duration { return &c.maxDuration })
+	return timeBound("MaxDuration", d, func(c *config) *time.Duration { return &c.maxDuration })
 }
 
 // CircuitBreaker configures the pipeline's own circuit breaker: it opens
@@ -235,7 +253,9 @@ func CircuitBreaker(failures int, delay time.Duration) Option {
 			c.errorf("CircuitBreaker(%d, %v): need failures >= 1 and a positive delay", failures, delay)
 			return
 		}
-		c.breakerThresh, c.breakerDelay = failures, delay
+		// A breaker of the pipeline's own, whatever NoBreaker or UseBreaker
+		// said before.
+		c.breakerThresh, c.breakerDelay, c.breaker, c.breakerOff = failures, delay, nil, false
 	}
 }
 
@@ -344,14 +364,16 @@ func gate(o Option) Option {
 	}
 }
 
-// nonNegative sets the duration field picks, refusing a negative d.
-func nonNegative(name string, d time.Duration, field func(*config) *time.Duration) Option {
+// timeBound sets the duration field picks to d, a time bound: refusing a d
+// that is not positive, and keeping Forever as 0, none.
+func timeBound(name string, d time.Duration, field func(*config) *time.Duration) Option {
 	return func(c *config) {
-		if d < 0 {
-			c.errorf("%s(%v): must not be negative", name, d)
+		v, err := bound.Duration(name, d)
+		if err != nil {
+			c.errorf("%v", err)
 			return
 		}
-		*field(c) = d
+		*field(c) = v
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/failsafe-go/failsafe-go/retrypolicy"
 
 	"github.com/resilientgo/resilient/breaker"
+	"github.com/resilientgo/resilient/internal/redact"
 	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/pool"
@@ -245,12 +246,18 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 			Attempts: []Attempt{{Number: 1, Err: errZeroPipeline, Class: programming("zero value")}}}
 	}
 	c := &call[R]{p: p, caller: ctx, bounded: ctx, fn: fn, run: run.From(ctx)}
+	if err := c.run.Err(); err != nil {
+		// The run's limits cannot be honoured: nothing is sent.
+		return zero, &Error{Target: p.name, Reason: observe.ReasonPermanent, Detail: "invalid run options",
+			Attempts: []Attempt{{Number: 1, Err: err, Class: programming("invalid run options")}}}
+	}
 	c.attempts = c.held[:0]
 	var deadline time.Time // of the Deadline options, the soonest
 	for _, o := range opts {
 		if o.estimate != nil {
 			c.estimate = o.estimate
 		}
+		c.repairsOverflow = c.repairsOverflow || o.repairsOverflow
 		if o.returned != nil {
 			c.returned = o.returned
 		}
@@ -258,6 +265,7 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 			deadline = o.deadline
 		}
 	}
+	c.given = deadline
 	if p.pool != nil {
 		c.rt = p.pool.Route(ctx)
 	}
@@ -344,8 +352,13 @@ type call[R any] struct {
 	// estimate is set by the Request option: the attempts are requests,
 	// counted by the run.
 	estimate func(ctx context.Context, s State) int
+	// repairsOverflow is set by the RepairsOverflow option.
+	repairsOverflow bool
 	// returned is set by the Returned option.
 	returned func(taken bool)
+	// given is the soonest deadline of the Deadline options: a deadline
+	// of the caller's, as its context's would be.
+	given time.Time
 
 	own   bool      // the pipeline started the logical call (no adapter did)
 	start time.Time // when, if own
@@ -355,8 +368,9 @@ type call[R any] struct {
 	held     [1]Attempt // attempts' first backing array: most calls make one attempt
 	first    runner[R]  // the first attempt's runner
 	nextWait time.Duration
-	ok       bool // an attempt succeeded
-	result   R    // the first successful attempt's result
+	retrying *retrying // the retry decided, reported when it starts
+	ok       bool      // an attempt succeeded
+	result   R         // the first successful attempt's result
 }
 
 func (c *call[R]) succeeded() (bool, R) {
@@ -369,6 +383,13 @@ func (c *call[R]) count() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.attempts)
+}
+
+// retrying is a retry decided and not started yet: its event, and the
+// failure it retries.
+type retrying struct {
+	event observe.RetryScheduled
+	err   error
 }
 
 // retry makes the call's attempts as failsafe-go's retry policy, built in
@@ -462,8 +483,17 @@ func (c *call[R]) try(parent context.Context, hedge bool) (R, error) {
 		prev = c.attempts[number-2]
 	}
 	c.attempts = append(c.attempts, Attempt{Number: number, Wait: wait})
+	retrying := c.retrying
+	if !hedge {
+		c.retrying = nil
+	}
 	c.mu.Unlock()
 	c.run.AddWaited(wait)
+	if retrying != nil && !hedge {
+		// The retry goes out now: report it, and not before, so that a
+		// retry the caller's end or a deadline prevented is never reported.
+		p.obs.Report(c.caller, retrying.event, retrying.err)
+	}
 
 	if hedge {
 		if !c.run.TryRetry() {
@@ -793,10 +823,10 @@ func (c *call[R]) classify(err error, timedOut bool, attemptParent context.Conte
 		return taxonomy.Class{Kind: taxonomy.Canceled, Rule: "caller canceled"}
 	}
 	if c.expired() {
-		return taxonomy.Class{Kind: taxonomy.Transient, Rule: "max duration exceeded"}
+		return taxonomy.Class{Kind: taxonomy.Transient, Rule: ruleMaxDuration}
 	}
 	if timedOut {
-		return taxonomy.Class{Kind: taxonomy.Transient, Rule: "attempt timeout"}
+		return taxonomy.Class{Kind: taxonomy.Transient, Rule: ruleAttemptTimeout}
 	}
 	if attemptParent.Err() != nil {
 		// A hedge won and canceled this attempt: it says nothing about the target.
@@ -811,6 +841,11 @@ func (c *call[R]) userClassify(err error) (class taxonomy.Class) {
 	defer func() {
 		if v := recover(); v != nil {
 			class = taxonomy.Class{Kind: taxonomy.Programming, Rule: fmt.Sprintf("classifier panicked: %v", v)}
+		}
+		if len(class.Rule) > redact.MaxText {
+			// A rule travels to every event, log line and span: a few
+			// words, or bounded.
+			class.Rule = redact.Keep(class.Rule, nil)
 		}
 	}()
 	return c.p.cfg.classifier.Classify(err)
@@ -839,23 +874,23 @@ func healthOf(class taxonomy.Class, err error) breaker.Outcome {
 
 // conclude records the attempt and returns the error the retry policy sees.
 func (c *call[R]) conclude(number int, elapsed time.Duration, err error, class taxonomy.Class, d *decision) error {
+	obs := c.p.obs
 	c.mu.Lock()
 	a := &c.attempts[number-1]
 	a.Duration, a.Err, a.Class = elapsed, err, class
-	if d.retry {
-		c.nextWait = d.wait
-	}
 	target := c.p.name
 	if a.Target != "" {
 		target = a.Target // the member of a pool the attempt went to
 	}
-	c.mu.Unlock()
-	if obs := c.p.obs; obs.Active() {
-		if d.retry {
-			obs.Report(c.caller, observe.RetryScheduled{Target: target, Attempt: number, Wait: d.wait, Source: d.source, Class: class}, err)
-		} else if d.refused {
-			obs.Observe(c.caller, observe.Refusal{Target: target, Reason: d.reason})
+	if d.retry {
+		c.nextWait = d.wait
+		if obs.Active() { // reported when the retry starts
+			c.retrying = &retrying{event: observe.RetryScheduled{Target: target, Attempt: number, Wait: d.wait, Source: d.source, Class: class}, err: err}
 		}
+	}
+	c.mu.Unlock()
+	if d.refused && obs.Active() {
+		obs.Observe(c.caller, observe.Refusal{Target: target, Reason: d.reason})
 	}
 	d.err = err
 	return d
@@ -873,6 +908,11 @@ func (c *call[R]) finish(err error) error {
 	}
 	c.mu.Unlock()
 
+	for i := range attempts {
+		// Rendered once: a provider's error text may be huge, and Error
+		// may be called many times.
+		attempts[i].text = describe(attempts[i].Err)
+	}
 	final := &Error{Target: p.name, Attempts: attempts}
 	d := decisionOf(err)
 	if c.caller.Err() != nil {
@@ -883,6 +923,11 @@ func (c *call[R]) finish(err error) error {
 		final.cause = canceledCause(c.caller)
 	} else if c.expired() && (d == nil || d.retry) {
 		final.Reason, final.Detail = observe.ReasonDeadline, c.expiry()
+		if !c.given.IsZero() && !time.Now().Before(c.given) {
+			// The caller's deadline given with Deadline passed, as its
+			// context's would have.
+			final.cause = context.DeadlineExceeded
+		}
 	} else if d != nil {
 		if inner := d.inner; inner != nil && len(attempts) == 1 {
 			// An inner layer of this library already decided: pass its
@@ -894,13 +939,16 @@ func (c *call[R]) finish(err error) error {
 			return inner
 		}
 		final.Reason, final.Detail = d.reason, d.detail
+		if d.callerDeadline {
+			final.cause = context.DeadlineExceeded
+		}
 	} else {
 		// A failsafe policy added with Policies rejected the attempt.
 		final.Reason = observe.ReasonRejected
 		final.Attempts = append(final.Attempts, Attempt{Number: len(attempts) + 1, Err: err,
 			Class: taxonomy.Class{Kind: taxonomy.Unknown, Rule: "rejected by a policy"}})
 	}
-	if p.obs.Active() {
+	if p.obs.Active() && !(c.repairsOverflow && final.Reason == observe.ReasonContextOverflow) {
 		p.obs.Report(c.caller, observe.GaveUp{Target: p.name, Reason: final.Reason, Attempts: len(final.Attempts),
 			Class: final.Class()}, final.Last())
 	}

@@ -419,9 +419,9 @@ func TestFinalErrorIsDiagnosable(t *testing.T) {
 		text := err.Error()
 		for _, want := range []string{
 			"middleware: test-target failed after 3 attempts",
-			"attempt 1: *errors.errorString: anthropic: failed to create message: API returned unexpected status code: 529: Overloaded [overloaded, status 529]",
+			"attempt 1: anthropic: failed to create message: API returned unexpected status code: 529: Overloaded [overloaded, status 529]",
 			"attempt 2 after ",
-			"attempt 3 after 2s: *errors.errorString: API returned unexpected status code: 500 [transient, status 500]",
+			"attempt 3 after 2s: API returned unexpected status code: 500 [transient, status 500]",
 		} {
 			if !strings.Contains(text, want) {
 				t.Errorf("error text %q lacks %q", text, want)
@@ -448,7 +448,7 @@ func TestNoRetry(t *testing.T) {
 		if s.count() != 1 || e.Reason != observe.ReasonUnretryable || e.Detail != "output already streamed" {
 			t.Errorf("got %v after %d calls, want not retryable after 1", err, s.count())
 		}
-		if !strings.Contains(err.Error(), "*errors.errorString: API returned unexpected status code: 500") {
+		if !strings.Contains(err.Error(), "attempt 1: API returned unexpected status code: 500") {
 			t.Errorf("error text hides the provider's: %v", err)
 		}
 	})
@@ -557,7 +557,7 @@ func TestEventsAreLogged(t *testing.T) {
 		p := mustPipeline(t, middleware.Logger(logs.Logger()), middleware.CircuitBreaker(2, time.Minute), middleware.MaxAttempts(5))
 		_, _ = p.Do(t.Context(), newScript(fails(retryAfter(err429, time.Second)), fails(err500), fails(err500)).fn)
 		for _, want := range []string{
-			`level=WARN msg="retry scheduled" target=test-target attempt=1 kind=rate_limited rule="status 429" delay=1s`,
+			`level=WARN msg=retrying target=test-target attempt=1 kind=rate_limited rule="status 429" delay=1s`,
 			`level=WARN msg="circuit opened" target=test-target from=closed to=open`,
 			`level=WARN msg="gave up" target=test-target reason=circuit_open attempts=4 kind=overloaded rule="circuit open"`,
 		} {
@@ -782,17 +782,30 @@ func TestPoliciesOfTheWrongResultType(t *testing.T) {
 	}
 }
 
-func TestNoRetriesOverridesEveryLimit(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		p := mustPipeline(t, middleware.KindAttempts(taxonomy.RateLimited, 6), middleware.SingleAttempt(), middleware.MaxAttempts(4))
-		for _, err := range []error{err429, err500, errUnknown} {
-			s := newScript(fails(err))
-			_, _ = p.Do(t.Context(), s.fn)
-			if s.count() != 1 {
-				t.Errorf("%v: got %d calls, want 1", err, s.count())
+// TestSingleAttemptInItsPlace: SingleAttempt overrides the attempt counts
+// given before it, and is overridden by those given after it, as every
+// option is.
+func TestSingleAttemptInItsPlace(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		opts  []middleware.Option
+		calls [3]int // for a 429, a 500, an unknown failure
+	}{
+		{"after KindAttempts and MaxAttempts", []middleware.Option{middleware.KindAttempts(taxonomy.RateLimited, 6), middleware.MaxAttempts(4), middleware.SingleAttempt()}, [3]int{1, 1, 1}},
+		{"before MaxAttempts", []middleware.Option{middleware.KindAttempts(taxonomy.RateLimited, 6), middleware.SingleAttempt(), middleware.MaxAttempts(4)}, [3]int{6, 4, 4}},
+		{"before KindAttempts", []middleware.Option{middleware.SingleAttempt(), middleware.KindAttempts(taxonomy.RateLimited, 3)}, [3]int{3, 1, 1}},
+	} {
+		synctest.Test(t, func(t *testing.T) {
+			p := mustPipeline(t, c.opts...)
+			for i, err := range []error{err429, err500, errUnknown} {
+				s := newScript(fails(err))
+				_, _ = p.Do(t.Context(), s.fn)
+				if s.count() != c.calls[i] {
+					t.Errorf("%s: %v: got %d calls, want %d", c.name, err, s.count(), c.calls[i])
+				}
 			}
-		}
-	})
+		})
+	}
 }
 
 func TestZeroRunHasTheDefaultBudget(t *testing.T) {

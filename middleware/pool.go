@@ -143,6 +143,13 @@ func Weight(n int) Option {
 	})
 }
 
+// Unpooled says that the options before it, a pool member's guards (see
+// [Member]), guard a target used outside any pool: their limits and
+// breaker apply to it, and the [Weight] they set, a share of a pool's
+// traffic, has nothing to weigh against and is dropped. Package llms adds
+// it after the guards of a member used as a model or a fallback.
+func Unpooled() Option { return func(c *config) { c.weight = 0 } }
+
 // newPool builds the pool of a pipeline from cfg's members, their
 // breakers reporting to obs.
 func newPool(cfg *config, obs observe.Observers) (*pool.Pool, error) {

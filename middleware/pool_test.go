@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -438,7 +439,7 @@ func TestPoolStrategies(t *testing.T) {
 func TestPoolSticky(t *testing.T) {
 	f := newFleet(newScript(succeeds("a")), newScript(succeeds("b")), newScript(succeeds("c")))
 	p := mustPool(t, members(3, middleware.CircuitBreaker(1, time.Hour)))
-	ctx := run.New(t.Context(), run.RetryBudget(-1))
+	ctx := run.New(t.Context(), run.RetryBudget(math.MaxInt))
 	other := run.New(t.Context())
 	for range 3 {
 		if _, err := p.Do(ctx, f.fn); err != nil {
@@ -683,9 +684,9 @@ func TestPoolEventsAreLogged(t *testing.T) {
 		_, err := p.Do(t.Context(), f.fn)
 		for _, want := range []string{
 			`level=INFO msg="cooling down" target=m0 delay=5s`,
-			`level=WARN msg="retry scheduled" target=m0 attempt=1 kind=rate_limited rule="status 429" delay=0s`,
+			`level=WARN msg=retrying target=m0 attempt=1 kind=rate_limited rule="status 429" delay=0s`,
 			`level=WARN msg="circuit opened" target=m1 from=closed to=open`,
-			`level=WARN msg="retry scheduled" target=m1 attempt=2 kind=overloaded rule="status 503" delay=0s`,
+			`level=WARN msg=retrying target=m1 attempt=2 kind=overloaded rule="status 503" delay=0s`,
 			`level=WARN msg="gave up" target=test-target reason=exhausted attempts=3`,
 		} {
 			if !strings.Contains(logs.String(), want) {

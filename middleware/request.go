@@ -11,14 +11,16 @@ import (
 // CallOption configures one call of a [Pipeline], given to [Pipeline.Do] or
 // [Pipeline.DoHedged]. The zero CallOption changes nothing.
 type CallOption struct {
-	estimate func(ctx context.Context, s State) int
-	deadline time.Time
-	returned func(taken bool)
+	estimate        func(ctx context.Context, s State) int
+	repairsOverflow bool
+	deadline        time.Time
+	returned        func(taken bool)
 }
 
 // Deadline bounds the call at t, as a deadline of the caller's context
 // would: every attempt's context ends by t, no retry waits past it, and a
-// call whose attempt ends at t stops with [observe.ReasonDeadline]. Unlike
+// call whose attempt ends at t stops with [observe.ReasonDeadline], its
+// error matching context.DeadlineExceeded as for the caller's own. Unlike
 // a context made with context.WithDeadline, it costs no context and no
 // timer of its own when the pipeline has no gate that waits (no
 // [RateLimit], [MaxConcurrent] or [Members]) and the call is not hedged:
@@ -44,6 +46,14 @@ func Deadline(t time.Time) CallOption {
 func Returned(f func(taken bool)) CallOption {
 	return CallOption{returned: f}
 }
+
+// RepairsOverflow is for a caller that repairs a context overflow itself
+// once the call stops for one ([observe.ReasonContextOverflow]), as package
+// llms splits an embeddings batch too large in two: the pipeline does not
+// report such an end as an [observe.GaveUp] (nor log "gave up"), since the
+// work goes on; the caller reports what it does instead, and the give-up
+// when it cannot repair.
+func RepairsOverflow() CallOption { return CallOption{repairsOverflow: true} }
 
 // Request makes each attempt of the call a request to a model, counted by
 // the run in the call's context (see [run.Run.StartRequest]) before the attempt

@@ -13,9 +13,10 @@ import (
 //
 // The lines, by message:
 //
-//	"retry scheduled"          WARN  target, attempt, kind, rule, delay, err
+//	"retrying"                 WARN  target, attempt, kind, rule, delay, err   as the retry starts
 //	"recovered"                INFO  target, attempts
 //	"gave up"                  WARN  target, reason, attempts, kind, rule, err
+//	"run limit reached"        WARN  target, reason, attempts, err   a run's usage limit stopped the call
 //	"inner layer gave up"      DEBUG target, reason
 //	"panic recovered"          ERROR target, attempt, err, stack
 //	"attempt abandoned"        WARN  target, attempt, kind, rule
@@ -118,7 +119,7 @@ func (o logObserver) observeError(ctx context.Context, e Event, err error) {
 	l := o.l
 	switch e := e.(type) {
 	case RetryScheduled:
-		l.LogAttrs(ctx, slog.LevelWarn, "retry scheduled",
+		l.LogAttrs(ctx, slog.LevelWarn, "retrying",
 			slog.String(KeyTarget, e.Target), slog.Int(KeyAttempt, e.Attempt),
 			slog.String(KeyKind, e.Class.Kind.String()), slog.String(KeyRule, e.Class.Rule),
 			slog.Duration(KeyDelay, e.Wait), errAttr(err))
@@ -129,6 +130,14 @@ func (o logObserver) observeError(ctx context.Context, e Event, err error) {
 		if e.PassedThrough {
 			l.LogAttrs(ctx, slog.LevelDebug, "inner layer gave up",
 				slog.String(KeyTarget, e.Target), slog.String(KeyReason, e.Reason.String()))
+			return
+		}
+		if e.Reason == ReasonUsageLimit {
+			// Nothing failed: the run's own limit stopped the call, and the
+			// class of its refusal (canceled) is no failure's kind.
+			l.LogAttrs(ctx, slog.LevelWarn, "run limit reached",
+				slog.String(KeyTarget, e.Target), slog.String(KeyReason, e.Reason.String()),
+				slog.Int(KeyAttempts, e.Attempts), errAttr(err))
 			return
 		}
 		l.LogAttrs(ctx, slog.LevelWarn, "gave up",

@@ -25,10 +25,12 @@ func TestLogLines(t *testing.T) {
 		want string // "" for no line
 	}{
 		{observe.RetryScheduled{Target: "m", Attempt: 1, Wait: time.Second, Class: class}, boom,
-			`level=WARN msg="retry scheduled" target=m attempt=1 kind=transient rule="status 500" delay=1s err=boom`},
+			`level=WARN msg=retrying target=m attempt=1 kind=transient rule="status 500" delay=1s err=boom`},
 		{observe.Recovered{Target: "m", Attempts: 2}, nil, `level=INFO msg=recovered target=m attempts=2`},
 		{observe.GaveUp{Target: "m", Reason: observe.ReasonExhausted, Attempts: 3, Class: class}, nil,
 			`level=WARN msg="gave up" target=m reason=exhausted attempts=3 kind=transient rule="status 500"`},
+		{observe.GaveUp{Target: "m", Reason: observe.ReasonUsageLimit, Attempts: 2, Class: taxonomy.Class{Kind: taxonomy.Canceled, Rule: "usage limit"}}, boom,
+			`level=WARN msg="run limit reached" target=m reason=usage_limit attempts=2 err=boom`},
 		{observe.GaveUp{Target: "m", Reason: observe.ReasonCircuitOpen, PassedThrough: true}, boom,
 			`level=DEBUG msg="inner layer gave up" target=m reason=circuit_open`},
 		{observe.AttemptEnd{Target: "m", Attempt: 2, Failed: true, Class: class, Abandoned: true}, boom,

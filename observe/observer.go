@@ -128,7 +128,9 @@ type LateResult struct {
 	Failed  bool // the late result was an error (or a panic)
 }
 
-// RetryScheduled reports that a failed attempt will be retried after Wait.
+// RetryScheduled reports that a failed attempt is being retried: it is sent
+// when the retry starts, after Wait, so never for a retry that did not go
+// out (the caller gave up, or a deadline passed, during the wait).
 type RetryScheduled struct {
 	Target  string
 	Attempt int // the attempt that failed

@@ -1,6 +1,7 @@
 package resilienteino
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 	"github.com/resilientgo/resilient/internal/chatcall"
 	"github.com/resilientgo/resilient/internal/inspect"
 	"github.com/resilientgo/resilient/internal/reply"
+	"github.com/resilientgo/resilient/internal/sat"
 	"github.com/resilientgo/resilient/internal/wire"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
@@ -160,11 +162,11 @@ func (c *core) buildPipelines(extra ...middleware.Option) error {
 		common = append(common, middleware.KindAttempts(taxonomy.ContextOverflow, 2))
 	}
 	var err error
-	first := append([]middleware.Option{middleware.Timeout(c.cfg.attemptTimeout)}, common...)
+	first := append([]middleware.Option{middleware.Timeout(cmp.Or(c.cfg.attemptTimeout, middleware.Forever))}, common...)
 	if c.pipe, err = middleware.New[*schema.Message](c.name, append(first, extra...)...); err != nil {
 		return fmt.Errorf("resilienteino: %w", err)
 	}
-	streamOpts := append(common, middleware.Timeout(c.cfg.streamTimeout))
+	streamOpts := append(common, middleware.Timeout(cmp.Or(c.cfg.streamTimeout, middleware.Forever)))
 	if b := c.pipe.Breaker(); b != nil {
 		streamOpts = append(streamOpts, middleware.UseBreaker(b))
 	}
@@ -434,8 +436,8 @@ func (c *modelCall) current() []*schema.Message {
 func (c *modelCall) addUsage(ctx context.Context, msg *schema.Message) {
 	in, out := usageOf(msg)
 	run.From(ctx).AddTokens(in, out)
-	c.input.Add(int64(in))
-	c.output.Add(int64(out))
+	sat.AddInt64(&c.input, int64(in))
+	sat.AddInt64(&c.output, int64(out))
 }
 
 // usageOf returns the input and output tokens msg reports.

@@ -10,6 +10,7 @@ import (
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/resilientgo/resilient/internal/bound"
 	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
@@ -25,8 +26,9 @@ const (
 	DefaultStreamIdleTimeout = time.Minute
 )
 
-// A ModelOption configures [Model] (and the models of a [Handler]). Options
-// are applied in order; a later one overrides an earlier one.
+// A ModelOption configures [Model] (and the models of a [Handler]).
+// Options follow the rule of every option of the library, stated on
+// [github.com/resilientgo/resilient.Option].
 type ModelOption interface {
 	HandlerOption
 	applyModel(*modelConfig)
@@ -181,11 +183,12 @@ func Logger(l *slog.Logger) Option {
 func Timeout(d time.Duration) Option {
 	return Option{
 		model: func(c *modelConfig) {
-			if d < 0 {
-				c.errorf("Timeout(%v): must not be negative", d)
+			v, err := bound.Duration("Timeout", d)
+			if err != nil {
+				c.errorf("%v", err)
 				return
 			}
-			c.attemptTimeout = d
+			c.attemptTimeout = v
 		},
 		tool: func(c *toolConfig) { c.tools = append(c.tools, tools.Timeout(d)) },
 	}
@@ -248,34 +251,36 @@ func Compaction(cp Compactor) ModelOption {
 // Default: compaction on.
 func NoCompaction() ModelOption { return modelOnly(func(c *modelConfig) { c.compactor = nil }) }
 
-// StreamTimeout bounds each streaming attempt as a whole. 0 disables it.
-// Default: 0 (streams are bounded by [FirstChunkTimeout] and
+// StreamTimeout bounds each streaming attempt as a whole. It must be
+// positive. Default: none (streams are bounded by [FirstChunkTimeout] and
 // [StreamIdleTimeout] instead, so that a long, lively stream is not cut).
 func StreamTimeout(d time.Duration) ModelOption {
 	return durationOption("StreamTimeout", d, func(c *modelConfig) *time.Duration { return &c.streamTimeout })
 }
 
 // FirstChunkTimeout ends a streaming attempt whose first chunk has not
-// arrived in time, as a transient failure. 0 disables it. Default: 2 min
+// arrived in time, as a transient failure. It must be positive;
+// middleware.Forever means none. Default: 2 min
 // ([DefaultFirstChunkTimeout]).
 func FirstChunkTimeout(d time.Duration) ModelOption {
 	return durationOption("FirstChunkTimeout", d, func(c *modelConfig) *time.Duration { return &c.firstChunk })
 }
 
 // StreamIdleTimeout ends a streaming attempt that delivered no chunk for d,
-// as a transient failure. 0 disables it. Default: 1 min
-// ([DefaultStreamIdleTimeout]).
+// as a transient failure. It must be positive; middleware.Forever means
+// none. Default: 1 min ([DefaultStreamIdleTimeout]).
 func StreamIdleTimeout(d time.Duration) ModelOption {
 	return durationOption("StreamIdleTimeout", d, func(c *modelConfig) *time.Duration { return &c.idle })
 }
 
 func durationOption(name string, d time.Duration, field func(*modelConfig) *time.Duration) ModelOption {
 	return modelOnly(func(c *modelConfig) {
-		if d < 0 {
-			c.errorf("%s(%v): must not be negative", name, d)
+		v, err := bound.Duration(name, d)
+		if err != nil {
+			c.errorf("%v", err)
 			return
 		}
-		*field(c) = d
+		*field(c) = v
 	})
 }
 

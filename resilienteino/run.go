@@ -22,24 +22,28 @@ func NewRun(ctx context.Context, opts ...RunOption) context.Context {
 }
 
 // RetryBudget caps the retries of every model and tool call of the run
-// together. Default: 10.
+// together. 0 allows none, math.MaxInt is no limit; it must not be
+// negative. Default: 10.
 func RetryBudget(n int) RunOption { return run.RetryBudget(n) }
 
 // RepeatLimit stops the run as stuck when one tool is called with the same
-// input more than n times. Default: 3.
+// input more than n times. It must be at least 1; math.MaxInt turns the
+// check off. Default: 3.
 func RepeatLimit(n int) RunOption { return tools.RepeatLimit(n) }
 
 // TokenBudget limits the run to n tokens, input and output together, as
-// the providers report them (schema.Message's ResponseMeta.Usage). Default:
-// no limit.
+// the providers report them (schema.Message's ResponseMeta.Usage). 0
+// allows none; it must not be negative. Default: no limit.
 func TokenBudget(n int) RunOption { return run.TokenBudget(n) }
 
 // RequestLimit limits the run to n requests to models, failed ones and
-// retries included. Default: no limit.
+// retries included. 0 allows none; it must not be negative. Default: no
+// limit.
 func RequestLimit(n int) RunOption { return run.RequestLimit(n) }
 
 // ToolCallLimit limits the run to n tool calls; the call over the limit
-// ends the run as a taxonomy.FatalToolError does. Default: no limit.
+// ends the run as a taxonomy.FatalToolError does. 0 allows none; it must
+// not be negative. Default: no limit.
 func ToolCallLimit(n int) RunOption { return run.ToolCallLimit(n) }
 
 // Usage is what a run has used so far: requests to models (failed ones

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/resilientgo/resilient/internal/redact"
+	"github.com/resilientgo/resilient/internal/sat"
 	"github.com/resilientgo/resilient/internal/wire"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
@@ -308,8 +310,8 @@ func (c *call) release(actx context.Context, resp *http.Response, held []byte, l
 func (c *call) addTokens(u usage) {
 	c.run.AddTokens(u.input, u.output)
 	c.mu.Lock()
-	c.tokens.input += u.input
-	c.tokens.output += u.output
+	c.tokens.input = sat.Add(c.tokens.input, u.input)
+	c.tokens.output = sat.Add(c.tokens.output, u.output)
 	c.mu.Unlock()
 }
 
@@ -401,12 +403,14 @@ func (c *core) noResponse(req *http.Request, err error, viaMiddleware bool) (*ht
 	if !viaMiddleware && !stainless {
 		return nil, err
 	}
-	reason := "failed"
+	reason, text := "failed", ""
 	var final *middleware.Error
 	if errors.As(err, &final) {
-		reason = final.Reason.String()
+		reason, text = final.Reason.String(), err.Error() // each attempt's text redacted and bounded
+	} else {
+		text = redact.Keep(err.Error(), nil)
 	}
-	body := marshalError(reason, err.Error())
+	body := marshalError(reason, text)
 	resp := &http.Response{
 		Status: "502 Bad Gateway", StatusCode: http.StatusBadGateway,
 		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,

@@ -224,11 +224,20 @@ func TestAnthropicStreamErrorAfterItsPreamble(t *testing.T) {
 }
 
 func TestInvalidOptions(t *testing.T) {
-	rt := resilienthttp.Transport(nil, resilienthttp.MaxAttempts(0), resilienthttp.StreamIdleTimeout(-1))
+	rt := resilienthttp.Transport(nil, resilienthttp.MaxAttempts(0), resilienthttp.StreamIdleTimeout(-1),
+		resilienthttp.StreamIdleTimeout(0), resilienthttp.Timeout(0))
 	req, _ := http.NewRequest(http.MethodPost, "http://127.0.0.1:1/v1/chat/completions", strings.NewReader("{}"))
 	_, err := rt.RoundTrip(req)
-	if err == nil || !strings.Contains(err.Error(), "MaxAttempts(0)") || !strings.Contains(err.Error(), "StreamIdleTimeout(-1ns)") {
-		t.Errorf("got %v, want both problems named", err)
+	for _, want := range []string{"MaxAttempts(0)", "StreamIdleTimeout(-1ns)", "StreamIdleTimeout(0s): must be positive", "Timeout(0s): must be positive"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("got %v, want %q named", err, want)
+		}
+	}
+	// Forever is no bound, accepted.
+	rt = resilienthttp.Transport(nil, resilienthttp.MaxAttempts(1), resilienthttp.StreamIdleTimeout(middleware.Forever), resilienthttp.Timeout(middleware.Forever))
+	req, _ = http.NewRequest(http.MethodPost, "http://127.0.0.1:1/v1/chat/completions", strings.NewReader("{}"))
+	if _, err := rt.RoundTrip(req); err == nil || strings.Contains(err.Error(), "must be positive") {
+		t.Errorf("Forever: got %v, want the request sent (and refused by the closed port)", err)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	timebound "github.com/resilientgo/resilient/internal/bound"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 )
@@ -37,6 +38,8 @@ const (
 )
 
 // An Option configures [Middleware] and [Transport].
+// Options follow the rule of every option of the library, stated on
+// [github.com/resilientgo/resilient.Option].
 type Option func(*config)
 
 type config struct {
@@ -98,21 +101,23 @@ func CircuitBreaker(failures int, delay time.Duration) Option {
 // Timeout bounds each attempt: from the request until the response is in
 // hand, which is its whole body for a response that is not a stream, and
 // its first event with content for a stream. A hung attempt is a transient
-// failure and is retried. 0 disables it. Default: 2 min
-// ([middleware.DefaultTimeout]).
+// failure and is retried. It must be positive; middleware.Forever means
+// none. Default: 2 min ([middleware.DefaultTimeout]).
 func Timeout(d time.Duration) Option { return Pipeline(middleware.Timeout(d)) }
 
 // StreamIdleTimeout bounds the gap between two reads of a stream handed to
 // the SDK: a stream that stalls longer ends with an error wrapping
-// [ErrStreamIdle]. It cannot be retried: the SDK has read part of it. 0
-// disables it. Default: 1 min ([DefaultStreamIdleTimeout]).
+// [ErrStreamIdle]. It cannot be retried: the SDK has read part of it. It
+// must be positive; middleware.Forever means none. Default: 1 min
+// ([DefaultStreamIdleTimeout]).
 func StreamIdleTimeout(d time.Duration) Option {
 	return func(c *config) {
-		if d < 0 {
-			c.errorf("StreamIdleTimeout(%v): must not be negative", d)
+		v, err := timebound.Duration("StreamIdleTimeout", d)
+		if err != nil {
+			c.errorf("%v", err)
 			return
 		}
-		c.idle = d
+		c.idle = v
 	}
 }
 

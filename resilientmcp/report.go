@@ -6,8 +6,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/resilientgo/resilient/internal/redact"
 	"github.com/resilientgo/resilient/observe"
-	"github.com/resilientgo/resilient/tools"
 )
 
 // notifier reports what servers send besides results to observers, one
@@ -28,7 +28,7 @@ func serverText(s string) error {
 	if s == "" {
 		return nil
 	}
-	return textError(tools.Redact(s))
+	return textError(redact.Keep(s, nil))
 }
 
 type textError string
@@ -37,7 +37,7 @@ func (e textError) Error() string { return string(e) }
 
 // reporter writes what happens to the sessions of the tools of one Tools
 // call to the logger of [Logger], one method per report. Errors are
-// redacted (tools.Redact) first. The lines, by message:
+// redacted and bounded (as the library's logs are) first. The lines, by message:
 //
 //	"mcp session lost"           WARN  server, err
 //	"mcp session replaced"       INFO  server
@@ -75,5 +75,5 @@ func (r *reporter) schemaUnusable(ctx context.Context, tool string, err error) {
 }
 
 func errAttr(err error) slog.Attr {
-	return slog.String(observe.KeyError, tools.Redact(err.Error()))
+	return slog.String(observe.KeyError, redact.Keep(err.Error(), nil))
 }

@@ -195,12 +195,15 @@ func (o *Observer) observeBreakers(_ context.Context, obs metric.Observer) error
 
 // failureType is the error.type of a call that was not answered, "" for
 // one that was: the failure's kind for a model call or a pipeline, the
-// reason for a tool call (a tool error, an internal failure, a timeout...).
+// reason for a tool call (a tool error, an internal failure, a timeout...)
+// and for a call a run's usage limit stopped.
 func failureType(e observe.CallEnd) string {
 	switch {
 	case e.Reason.Answered():
 		return ""
-	case e.Target.Operation == observe.OperationExecuteTool:
+	case e.Target.Operation == observe.OperationExecuteTool, e.Reason == observe.ReasonUsageLimit:
+		// A run's limit stopped a model call: nothing failed, and the
+		// class of the refusal (canceled) would say the caller gave up.
 		return e.Reason.String()
 	}
 	return e.Class.Kind.String()

@@ -3,6 +3,9 @@ package resilientotel_test
 import (
 	"context"
 	"errors"
+	"log"
+	"strings"
+	"sync"
 	"testing"
 
 	"go.opentelemetry.io/otel"
@@ -189,5 +192,39 @@ func TestTwoObservers(t *testing.T) {
 		if got := h.children(calls[0]); len(got) != 1 || got[0].Name != "resilient.attempt" {
 			t.Errorf("observer %d: children %v, want its attempt", i+1, got.Snapshots())
 		}
+	}
+}
+
+// MaxBreakers follows the rule of every option: 0 allows none, a later
+// value overrides an earlier one, and a negative one is refused, handed to
+// otel.Handle, the default kept.
+func TestMaxBreakersRule(t *testing.T) {
+	change := func(h *harness, name string) {
+		h.obs.Observe(t.Context(), observe.BreakerChange{Target: name, From: observe.BreakerClosed, To: observe.BreakerOpen})
+	}
+	h := newHarness(t, resilientotel.MaxBreakers(5), resilientotel.MaxBreakers(0))
+	change(h, "a")
+	if got := byAttrs(h.metrics(t), "resilient.breaker.state"); len(got) != 0 {
+		t.Errorf("MaxBreakers(0): the gauge reports %v, want none", got)
+	}
+	var (
+		mu      sync.Mutex
+		handled []error
+	)
+	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		handled = append(handled, err)
+	}))
+	defer otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) { log.Print(err) })) // as otel's default
+	h = newHarness(t, resilientotel.MaxBreakers(-1))
+	mu.Lock()
+	defer mu.Unlock()
+	if len(handled) != 1 || !strings.Contains(handled[0].Error(), "MaxBreakers(-1): must not be negative") {
+		t.Errorf("MaxBreakers(-1): otel.Handle got %v, want the refusal", handled)
+	}
+	change(h, "a")
+	if got := byAttrs(h.metrics(t), "resilient.breaker.state"); len(got) != 1 {
+		t.Errorf("MaxBreakers(-1): the gauge reports %v, want the default's room", got)
 	}
 }

@@ -1,6 +1,9 @@
 package resilientotel
 
 import (
+	"fmt"
+
+	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 )
@@ -9,8 +12,9 @@ import (
 // resilient.breaker.state gauge reports at most (see [MaxBreakers]).
 const DefaultMaxBreakers = 1000
 
-// An Option configures an [Observer]. Options are applied in order; a later
-// option overrides an earlier one.
+// An Option configures an [Observer].
+// Options follow the rule of every option of the library, stated on
+// [github.com/resilientgo/resilient.Option].
 type Option func(*config)
 
 type config struct {
@@ -46,12 +50,15 @@ func MeterProvider(mp metric.MeterProvider) Option {
 // n are already reported a closed one leaves to make room (a breaker that
 // is not reported is closed or unknown); when all n are open or half-open,
 // the newcomer is not reported until one closes. Its transitions are
-// counted either way. Values below 1 keep the default.
+// counted either way. 0 reports none; a negative n is refused: [New]
+// hands the error to otel.Handle and keeps the default.
 // Default: 1000 (DefaultMaxBreakers).
 func MaxBreakers(n int) Option {
 	return func(c *config) {
-		if n >= 1 {
-			c.maxBreakers = n
+		if n < 0 {
+			otel.Handle(fmt.Errorf("resilientotel: MaxBreakers(%d): must not be negative", n))
+			return
 		}
+		c.maxBreakers = n
 	}
 }

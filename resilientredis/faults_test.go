@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/breaker"
+	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/resilientredis"
 	"github.com/resilientgo/resilient/tools"
 )
@@ -313,8 +314,8 @@ func TestRenewalDuringAStallKeepsTheRecord(t *testing.T) {
 		return fmt.Sprintf("charged txn-%d", n), nil
 	})
 	const lease = 3 * time.Second // renewed every second
-	first := idempotent(t, charge, a, tools.Lease(lease), tools.Timeout(0))
-	second := idempotent(t, charge, b, tools.Lease(lease), tools.Timeout(0))
+	first := idempotent(t, charge, a, tools.Lease(lease), tools.Timeout(middleware.Forever))
+	second := idempotent(t, charge, b, tools.Lease(lease), tools.Timeout(middleware.Forever))
 	// Load the scripts, so that what runs late is the renewal.
 	if _, ok, err := a.Claim(context.Background(), "warm-up", "w", time.Minute); !ok || err != nil {
 		t.Fatalf("Claim: got %v, %v", ok, err)

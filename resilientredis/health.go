@@ -110,7 +110,7 @@ type health struct {
 // newHealth returns the health of the feature c configures, on key, which
 // does action (detail in words) while Redis is unavailable.
 func newHealth(c config, key string, action observe.SharedStateAction, detail string) *health {
-	return &health{logger: c.logger, obs: c.transitions, feature: c.feature.String(), key: redact.String(key),
+	return &health{logger: c.logger, obs: c.transitions, feature: c.feature.String(), key: redact.Keep(key, nil),
 		action: action, detail: detail}
 }
 

@@ -27,8 +27,9 @@ const (
 // An Option configures a [Store], a [Limiter], a [SharedBreaker] or a
 // [Semaphore]. Options
 // that make sense for only one of them say so; given to another, they make
-// its constructor return an error. Options are applied in order; a later
-// option overrides an earlier one.
+// its constructor return an error.
+// Options follow the rule of every option of the library, stated on
+// [github.com/resilientgo/resilient.Option].
 type Option func(*config)
 
 // feature is what the options are being collected for.

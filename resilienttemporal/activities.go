@@ -3,6 +3,7 @@ package resilienttemporal
 import (
 	"context"
 	"fmt"
+	"math"
 	"sync"
 	"time"
 
@@ -147,10 +148,10 @@ func priorUsage(ctx context.Context) resilient.Usage {
 // attempts used, and no repeat limit (the workflow counts repeats). A
 // model call whose allowance the earlier attempts spent is refused.
 func attemptRun(ctx context.Context, a allowance, prior resilient.Usage, tool bool) (context.Context, error) {
-	opts := []resilient.RunOption{resilient.RepeatLimit(0)}
-	retries := a.Retries
-	if retries >= 0 {
-		retries = max(retries-prior.Retries, 0)
+	opts := []resilient.RunOption{resilient.RepeatLimit(math.MaxInt)} // no repeat check
+	retries := math.MaxInt                                            // no limit
+	if a.Retries >= 0 {
+		retries = max(a.Retries-prior.Retries, 0)
 	}
 	opts = append(opts, resilient.RetryBudget(retries))
 	if tool {

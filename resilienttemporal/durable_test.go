@@ -3,6 +3,7 @@ package resilienttemporal_test
 import (
 	"context"
 	"errors"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -66,7 +67,7 @@ func TestLongRetryAfterBecomesADurableTimer(t *testing.T) {
 	queue := newQueue(t)
 	startWorker(t, queue, register(t, acts, askWorkflow))
 	var got agentResult
-	if err := execute(t, queue, askWorkflow, &got, 0); err != nil {
+	if err := execute(t, queue, askWorkflow, &got, math.MaxInt); err != nil {
 		t.Fatal(err)
 	}
 	reqs := srv.Requests()

@@ -8,6 +8,8 @@ import (
 )
 
 // An Option configures a workflow's [Model] or [Tool].
+// Options follow the rule of every option of the library, stated on
+// [github.com/resilientgo/resilient.Option].
 type Option func(*callConfig)
 
 type callConfig struct {
@@ -68,6 +70,8 @@ func (m *Model) Name() string { return m.name }
 // ("permanent", "rate_limited", ...), as the worker classified it. A
 // refusal by a limit of the run is a *run.UsageLimitError
 // ([resilient.ErrUsageLimit]) naming the run's limit and usage.
+// A run given invalid options fails every call, before any activity, with
+// a programming error matching [resilient.ErrInvalidRun].
 func (m *Model) GenerateContent(ctx context.Context, messages []llms.MessageContent, options ...llms.CallOption) (*llms.ContentResponse, error) {
 	r := runFrom(ctx)
 	if r == nil {

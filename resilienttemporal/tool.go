@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 
 	lctools "github.com/tmc/langchaingo/tools"
 	"go.temporal.io/sdk/temporal"
@@ -51,14 +52,18 @@ func (t *Tool) Description() string { return t.description }
 //   - a *taxonomy.FatalToolError naming the tool when the tool ended the
 //     run, when a limit of the run refused the call (the cause is a
 //     *run.UsageLimitError), and when the model is stuck repeating
-//     the call ([tools.ErrStuck]), which the workflow itself counts: the run
-//     ends.
+//     the call ([tools.ErrStuck]), which the workflow itself counts, or
+//     when the run was given invalid options (the cause matches
+//     resilient.ErrInvalidRun): the run ends.
 func (t *Tool) Call(ctx context.Context, input string) (string, error) {
 	r := runFrom(ctx)
 	if r == nil {
 		return "", &taxonomy.FatalToolError{Tool: t.name, Cause: ErrNoWorkflow}
 	}
-	if l := r.limits.Repeats; l > 0 {
+	if err := r.limits.invalid(); err != nil {
+		return "", &taxonomy.FatalToolError{Tool: t.name, Cause: err}
+	}
+	if l := r.limits.Repeats; l < math.MaxInt {
 		key := tools.DefaultKey(t.name, input)
 		r.repeats[key]++
 		if n := r.repeats[key]; n > l {

@@ -40,7 +40,8 @@ const (
 
 // allowance is what remains of a run's limits for one activity: 0 is no
 // limit for tokens, requests and tool calls (the workflow refuses the call
-// itself when one is spent), Retries < 0 is unlimited.
+// itself when one is spent, or 0), Retries < 0 is unlimited (as activities
+// scheduled before math.MaxInt meant it have it).
 type allowance struct {
 	Tokens, Requests, ToolCalls int
 	Retries                     int

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/resilientgo/resilient/internal/sat"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -32,12 +33,13 @@ import (
 // crosses it returns its answer; the next is refused.
 type Run struct {
 	mu        sync.Mutex
-	budget    int // < 0: unlimited; read through maxRetries
+	budget    int // read through maxRetries
 	budgetSet bool
 	refusals  int
 	usage     Usage
 	limits    usageLimits
 	locals    map[any]any
+	err       error // invalid options, returned by Err
 }
 
 // Usage is what a run has used so far.
@@ -55,26 +57,89 @@ type Usage struct {
 	Waited time.Duration
 }
 
-// Tokens returns the input and output tokens together.
-func (u Usage) Tokens() int { return u.InputTokens + u.OutputTokens }
+// Tokens returns the input and output tokens together. Like every count of
+// a run, it saturates at the largest int instead of wrapping around.
+func (u Usage) Tokens() int { return sat.Add(u.InputTokens, u.OutputTokens) }
 
+// usageLimits holds the run's limits; a limit applies only when its has
+// flag is set, so that the zero Run has none.
 type usageLimits struct {
-	tokens, requests, toolCalls int // 0: no limit
+	tokens, requests, toolCalls          int
+	hasTokens, hasRequests, hasToolCalls bool
 }
 
 // TokenBudget limits the run to n tokens, input and output together, as the
 // providers report them. A request is refused once the budget is spent, or
 // when its estimated input alone would exceed what remains (see
-// [Run.StartRequest]). Zero or less: no limit. Default: no limit.
-func TokenBudget(n int) Option { return func(r *Run) { r.limits.tokens = max(n, 0) } }
+// [Run.StartRequest]). n = 0 allows none: every request is refused. It
+// must not be negative. Default: no limit.
+func TokenBudget(n int) Option {
+	return limitOption("TokenBudget", n, func(l *usageLimits) { l.tokens, l.hasTokens = n, true })
+}
 
 // RequestLimit limits the run to n requests to models, failed ones and
-// retries included. Zero or less: no limit. Default: no limit.
-func RequestLimit(n int) Option { return func(r *Run) { r.limits.requests = max(n, 0) } }
+// retries included. n = 0 allows none. It must not be negative. Default:
+// no limit.
+func RequestLimit(n int) Option {
+	return limitOption("RequestLimit", n, func(l *usageLimits) { l.requests, l.hasRequests = n, true })
+}
 
-// ToolCallLimit limits the run to n tool calls. Zero or less: no limit.
-// Default: no limit.
-func ToolCallLimit(n int) Option { return func(r *Run) { r.limits.toolCalls = max(n, 0) } }
+// ToolCallLimit limits the run to n tool calls. n = 0 allows none. It must
+// not be negative. Default: no limit.
+func ToolCallLimit(n int) Option {
+	return limitOption("ToolCallLimit", n, func(l *usageLimits) { l.toolCalls, l.hasToolCalls = n, true })
+}
+
+// limitOption sets a limit of the run with set, or records that the
+// option called name was given a negative n.
+func limitOption(name string, n int, set func(*usageLimits)) Option {
+	return func(r *Run) {
+		if n < 0 {
+			r.fail(fmt.Errorf("run: %s(%d): must not be negative (math.MaxInt for no limit)", name, n))
+			return
+		}
+		set(&r.limits)
+	}
+}
+
+// Fail makes the run invalid with err, as an invalid option does: for
+// options of other packages that keep their state in the run (package
+// tools' RepeatLimit). A nil err changes nothing.
+func Fail(err error) Option {
+	return func(r *Run) {
+		if err != nil {
+			r.fail(err)
+		}
+	}
+}
+
+func (r *Run) fail(err error) { r.err = errors.Join(r.err, err) }
+
+// ErrInvalid is matched by [errors.Is] on the error of a run given invalid
+// options (see [Run.Err]).
+var ErrInvalid = errors.New("run: invalid options")
+
+// Err returns the problems of the options the run was made with, nil when
+// they were valid, and nil for a nil Run. Every model and tool call made
+// with a run whose options were invalid fails with this error, classified
+// as a programming failure, before anything is sent: the limits the caller
+// asked for cannot be honoured.
+func (r *Run) Err() error {
+	if r == nil || r.err == nil {
+		return nil
+	}
+	return &invalidError{err: r.err}
+}
+
+// invalidError is a run's invalid options: a programming failure.
+type invalidError struct{ err error }
+
+func (e *invalidError) Error() string        { return e.err.Error() }
+func (e *invalidError) Unwrap() error        { return e.err }
+func (e *invalidError) Is(target error) bool { return target == ErrInvalid }
+func (e *invalidError) Class() taxonomy.Class {
+	return taxonomy.Class{Kind: taxonomy.Programming, Rule: "invalid run options"}
+}
 
 // ErrUsageLimit is matched by [errors.Is] on the error of a call that a
 // limit of its run refused (a *[UsageLimitError]).
@@ -115,12 +180,22 @@ func (e *UsageLimitError) Class() taxonomy.Class {
 }
 
 // RunOption configures a [Run].
+// Options follow the rule of every option of the library, stated on
+// [github.com/resilientgo/resilient.Option].
 type Option func(*Run)
 
 // RetryBudget caps the retries (and hedges) of every call in the run
-// together. A negative value means unlimited. Default: 10
-// ([DefaultRetryBudget]).
-func RetryBudget(n int) Option { return func(r *Run) { r.budget, r.budgetSet = n, true } }
+// together. n = 0 allows none; math.MaxInt is no limit. It must not be
+// negative. Default: 10 ([DefaultRetryBudget]).
+func RetryBudget(n int) Option {
+	return func(r *Run) {
+		if n < 0 {
+			r.fail(fmt.Errorf("run: RetryBudget(%d): must not be negative (math.MaxInt for no limit)", n))
+			return
+		}
+		r.budget, r.budgetSet = n, true
+	}
+}
 
 // DefaultRetryBudget is the retry budget of a run without [RetryBudget].
 const DefaultRetryBudget = 10
@@ -131,9 +206,11 @@ const DefaultRetryBudget = 10
 func New(ctx context.Context, opts ...Option) context.Context {
 	r := &Run{}
 	for _, o := range opts {
-		if o != nil {
-			o(r)
+		if o == nil {
+			r.fail(errors.New("run: nil option"))
+			continue
 		}
+		o(r)
 	}
 	return context.WithValue(ctx, runKey{}, r)
 }
@@ -162,11 +239,11 @@ func (r *Run) TryRetry() bool {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if m := r.maxRetries(); m >= 0 && r.usage.Retries >= m {
-		r.refusals++
+	if r.usage.Retries >= r.maxRetries() {
+		r.refusals = sat.Add(r.refusals, 1)
 		return false
 	}
-	r.usage.Retries++
+	r.usage.Retries = sat.Add(r.usage.Retries, 1)
 	return true
 }
 
@@ -203,16 +280,16 @@ func (r *Run) StartRequest(estimate int) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	l, u := r.limits, r.usage
-	if l.requests > 0 && u.Requests >= l.requests {
+	if l.hasRequests && u.Requests >= l.requests {
 		return &UsageLimitError{Limit: "request limit", Max: l.requests, Usage: u}
 	}
-	if l.tokens > 0 && u.Tokens() >= l.tokens {
+	if l.hasTokens && u.Tokens() >= l.tokens {
 		return &UsageLimitError{Limit: "token budget", Max: l.tokens, Usage: u}
 	}
-	if l.tokens > 0 && estimate > l.tokens-u.Tokens() {
+	if l.hasTokens && estimate > l.tokens-u.Tokens() {
 		return &UsageLimitError{Limit: "token budget", Max: l.tokens, Need: estimate, Usage: u}
 	}
-	r.usage.Requests++
+	r.usage.Requests = sat.Add(r.usage.Requests, 1)
 	return nil
 }
 
@@ -233,19 +310,20 @@ func (r *Run) HasTokenBudget() bool {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.limits.tokens > 0
+	return r.limits.hasTokens
 }
 
 // AddTokens adds the tokens a provider reported for a response; a
-// negative count adds nothing.
+// negative count adds nothing, and the sums saturate at the largest int
+// (a response reporting 2^63-1 tokens spends any budget).
 func (r *Run) AddTokens(input, output int) {
 	if r == nil {
 		return
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.usage.InputTokens += max(input, 0)
-	r.usage.OutputTokens += max(output, 0)
+	r.usage.InputTokens = sat.Add(r.usage.InputTokens, max(input, 0))
+	r.usage.OutputTokens = sat.Add(r.usage.OutputTokens, max(output, 0))
 }
 
 // StartToolCall takes a place for one tool call, or refuses it with a
@@ -257,10 +335,10 @@ func (r *Run) StartToolCall() error {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if l := r.limits.toolCalls; l > 0 && r.usage.ToolCalls >= l {
-		return &UsageLimitError{Limit: "tool call limit", Max: l, Usage: r.usage}
+	if l := r.limits; l.hasToolCalls && r.usage.ToolCalls >= l.toolCalls {
+		return &UsageLimitError{Limit: "tool call limit", Max: l.toolCalls, Usage: r.usage}
 	}
-	r.usage.ToolCalls++
+	r.usage.ToolCalls = sat.Add(r.usage.ToolCalls, 1)
 	return nil
 }
 
@@ -273,7 +351,7 @@ func (r *Run) AddWaited(d time.Duration) {
 		return
 	}
 	r.mu.Lock()
-	r.usage.Waited += d
+	r.usage.Waited = sat.Add(r.usage.Waited, d)
 	r.mu.Unlock()
 }
 
@@ -287,19 +365,15 @@ func (r *Run) Refusals() int {
 	return r.refusals
 }
 
-// Remaining returns the retries left, -1 when unlimited (a nil Run has no
-// budget).
+// Remaining returns the retries left (math.MaxInt less those spent with
+// RetryBudget(math.MaxInt)), -1 for a nil Run, which has no budget.
 func (r *Run) Remaining() int {
 	if r == nil {
 		return -1 // no run, no budget: TryRetry allows every retry
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	m := r.maxRetries()
-	if m < 0 {
-		return -1
-	}
-	return m - r.usage.Retries
+	return r.maxRetries() - r.usage.Retries
 }
 
 // Local returns the run's value for key, storing init() first when the run

@@ -2,6 +2,7 @@ package run_test
 
 import (
 	"errors"
+	"math"
 	"testing"
 
 	"github.com/resilientgo/resilient/middleware"
@@ -14,13 +15,13 @@ func newRun(t *testing.T, opts ...run.Option) *run.Run {
 }
 
 // TestRetryBudget: a budget of n grants n retries and refuses the next,
-// counting the refusals; 0 grants none; a negative one is unlimited, as is
+// counting the refusals; 0 grants none; math.MaxInt is no limit, as is
 // the budget of no run at all.
 func TestRetryBudget(t *testing.T) {
 	for _, c := range []struct {
 		budget, granted, remaining int
-	}{{2, 2, 0}, {0, 0, 0}, {-1, 100, -1}} {
-		r := newRun(t, nil, run.RetryBudget(c.budget)) // a nil option is skipped
+	}{{2, 2, 0}, {0, 0, 0}, {math.MaxInt, 100, math.MaxInt - 100}} {
+		r := newRun(t, run.RetryBudget(c.budget))
 		granted := 0
 		for range 100 {
 			if r.TryRetry() {
@@ -121,8 +122,7 @@ func TestHasTokenBudget(t *testing.T) {
 	}{
 		{none, false},
 		{newRun(t), false},
-		{newRun(t, run.TokenBudget(0)), false},
-		{newRun(t, run.TokenBudget(-3)), false},
+		{newRun(t, run.TokenBudget(0)), true},
 		{newRun(t, run.TokenBudget(1)), true},
 	} {
 		if got := c.r.HasTokenBudget(); got != c.want {
@@ -131,10 +131,10 @@ func TestHasTokenBudget(t *testing.T) {
 	}
 }
 
-// TestNoLimitsAdmitEverything: limits of 0 (or negative) are no limits,
-// and a nil run admits everything.
+// TestNoLimitsAdmitEverything: a run without limits, or with the largest,
+// and a nil run admit everything.
 func TestNoLimitsAdmitEverything(t *testing.T) {
-	r := newRun(t, run.RequestLimit(0), run.ToolCallLimit(-1), run.TokenBudget(0))
+	r := newRun(t, run.RequestLimit(math.MaxInt), run.ToolCallLimit(math.MaxInt), run.TokenBudget(math.MaxInt))
 	var none *run.Run
 	for range 50 {
 		r.AddTokens(1000, 1000)

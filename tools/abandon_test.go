@@ -9,6 +9,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/tools"
 )
@@ -108,7 +109,7 @@ func TestIdempotentClaimOutlivesItsLease(t *testing.T) {
 		defer store.Close()
 		key := tools.DefaultKey("charge", "order 4471")
 		charge := stubborn(3*time.Second, nil)
-		w := mustWrap(t, charge, tools.Idempotent(store), tools.Lease(time.Second), tools.Timeout(0), tools.Logger(logs.Logger()))
+		w := mustWrap(t, charge, tools.Idempotent(store), tools.Lease(time.Second), tools.Timeout(middleware.Forever), tools.Logger(logs.Logger()))
 		got, _ := w.Call(t.Context(), "order 4471")
 		if got != "Error: charge timed out" {
 			t.Errorf("the first holder at its lease's end: got %q", got)
@@ -147,7 +148,7 @@ func TestIdempotentLeaseLost(t *testing.T) {
 		defer store.Close()
 		key := tools.DefaultKey("charge", "order 4471")
 		charge := stubborn(3*time.Second, nil)
-		w := mustWrap(t, charge, tools.Idempotent(store), tools.Lease(time.Second), tools.Timeout(0), tools.Logger(logs.Logger()))
+		w := mustWrap(t, charge, tools.Idempotent(store), tools.Lease(time.Second), tools.Timeout(middleware.Forever), tools.Logger(logs.Logger()))
 		_, _ = w.Call(t.Context(), "order 4471")
 		time.Sleep(time.Second)
 		if _, claimed, _ := store.Claim(t.Context(), key, "a later caller", time.Minute); !claimed {
@@ -197,7 +198,7 @@ func TestLeaseBoundsTheCall(t *testing.T) {
 		opts []tools.Option
 		want time.Duration // when the tool's context ends, and the call returns
 	}{
-		{"no timeout", []tools.Option{tools.Lease(30 * time.Second), tools.Timeout(0)}, 30 * time.Second},
+		{"no timeout", []tools.Option{tools.Lease(30 * time.Second), tools.Timeout(middleware.Forever)}, 30 * time.Second},
 		{"a timeout within the lease", []tools.Option{tools.Lease(30 * time.Second), tools.Timeout(10 * time.Second)}, 10 * time.Second},
 	} {
 		t.Run(c.name, func(t *testing.T) {

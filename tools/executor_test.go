@@ -100,7 +100,7 @@ func TestExecutorInternalErrorIsHidden(t *testing.T) {
 	if sent := fmt.Sprintf("%+v", model.Requests()); strings.Contains(sent, "SECRET123") || strings.Contains(sent, "orders db") {
 		t.Errorf("the error text reached the model: %s", sent)
 	}
-	want := `level=ERROR msg="tool failed internally" tool=lookup type=*errors.errorString err="middleware: lookup failed after 1 attempt: attempt 1: *errors.errorString: orders db: login with key [REDACTED] refused [unknown, no rule matched]"`
+	want := `level=ERROR msg="tool failed internally" tool=lookup type=*errors.errorString err="middleware: lookup failed after 1 attempt: attempt 1: orders db: login with key [REDACTED] refused [unknown, no rule matched]"`
 	if got := logs.String(); !strings.Contains(got, want) || strings.Contains(got, "SECRET123") {
 		t.Errorf("logs:\n%s\nwant a line containing\n%s\nand no secret", got, want)
 	}

@@ -143,7 +143,7 @@ func TestIdempotentLeaseBoundsTheCall(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		store := tools.NewMemoryStore()
 		slow := newCounted("charge", blocksUntilDone)
-		w := mustWrap(t, slow, tools.Idempotent(store), tools.Lease(10*time.Second), tools.Timeout(0))
+		w := mustWrap(t, slow, tools.Idempotent(store), tools.Lease(10*time.Second), tools.Timeout(middleware.Forever))
 		start := time.Now()
 		got, err := w.Call(t.Context(), "order 4471")
 		if got != "Error: charge timed out" || err != nil || time.Since(start) != 10*time.Second {

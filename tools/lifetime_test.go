@@ -105,7 +105,7 @@ func TestClaimLifetime(t *testing.T) {
 		opts     []tools.Option
 		lifetime time.Duration
 	}{
-		{"no timeout", []tools.Option{tools.Lease(time.Minute), tools.Timeout(0)}, 4 * time.Minute},
+		{"no timeout", []tools.Option{tools.Lease(time.Minute), tools.Timeout(middleware.Forever)}, 4 * time.Minute},
 		{"a lease and a timeout", []tools.Option{tools.Lease(time.Minute), tools.Timeout(15 * time.Second)}, 5 * time.Minute},
 		{"MaxClaim", []tools.Option{tools.Lease(time.Minute), tools.MaxClaim(2 * time.Minute)}, 2 * time.Minute},
 	} {

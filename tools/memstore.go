@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/resilientgo/resilient/taxonomy"
 )
 
 // DefaultMaxRecords is how many records a [MemoryStore] holds when
@@ -43,6 +45,7 @@ var ErrStoreFull = errors.New("tools: memory store full of calls in flight")
 // use [NewMemoryStore].
 type MemoryStore struct {
 	max  int
+	err  error // invalid options, returned by Err
 	seed maphash.Seed
 
 	mu     sync.Mutex
@@ -60,17 +63,35 @@ type MemoryStore struct {
 }
 
 // A MemoryStoreOption configures a [MemoryStore].
+// Options follow the rule of every option of the library, stated on
+// [github.com/resilientgo/resilient.Option].
 type MemoryStoreOption func(*MemoryStore)
 
 // MaxRecords bounds how many records the store holds, in flight and done
-// together; a value below 1 keeps the default. Default: 10 000
-// ([DefaultMaxRecords]).
+// together. It must be at least 1: a store given less reports it with
+// [MemoryStore.Err], fails every claim with that error, and makes
+// [Idempotent] report it to [New]. Default: 10 000 ([DefaultMaxRecords]).
 func MaxRecords(n int) MemoryStoreOption {
 	return func(m *MemoryStore) {
-		if n > 0 {
-			m.max = n
+		if n < 1 {
+			m.fail(fmt.Errorf("tools: MaxRecords(%d): must be at least 1", n))
+			return
 		}
+		m.max = n
 	}
+}
+
+func (m *MemoryStore) fail(err error) { m.err = errors.Join(m.err, err) }
+
+// Err returns the problems of the options the store was made with, nil
+// when they were valid: a programming failure. A store whose options were
+// invalid fails every [MemoryStore.Claim] with it, before it holds
+// anything.
+func (m *MemoryStore) Err() error {
+	if m.err == nil {
+		return nil
+	}
+	return taxonomy.WithClass(m.err, taxonomy.Class{Kind: taxonomy.Programming, Rule: "invalid store options"})
 }
 
 var _ Store = (*MemoryStore)(nil)
@@ -79,9 +100,11 @@ var _ Store = (*MemoryStore)(nil)
 func NewMemoryStore(opts ...MemoryStoreOption) *MemoryStore {
 	m := &MemoryStore{max: DefaultMaxRecords, seed: maphash.MakeSeed(), tickOut: make(chan struct{}, 1)}
 	for _, o := range opts {
-		if o != nil {
-			o(m)
+		if o == nil {
+			m.fail(errors.New("tools: nil MemoryStoreOption"))
+			continue
 		}
+		o(m)
 	}
 	// About a thousand records per shard at the most: rebuilding a shard
 	// whose records have mostly gone then copies a few hundred.
@@ -155,6 +178,9 @@ func (m *MemoryStore) Len() int {
 
 // Claim implements [Store].
 func (m *MemoryStore) Claim(_ context.Context, key, owner string, lease time.Duration) (Record, bool, error) {
+	if err := m.Err(); err != nil {
+		return Record{}, false, err
+	}
 	now := m.begin()
 	defer m.end()
 	if r := m.get(key); r != nil {

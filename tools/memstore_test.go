@@ -240,19 +240,18 @@ func TestMemoryStoreKeepsTheStoreContract(t *testing.T) {
 	})
 }
 
-// MaxRecords below 1 keeps the default of 10 000 records.
-func TestMaxRecordsBelowOneKeepsTheDefault(t *testing.T) {
-	for _, n := range []int{0, -1} {
-		s := tools.NewMemoryStore(tools.MaxRecords(n))
-		for i := range tools.DefaultMaxRecords {
-			if _, ok, err := s.Claim(t.Context(), fmt.Sprint(i), "o", time.Minute); !ok || err != nil {
-				t.Fatalf("MaxRecords(%d): claim %d: got (%v, %v), want it claimed", n, i, ok, err)
-			}
+// Without MaxRecords, a store holds 10 000 records (MaxRecords below 1 is
+// refused: TestMemoryStoreSizeIsRefusedBelowOne).
+func TestMemoryStoreDefaultSize(t *testing.T) {
+	s := tools.NewMemoryStore()
+	defer s.Close()
+	for i := range tools.DefaultMaxRecords {
+		if _, ok, err := s.Claim(t.Context(), fmt.Sprint(i), "o", time.Minute); !ok || err != nil {
+			t.Fatalf("claim %d: got (%v, %v), want it claimed", i, ok, err)
 		}
-		if _, _, err := s.Claim(t.Context(), "one more", "o", time.Minute); !errors.Is(err, tools.ErrStoreFull) {
-			t.Errorf("MaxRecords(%d): claim %d: got %v, want ErrStoreFull", n, tools.DefaultMaxRecords+1, err)
-		}
-		_ = s.Close()
+	}
+	if _, _, err := s.Claim(t.Context(), "one more", "o", time.Minute); !errors.Is(err, tools.ErrStoreFull) {
+		t.Errorf("claim %d: got %v, want ErrStoreFull", tools.DefaultMaxRecords+1, err)
 	}
 }
 

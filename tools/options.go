@@ -1,11 +1,13 @@
 package tools
 
 import (
+	"cmp"
 	"fmt"
 	"log/slog"
 	"math"
 	"time"
 
+	"github.com/resilientgo/resilient/internal/bound"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 )
@@ -23,8 +25,9 @@ const (
 	DefaultBreakerDelay    = 30 * time.Second
 )
 
-// An Option configures a wrapped [Tool]. Options are applied in order; a
-// later option overrides an earlier one.
+// An Option configures a wrapped [Tool].
+// Options follow the rule of every option of the library, stated on
+// [github.com/resilientgo/resilient.Option].
 type Option func(*config)
 
 type config struct {
@@ -55,15 +58,16 @@ func (c *config) errorf(format string, args ...any) {
 
 // Timeout bounds each call of the wrapped tool (each attempt, when retried)
 // with its own child context. A call that runs out of time is an internal
-// failure. 0 disables the bound, leaving only the caller's context.
-// Default: 30 s ([DefaultTimeout]).
+// failure. It must be positive; middleware.Forever means no bound but
+// the caller's context. Default: 30 s ([DefaultTimeout]).
 func Timeout(d time.Duration) Option {
 	return func(c *config) {
-		if d < 0 {
-			c.errorf("Timeout(%v): must not be negative", d)
+		v, err := bound.Duration("Timeout", d)
+		if err != nil {
+			c.errorf("%v", err)
 			return
 		}
-		c.timeout = d
+		c.timeout = v
 	}
 }
 
@@ -105,6 +109,10 @@ func CircuitBreaker(failures int, delay time.Duration) Option {
 // several processes run the tool. Default: not idempotent.
 func Idempotent(store Store) Option {
 	return func(c *config) {
+		if m, ok := store.(*MemoryStore); ok && m != nil && m.Err() != nil {
+			c.errorf("Idempotent: %v", m.Err())
+			return
+		}
 		c.idempotent = true
 		c.store = store
 	}
@@ -261,7 +269,7 @@ func build(opts []Option) config {
 // it.
 func (c *config) pipelineOptions(logger *slog.Logger, target observe.Target) []middleware.Option {
 	opts := make([]middleware.Option, 0, len(c.middleware)+10)
-	opts = append(opts, middleware.Describe(target), middleware.Timeout(c.timeout),
+	opts = append(opts, middleware.Describe(target), middleware.Timeout(cmp.Or(c.timeout, middleware.Forever)),
 		middleware.CircuitBreaker(DefaultBreakerFailures, DefaultBreakerDelay))
 	opts = append(opts, c.middleware...)
 	if !c.safeToRetry {

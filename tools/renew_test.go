@@ -8,6 +8,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/tools"
 )
 
@@ -72,7 +73,7 @@ func TestRenewalStopsOnceTheLeaseIsLost(t *testing.T) {
 		store.stolen = true
 		defer store.Close()
 		charge := stubborn(10*time.Second, nil) // renewals due every second
-		w := mustWrap(t, charge, tools.Idempotent(store), tools.Lease(3*time.Second), tools.Timeout(0))
+		w := mustWrap(t, charge, tools.Idempotent(store), tools.Lease(3*time.Second), tools.Timeout(middleware.Forever))
 		_, _ = w.Call(t.Context(), "order 4471")
 		synctest.Wait()
 		time.Sleep(10 * time.Second)
@@ -91,7 +92,7 @@ func TestRenewalRetriesAfterAStoreError(t *testing.T) {
 		defer store.Close()
 		key := tools.DefaultKey("charge", "order 4471")
 		charge := stubborn(10*time.Second, nil)
-		w := mustWrap(t, charge, tools.Idempotent(store), tools.Lease(3*time.Second), tools.Timeout(0))
+		w := mustWrap(t, charge, tools.Idempotent(store), tools.Lease(3*time.Second), tools.Timeout(middleware.Forever))
 		_, _ = w.Call(t.Context(), "order 4471")
 		time.Sleep(2 * time.Second) // 5s after the start: 2s past the lease the failed renewal would have set
 		if rec, claimed, _ := store.MemoryStore.Claim(t.Context(), key, "a later caller", time.Minute); claimed {

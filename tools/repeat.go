@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"fmt"
 	"sync"
 	"sync/atomic"
 
@@ -20,12 +21,16 @@ const RepeatWindow = 1024
 
 // RepeatLimit sets how many times one tool may be called with the same
 // input in a run (see [run.Run]) before the wrapper stops the run as
-// stuck ([ErrStuck]). Zero or less disables the check. Default: 3
+// stuck ([ErrStuck]). It must be at least 1 (with 0, the first call would
+// be stuck); math.MaxInt turns the check off. Default: 3
 // ([DefaultRepeatLimit]).
 //
 // "The same input" is the same idempotency key for an [Idempotent] tool or
 // a tool with a [KeyFunc]; for any other tool it is the same bytes.
 func RepeatLimit(n int) run.Option {
+	if n < 1 {
+		return run.Fail(fmt.Errorf("tools: RepeatLimit(%d): must be at least 1 (math.MaxInt for no check)", n))
+	}
 	return func(r *run.Run) { repeatsOf(r).limit.Store(int64(n)) }
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"sync/atomic"
 	"time"
@@ -143,7 +144,7 @@ func describe(t Callable) (name, description string, problem error) {
 	defer func() {
 		if v := recover(); v != nil {
 			name, description = invalid, ""
-			problem = fmt.Errorf("%T.%s panicked: %s", t, method, redact.String(redact.Text(v)))
+			problem = fmt.Errorf("%T.%s panicked: %s", t, method, redact.Keep(redact.Text(v), nil))
 		}
 	}()
 	name = t.Name()
@@ -280,8 +281,12 @@ func (t *Tool) run(ctx context.Context, input string) result {
 		}
 	}
 	if run := run.From(ctx); run != nil {
+		if err := run.Err(); err != nil {
+			err := misuse(t.name, err) // the limits asked for cannot be honoured
+			return result{err: err, reason: observe.ReasonFatal, logged: err}
+		}
 		reps := repeatsOf(run)
-		if limit := reps.limit.Load(); limit > 0 {
+		if limit := reps.limit.Load(); limit < math.MaxInt64 {
 			if n := reps.add(repeatHash(t.name, key, input)); int64(n) > limit {
 				msg := fmt.Sprintf("stuck: %s called %d times with the same input", t.name, n)
 				return t.stop(observe.ReasonStuck, ErrStuck, msg, nil)
@@ -403,7 +408,7 @@ func (t *Tool) answer(err error) result {
 	}
 	var te *taxonomy.ToolError
 	errors.As(err, &te)
-	return result{out: t.cfg.redact(te.Message), reason: observe.ReasonToolError, logged: te}
+	return result{out: redact.Keep(te.Message, t.cfg.redact), reason: observe.ReasonToolError, logged: te}
 }
 
 // internal maps a failure of the tool: the model reads the tool's name and

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"strings"
 	"sync/atomic"
@@ -263,7 +264,7 @@ func TestRepeatLimit(t *testing.T) {
 			[]string{"A", "a", "A", "a"}, stuck},
 		{"RepeatLimit(1)", nil, []run.Option{tools.RepeatLimit(1)}, []string{"a", "a"},
 			"fatal tool error in t: stuck: t called 2 times with the same input"},
-		{"RepeatLimit(0) disables", nil, []run.Option{tools.RepeatLimit(0)}, []string{"a", "a", "a", "a", "a"}, "<nil>"},
+		{"RepeatLimit(math.MaxInt) turns it off", nil, []run.Option{tools.RepeatLimit(math.MaxInt)}, []string{"a", "a", "a", "a", "a"}, "<nil>"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -21,7 +21,7 @@ func TestRuns(t *testing.T) {
 		t.Errorf("%d of %d calls answered with %d requests, %d at most in flight at one deployment; want all, at most 1.5 per call, at most %d:\n%s",
 			r.answered, r.calls, r.requests, r.mostInFlight, maxConcurrent, out.String())
 	}
-	for _, want := range []string{`msg="cooling down" target=westus delay=20s`, `msg="retry scheduled" target=eastus`} {
+	for _, want := range []string{`msg="cooling down" target=westus delay=20s`, `msg=retrying target=eastus`} {
 		if !strings.Contains(logs.String(), want) {
 			t.Errorf("the log lacks %q:\n%s", want, logs.String())
 		}

@@ -126,7 +126,7 @@ func longConversation() []lcllms.MessageContent {
 	return append(msgs, lcllms.TextParts(lcllms.ChatMessageTypeHuman, "What did compaction keep?"))
 }
 
-// waits adds up the delays of "retry scheduled" events, read from the
+// waits adds up the delays of "retrying" events, read from the
 // stable attribute keys of package middleware.
 type waits struct {
 	mu  sync.Mutex
@@ -154,7 +154,7 @@ type waitsHandler struct {
 }
 
 func (h *waitsHandler) Handle(ctx context.Context, r slog.Record) error {
-	if r.Message == "retry scheduled" {
+	if r.Message == "retrying" {
 		r.Attrs(func(a slog.Attr) bool {
 			if a.Key == observe.KeyDelay {
 				h.w.mu.Lock()

@@ -8,12 +8,13 @@ import (
 // Handler returns a slog.Handler that passes every record to inner after
 // removing secrets with f ([String] when f is nil) from its message and
 // from every value, in groups and in attributes added with WithAttrs:
-// strings, errors, fmt.Stringers, byte slices and any other value as
-// fmt prints it. A value without a secret reaches inner unchanged (a
-// LogValuer unresolved, so that handlers that recognize their own values,
-// such as tint's colours, still do); an error with one reaches it as an
-// error whose text is redacted, so that handlers and ReplaceAttr functions
-// that treat errors apart (tint colours them) still see an error.
+// strings, errors, fmt.Stringers, byte slices and any other value as fmt
+// prints it, each bounded as [Keep] bounds it. A value without a secret
+// that is not too long reaches inner unchanged (a LogValuer unresolved, so
+// that handlers that recognize their own values, such as tint's colours,
+// still do); an error with one reaches it as an error whose text is
+// redacted and bounded, so that handlers and ReplaceAttr functions that
+// treat errors apart (tint colours them) still see an error.
 //
 // The handler is safe for concurrent use when inner is.
 func Handler(inner slog.Handler, f func(string) string) slog.Handler {
@@ -49,7 +50,7 @@ func (h *handler) Enabled(ctx context.Context, level slog.Level) bool {
 }
 
 func (h *handler) Handle(ctx context.Context, r slog.Record) error {
-	out := slog.NewRecord(r.Time, r.Level, h.redact(r.Message), r.PC)
+	out := slog.NewRecord(r.Time, r.Level, Keep(r.Message, h.redact), r.PC)
 	r.Attrs(func(a slog.Attr) bool {
 		out.AddAttrs(h.attr(a))
 		return true
@@ -83,7 +84,7 @@ func (h *handler) value(v slog.Value) (slog.Value, bool) {
 	switch v.Kind() {
 	case slog.KindString:
 		s := v.String()
-		if clean := h.redact(s); clean != s {
+		if clean := Keep(s, h.redact); clean != s {
 			return slog.StringValue(clean), true
 		}
 	case slog.KindGroup:
@@ -116,7 +117,7 @@ func (h *handler) any(x any) (v slog.Value, changed bool) {
 		}
 	}()
 	text := Text(x)
-	clean := h.redact(text)
+	clean := Keep(text, h.redact)
 	switch {
 	case clean == text:
 		return slog.AnyValue(x), false

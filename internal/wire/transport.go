@@ -250,7 +250,7 @@ func isStream(ct string) bool {
 }
 
 // parseErrorBody finds the provider's error type, code and message in the
-// shapes the providers use, the message at most 8 KiB
+// shapes the providers use, each at most 8 KiB
 // ([taxonomy.BoundMessage]):
 //
 //	OpenAI     {"error": {"message", "type", "code"}}
@@ -260,7 +260,7 @@ func isStream(ct string) bool {
 //	Mistral    {"object": "error", "message", "type", "code"}
 func parseErrorBody(body []byte) (typ, code, message string) {
 	typ, code, message = decodeErrorBody(body)
-	return typ, code, taxonomy.BoundMessage(message)
+	return taxonomy.BoundMessage(typ), taxonomy.BoundMessage(code), taxonomy.BoundMessage(message)
 }
 
 func decodeErrorBody(body []byte) (typ, code, message string) {

@@ -40,6 +40,8 @@ type Dispatcher struct {
 }
 
 // An Option configures a [Dispatcher].
+// Options follow the rule of every option of the library, stated on
+// [github.com/resilientgo/resilient.Option].
 type Option func(*config)
 
 type config struct {
