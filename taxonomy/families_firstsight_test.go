@@ -19,6 +19,8 @@ func firstSightFamilyCases() []classifyCase {
 	P, R, O, T, U, G := taxonomy.Permanent, taxonomy.RateLimited, taxonomy.Overloaded, taxonomy.Transient, taxonomy.Unknown, taxonomy.Programming
 	return []classifyCase{
 		// ---- a status in more printed shapes ----
+		{"a status that opens OpenRouter's words", text(`400 Provider returned error`),
+			class(P, "status 400", 400)},
 		{"a status after returned", text(`upstream API returned 401: invalid key`),
 			account("status 401", 401)},
 		{"a count after returned is no status", text(`the query returned 500 tokens`),

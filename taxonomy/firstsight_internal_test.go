@@ -165,6 +165,9 @@ func TestReaderEdges(t *testing.T) {
 		{"the value is not `allowed`", 0, 1, false},
 		{"the value is `allowed`", 0, 0, false},
 		{"错误：InvalidParameter", 1, 1, false},
+		{`"invalid: parameter`, 0, 1, false},
+		{`"invalid": parameter`, 0, 0, false},
+		{`'invalid' : parameter`, 0, 0, false},
 	}
 	for _, tt := range tests {
 		var r reading
@@ -172,6 +175,32 @@ func TestReaderEdges(t *testing.T) {
 		if r.names.n != tt.names || r.clues.n != tt.clues || r.errno.found() != tt.errno {
 			t.Errorf("read(%.40q): %d names, %d clues, errno %v; want %d, %d, %v",
 				tt.text, r.names.n, r.clues.n, r.errno.found(), tt.names, tt.clues, tt.errno)
+		}
+	}
+}
+
+// TestMemberNameBounds checks the bounds of the types and codes read from
+// a body: a value of up to 64 bytes, the first maxFindings meanings.
+func TestMemberNameBounds(t *testing.T) {
+	pad := strings.Repeat("X", 64-len("InvalidParameter"))
+	tests := []struct {
+		body string
+		kind Kind
+	}{
+		{`{"code":"` + pad + `InvalidParameter"}`, Permanent},
+		{`{"code":"X` + pad + `InvalidParameter"}`, Unknown},
+		{strings.Repeat(`{"code":"InternalError"} `, maxFindings) + `{"code":"ContextLengthExceeded"}`, Transient},
+		{strings.Repeat(`{"code":"InternalError"} `, maxFindings-1) + `{"code":"ContextLengthExceeded"}`, ContextOverflow},
+	}
+	for _, tt := range tests {
+		var text lowered
+		text.prepare(tt.body)
+		f, ok := memberName(&text)
+		if !ok {
+			f.means.kind = Unknown
+		}
+		if f.means.kind != tt.kind {
+			t.Errorf("memberName(%.50q) = %v, want %v", tt.body, f.means.kind, tt.kind)
 		}
 	}
 }

@@ -148,3 +148,37 @@ func TestUsable(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusFormsHaveAGroup checks that every alternative of every status
+// form captures the status, which textStatus relies on: a match always
+// has a group that took part in it.
+func TestStatusFormsHaveAGroup(t *testing.T) {
+	var captures func(re *syntax.Regexp) bool
+	captures = func(re *syntax.Regexp) bool {
+		switch re.Op {
+		case syntax.OpCapture:
+			return true
+		case syntax.OpAlternate:
+			for _, sub := range re.Sub {
+				if !captures(sub) {
+					return false
+				}
+			}
+			return true
+		}
+		for _, sub := range re.Sub {
+			if captures(sub) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, st := range statusTexts {
+		if st.re == nil {
+			continue
+		}
+		if !captures(simplified(t, st.re.String())) {
+			t.Errorf("status form %q has an alternative without a group", st.re)
+		}
+	}
+}

@@ -330,42 +330,10 @@ func endsClause(text string, i int) bool {
 
 // isKey reports whether the word at text[i:j] is the name of a JSON or
 // Python dict member: quoted and followed by a colon.
+// The caller has seen the quote before the word (i > 0).
 func isKey(text string, i, j int) bool {
-	if i == 0 || j >= len(text) {
-		return false
-	}
-	q := text[i-1]
-	if q != '"' && q != '\'' || text[j] != q {
-		return false
-	}
-	rest := strings.TrimLeft(text[j+1:min(len(text), j+4)], " ")
-	return strings.HasPrefix(rest, ":")
-}
-
-// structuredName reports whether a word is written as a name rather than
-// a word of prose: CamelCase with a hump inside ("BadRequest",
-// "InvalidParameter", "APIConnectionError"), words joined by underscores
-// ("invalid_request_error", "RESOURCE_EXHAUSTED"), or a long word in
-// capitals ("UNAVAILABLE", "UNAUTHENTICATED").
-func structuredName(w string) bool {
-	upper, lower := 0, 0
-	for i := 0; i < len(w); i++ {
-		c := w[i]
-		switch {
-		case c == '_':
-			if i > 0 && i+1 < len(w) && !isDigit(w[i-1]) && !isDigit(w[i+1]) {
-				return true
-			}
-		case isUpper(c):
-			if i > 0 && isLower(w[i-1]) {
-				return true // a hump
-			}
-			upper++
-		case isLower(c):
-			lower++
-		}
-	}
-	return lower == 0 && upper >= 7
+	rest, closed := strings.CutPrefix(text[j:], text[i-1:i])
+	return closed && strings.HasPrefix(strings.TrimLeft(rest[:min(len(rest), 3)], " "), ":")
 }
 
 // errnoAfter reads the OS error number after "errno" or "WinError": "errno
@@ -469,7 +437,7 @@ func memberName(t *lowered) (finding, bool) {
 	found := fs[:0]
 	var buf [maxMembers]string
 	for _, value := range memberValues(t, t.text, memberKeys, buf[:0]) {
-		if len(value) > 64 || len(found) == len(fs) {
+		if len(value) > 64 {
 			continue
 		}
 		for segment := range strings.SplitSeq(value, ".") {

@@ -212,17 +212,7 @@ var serverStatusRE = guard(`\b(?:error|status|code|http)[^a-z0-9]{0,3}5\d\d\b|(?
 func serverStatusWords(t *lowered) bool {
 	lower := t.s
 	for _, p := range t.numbers() {
-		if lower[p] != '5' {
-			continue
-		}
-		start, end := max(0, p-8), min(len(lower), p+3+13)
-		for start > 0 && start > p-40 && isWordByte(lower[start-1]) {
-			start--
-		}
-		for end < len(lower) && end < p+60 && isWordByte(lower[end]) {
-			end++
-		}
-		if serverStatusRE.MatchString(lower[start:end]) {
+		if serverStatusRE.MatchString(statusWindow(lower, p)) {
 			return true
 		}
 	}

@@ -114,30 +114,6 @@ func TestNameMeaning(t *testing.T) {
 	}
 }
 
-func TestStructuredName(t *testing.T) {
-	tests := []struct {
-		word string
-		want bool
-	}{
-		{"BadRequest", true},
-		{"InvalidParameter", true},
-		{"invalid_request_error", true},
-		{"RESOURCE_EXHAUSTED", true},
-		{"UNAVAILABLE", true},
-		{"Request", false}, // a word of prose, capitalised
-		{"HTML", false},    // a short word in capitals
-		{"DOCTYPE", true},  // long in capitals: looked up, and means nothing
-		{"prompt_tokens", true},
-		{"tool_1", false}, // a number after the underscore
-		{"_private", false},
-	}
-	for _, tt := range tests {
-		if got := structuredName(tt.word); got != tt.want {
-			t.Errorf("structuredName(%q) = %v, want %v", tt.word, got, tt.want)
-		}
-	}
-}
-
 func TestErrnoAfter(t *testing.T) {
 	tests := []struct {
 		after string
