@@ -117,3 +117,49 @@ func TestFindingsAreBounded(t *testing.T) {
 		t.Errorf("Classify = %v, want permanent", c)
 	}
 }
+
+// TestPhraseThenStatus checks a reason phrase with its status after it in
+// brackets: the phrase standing as words of its own, the brackets closed.
+func TestPhraseThenStatus(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{
+		{"forbidden (403)", true},
+		{"error: forbidden (403) for this key", true},
+		{"notforbidden (403)", false},
+		{"forbidden (403", false},
+		{"forbidden(403)", false},
+		{"forbidden [403]", false},
+		{"(403)", false},
+	} {
+		p := strings.IndexAny(tt.text, "0123456789")
+		if got := phraseThenStatus(tt.text, p); got != tt.want {
+			t.Errorf("phraseThenStatus(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestFailureNumbersAndWindows checks the numbers a status form is tried
+// around, as many as the buffer holds, and the window around each: 256
+// bytes before and 64 after, moved out to the ends of words by at most 32
+// bytes more.
+func TestFailureNumbersAndWindows(t *testing.T) {
+	if got := failureNumbers("401 402 403 12 4040 50", make([]int, 0, 2)); !slices.Equal(got, []int{0, 4}) {
+		t.Errorf("failureNumbers = %v, want [0 4]", got)
+	}
+	if got := failureNumbers("at 503", make([]int, 0, 8)); !slices.Equal(got, []int{3}) {
+		t.Errorf("failureNumbers at the end = %v, want [3]", got)
+	}
+	long := strings.Repeat("a", 300) + " 503 " + strings.Repeat("b", 100)
+	p := strings.Index(long, "503")
+	w := statusWindow(long, p)
+	wantStart, wantEnd := p-statusBefore-32, p+3+statusAfter+32
+	if w != long[wantStart:wantEnd] {
+		t.Errorf("statusWindow spans %d bytes, want [%d, %d) of the text", len(w), wantStart, wantEnd)
+	}
+	short := "x " + strings.Repeat("a", 10) + " 503 " + strings.Repeat("b", 10) + " y"
+	if w := statusWindow(short, strings.Index(short, "503")); w != short {
+		t.Errorf("statusWindow of a short text = %q, want all of it", w)
+	}
+}

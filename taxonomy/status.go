@@ -279,10 +279,10 @@ func reasonStatus(lower string) int {
 // failureNumbers finds: a status before a reason phrase is one of them.
 func reasonStatusAt(lower string, at []int) int {
 	for _, i := range at {
-		if i+4 > len(lower) || lower[i+3] != ' ' || i > 0 && isWordByte(lower[i-1]) {
+		rest, spaced := strings.CutPrefix(lower[i+3:], " ")
+		if !spaced || i > 0 && isWordByte(lower[i-1]) {
 			continue
 		}
-		rest := lower[i+4:]
 		for _, phrase := range reasonPhrases {
 			if strings.HasPrefix(rest, phrase) {
 				s, _ := strconv.Atoi(lower[i : i+3])
@@ -330,10 +330,10 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // phraseThenStatus reads a reason phrase with the status after it in
 // brackets: "Forbidden (403)", .NET's "Too Many Requests (429)".
 func phraseThenStatus(lower string, p int) bool {
-	if p < 3 || p+3 >= len(lower) || lower[p-1] != '(' || lower[p-2] != ' ' || lower[p+3] != ')' {
+	before, opened := strings.CutSuffix(lower[:p], " (")
+	if !opened || !strings.HasPrefix(lower[p+3:], ")") {
 		return false
 	}
-	before := lower[:p-2]
 	for _, phrase := range reasonPhrases {
 		if rest, ok := strings.CutSuffix(before, phrase); ok && (rest == "" || !isWordByte(rest[len(rest)-1])) {
 			return true
@@ -365,7 +365,7 @@ func statusThenPhrase(lower string, p int) bool {
 // digits from 400 to 599 standing alone, which every status the forms of
 // statusTexts read is: at most cap(at) of them, the first ones.
 func failureNumbers(lower string, at []int) []int {
-	for i := 0; i+2 < len(lower) && len(at) < cap(at); i++ {
+	for i := 0; i < len(lower) && len(at) < cap(at); i++ {
 		c := lower[i]
 		if !isDigit(c) {
 			continue
