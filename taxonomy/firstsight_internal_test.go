@@ -204,3 +204,48 @@ func TestMemberNameBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestWaitTriggersAreWords checks that a trigger inside a longer word
+// starts no wait: "await 30 seconds" holds "wait", "waited 5 minutes" too.
+func TestWaitTriggersAreWords(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want time.Duration
+	}{
+		{"please wait 30 seconds", 30 * time.Second},
+		{"wait 30 seconds", 30 * time.Second},
+		{"please await 30 seconds", 0},
+		{"we waited 5 minutes", 0},
+		{"try again in 5 minutes", 5 * time.Minute},
+		{"quota replenished in 00:00:07", 7 * time.Second},
+	} {
+		var text lowered
+		text.prepare(tt.text)
+		if got, _ := waitInWords(&text); got != tt.want {
+			t.Errorf("waitInWords(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestWaitMembers checks the waits read from a body's member or a printed
+// Retry-After header, the first byte of the text included.
+func TestWaitMembers(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want time.Duration
+	}{
+		{`Retry-After: 7`, 7 * time.Second},
+		{`"retry_after": 3`, 3 * time.Second},
+		{`headers: %{"retry-after" => ["4"]}`, 4 * time.Second},
+		{`{'retry-after': '12'}`, 12 * time.Second},
+		{`map[Retry-After:[9]]`, 9 * time.Second},
+		{`retry-after-ms: 400`, 0},
+		{`"retry_after_ms": 1500`, 1500 * time.Millisecond},
+	} {
+		var text lowered
+		text.prepare(tt.text)
+		if got, _ := waitMember(&text); got != tt.want {
+			t.Errorf("waitMember(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
