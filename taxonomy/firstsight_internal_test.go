@@ -218,11 +218,14 @@ func TestWaitTriggersAreWords(t *testing.T) {
 		{"we waited 5 minutes", 0},
 		{"try again in 5 minutes", 5 * time.Minute},
 		{"quota replenished in 00:00:07", 7 * time.Second},
+		{"zwait 30 seconds", 0},
+		{"please wait one", 0},
+		{"wait some minutes", 0},
 	} {
 		var text lowered
 		text.prepare(tt.text)
-		if got, _ := waitInWords(&text); got != tt.want {
-			t.Errorf("waitInWords(%q) = %v, want %v", tt.text, got, tt.want)
+		if got, ok := waitInWords(&text); got != tt.want || ok != (tt.want > 0) {
+			t.Errorf("waitInWords(%q) = %v, %v; want %v", tt.text, got, ok, tt.want)
 		}
 	}
 }
@@ -246,6 +249,43 @@ func TestWaitMembers(t *testing.T) {
 		text.prepare(tt.text)
 		if got, _ := waitMember(&text); got != tt.want {
 			t.Errorf("waitMember(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestRetryHintShapeAtTheStart checks the shapes of a wait that open the
+// text: "try again in", "retry in".
+func TestRetryHintShapeAtTheStart(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want time.Duration
+	}{
+		{"try again in 5s", 5 * time.Second},
+		{"retry in 5s", 5 * time.Second},
+		{"retry after 6 seconds", 6 * time.Second},
+	} {
+		var text lowered
+		text.prepare(tt.text)
+		if got, ok := retryHintShape(&text); got != tt.want || !ok {
+			t.Errorf("retryHintShape(%q) = %v, %v; want %v", tt.text, got, ok, tt.want)
+		}
+	}
+}
+
+// TestIsGoDurationWithNines checks Go's duration syntax with the digit 9
+// on either side of a unit.
+func TestIsGoDurationWithNines(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		want bool
+	}{
+		{"1m9s", true},
+		{"9h59m9.5s", true},
+		{"9", false},
+		{"1x9s", false},
+	} {
+		if got := isGoDuration(tt.s); got != tt.want {
+			t.Errorf("isGoDuration(%q) = %v, want %v", tt.s, got, tt.want)
 		}
 	}
 }

@@ -204,6 +204,7 @@ func TestNumberAfter(t *testing.T) {
 		{"limit: 30,000, requested: 342,389", "requested", 342389, true},
 		{"requested ~4251.", "requested", 4251, true},
 		{"limit:6000", "limit", 6000, true},
+		{"limit 9,999, used 9", "limit", 9999, true},
 		{"rate limit reached ... limit 500", "limit", 500, true}, // the first "limit" has no number
 		{"ratelimit 5", "limit", 0, false},                       // not a word of its own
 		{"the_limit 5", "limit", 0, false},
