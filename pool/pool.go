@@ -222,6 +222,9 @@ func (p *Pool) Members() []MemberState {
 			Cooldown: m.cooldown(now), Latency: m.latency, Health: m.health}
 		if v := look(m, false, now); v.Out {
 			out[i].Suspended, out[i].AccountFailure = v.Left, v.why()
+			if v.Forced { // its forcing hides the hold; the suspension still ends
+				out[i].Suspended = v.outage.until.Sub(now)
+			}
 		}
 	}
 	return out
