@@ -68,3 +68,16 @@ func headingAnchors(t *testing.T, path string) map[string]bool {
 	}
 	return anchors
 }
+
+// TestREADMEIsAPath keeps the README a newcomer's path (issue 27): past
+// 300 lines it fails, and long material belongs in a page of docs/ that
+// the README links.
+func TestREADMEIsAPath(t *testing.T) {
+	text, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(text), "\n"); n > 300 {
+		t.Errorf("README.md has %d lines, more than 300: move the long material to a page of docs/ and link it", n)
+	}
+}

@@ -248,6 +248,40 @@ func TestPoolAllMembersDownFailsFast(t *testing.T) {
 	})
 }
 
+// TestPoolForcedOpenMemberSaysSo: a member an operator forced open is
+// named so in a call's error, with no hold of its own invented for it, and
+// a call that finds every member forced open stops at once, even with
+// WaitWhileOpen: no delay ends a forcing.
+func TestPoolForcedOpenMemberSaysSo(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFleet(newScript(succeeds("m0")), newScript(succeeds("m1")))
+		p := mustPool(t, members(2), middleware.CircuitBreaker(1, 10*time.Second), middleware.WaitWhileOpen(),
+			middleware.Backoff(time.Millisecond, time.Millisecond))
+		ms := p.Pool().Members()
+		ms[0].Breaker.ForceOpen()
+		ms[1].Breaker.Open()
+		start := time.Now()
+		got, err := p.Do(t.Context(), f.fn)
+		if err != nil || got != "m1" {
+			t.Fatalf("got (%q, %v), want m1 after its delay", got, err)
+		}
+		if went := f.went(); fmt.Sprint(went) != "[1]" || time.Since(start) < 10*time.Second {
+			t.Errorf("attempts went to %v after %v, want m1 alone after its delay", went, time.Since(start))
+		}
+
+		ms[1].Breaker.ForceOpen()
+		start = time.Now()
+		_, err = p.Do(t.Context(), f.fn)
+		e := asError(t, err)
+		if e.Reason != observe.ReasonCircuitOpen || time.Since(start) != 0 || len(f.went()) != 0 {
+			t.Errorf("got %v after %v, want circuit open at once, without a request", err, time.Since(start))
+		}
+		if want := "no member available: m0: circuit forced open by an operator; m1: circuit forced open by an operator"; e.Detail != want {
+			t.Errorf("detail %q, want %q", e.Detail, want)
+		}
+	})
+}
+
 // TestPoolCooldown: a member answering with a Retry-After cools down for
 // that long: the retry goes to another member at once, later calls avoid
 // it until the wait is over, and a pool of one member waits it out exactly

@@ -145,15 +145,22 @@ func (c *call[R]) gateRefusal(n int, why pool.Availability, vs pool.Views) *deci
 func (c *call[R]) noMember(n int, vs pool.Views) *decision {
 	detail := "no member available: " + vs.String()
 	var remaining time.Duration
+	forced := 0
 	for _, v := range vs {
-		switch v.Avail {
-		case pool.Throttled:
+		switch {
+		case v.Avail == pool.Throttled:
 			return &decision{reason: observe.ReasonThrottled, detail: detail, refused: true}
-		case pool.Open: // v.Left > 0
+		case v.Avail == pool.Open && v.Forced: // no delay ends it: nothing to wait for
+			forced++
+		case v.Avail == pool.Open: // v.Left > 0
 			remaining = min(cmp.Or(remaining, v.Left), v.Left)
 		}
 	}
-	return c.waitForProbe(n, remaining, &decision{reason: observe.ReasonCircuitOpen, detail: detail, refused: true})
+	stop := &decision{reason: observe.ReasonCircuitOpen, detail: detail, refused: true}
+	if forced == len(vs) {
+		return stop
+	}
+	return c.waitForProbe(n, remaining, stop)
 }
 
 // decideRoute decides where and when the retry of attempt n goes, after

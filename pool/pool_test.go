@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/pool"
@@ -125,4 +126,26 @@ func ExamplePool_Members() {
 	// eastus: weight 1, health 1.0, 0 in flight
 	// westus: weight 2, health 1.0, 0 in flight
 	// first attempt to westus
+}
+
+// TestForcedOpenMemberKeepsItsSuspension: a member suspended for an
+// account failure and forced open says it is forced open, with no hold,
+// and its state still shows how long the suspension lasts.
+func TestForcedOpenMemberKeepsItsSuspension(t *testing.T) {
+	p, err := pool.New(pool.Settings{Members: []pool.MemberSettings{
+		{Name: "m0", MaxHold: time.Minute, Breaker: breaker.New(breaker.Settings{Name: "m0"})},
+		{Name: "m1", MaxHold: time.Minute, Breaker: breaker.New(breaker.Settings{Name: "m1"})}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := p.Route(t.Context()).Views(false)[0].Member
+	m.Breaker().ForceOpen()
+	m.Suspend(`code "invalid_api_key", status 401`)
+	v := p.Route(t.Context()).Views(false)[0]
+	if v.Avail != pool.Open || !v.Forced || v.Left != 0 || v.String() != "m0: circuit forced open by an operator" {
+		t.Errorf("view %+v (%q), want m0 forced open with no hold", v, v)
+	}
+	if st := p.Members()[0]; st.Suspended <= 0 || st.AccountFailure == "" {
+		t.Errorf("state %+v, want the suspension and its account failure", st)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/observe"
 )
 
@@ -29,9 +30,10 @@ const (
 type View struct {
 	Member *Member
 	Avail  Availability
-	Left   time.Duration // of an open circuit or a cooldown
+	Left   time.Duration // of an open circuit or a cooldown; 0 for a circuit forced open
 	Probe  bool          // ready, and its circuit is not closed: the next attempt is its probe
 	Out    bool          // open after an account failure (see Member.Suspend)
+	Forced bool          // open because an operator forced it open (breaker.Breaker.ForceOpen): no delay ends it
 
 	outage *outage // that failure, when Out
 }
@@ -51,6 +53,9 @@ func (v View) String() string {
 	name := v.Member.name
 	switch v.Avail {
 	case Open:
+		if v.Forced {
+			return name + ": circuit forced open by an operator"
+		}
 		if !v.Out {
 			return fmt.Sprintf("%s: circuit open (%v left)", name, v.Left.Round(time.Millisecond))
 		}
@@ -143,6 +148,10 @@ func look(m *Member, retry bool, now time.Time) View {
 		out = nil
 	}
 	if b := m.breaker; b != nil {
+		if b.Forced() == breaker.ForcedOpen {
+			// Open until an operator says otherwise: no hold to report.
+			return View{Member: m, Avail: Open, Forced: true, Out: out != nil, outage: out}
+		}
 		switch b.State() {
 		case observe.BreakerOpen:
 			if left := b.RemainingDelay(); left > 0 {

@@ -11,13 +11,16 @@ import (
 //
 // The entry found last is kept aside and compared first: most processes
 // call one target at a time, whose key then costs one comparison of its
-// fields instead of hashing it for the map.
+// fields instead of hashing it for the map. Keys of different kinds that
+// follow each other on every call (the attribute sets of a call's
+// instruments) each have a slot of their own for it.
 type cache[K comparable, V any] struct {
 	max   int32
 	build func(K) V
-	m     sync.Map // K -> *entry[K, V]
+	slot  func(K) int // the slot of a key's last entry; nil for one slot
+	m     sync.Map    // K -> *entry[K, V]
 	n     atomic.Int32
-	last  atomic.Pointer[entry[K, V]]
+	last  []atomic.Pointer[entry[K, V]]
 }
 
 type entry[K comparable, V any] struct {
@@ -26,15 +29,25 @@ type entry[K comparable, V any] struct {
 }
 
 func newCache[K comparable, V any](max int32, build func(K) V) *cache[K, V] {
-	return &cache[K, V]{max: max, build: build}
+	return &cache[K, V]{max: max, build: build, last: make([]atomic.Pointer[entry[K, V]], 1)}
+}
+
+// newSlottedCache is newCache with a last entry kept for each of slots
+// kinds of key, slot(k) telling k's.
+func newSlottedCache[K comparable, V any](max int32, slots int, slot func(K) int, build func(K) V) *cache[K, V] {
+	return &cache[K, V]{max: max, build: build, slot: slot, last: make([]atomic.Pointer[entry[K, V]], slots)}
 }
 
 func (c *cache[K, V]) get(k K) V {
-	if e := c.last.Load(); e != nil && e.k == k {
+	last := &c.last[0]
+	if c.slot != nil {
+		last = &c.last[c.slot(k)]
+	}
+	if e := last.Load(); e != nil && e.k == k {
 		return e.v
 	}
 	if e, ok := c.m.Load(k); ok {
-		c.last.Store(e.(*entry[K, V]))
+		last.Store(e.(*entry[K, V]))
 		return e.(*entry[K, V]).v
 	}
 	e := &entry[K, V]{k: k, v: c.build(k)}

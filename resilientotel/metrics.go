@@ -148,6 +148,10 @@ type setKey struct {
 	v    [4]string
 }
 
+// slot is the slot of k's instrument in the cache of sets: a call's
+// measurements alternate between instruments.
+func (k setKey) slot() int { return int(k.inst) }
+
 func (k setKey) build() attribute.Set {
 	kvs := make([]attribute.KeyValue, 0, len(k.v))
 	for i, key := range instrumentKeys[k.inst] {

@@ -50,7 +50,7 @@ func New(opts ...Option) *Observer {
 	o := &Observer{
 		tracer:   cfg.tracerProvider.Tracer(scope, trace.WithSchemaURL(semconv.SchemaURL)),
 		breakers: newBreakers(cfg.maxBreakers),
-		sets:     newCache(maxSets, newMeasurement),
+		sets:     newSlottedCache(maxSets, int(numInstruments), setKey.slot, newMeasurement),
 		targets:  newCache(maxTargets, newTargetInfo),
 	}
 	meter := cfg.meterProvider.Meter(scope, metric.WithSchemaURL(semconv.SchemaURL))

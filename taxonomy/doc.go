@@ -40,10 +40,13 @@
 //     "NonTransientAiException: 400 - Bad Request"), before or after its
 //     reason phrase ("[400 Bad Request]", "Forbidden (403)", "404 (Not
 //     Found)"), beside the word error ("<H1>403 ERROR</H1>", "returned error
-//     403"), in angle brackets ("<400>"), and in a member of a pasted body
+//     403"), after "returned" ("API returned 403: ..."), as a label
+//     ("code=401"), in Chinese ("状态码: 503"), in angle brackets ("<400>"),
+//     in a CDN page's title ("| 520: ..."), as a reason phrase that opens
+//     the text ("Not Found: {...}"), and in a member of a pasted body
 //     ("code": 429, "status": 403, "status_code": 400);
 //   - names: exception classes, error types and codes, status names,
-//     wherever the text writes them (CamelCase, snake_case, dotted paths:
+//     wherever the text writes them (CamelCase, an acronym before a word as in "EOFException", snake_case, dotted paths:
 //     "dev.langchain4j.exception.InvalidRequestException",
 //     "InternalError.Algo.InvalidParameter", "StatusCode.RESOURCE_EXHAUSTED")
 //     and in the type and code members of a pasted body ("type": "Bad
@@ -58,14 +61,23 @@
 //     than the batch size", "too large"), but not a lower bound, an output
 //     limit, a rate, a deadline or a field with a length of its own; a key
 //     refused; a limit reached; a connection broken; an endpoint not found;
-//     and a few phrases in Chinese, read by substring;
+//     a flag ("--jinja") or a name in backquotes ("`truncate`") is a
+//     parameter of the request; a credential not set, failed or with no
+//     auth ("API_KEY is not set", "Authorization failed", "NoAuthError");
+//     an account paused or deactivated; a TLS alert ("sslv3 alert handshake
+//     failure"); a quota that is replenished or resets; no capacity or no
+//     free slot; a client that cannot decode the reply into its types
+//     ("failed to deserialize ...: unknown field"); and a few phrases in
+//     Chinese, read by substring;
 //   - an operating system's error number where the text is localised
 //     ("errno = 104", "[WinError 10054]": ECONNRESET and its kin on Linux,
 //     the BSDs and Windows);
 //   - waits in any unit and wording: "try again in 1.8s", "retry after 6
 //     seconds", "Please wait 587 hours 33 minutes", "retry after one
-//     minute", "try again in ~5s", and a body's "retry_after" (seconds) or
-//     "retry_after_ms" member.
+//     minute", "try again in ~5s", as a clock (.NET's TimeSpan, "Quota will
+//     be replenished in 5.03:23:11"), a body's "retry_after" (seconds) or
+//     "retry_after_ms" member, and a Retry-After header printed among
+//     others (Go's http.Header, Python's dict, Elixir's map).
 //
 // # The vocabulary
 //
@@ -103,7 +115,7 @@
 //     with any status below 500 ([Permanent], even as a 429; an exhausted
 //     quota that carries a retry hint is a rate limit), and an insufficient
 //     balance sent as a 500; a 500 that says "overloaded" is [Overloaded];
-//     a 5xx whose words say a parameter, an option or a flag of the request
+//     a 5xx whose words say a parameter, an option, a flag or a credential of the request
 //     is refused is [Permanent] (local servers send every error as a 500:
 //     the same request fails the same way);
 //  5. the status, 400 to 599, when HTTP defines it (every 5xx, and the 4xx

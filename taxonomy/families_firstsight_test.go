@@ -77,9 +77,13 @@ func firstSightFamilyCases() []classifyCase {
 
 		// ---- TLS alerts in text ----
 		{"a TLS alert in Python's ssl", text(`ssl.SSLError: [SSL: TLSV1_ALERT_PROTOCOL_VERSION] tlsv1 alert protocol version (_ssl.c:1129)`),
-			class(P, `name "TLSV1_ALERT_PROTOCOL_VERSION" (tls alert)`, 0)},
+			class(P, `name "TLSV1_ALERT_PROTOCOL_VERSION" (tls refused)`, 0)},
 		{"a TLS alert in OpenSSL's words", text(`write EPROTO 4097F8:error:0A000410:SSL routines:ssl3_read_bytes:sslv3 alert bad certificate`),
-			class(P, `words "tls alert"`, 0)},
+			class(P, `words "tls refused"`, 0)},
+		{"TLS spoken to a plain port (Python's ssl)", text(`[SSL: WRONG_VERSION_NUMBER] wrong version number (_ssl.c:1129)`),
+			class(P, `words "tls refused"`, 0)},
+		{"TLS spoken to a plain port (OpenSSL through libcurl)", text(`error:0A00010B:SSL routines::wrong version number`),
+			class(P, `words "tls refused"`, 0)},
 		{"a handshake cut is no alert", text(`SSLEOFError: EOF occurred in violation of protocol`),
 			class(T, `marker "EOF"`, 0)},
 
@@ -92,6 +96,10 @@ func firstSightFamilyCases() []classifyCase {
 			class(U, "no rule matched", 0)},
 		{"a Retry-After in Go's print of http.Header", text(`unexpected status 429: headers map[Content-Type:[application/json] Retry-After:[7]]`),
 			hinted(R, "status 429", 429, 7*time.Second)},
+		{"a Retry-After in Elixir's map of headers", text(`status: 429, headers: %{"retry-after" => ["4"]}`),
+			hinted(R, "status 429", 429, 4*time.Second)},
+		{"a Retry-After in milliseconds is no Retry-After in seconds", text(`status: 429, headers: %{"retry-after-ms" => ["400"]}`),
+			class(R, "status 429", 429)},
 		{"a Retry-After in Python's dict of headers", text(`HTTP 429; headers: {'retry-after': '12', 'content-type': 'application/json'}`),
 			hinted(R, "status 429", 429, 12*time.Second)},
 
@@ -100,8 +108,30 @@ func firstSightFamilyCases() []classifyCase {
 			class(T, "errno 99 (EADDRNOTAVAIL)", 0)},
 		{"EOFException: an acronym before a word", text(`java.io.EOFException: \n at okio.RealBufferedSource.require`),
 			class(T, `name "EOFException" (connection broken)`, 0)},
+		{"a name that opens the text with an acronym", text(`EOFException: the stream ended`),
+			class(T, `name "EOFException" (connection broken)`, 0)},
 		{"an HTTP/2 stream reset (OkHttp)", text(`okhttp3.internal.http2.StreamResetException: stream was reset: CANCEL`),
 			class(T, `name "StreamResetException" (connection broken)`, 0)},
+
+		{"a connection timed out, by Chromium's name", text(`net::ERR_CONNECTION_TIMED_OUT`),
+			class(T, `name "ERR_CONNECTION_TIMED_OUT" (timed_out)`, 0)},
+
+		// ---- the Go SDKs of other clouds ----
+		// tencentcloud-sdk-go common v1.3.212 errors/errors.go:
+		// "[TencentCloudSDKError] Code=%s, Message=%s, RequestId=%s".
+		{"Tencent Cloud's signature expired", text(`[TencentCloudSDKError] Code=AuthFailure.SignatureExpire, Message=Signature expired. Timestamp 1700000000, RequestId=6f3c`),
+			account(`name "AuthFailure" (credential refused)`, 0)},
+		{"Tencent Cloud's engine over its limit", text(`[TencentCloudSDKError] Code=LimitExceeded, Message=请求频率超限, RequestId=6f3c`),
+			class(R, `name "LimitExceeded" (limit_exceeded)`, 0)},
+		{"Tencent Cloud's resource unavailable", text(`[TencentCloudSDKError] Code=ResourceUnavailable, Message=the service is not available, RequestId=6f3c`),
+			class(O, `name "ResourceUnavailable" (unavailable)`, 0)},
+		// volcengine-go-sdk v1.1.35 service/arkruntime/model/error.go:
+		// RequestError "RequestError code: %d, err: %v, request_id: %s".
+		{"Volcengine Ark's RequestError", text(`RequestError code: 500, err: unexpected EOF, request_id: 0217`),
+			class(T, "status 500", 500)},
+		// cohere-go v2.15.3 core/api_error.go: "%d: %s".
+		{"Cohere's APIError", text(`429: {"message":"You are using a Trial key, which is limited to 20 API calls / minute."}`),
+			class(R, "status 429", 429)},
 
 		// ---- a server out of capacity ----
 		{"insufficient capacity in a class name", text(`InsufficientCapacityError: not enough GPU capacity in us-east-1`),
@@ -116,6 +146,8 @@ func firstSightFamilyCases() []classifyCase {
 		// ---- Chinese: a balance spent under a 500, a relay's load saturated ----
 		{"a balance spent in Chinese under a 500", text(`Error code: 500, with error text {"error":{"message":"账户余额不足"}}`),
 			account(`pattern "insufficient balance (zh)"`, 500)},
+		{"a 503 that mentions a balance stays the server's failure", text(`状态码: 503 余额不足`),
+			class(O, "status 503", 503)},
 		{"a relay's load saturated in Chinese", text(`{"error":{"message":"当前分组上游负载已饱和，请稍后再试"}}`),
 			class(O, `words "负载 … 饱和"`, 0)},
 	}

@@ -186,7 +186,9 @@ func (t *lowered) prepare(text string) {
 				return
 			}
 		}
-		t.set(lowerASCII(text))
+		// What set does with a short text: no set of trigrams, numbers
+		// found on the first need.
+		t.s, t.hasGrams, t.numbered = lowerASCII(text), false, false
 		return
 	}
 	var b strings.Builder
@@ -196,8 +198,8 @@ func (t *lowered) prepare(text string) {
 	t.hasGrams, t.numCount, t.numbered = true, 0, true
 	x, digits, changed := uint32(0), 0, false
 	var chunk [128]byte
-	for base := 0; base < len(text); base += len(chunk) {
-		n := copy(chunk[:], text[base:])
+	for base, n := 0, 0; base != len(text); base += n {
+		n = copy(chunk[:], text[base:])
 		for k, c := range chunk[:n] {
 			if c >= 0x80 {
 				t.ascii = false

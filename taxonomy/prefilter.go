@@ -105,8 +105,11 @@ func (g *guarded) matchIn(t *lowered) bool {
 
 // windowed reports whether the expression is tried in windows on t.
 func (g *guarded) windowed(t *lowered) bool {
-	return len(t.s) >= windowedLen && g.maxLen >= 0 && len(g.anyOf) > 0
+	return len(t.s) >= windowedLen && g.maxLen != unbounded && len(g.anyOf) > 0
 }
+
+// unbounded is the maxLen of an expression whose matches have no bound.
+const unbounded = -1
 
 // windowedLen is the length from which a text is matched in windows: Go
 // matches a long text with its slower machine, and most of a long text
@@ -123,20 +126,17 @@ const windowedLen = 256
 // text: a match from there would be longer than maxLen.
 func (g *guarded) matchWindows(t *lowered) bool {
 	s := t.s
-	var tried [maxAlternatives]string
-	n := 0
+	var buf [maxAlternatives]string
+	tried := buf[:0]
 	for k, all := range g.anyOf {
 		anchor := all[0] // the longest (see usable)
 		if !t.hasGramsOf(g.grams[k]) {
 			continue // a literal of the alternative is not in the text
 		}
-		if slices.Contains(tried[:n], anchor) {
+		if slices.Contains(tried, anchor) {
 			continue // its windows were tried for an earlier alternative
 		}
-		if n < len(tried) {
-			tried[n] = anchor
-			n++
-		}
+		tried = append(tried, anchor)
 		for from := 0; ; {
 			i := strings.Index(s[from:], anchor)
 			if i < 0 {
@@ -159,7 +159,7 @@ func (g *guarded) matchWindows(t *lowered) bool {
 	return false
 }
 
-// maxLength bounds the bytes a match of re takes, or returns -1.
+// maxLength bounds the bytes a match of re takes, or returns unbounded.
 func maxLength(re *syntax.Regexp) int {
 	switch re.Op {
 	case syntax.OpLiteral:
@@ -175,22 +175,19 @@ func maxLength(re *syntax.Regexp) int {
 	case syntax.OpQuest:
 		return maxLength(re.Sub[0])
 	case syntax.OpRepeat:
-		if re.Max < 0 {
-			return -1
-		}
 		n := maxLength(re.Sub[0])
-		if n < 0 {
-			return -1
+		if re.Max == -1 || n == unbounded { // x{2,}: no maximum
+			return unbounded
 		}
 		return n * re.Max
 	case syntax.OpStar, syntax.OpPlus:
-		return -1
+		return unbounded
 	case syntax.OpConcat, syntax.OpAlternate:
 		total := 0
 		for _, sub := range re.Sub {
 			n := maxLength(sub)
-			if n < 0 {
-				return -1
+			if n == unbounded {
+				return unbounded
 			}
 			if re.Op == syntax.OpConcat {
 				total += n
@@ -290,9 +287,8 @@ func literalsOf(re *syntax.Regexp) [][]string {
 			if len(result)*len(l) > maxAlternatives {
 				l = common(l) // too many combinations: what all of them hold
 			}
-			if len(l) == 1 && len(l[0]) == 0 {
-				continue // requires nothing
-			}
+			// A part that requires nothing ([][]string{{}}) leaves the
+			// result as it is.
 			var next [][]string
 			for _, a := range result {
 				for _, b := range l {

@@ -25,6 +25,7 @@ type findings struct {
 	n    int
 }
 
+// add keeps f if there is room.
 func (fs *findings) add(f finding) {
 	if fs.n < len(fs.list) {
 		fs.list[fs.n] = f
@@ -99,14 +100,13 @@ func (r *reading) read(text, lower string, aligned bool) {
 				switch {
 				case b&bUpper != 0 && seen&bLower != 0 && byteClass[text[j-1]]&bLower != 0:
 					hump = true
+				case b&bUpper != 0 && j > i && byteClass[text[j-1]]&bUpper != 0 && j+1 < len(text) && byteClass[text[j+1]]&bLower != 0:
+					// An acronym before a word: "EOFException", "IOError",
+					// "SSLError".
+					hump = true
 				case b&bUnder != 0 && j > i && j+1 < len(text) && byteClass[text[j-1]]&bLetter != 0 && byteClass[text[j+1]]&bLetter != 0:
 					joined = true
 				}
-			}
-			if b&bLower != 0 && j-i >= 2 && byteClass[text[j-1]]&bUpper != 0 && byteClass[text[j-2]]&bUpper != 0 {
-				// An acronym before a word: "EOFException", "IOError",
-				// "SSLError".
-				hump = true
 			}
 			seen |= b
 			j++
@@ -124,22 +124,24 @@ func (r *reading) read(text, lower string, aligned bool) {
 			var w string
 			if aligned {
 				w = lower[i:j]
-			} else if len(run) <= len(low) {
-				w = string(lowerInto(low[:0], run))
+			} else {
+				w = string(lowerInto(low[:0], run)) // a word longer than low has room for moves to the heap
 			}
 			name := hump || joined || seen&bLower == 0 && len(run) >= 7
-			if quoted := identifierAt(text, i, j); quoted != "" {
+			quoted := ""
+			end := j
+			if i > 0 && (text[i-1] == '-' || text[i-1] == '`') {
+				quoted, end = identifierAt(text, i, j)
+			}
+			if quoted != "" {
 				// A flag ("--jinja") or an identifier in backquotes
 				// ("`truncate`"): a parameter of the request by name.
 				c, ok := sense(w)
-				if !ok && joined {
+				if !ok {
 					r.word(&cs, w, text, j) // "`max_model_len`": its parts too
 				}
 				cs.add(quoted, c|cPart|cParam)
-				if quoted[0] == '-' {
-					j = i - 2 + len(quoted)
-				}
-				i = j
+				i = end
 				continue
 			}
 			if !name || joined {
@@ -151,7 +153,7 @@ func (r *reading) read(text, lower string, aligned bool) {
 					r.word(&cs, w, text, j)
 				}
 			}
-			if name && r.namesRead < maxNames && w != "" {
+			if name && r.namesRead < maxNames {
 				r.namesRead++
 				// The words of a CamelCase name are words of its clause
 				// too: "SyntaxError" is a parser's, "InvalidRequestException"
@@ -160,7 +162,7 @@ func (r *reading) read(text, lower string, aligned bool) {
 				if joined {
 					into = nil
 				}
-				if m, decided, ok := nameMeaning(run, w, into); ok && !r.names.full() {
+				if m, decided, ok := nameMeaning(run, w, into); ok {
 					r.names.add(finding{`name "` + run + `" (` + decided + `)`, m})
 				}
 				if !r.errno.found() && w == "winerror" {
@@ -213,7 +215,7 @@ var byteClass = func() (t [256]byte) {
 // word adds the word w (lowercase), which is no sense, to the clause; at
 // is where it ends in text.
 func (r *reading) word(cs *concepts, w string, text string, at int) {
-	if strings.IndexByte(w, '_') >= 0 {
+	if strings.Contains(w, "_") {
 		// "prompt_tokens", "max_seq_len", "invalid_request_error": its parts.
 		for part := range strings.SplitSeq(w, "_") {
 			if c, ok := sense(part); ok {
@@ -223,27 +225,28 @@ func (r *reading) word(cs *concepts, w string, text string, at int) {
 	} else {
 		cs.add("", 0)
 	}
-	if (w[0] == 'e' || w[0] == 'w') && !r.errno.found() && (w == "errno" || w == "winerror") {
+	if !r.errno.found() && (w == "errno" || w == "winerror") {
 		r.errno, _ = errnoAfter(text[at:])
 	}
 }
 
 // identifierAt returns the flag or the backquoted identifier that the word
-// at text[i:j] opens, or "": a command-line flag ("--enable-auto-tool-choice",
-// "--jinja", its words joined by hyphens) or a name in backquotes, as
-// Rust, Markdown and Python's servers quote a parameter ("`truncate` must
-// be strictly positive", "missing field `status`").
-func identifierAt(text string, i, j int) string {
+// at text[i:j] opens, or "", and where it ends: a command-line flag
+// ("--enable-auto-tool-choice", "--jinja", its words joined by hyphens) or
+// a name in backquotes, as Rust, Markdown and Python's servers quote a
+// parameter ("`truncate` must be strictly positive", "missing field
+// `status`").
+func identifierAt(text string, i, j int) (string, int) {
 	switch {
 	case i >= 2 && text[i-1] == '-' && text[i-2] == '-' && (i == 2 || !isNameByte(text[i-3]) && text[i-3] != '-'):
 		for j < len(text) && (isNameByte(text[j]) || text[j] == '-' && j+1 < len(text) && isNameByte(text[j+1])) {
 			j++
 		}
-		return text[i-2 : j]
-	case i >= 1 && text[i-1] == '`' && j < len(text) && text[j] == '`':
-		return text[i-1 : j+1]
+		return text[i-2 : j], j
+	case text[i-1] == '`' && j < len(text) && text[j] == '`':
+		return text[i-1 : j+1], j + 1
 	}
-	return ""
+	return "", j
 }
 
 // skipURL returns where the URL whose "://" is at i ends.
@@ -270,7 +273,7 @@ func (r *reading) endClause(cs *concepts) {
 				r.param = finding{`words "credential refused"`, mean(Permanent).accountFailure()}
 			}
 		}
-		if c, ok := cs.clue(); ok && !r.clues.full() {
+		if c, ok := cs.clue(); ok {
 			r.clues.add(finding{`words "` + c.words + `"`, c.means})
 		}
 	}

@@ -139,6 +139,7 @@ var terms = []term{
 	{"usage_limit_reached", mean(RateLimited), `OpenAI Codex usage_limit_reached; jcode usage_limit_reached`},
 	{"overloaded", mean(Overloaded), `Anthropic overloaded_error; OpenAI engine_overloaded; Moonshot engine_overloaded_error`},
 	{"server", mean(Transient), `OpenAI type server_error; google-genai ServerError; Python requests "500 Server Error"`},
+	{"timed_out", mean(Transient), `Chromium net::ERR_TIMED_OUT and net::ERR_CONNECTION_TIMED_OUT; curl CURLE_OPERATION_TIMEDOUT "Operation timed out"; Python socket.timeout "timed out"`},
 	{"timeout", mean(Transient), `openai-python APITimeoutError; Python asyncio TimeoutError; Java SocketTimeoutException; httpx ReadTimeout`},
 	{"connection", mean(Transient), `openai-python APIConnectionError; Python requests ConnectionError; LiteLLM APIConnectionError`},
 	{"connect", mean(Transient), `httpx ConnectError; aiohttp ClientConnectorError`},
@@ -288,6 +289,7 @@ var senses = []wordSense{
 	{"authorization", cCredential, `NVIDIA NIM "Authorization failed"; Hugging Face "Invalid authorization header"`},
 	{"certification", cCredential, `Baidu Qianfan error 14 "IAM Certification failed"; Baidu BCE "IAM certification failed"`},
 	{"bearer", cKeyKind, `Qianfan v2 "(bearer token)"; RFC 6750 "Bearer" tokens`},
+	{"failure", cFailed, `Tencent Cloud "AuthFailure.SignatureFailure" (tencentcloud-sdk-go common v1.3.212 errors/errors.go prints it as Code=...); AWS EC2 "AuthFailure: AWS was not able to validate the provided access credentials"`},
 	{"failed", cFailed, `NVIDIA NIM "Authorization failed"; Baidu Qianfan "IAM Certification failed"; Azure "Authentication failed"`},
 	{"signature", cCredential, `AWS InvalidSignatureException; Tencent Cloud AuthFailure.SignatureFailure`},
 	{"authenticated", cAuthenticated, `DeepInfra "Not authenticated"; FastAPI HTTPBearer "Not authenticated"`},
@@ -544,9 +546,11 @@ func (cs *concepts) clue() (clue, bool) {
 		// An account paused, deactivated, suspended: by its owner's limit
 		// or by the provider, it stays so.
 		return clue{"account refused", mean(Permanent).accountFailure()}, true
-	case cs.has(cAlert) && cs.has(cTLS):
-		// A TLS alert ends a handshake that the next one repeats.
-		return clue{"tls alert", mean(Permanent)}, true
+	case cs.has(cTLS) && cs.has(cAlert|cFault):
+		// A TLS alert, or a handshake the library refuses ("wrong version
+		// number": TLS spoken to a plain port), ends a handshake that the
+		// next one repeats.
+		return clue{"tls refused", mean(Permanent)}, true
 	case cs.has(cUsage) && cs.has(cRefill):
 		// A quota or an allowance that the text says comes back by itself.
 		return clue{"quota refilled", mean(RateLimited)}, true

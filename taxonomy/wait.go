@@ -364,40 +364,37 @@ func durationInWords(s string) (time.Duration, bool) {
 // clockDuration reads a wait written as a clock at the start of s, .NET's
 // TimeSpan ("c" format, [d.]hh:mm:ss[.fffffff]): Azure API Management's
 // quota-by-key "Quota will be replenished in 5.03:23:11", its rate limits
-// "Try again in 00:00:05". Hours below 24, minutes and seconds below 60.
+// "Try again in 00:00:05". Minutes and seconds below 60, and hours below
+// 24 after a count of days; a fraction of a second is left out.
 func clockDuration(s string) (time.Duration, bool) {
-	var parts [4]int
-	n, i := 0, 0
-	for n < len(parts) {
-		start := i
-		for i < len(s) && i-start < 8 && isDigit(s[i]) {
-			i++
-		}
-		if i == start {
-			return 0, false
-		}
-		v, _ := strconv.Atoi(s[start:i])
-		parts[n] = v
-		n++
-		// A day count ends in a dot before the hours; the clock's parts
-		// end in colons.
-		if i < len(s) && (s[i] == ':' || s[i] == '.' && n == 1 && strings.IndexByte(s[i:min(len(s), i+4)], ':') > 0) {
-			i++
-			continue
-		}
-		break
+	end := 0
+	for end < len(s) && (isDigit(s[end]) || s[end] == '.' || s[end] == ':') {
+		end++
 	}
-	days := 0
-	if n == 4 {
-		days, parts = parts[0], [4]int{parts[1], parts[2], parts[3]}
-		n = 3
-	}
-	if n != 3 || parts[0] > 23 && days > 0 || parts[1] > 59 || parts[2] > 59 {
+	clock := strings.TrimRight(s[:end], ".") // a full stop after it
+	first, _, ok := strings.Cut(clock, ":")
+	if !ok {
 		return 0, false
 	}
-	total := time.Duration(days)*24*time.Hour + time.Duration(parts[0])*time.Hour +
-		time.Duration(parts[1])*time.Minute + time.Duration(parts[2])*time.Second
-	return clampWait(float64(total)), true
+	days := 0
+	if d, _, found := strings.Cut(first, "."); found {
+		var err error
+		if days, err = strconv.Atoi(d); err != nil {
+			return 0, false
+		}
+		clock = clock[len(d)+1:]
+	}
+	clock, _, _ = strings.Cut(clock, ".")
+	h, rest, _ := strings.Cut(clock, ":")
+	m, sec, ok := strings.Cut(rest, ":")
+	hours, errH := strconv.Atoi(h)
+	minutes, errM := strconv.Atoi(m)
+	seconds, errS := strconv.Atoi(sec)
+	if !ok || errH != nil || errM != nil || errS != nil || days > 0 && hours > 23 || minutes > 59 || seconds > 59 {
+		return 0, false
+	}
+	return clampWait(float64(days)*float64(24*time.Hour) + float64(hours)*float64(time.Hour) +
+		float64(minutes)*float64(time.Minute) + float64(seconds)*float64(time.Second)), true
 }
 
 // numberWords are the numbers written in words that waits use.

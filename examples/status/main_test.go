@@ -26,7 +26,7 @@ func TestRuns(t *testing.T) {
 		`call: "Hello from westus."`,
 		"GET /status/ready -> 200 OK",
 		`"why": "forced_open"`,
-		"westus: circuit open (5m0s left)",
+		"westus: circuit forced open by an operator",
 		"requests: eastus 1, westus 4",
 	}
 	at := 0
