@@ -68,7 +68,7 @@ var ErrFull = errors.New("status: registry full")
 // or each member's when it is a pool, with the rate, token and concurrency
 // limits the model and each member enforce (read through Limiter,
 // TokenLimiter and Concurrency methods, which *llms.Model has, and
-// pool.MemberState), and [Registry.Ready] is false while
+// *tools.Tool but TokenLimiter, and pool.MemberState), and [Registry.Ready] is false while
 // none of them can take a call. Administrative actions reach its breaker
 // as the breaker of name, a member's as name with the member's name (see
 // [Handler]).

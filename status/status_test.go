@@ -1,6 +1,7 @@
 package status_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -547,4 +548,53 @@ func TestLimitsShownAsCallsMeetThem(t *testing.T) {
 			t.Errorf("slots in use after the calls: %v, want none", got)
 		}
 	})
+}
+
+// heldTool is a tool whose calls each say they started, then wait to be
+// let go.
+type heldTool struct{ started, release chan struct{} }
+
+func (heldTool) Name() string        { return "refund" }
+func (heldTool) Description() string { return "refunds an order" }
+func (h heldTool) Call(ctx context.Context, _ string) (string, error) {
+	h.started <- struct{}{}
+	<-h.release
+	return "refunded", nil
+}
+
+// TestToolLimitsShown: the bulkhead MaxConcurrent builds inside a tool is
+// shown in the tool's report, its slot in use while a call holds it.
+func TestToolLimitsShown(t *testing.T) {
+	h := heldTool{started: make(chan struct{}), release: make(chan struct{})}
+	tool := resilient.Tool(h, resilient.MaxConcurrent(2, 0))
+	reg := &status.Registry{}
+	if err := reg.AddModel("tool:refund", tool); err != nil {
+		t.Fatal(err)
+	}
+	shown := func() string {
+		s := reg.Report().Models[0].Semaphore
+		if s == nil || s.Size == nil || s.InUse == nil {
+			return fmt.Sprintf("%+v", s)
+		}
+		return fmt.Sprintf("%d of %d", *s.InUse, *s.Size)
+	}
+	if got := shown(); got != "0 of 2" {
+		t.Errorf("before any call: %s, want 0 of 2", got)
+	}
+	done := make(chan string)
+	go func() {
+		answer, _ := tool.Call(t.Context(), "order 7")
+		done <- answer
+	}()
+	<-h.started
+	if got := shown(); got != "1 of 2" {
+		t.Errorf("with a call in flight: %s, want 1 of 2", got)
+	}
+	close(h.release)
+	if answer := <-done; answer != "refunded" {
+		t.Errorf("the call answered %q", answer)
+	}
+	if got := shown(); got != "0 of 2" {
+		t.Errorf("after the call: %s, want 0 of 2", got)
+	}
 }
