@@ -65,7 +65,10 @@ type entry struct {
 var ErrFull = errors.New("status: registry full")
 
 // AddModel registers m under name: the report lists its breaker's state,
-// or each member's when it is a pool, and [Registry.Ready] is false while
+// or each member's when it is a pool, with the rate, token and concurrency
+// limits the model and each member enforce (read through Limiter,
+// TokenLimiter and Concurrency methods, which *llms.Model has, and
+// pool.MemberState), and [Registry.Ready] is false while
 // none of them can take a call. Administrative actions reach its breaker
 // as the breaker of name, a member's as name with the member's name (see
 // [Handler]).

@@ -7,6 +7,7 @@ import (
 
 	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/internal/redact"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/pool"
 )
@@ -39,6 +40,14 @@ type ModelReport struct {
 	// Breaker is the model's breaker, absent for a pool and a model
 	// without one.
 	Breaker *BreakerReport `json:"breaker,omitempty"`
+	// Limiter, TokenLimiter and Semaphore are the rate, token and
+	// concurrency limits the model enforces itself (a pool's, for all its
+	// members together), absent when it has none: those resilient.RateLimit,
+	// llms.TokenLimit, resilient.MaxConcurrent and resilient.ConcurrencyLimit
+	// set.
+	Limiter      *LimiterReport   `json:"limiter,omitempty"`
+	TokenLimiter *LimiterReport   `json:"token_limiter,omitempty"`
+	Semaphore    *SemaphoreReport `json:"semaphore,omitempty"`
 	// Strategy and Members are a pool's.
 	Strategy string         `json:"strategy,omitempty"`
 	Members  []MemberReport `json:"members,omitempty"`
@@ -63,6 +72,10 @@ type MemberReport struct {
 	SuspendedSeconds float64        `json:"suspended_seconds"`
 	AccountFailure   string         `json:"account_failure,omitempty"`
 	Breaker          *BreakerReport `json:"breaker,omitempty"`
+	// Limiter and Semaphore are the member's own rate and concurrency
+	// limits, absent when it has none.
+	Limiter   *LimiterReport   `json:"limiter,omitempty"`
+	Semaphore *SemaphoreReport `json:"semaphore,omitempty"`
 }
 
 // The reasons of [BreakerReport.Why].
@@ -98,7 +111,9 @@ type BreakerReport struct {
 
 // LimiterReport is the state of a rate limiter.
 type LimiterReport struct {
-	Name string `json:"name"`
+	// Name is the entry's name, empty inside a model's or a member's
+	// report.
+	Name string `json:"name,omitempty"`
 	// Type is the limiter's Go type, such as "*limit.LocalLimiter".
 	Type string `json:"type"`
 	// Limit is its String, when it has one: "10 per 1s, waiting up to 5s".
@@ -108,7 +123,9 @@ type LimiterReport struct {
 
 // SemaphoreReport is the state of a concurrency limit.
 type SemaphoreReport struct {
-	Name string `json:"name"`
+	// Name is the entry's name, empty inside a model's or a member's
+	// report.
+	Name string `json:"name,omitempty"`
 	Type string `json:"type"`
 	// Size is its number of slots, InUse those taken in this process;
 	// each absent when the semaphore does not say.
@@ -152,13 +169,13 @@ func (r *Registry) Report() Report {
 			b.Name = redact.String(e.name)
 			rep.Breakers = append(rep.Breakers, b)
 		case e.limiter != nil:
-			l := LimiterReport{Name: redact.String(e.name), Type: fmt.Sprintf("%T", e.limiter), Shared: sharedOf(e.limiter)}
-			if s, ok := e.limiter.(fmt.Stringer); ok {
-				l.Limit = redact.String(s.String())
-			}
-			rep.Limiters = append(rep.Limiters, l)
+			l := reportLimiter(e.limiter)
+			l.Name = redact.String(e.name)
+			rep.Limiters = append(rep.Limiters, *l)
 		case e.semaphore != nil:
-			rep.Semaphores = append(rep.Semaphores, reportSemaphore(e))
+			s := reportSemaphore(e.semaphore)
+			s.Name = redact.String(e.name)
+			rep.Semaphores = append(rep.Semaphores, *s)
 		case e.shared != nil:
 			s := reportShared(e.shared.SharedState())
 			s.Name = redact.String(e.name)
@@ -188,6 +205,18 @@ func (r *Registry) Ready() (bool, []string) {
 
 func reportModel(e entry) ModelReport {
 	m := ModelReport{Name: redact.String(e.name)}
+	if x, ok := e.model.(interface{ Limiter() limit.Limiter }); ok {
+		m.Limiter = reportLimiter(x.Limiter())
+	}
+	if x, ok := e.model.(interface{ TokenLimiter() limit.Limiter }); ok {
+		m.TokenLimiter = reportLimiter(x.TokenLimiter())
+	}
+	if x, ok := e.model.(interface {
+		Concurrency() (limit.Semaphore, time.Duration)
+	}); ok {
+		sem, _ := x.Concurrency()
+		m.Semaphore = reportSemaphore(sem)
+	}
 	if e.pool == nil {
 		b := e.model.Breaker()
 		m.Ready = usable(b, 0)
@@ -214,6 +243,7 @@ func reportMember(s pool.MemberState) MemberReport {
 		br := reportBreaker(s.Breaker)
 		mr.Breaker = &br
 	}
+	mr.Limiter, mr.Semaphore = reportLimiter(s.Limiter), reportSemaphore(s.Semaphore)
 	return mr
 }
 
@@ -247,13 +277,29 @@ func reportBreaker(b *breaker.Breaker) BreakerReport {
 	return r
 }
 
-func reportSemaphore(e entry) SemaphoreReport {
-	s := SemaphoreReport{Name: redact.String(e.name), Type: fmt.Sprintf("%T", e.semaphore), Shared: sharedOf(e.semaphore)}
-	if x, ok := e.semaphore.(interface{ Size() int }); ok {
+// reportLimiter returns the state of l, nil when l is nil.
+func reportLimiter(l limit.Limiter) *LimiterReport {
+	if isNil(l) {
+		return nil
+	}
+	r := &LimiterReport{Type: fmt.Sprintf("%T", l), Shared: sharedOf(l)}
+	if x, ok := l.(fmt.Stringer); ok {
+		r.Limit = redact.String(x.String())
+	}
+	return r
+}
+
+// reportSemaphore returns the state of sem, nil when sem is nil.
+func reportSemaphore(sem limit.Semaphore) *SemaphoreReport {
+	if isNil(sem) {
+		return nil
+	}
+	s := &SemaphoreReport{Type: fmt.Sprintf("%T", sem), Shared: sharedOf(sem)}
+	if x, ok := sem.(interface{ Size() int }); ok {
 		n := x.Size()
 		s.Size = &n
 	}
-	if x, ok := e.semaphore.(interface{ InUse() int }); ok {
+	if x, ok := sem.(interface{ InUse() int }); ok {
 		n := x.InUse()
 		s.InUse = &n
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/llms"
+	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/status"
@@ -455,4 +456,95 @@ func TestNilRegistry(t *testing.T) {
 	if got := ready(t, h); got != `OK {"ready":true}` {
 		t.Errorf("GET /ready: %s", got)
 	}
+}
+
+// TestLimitsShownAsCallsMeetThem: the concurrency and rate limits a pool
+// and its members build themselves (MaxConcurrent, RateLimit) are shown in
+// the pool's report: slots in use while calls are in flight, as many as
+// the calls that took them, and a call finding every member's slot shown
+// in use is refused without a request.
+func TestLimitsShownAsCallsMeetThem(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var servers []*faultserver.Server
+		var members []lcllms.Model
+		for _, name := range []string{"eastus", "westus"} {
+			s := faultserver.NewInMemory(faultserver.Reply("Hello from " + name + ".").After(time.Minute))
+			defer s.Close()
+			rate, err := limit.NewLocalLimiter(10, time.Minute, time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			servers = append(servers, s)
+			members = append(members, resilient.Member(resilient.Named(openaiAgainst(t, s), name),
+				resilient.MaxConcurrent(1, 0), resilient.RateLimit(rate)))
+		}
+		poolRate, err := limit.NewLocalLimiter(60, time.Minute, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tokens, err := limit.NewLocalLimiter(1_000_000, time.Minute, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		model, err := llms.NewPool(members, llms.Middleware(middleware.MaxConcurrent(3, 0), middleware.RateLimit(poolRate)), llms.TokenLimit(tokens))
+		if err != nil {
+			t.Fatal(err)
+		}
+		reg := &status.Registry{}
+		if err := reg.AddModel("chat", model); err != nil {
+			t.Fatal(err)
+		}
+		h := status.Handler(reg)
+		requests := func() int { return servers[0].Count() + servers[1].Count() }
+		inUse := func(m status.ModelReport) []int {
+			return []int{*m.Semaphore.InUse, *m.Members[0].Semaphore.InUse, *m.Members[1].Semaphore.InUse}
+		}
+
+		m := report(t, h).Models[0]
+		if m.Semaphore == nil || *m.Semaphore.Size != 3 || *m.Semaphore.InUse != 0 || m.Semaphore.Type != "*limit.Bulkhead" ||
+			m.Limiter == nil || m.Limiter.Limit != "60 per 1m0s, waiting as long as the caller allows" ||
+			m.TokenLimiter == nil || m.TokenLimiter.Limit != "1000000 per 1m0s, waiting as long as the caller allows" {
+			t.Fatalf("the pool's limits before any call: %+v, %+v, %+v", m.Semaphore, m.Limiter, m.TokenLimiter)
+		}
+		for _, mr := range m.Members {
+			if mr.Semaphore == nil || *mr.Semaphore.Size != 1 || *mr.Semaphore.InUse != 0 || mr.Semaphore.Type != "*limit.Bulkhead" ||
+				mr.Limiter == nil || mr.Limiter.Limit != "10 per 1m0s, waiting up to 1s" || mr.Limiter.Type != "*limit.LocalLimiter" {
+				t.Fatalf("%s's limits before any call: %+v, %+v", mr.Name, mr.Semaphore, mr.Limiter)
+			}
+		}
+
+		done := make(chan error, 2)
+		for i := range 2 {
+			go func() {
+				_, err := model.Call(t.Context(), "Say hello")
+				done <- err
+			}()
+			time.Sleep(time.Second) // the pool's limiter spaces its calls a second apart
+			if got := requests(); got != i+1 {
+				select {
+				case err := <-done:
+					t.Fatalf("call %d ended: %v", i+1, err)
+				default:
+				}
+				t.Fatalf("%d calls in flight made %d requests", i+1, got)
+			}
+		}
+		m = report(t, h).Models[0]
+		if got := inUse(m); fmt.Sprint(got) != "[2 1 1]" {
+			t.Errorf("slots in use with two calls in flight (pool, eastus, westus): %v, want [2 1 1]", got)
+		}
+		if _, err := model.Call(t.Context(), "Say hello"); !errors.Is(err, resilient.ErrConcurrency) || requests() != 2 {
+			t.Errorf("a call with every member's slot shown in use: %v after %d requests, want ErrConcurrency after 2", err, requests())
+		}
+
+		time.Sleep(time.Minute)
+		for range 2 {
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := inUse(report(t, h).Models[0]); fmt.Sprint(got) != "[0 0 0]" {
+			t.Errorf("slots in use after the calls: %v, want none", got)
+		}
+	})
 }
