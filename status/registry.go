@@ -106,8 +106,10 @@ func (r *Registry) AddLimiter(name string, l limit.Limiter) error {
 
 // AddSemaphore registers a concurrency limit under name: the report gives
 // its size and the slots in use when it says them (Size and InUse
-// methods: limit.Bulkhead has both, resilientredis.Semaphore a Size), and
-// its reachability of Redis when it is [Shared].
+// methods: limit.Bulkhead has both; resilientredis.Semaphore's InUse
+// takes a context and counts the fleet's slots in one round trip, which
+// a report makes bounded by the request's context and the semaphore's
+// Timeout), and its reachability of Redis when it is [Shared].
 func (r *Registry) AddSemaphore(name string, s limit.Semaphore) error {
 	if isNil(s) {
 		return fmt.Errorf("status: AddSemaphore(%q, nil)", name)

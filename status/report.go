@@ -1,6 +1,7 @@
 package status
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"time"
@@ -127,8 +128,10 @@ type SemaphoreReport struct {
 	// report.
 	Name string `json:"name,omitempty"`
 	Type string `json:"type"`
-	// Size is its number of slots, InUse those taken in this process;
-	// each absent when the semaphore does not say.
+	// Size is its number of slots, InUse those taken (in this process for
+	// limit.Bulkhead, by the whole fleet for resilientredis.Semaphore);
+	// each absent when the semaphore does not say, InUse also when Redis
+	// did not answer.
 	Size   *int          `json:"size,omitempty"`
 	InUse  *int          `json:"in_use,omitempty"`
 	Shared *SharedReport `json:"shared,omitempty"`
@@ -155,13 +158,17 @@ type SharedReport struct {
 // Report returns the state of everything r holds now. Each entry is read
 // on its own, not all under one lock: the report is a view, not a
 // transaction.
-func (r *Registry) Report() Report {
+func (r *Registry) Report() Report { return r.report(context.Background()) }
+
+// report is Report with ctx bounding the round trips a semaphore's count
+// takes (resilientredis.Semaphore.InUse).
+func (r *Registry) report(ctx context.Context) Report {
 	rep := Report{Ready: true, Models: []ModelReport{}, Breakers: []BreakerReport{}, Limiters: []LimiterReport{},
 		Semaphores: []SemaphoreReport{}, Shared: []SharedReport{}}
 	for _, e := range r.list() {
 		switch {
 		case e.model != nil:
-			m := reportModel(e)
+			m := reportModel(ctx, e)
 			rep.Ready = rep.Ready && m.Ready
 			rep.Models = append(rep.Models, m)
 		case e.breaker != nil:
@@ -173,7 +180,7 @@ func (r *Registry) Report() Report {
 			l.Name = redact.String(e.name)
 			rep.Limiters = append(rep.Limiters, *l)
 		case e.semaphore != nil:
-			s := reportSemaphore(e.semaphore)
+			s := reportSemaphore(ctx, e.semaphore)
 			s.Name = redact.String(e.name)
 			rep.Semaphores = append(rep.Semaphores, *s)
 		case e.shared != nil:
@@ -196,14 +203,28 @@ func (r *Registry) Report() Report {
 func (r *Registry) Ready() (bool, []string) {
 	var unready []string
 	for _, e := range r.list() {
-		if e.model != nil && !reportModel(e).Ready {
+		if e.model != nil && !readyModel(e) {
 			unready = append(unready, redact.String(e.name))
 		}
 	}
 	return len(unready) == 0, unready
 }
 
-func reportModel(e entry) ModelReport {
+// readyModel reports whether e, a model, has a member that can take a
+// call, reading nothing else.
+func readyModel(e entry) bool {
+	if e.pool == nil {
+		return usable(e.model.Breaker(), 0)
+	}
+	for _, s := range e.pool.Members() {
+		if usable(s.Breaker, s.Suspended) {
+			return true
+		}
+	}
+	return false
+}
+
+func reportModel(ctx context.Context, e entry) ModelReport {
 	m := ModelReport{Name: redact.String(e.name)}
 	if x, ok := e.model.(interface{ Limiter() limit.Limiter }); ok {
 		m.Limiter = reportLimiter(x.Limiter())
@@ -215,7 +236,7 @@ func reportModel(e entry) ModelReport {
 		Concurrency() (limit.Semaphore, time.Duration)
 	}); ok {
 		sem, _ := x.Concurrency()
-		m.Semaphore = reportSemaphore(sem)
+		m.Semaphore = reportSemaphore(ctx, sem)
 	}
 	if e.pool == nil {
 		b := e.model.Breaker()
@@ -228,14 +249,14 @@ func reportModel(e entry) ModelReport {
 	}
 	m.Strategy = e.pool.Picker().String()
 	for _, s := range e.pool.Members() {
-		mr := reportMember(s)
+		mr := reportMember(ctx, s)
 		m.Ready = m.Ready || mr.Usable
 		m.Members = append(m.Members, mr)
 	}
 	return m
 }
 
-func reportMember(s pool.MemberState) MemberReport {
+func reportMember(ctx context.Context, s pool.MemberState) MemberReport {
 	mr := MemberReport{Name: redact.String(s.Name), Usable: usable(s.Breaker, s.Suspended), Weight: s.Weight,
 		Health: math.Round(s.Health*1000) / 1000, InFlight: s.InFlight, LatencySeconds: seconds(s.Latency),
 		CooldownSeconds: seconds(s.Cooldown), SuspendedSeconds: seconds(s.Suspended), AccountFailure: redact.String(s.AccountFailure)}
@@ -243,7 +264,7 @@ func reportMember(s pool.MemberState) MemberReport {
 		br := reportBreaker(s.Breaker)
 		mr.Breaker = &br
 	}
-	mr.Limiter, mr.Semaphore = reportLimiter(s.Limiter), reportSemaphore(s.Semaphore)
+	mr.Limiter, mr.Semaphore = reportLimiter(s.Limiter), reportSemaphore(ctx, s.Semaphore)
 	return mr
 }
 
@@ -289,8 +310,11 @@ func reportLimiter(l limit.Limiter) *LimiterReport {
 	return r
 }
 
-// reportSemaphore returns the state of sem, nil when sem is nil.
-func reportSemaphore(sem limit.Semaphore) *SemaphoreReport {
+// reportSemaphore returns the state of sem, nil when sem is nil. A count
+// of the slots in use that takes a round trip (an InUse method with a
+// context: resilientredis.Semaphore's) is bounded by ctx, and absent when
+// it fails.
+func reportSemaphore(ctx context.Context, sem limit.Semaphore) *SemaphoreReport {
 	if isNil(sem) {
 		return nil
 	}
@@ -299,9 +323,16 @@ func reportSemaphore(sem limit.Semaphore) *SemaphoreReport {
 		n := x.Size()
 		s.Size = &n
 	}
-	if x, ok := sem.(interface{ InUse() int }); ok {
+	switch x := sem.(type) {
+	case interface{ InUse() int }:
 		n := x.InUse()
 		s.InUse = &n
+	case interface {
+		InUse(context.Context) (int, error)
+	}:
+		if n, err := x.InUse(ctx); err == nil {
+			s.InUse = &n
+		}
 	}
 	return s
 }
