@@ -1,6 +1,7 @@
 package resilient_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -52,5 +53,13 @@ func TestOptionsFollowOneRule(t *testing.T) {
 	}
 	if _, err := resilient.Tool(lookupOrder).Call(resilient.NewRun(t.Context(), resilient.ToolCallLimit(0)), "4471"); !errors.Is(err, resilient.ErrUsageLimit) {
 		t.Errorf("ToolCallLimit(0): got %v, want the call refused", err)
+	}
+}
+
+// TestUsageFromANilContext: UsageFrom(nil) is the zero Usage, not a panic.
+func TestUsageFromANilContext(t *testing.T) {
+	var ctx context.Context
+	if u := resilient.UsageFrom(ctx); u != (resilient.Usage{}) || resilient.RunFrom(ctx) != nil {
+		t.Errorf("UsageFrom(nil) = %+v, want the zero Usage", u)
 	}
 }

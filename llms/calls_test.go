@@ -106,9 +106,9 @@ func TestEstimateCountsToolCalls(t *testing.T) {
 	}
 }
 
-// Every timeout may be 0, which turns it off: a stream with neither stream
+// Every timeout may be Forever, which turns it off: a stream with no stream
 // timeout runs as long as it takes.
-func TestZeroTimeoutsAreOff(t *testing.T) {
+func TestForeverTimeoutsAreOff(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		slow := scripted.Step{Func: func(ctx context.Context, _ []lcllms.MessageContent, o lcllms.CallOptions) (*lcllms.ContentResponse, error) {
 			for _, c := range []string{"Hel", "lo"} {

@@ -261,6 +261,36 @@ func (m *Model) Breaker() *breaker.Breaker {
 	return m.pipe.Breaker()
 }
 
+// Limiter returns the model's rate limiter of calls ([middleware.RateLimit]),
+// nil if none. A pool's is for the pool as a whole; its members' are in
+// [Model.Pool]'s Members.
+func (m *Model) Limiter() limit.Limiter {
+	if m == nil || m.pipe == nil {
+		return nil
+	}
+	return m.pipe.Limiter()
+}
+
+// TokenLimiter returns the model's token limiter ([TokenLimit], or the
+// one it shares with [ShareLimits]), nil if none.
+func (m *Model) TokenLimiter() limit.Limiter {
+	if m == nil {
+		return nil
+	}
+	return m.cfg.tokenLimiter
+}
+
+// Concurrency returns the model's concurrency limit (MaxConcurrent,
+// ConcurrencyLimit) and how long a call waits for a slot, nil if none. A
+// pool's is for the pool as a whole; its members' are in [Model.Pool]'s
+// Members.
+func (m *Model) Concurrency() (limit.Semaphore, time.Duration) {
+	if m == nil || m.pipe == nil {
+		return nil, 0
+	}
+	return m.pipe.Concurrency()
+}
+
 // SupportsReasoning forwards [lcllms.ReasoningModel]: it reports the wrapped
 // model's answer, false when the wrapped model does not say (or panics, or
 // the model is invalid). A pool supports reasoning when every member does.

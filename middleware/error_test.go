@@ -118,8 +118,11 @@ func TestErrorUnwrapsEveryAttemptAndTheCause(t *testing.T) {
 
 	stop := errors.New("the user closed the tab")
 	ctx, cancel := context.WithCancelCause(context.Background())
-	s := newScript(step{err: err500, cancel: func() { cancel(stop) }})
-	_, err := mustPipeline(t).Do(ctx, s.fn)
+	// The first attempt fails with err500; the second cancels and waits:
+	// an attempt that cancels and returns at once races the caller's
+	// return, and its error may never be recorded.
+	s := newScript(fails(err500), step{block: true, cancel: func() { cancel(stop) }})
+	_, err := mustPipeline(t, middleware.Backoff(time.Millisecond, time.Millisecond)).Do(ctx, s.fn)
 	if !errors.Is(err, context.Canceled) || !errors.Is(err, stop) || !errors.Is(err, err500) {
 		t.Errorf("%v does not reach context.Canceled, its cause and the attempt's error", err)
 	}

@@ -189,6 +189,10 @@ type MemberState struct {
 	// Breaker is its circuit breaker, nil when disabled: share it among
 	// replicas (package resilientredis) or read its state.
 	Breaker *breaker.Breaker
+	// Limiter and Semaphore are its rate and concurrency limits (see
+	// [MemberSettings]), nil when it has none: read their state.
+	Limiter   limit.Limiter
+	Semaphore limit.Semaphore
 	// InFlight counts its attempts passing its gates or whose function has
 	// not returned yet.
 	InFlight int
@@ -218,7 +222,7 @@ func (p *Pool) Members() []MemberState {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for i, m := range p.members {
-		out[i] = MemberState{Name: m.name, Weight: m.weight, Breaker: m.breaker, InFlight: int(m.inFlight.Load()),
+		out[i] = MemberState{Name: m.name, Weight: m.weight, Breaker: m.breaker, Limiter: m.limiter, Semaphore: m.sem, InFlight: int(m.inFlight.Load()),
 			Cooldown: m.cooldown(now), Latency: m.latency, Health: m.health}
 		if v := look(m, false, now); v.Out {
 			out[i].Suspended, out[i].AccountFailure = v.Left, v.why()

@@ -52,7 +52,7 @@ func ToolCallLimit(n int) RunOption { return run.ToolCallLimit(n) }
 type Usage = run.Usage
 
 // UsageFrom returns the usage of the run carried by ctx so far, the zero
-// Usage without a run.
+// Usage without a run or with a nil ctx.
 func UsageFrom(ctx context.Context) Usage { return run.From(ctx).Usage() }
 
 // Sentinels for errors.Is on the errors of wrapped models and tools; they

@@ -109,9 +109,12 @@ func TestBreakerPollIsTheSafetyNet(t *testing.T) {
 	now := client.Time(context.Background()).Val()
 	client.HSet(context.Background(), prefix+"provider", "state", "open", "version", 7, "origin", "elsewhere",
 		"until", now.Add(2*time.Second).UnixMilli()) // written without PUBLISH
-	took, ok := eventually(time.Second, isOpen(b.b))
-	if !ok || took > poll+100*time.Millisecond {
-		t.Errorf("open seen after %v (%v), want within the poll interval %v", took, ok, poll)
+	// The bound allows the poll interval plus scheduling slack on a loaded
+	// machine (a 2-core runner under -race saw 262 ms); what fails it is a
+	// replica that never polls, which would wait for the 2 s open to pass.
+	took, ok := eventually(3*time.Second, isOpen(b.b))
+	if !ok || took > poll+700*time.Millisecond {
+		t.Errorf("open seen after %v (%v), want within the poll interval %v (and slack)", took, ok, poll)
 	}
 }
 

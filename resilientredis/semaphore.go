@@ -210,6 +210,23 @@ func NewSemaphore(client redis.UniversalClient, key string, n int, opts ...Optio
 // Size returns the number of slots.
 func (s *Semaphore) Size() int { return s.n }
 
+// InUse returns how many slots the fleet holds now: the leases that have
+// not ended, on Redis's clock, counted in Redis in one round trip (one
+// script on the semaphore's one key, so one slot of a Cluster), bounded by
+// [Timeout]. Slots taken on the local bulkhead while Redis was unavailable
+// are not among them. While Redis is unavailable it fails at once (but for
+// one round trip a second, as every operation of the semaphore) with the
+// client's error.
+func (s *Semaphore) InUse(ctx context.Context) (int, error) {
+	n, _, err := attempt(ctx, s.health, s.timeout, func(ctx context.Context) (int64, error) {
+		return inUseScript.Run(ctx, s.client, []string{s.key}).Int64()
+	})
+	if err != nil {
+		return 0, fmt.Errorf("resilientredis: semaphore %s: in use: %w", s.key, err)
+	}
+	return int(n), nil
+}
+
 // Acquire implements [limit.Semaphore]: it takes a slot, waiting up to
 // maxWait (at most [MaxSemaphoreWait]) for one, and returns the function
 // that gives it back, which is safe to call more than once. It returns a
@@ -420,6 +437,14 @@ end
 return 0
 `)
 )
+
+// inUseScript counts the leases of KEYS[1] that have not ended on Redis's
+// clock, as the scripts above count slots, without dropping anything.
+var inUseScript = redis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+return redis.call('ZCOUNT', KEYS[1], '(' .. string.format('%d', now), '+inf')
+`)
 
 const semaphoreLua = `
 if redis.replicate_commands then pcall(redis.replicate_commands) end

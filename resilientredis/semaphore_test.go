@@ -502,3 +502,43 @@ func TestSemaphoreRedisDownThroughModel(t *testing.T) {
 		t.Errorf("fail closed: refusals %+v, want one of the concurrency limit", got)
 	}
 }
+
+// TestSemaphoreInUse: InUse counts the slots the fleet holds, on Redis, in
+// one round trip: those of every replica, not a lease that ended nor a
+// token barred; a release counts at once; with Redis unreachable it fails.
+func TestSemaphoreInUse(t *testing.T) {
+	t.Parallel()
+	ss, key := newSemaphores(t, 2, 3)
+	ctx := context.Background()
+	inUse := func(s *resilientredis.Semaphore) int {
+		t.Helper()
+		n, err := s.InUse(ctx)
+		if err != nil {
+			t.Fatalf("InUse: %v", err)
+		}
+		return n
+	}
+	if n := inUse(ss[0]); n != 0 {
+		t.Errorf("InUse of an idle semaphore: %d, want 0", n)
+	}
+	r0 := acquire(t, ss[0], 0)
+	r1 := acquire(t, ss[1], 0)
+	defer r1()
+	// A lease that ended and a barred token, as a crashed holder and an
+	// acquisition that gave up leave them, are no slots.
+	c := newClient(t, redisAddr(t))
+	now := c.Time(ctx).Val().UnixMilli()
+	c.ZAdd(ctx, key, redis.Z{Score: float64(now - 1000), Member: "ended"}, redis.Z{Score: float64(-(now + 60_000)), Member: "barred"})
+	if a, b := inUse(ss[0]), inUse(ss[1]); a != 2 || b != 2 {
+		t.Errorf("InUse with one slot held by each of two replicas: %d and %d, want 2", a, b)
+	}
+	r0()
+	if n := inUse(ss[1]); n != 1 {
+		t.Errorf("InUse after a release: %d, want 1", n)
+	}
+
+	down := newSemaphore(t, redis.NewClient(&redis.Options{Addr: closedAddr(t)}), "provider", 3)
+	if n, err := down.InUse(ctx); err == nil || n != 0 {
+		t.Errorf("InUse with Redis unreachable: %d, %v; want an error", n, err)
+	}
+}

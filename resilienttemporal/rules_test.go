@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
 )
@@ -65,5 +66,13 @@ func TestRunOptionsFollowTheRule(t *testing.T) {
 	}
 	if a, err := runFrom(NewRun(nil)).allowance(false); err != nil || a.Requests != 0 || a.Tokens != 0 || a.Retries != run.DefaultRetryBudget {
 		t.Errorf("no options: got %+v, %v, want no limits but the default retry budget", a, err)
+	}
+}
+
+// TestUsageFromANilContext: UsageFrom(nil) is the zero Usage, not a panic.
+func TestUsageFromANilContext(t *testing.T) {
+	var ctx context.Context
+	if u := UsageFrom(ctx); u != (resilient.Usage{}) {
+		t.Errorf("UsageFrom(nil) = %+v, want the zero Usage", u)
 	}
 }

@@ -145,6 +145,9 @@ func NewRun(wctx workflow.Context, opts ...RunOption) context.Context {
 }
 
 func runFrom(ctx context.Context) *runState {
+	if ctx == nil {
+		return nil
+	}
 	r, _ := ctx.Value(runKey{}).(*runState)
 	return r
 }
@@ -152,7 +155,7 @@ func runFrom(ctx context.Context) *runState {
 // UsageFrom returns what the run carried by ctx has used so far, every
 // activity attempt included: the requests sent and tokens reported by the
 // providers, the tool calls, the in-process retries and the time they
-// waited. The zero Usage without a run. A request whose activity attempt
+// waited. The zero Usage without a run or with a nil ctx. A request whose activity attempt
 // died with its worker before a heartbeat reported it is not counted (see
 // Activities, # Usage).
 func UsageFrom(ctx context.Context) resilient.Usage {

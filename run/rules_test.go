@@ -1,6 +1,7 @@
 package run_test
 
 import (
+	"context"
 	"errors"
 	"math"
 	"strings"
@@ -53,5 +54,14 @@ func TestInvalidRunOptions(t *testing.T) {
 	}
 	if err := newRun(t, run.RetryBudget(0), run.RequestLimit(0)).Err(); err != nil {
 		t.Errorf("valid options: Err() = %v", err)
+	}
+}
+
+// TestANilContextHasNoRun: From, and the UsageFrom built on it, answer a
+// nil context as one without a run, instead of panicking.
+func TestANilContextHasNoRun(t *testing.T) {
+	var ctx context.Context // a nil context, as a caller may pass
+	if r := run.From(ctx); r != nil || r.Usage() != (run.Usage{}) || r.Err() != nil {
+		t.Errorf("From(nil) = %v, want no run", r)
 	}
 }

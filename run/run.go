@@ -217,8 +217,11 @@ func New(ctx context.Context, opts ...Option) context.Context {
 
 type runKey struct{}
 
-// RunFrom returns the run carried by ctx, nil if none.
+// From returns the run carried by ctx, nil if none (or if ctx is nil).
 func From(ctx context.Context) *Run {
+	if ctx == nil {
+		return nil
+	}
 	r, _ := ctx.Value(runKey{}).(*Run)
 	return r
 }

@@ -242,17 +242,26 @@ func next(msgs []chatMessage) (reply, bool, error) {
 		return stepReply(newScript(run), 0, 0), fullHistory, nil
 	}
 
+	// The model's latest reply is the calls of the latest step and attempt,
+	// wherever the executor wrote them back: it groups the calls of its
+	// steps by their log line, so a repeated call joins the message of the
+	// call it repeats, and the parallel calls of one reply, to different
+	// tools, are messages of their own (reading the last message alone
+	// took a failed charge_card followed by a send_receipt that succeeded
+	// for a step done, and answered "paid"). Call ids are unique, so each
+	// call's observation is found wherever it stands.
 	observed := map[string]string{}
-	for _, msg := range msgs[last+1:] {
-		if msg.Role == "tool" {
+	var all []toolCall
+	for _, msg := range msgs {
+		switch {
+		case msg.Role == "tool":
 			observed[msg.ToolCallID] = msg.text()
+		case msg.Role == "assistant":
+			all = append(all, msg.ToolCalls...)
 		}
 	}
-	// The executor writes a repeated call back into the same message as
-	// the call it repeats (it groups steps by their log line, which is the
-	// same), so the model's latest reply is the calls of the latest attempt.
 	run, step, attempt := -1, -1, -1
-	for _, c := range msgs[last].ToolCalls {
+	for _, c := range all {
 		r, s, a, ok := parseCallID(c.ID)
 		if !ok {
 			return reply{}, false, fmt.Errorf("a tool call id the model did not make: %q", c.ID)
@@ -262,7 +271,7 @@ func next(msgs []chatMessage) (reply, bool, error) {
 		}
 	}
 	var calls []toolCall
-	for _, c := range msgs[last].ToolCalls {
+	for _, c := range all {
 		if _, s, a, _ := parseCallID(c.ID); s == step && a == attempt {
 			calls = append(calls, c)
 		}

@@ -168,3 +168,22 @@ func TestSummary(t *testing.T) {
 		t.Errorf("a splice finds no target count in the summary: %v", err)
 	}
 }
+
+// TestRewriteAgentTable: a splice of scenario 8 puts its compact table in
+// place of the README summary's, and leaves the rest as it was.
+func TestRewriteAgentTable(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "README.md")
+	doc := "intro\n" + beginMarker + "\nWhen things fail...\n\nWhole agent runs: 200 runs\n\n| policy | runs |\n| --- | ---: |\n| old | 1 |\n\n" +
+		"![chart](docs/agent-runs.png)\n\n1 of 2 targets met.\n\n" + endMarker + "\nafter\n"
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := rewriteAgentTable(path, table{header: []string{"policy", "runs"}, rows: [][]string{{"new", "2"}}}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	want := strings.Replace(doc, "| policy | runs |\n| --- | ---: |\n| old | 1 |\n", "| policy | runs |\n| --- | ---: |\n| new | 2 |\n", 1)
+	if string(got) != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

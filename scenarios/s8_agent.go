@@ -152,6 +152,7 @@ func runAgents(p Policy, runs []int) (agentResult, error) {
 	}
 	res.toolCalls = box.calls()
 	res.duplicates = box.payments.duplicates()
+	markUnpaid(res.runs, box.payments)
 	return res, nil
 }
 
@@ -335,7 +336,7 @@ func agentSetup(n int, steps, calls float64, res []agentResult) string {
 		"still going after %v has failed.\n\n"+
 		"Served in all, over every policy: %s. A run is completed when the executor returns the script's answer; a "+
 		"misleading success is a run that returned without error but with another answer (a cut stream taken for "+
-		"the answer). Requests and tokens count both providers; tokens are a quarter of the request's bytes plus "+
+		"the answer), or said the order was paid when it was never charged. Requests and tokens count both providers; tokens are a quarter of the request's bytes plus "+
 		"the answer's words (20 per tool call), for the requests the provider answered. \"vs fault-free\" divides "+
 		"the requests per completed run by the model steps of a run without faults (%.2f). Times are provider "+
 		"time (harness time x %d).",

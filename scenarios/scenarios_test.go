@@ -88,13 +88,35 @@ func chargedThenFailed(s agentScript) bool {
 	return false
 }
 
-// The runs whose first request is cut cleanly, and those whose payment
-// fails after charging, through every policy: the library's rows must
-// neither return a cut stream as the answer nor charge twice, where the
-// baselines do.
+// failedBesideAnother: the run's payment fails before charging, in a step
+// that makes another call after it, and nothing before it is rejected.
+// The executor writes the two calls back as messages of their own: a model
+// that read the last alone took the step for done and answered "paid"
+// with the order never charged.
+func failedBesideAnother(s agentScript) bool {
+	for _, step := range s.steps {
+		for i, c := range step {
+			fault := toolFaultOf(primarySeed, c.tool, c.input, 0, 0)
+			if c.tool == "charge_card" {
+				return fault == toolFailed && i < len(step)-1
+			}
+			if fault == toolRejected {
+				return false
+			}
+		}
+	}
+	return false
+}
+
+// The runs whose first request is cut cleanly, those whose payment fails
+// after charging, and one whose payment fails beside another call, through
+// every policy: the library's rows must neither return a cut stream as the
+// answer, nor charge twice, nor answer "paid" for an order never charged
+// (a misleading success: every completed run's order is charged exactly
+// once), where the baselines do.
 func TestAgentRunsInvariants(t *testing.T) {
 	cut, charged := findRuns(t, 2, cutAtStart), findRuns(t, 2, chargedThenFailed)
-	runs := append(append([]int{0, 1, 2, 3}, cut...), charged...)
+	runs := append(append(append([]int{0, 1, 2, 3}, cut...), charged...), findRuns(t, 1, failedBesideAnother)...)
 	ps := agentPolicies()
 	res, err := measure(ps, true, func(p Policy) (agentResult, error) { return runAgents(p, runs) })
 	if err != nil {

@@ -46,7 +46,40 @@ func spliceOnly(cfg config, only, dir, readme string) error {
 	if readme == "" {
 		return nil
 	}
+	if want[8] {
+		// The README's summary shows scenario 8's compact table.
+		if err := rewriteAgentTable(readme, rep.section(8).compact); err != nil {
+			return err
+		}
+	}
 	return rewriteTargetCount(readme, rows)
+}
+
+// rewriteAgentTable puts t in place of the table of the README's summary
+// at path (the first table between its markers).
+func rewriteAgentTable(path string, t table) error {
+	old, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	s := string(old)
+	begin, end := strings.Index(s, beginMarker), strings.Index(s, endMarker)
+	if begin < 0 || end < begin {
+		return fmt.Errorf("%s: no %s ... %s section", path, beginMarker, endMarker)
+	}
+	i := strings.Index(s[begin:end], "\n|")
+	if i < 0 {
+		return fmt.Errorf("%s: no table in the summary", path)
+	}
+	i += begin + 1
+	j := strings.Index(s[i:end], "\n\n")
+	if j < 0 {
+		return fmt.Errorf("%s: the summary's table does not end", path)
+	}
+	var b bytes.Buffer
+	t.write(&b)
+	// write ends the table with a blank line; the summary has one already.
+	return os.WriteFile(path, []byte(s[:i]+strings.TrimSuffix(b.String(), "\n")+s[i+j+1:]), 0o644)
 }
 
 // splice returns doc with secs in place of their sections (appended in

@@ -97,8 +97,8 @@ type handler struct {
 	cfg config
 }
 
-func (h *handler) report(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, h.r.Report())
+func (h *handler) report(w http.ResponseWriter, req *http.Request) {
+	writeJSON(w, http.StatusOK, h.r.report(req.Context()))
 }
 
 func (h *handler) ready(w http.ResponseWriter, _ *http.Request) {

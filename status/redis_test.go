@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
@@ -146,4 +147,52 @@ func TestSharedStateShownUnreachable(t *testing.T) {
 		got.Limit != "60 requests per 1m0s, shared under resilient:limiter:{openai}" {
 		t.Errorf("after an attempt without Redis: %+v (shared %+v), want unreachable, failing open, with the error", got, got.Shared)
 	}
+}
+
+// TestRedisSemaphoreShownInUse: a semaphore shared through Redis shows the
+// slots the whole fleet holds, as its replicas take and give them back.
+func TestRedisSemaphoreShownInUse(t *testing.T) {
+	prefix := "resilienttest:status:" + rand.Text()[:8] + ":"
+	var sems []*resilientredis.Semaphore
+	var handlers []http.Handler
+	for range 2 {
+		sem, err := resilientredis.NewSemaphore(redisClient(t), "openai", 4, resilientredis.Prefix(prefix))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = sem.Close() })
+		reg := &status.Registry{}
+		if err := reg.AddSemaphore("openai", sem); err != nil {
+			t.Fatal(err)
+		}
+		sems, handlers = append(sems, sem), append(handlers, status.Handler(reg))
+	}
+	shown := func(h http.Handler) string {
+		s := report(t, h).Semaphores[0]
+		switch {
+		case s.Size == nil:
+			return "no size"
+		case s.InUse == nil:
+			return fmt.Sprintf("%d slots, none said in use", *s.Size)
+		}
+		return fmt.Sprintf("%d of %d", *s.InUse, *s.Size)
+	}
+	var releases []func()
+	for _, sem := range sems {
+		r, err := sem.Acquire(t.Context(), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		releases = append(releases, r)
+	}
+	for i, h := range handlers {
+		if got := shown(h); got != "2 of 4" {
+			t.Errorf("replica %d with a slot held by each of two replicas shows %s, want 2 of 4", i, got)
+		}
+	}
+	releases[0]()
+	if got := shown(handlers[1]); got != "1 of 4" {
+		t.Errorf("after the first replica's release the other shows %s, want 1 of 4", got)
+	}
+	releases[1]()
 }

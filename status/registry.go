@@ -65,7 +65,10 @@ type entry struct {
 var ErrFull = errors.New("status: registry full")
 
 // AddModel registers m under name: the report lists its breaker's state,
-// or each member's when it is a pool, and [Registry.Ready] is false while
+// or each member's when it is a pool, with the rate, token and concurrency
+// limits the model and each member enforce (read through Limiter,
+// TokenLimiter and Concurrency methods, which *llms.Model has, and
+// *tools.Tool but TokenLimiter, and pool.MemberState), and [Registry.Ready] is false while
 // none of them can take a call. Administrative actions reach its breaker
 // as the breaker of name, a member's as name with the member's name (see
 // [Handler]).
@@ -103,8 +106,10 @@ func (r *Registry) AddLimiter(name string, l limit.Limiter) error {
 
 // AddSemaphore registers a concurrency limit under name: the report gives
 // its size and the slots in use when it says them (Size and InUse
-// methods: limit.Bulkhead has both, resilientredis.Semaphore a Size), and
-// its reachability of Redis when it is [Shared].
+// methods: limit.Bulkhead has both; resilientredis.Semaphore's InUse
+// takes a context and counts the fleet's slots in one round trip, which
+// a report makes bounded by the request's context and the semaphore's
+// Timeout), and its reachability of Redis when it is [Shared].
 func (r *Registry) AddSemaphore(name string, s limit.Semaphore) error {
 	if isNil(s) {
 		return fmt.Errorf("status: AddSemaphore(%q, nil)", name)

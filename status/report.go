@@ -1,12 +1,14 @@
 package status
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"time"
 
 	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/internal/redact"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/pool"
 )
@@ -39,6 +41,14 @@ type ModelReport struct {
 	// Breaker is the model's breaker, absent for a pool and a model
 	// without one.
 	Breaker *BreakerReport `json:"breaker,omitempty"`
+	// Limiter, TokenLimiter and Semaphore are the rate, token and
+	// concurrency limits the model enforces itself (a pool's, for all its
+	// members together), absent when it has none: those resilient.RateLimit,
+	// llms.TokenLimit, resilient.MaxConcurrent and resilient.ConcurrencyLimit
+	// set.
+	Limiter      *LimiterReport   `json:"limiter,omitempty"`
+	TokenLimiter *LimiterReport   `json:"token_limiter,omitempty"`
+	Semaphore    *SemaphoreReport `json:"semaphore,omitempty"`
 	// Strategy and Members are a pool's.
 	Strategy string         `json:"strategy,omitempty"`
 	Members  []MemberReport `json:"members,omitempty"`
@@ -63,6 +73,10 @@ type MemberReport struct {
 	SuspendedSeconds float64        `json:"suspended_seconds"`
 	AccountFailure   string         `json:"account_failure,omitempty"`
 	Breaker          *BreakerReport `json:"breaker,omitempty"`
+	// Limiter and Semaphore are the member's own rate and concurrency
+	// limits, absent when it has none.
+	Limiter   *LimiterReport   `json:"limiter,omitempty"`
+	Semaphore *SemaphoreReport `json:"semaphore,omitempty"`
 }
 
 // The reasons of [BreakerReport.Why].
@@ -98,7 +112,9 @@ type BreakerReport struct {
 
 // LimiterReport is the state of a rate limiter.
 type LimiterReport struct {
-	Name string `json:"name"`
+	// Name is the entry's name, empty inside a model's or a member's
+	// report.
+	Name string `json:"name,omitempty"`
 	// Type is the limiter's Go type, such as "*limit.LocalLimiter".
 	Type string `json:"type"`
 	// Limit is its String, when it has one: "10 per 1s, waiting up to 5s".
@@ -108,10 +124,14 @@ type LimiterReport struct {
 
 // SemaphoreReport is the state of a concurrency limit.
 type SemaphoreReport struct {
-	Name string `json:"name"`
+	// Name is the entry's name, empty inside a model's or a member's
+	// report.
+	Name string `json:"name,omitempty"`
 	Type string `json:"type"`
-	// Size is its number of slots, InUse those taken in this process;
-	// each absent when the semaphore does not say.
+	// Size is its number of slots, InUse those taken (in this process for
+	// limit.Bulkhead, by the whole fleet for resilientredis.Semaphore);
+	// each absent when the semaphore does not say, InUse also when Redis
+	// did not answer.
 	Size   *int          `json:"size,omitempty"`
 	InUse  *int          `json:"in_use,omitempty"`
 	Shared *SharedReport `json:"shared,omitempty"`
@@ -138,13 +158,17 @@ type SharedReport struct {
 // Report returns the state of everything r holds now. Each entry is read
 // on its own, not all under one lock: the report is a view, not a
 // transaction.
-func (r *Registry) Report() Report {
+func (r *Registry) Report() Report { return r.report(context.Background()) }
+
+// report is Report with ctx bounding the round trips a semaphore's count
+// takes (resilientredis.Semaphore.InUse).
+func (r *Registry) report(ctx context.Context) Report {
 	rep := Report{Ready: true, Models: []ModelReport{}, Breakers: []BreakerReport{}, Limiters: []LimiterReport{},
 		Semaphores: []SemaphoreReport{}, Shared: []SharedReport{}}
 	for _, e := range r.list() {
 		switch {
 		case e.model != nil:
-			m := reportModel(e)
+			m := reportModel(ctx, e)
 			rep.Ready = rep.Ready && m.Ready
 			rep.Models = append(rep.Models, m)
 		case e.breaker != nil:
@@ -152,13 +176,13 @@ func (r *Registry) Report() Report {
 			b.Name = redact.String(e.name)
 			rep.Breakers = append(rep.Breakers, b)
 		case e.limiter != nil:
-			l := LimiterReport{Name: redact.String(e.name), Type: fmt.Sprintf("%T", e.limiter), Shared: sharedOf(e.limiter)}
-			if s, ok := e.limiter.(fmt.Stringer); ok {
-				l.Limit = redact.String(s.String())
-			}
-			rep.Limiters = append(rep.Limiters, l)
+			l := reportLimiter(e.limiter)
+			l.Name = redact.String(e.name)
+			rep.Limiters = append(rep.Limiters, *l)
 		case e.semaphore != nil:
-			rep.Semaphores = append(rep.Semaphores, reportSemaphore(e))
+			s := reportSemaphore(ctx, e.semaphore)
+			s.Name = redact.String(e.name)
+			rep.Semaphores = append(rep.Semaphores, *s)
 		case e.shared != nil:
 			s := reportShared(e.shared.SharedState())
 			s.Name = redact.String(e.name)
@@ -179,15 +203,41 @@ func (r *Registry) Report() Report {
 func (r *Registry) Ready() (bool, []string) {
 	var unready []string
 	for _, e := range r.list() {
-		if e.model != nil && !reportModel(e).Ready {
+		if e.model != nil && !readyModel(e) {
 			unready = append(unready, redact.String(e.name))
 		}
 	}
 	return len(unready) == 0, unready
 }
 
-func reportModel(e entry) ModelReport {
+// readyModel reports whether e, a model, has a member that can take a
+// call, reading nothing else.
+func readyModel(e entry) bool {
+	if e.pool == nil {
+		return usable(e.model.Breaker(), 0)
+	}
+	for _, s := range e.pool.Members() {
+		if usable(s.Breaker, s.Suspended) {
+			return true
+		}
+	}
+	return false
+}
+
+func reportModel(ctx context.Context, e entry) ModelReport {
 	m := ModelReport{Name: redact.String(e.name)}
+	if x, ok := e.model.(interface{ Limiter() limit.Limiter }); ok {
+		m.Limiter = reportLimiter(x.Limiter())
+	}
+	if x, ok := e.model.(interface{ TokenLimiter() limit.Limiter }); ok {
+		m.TokenLimiter = reportLimiter(x.TokenLimiter())
+	}
+	if x, ok := e.model.(interface {
+		Concurrency() (limit.Semaphore, time.Duration)
+	}); ok {
+		sem, _ := x.Concurrency()
+		m.Semaphore = reportSemaphore(ctx, sem)
+	}
 	if e.pool == nil {
 		b := e.model.Breaker()
 		m.Ready = usable(b, 0)
@@ -199,14 +249,14 @@ func reportModel(e entry) ModelReport {
 	}
 	m.Strategy = e.pool.Picker().String()
 	for _, s := range e.pool.Members() {
-		mr := reportMember(s)
+		mr := reportMember(ctx, s)
 		m.Ready = m.Ready || mr.Usable
 		m.Members = append(m.Members, mr)
 	}
 	return m
 }
 
-func reportMember(s pool.MemberState) MemberReport {
+func reportMember(ctx context.Context, s pool.MemberState) MemberReport {
 	mr := MemberReport{Name: redact.String(s.Name), Usable: usable(s.Breaker, s.Suspended), Weight: s.Weight,
 		Health: math.Round(s.Health*1000) / 1000, InFlight: s.InFlight, LatencySeconds: seconds(s.Latency),
 		CooldownSeconds: seconds(s.Cooldown), SuspendedSeconds: seconds(s.Suspended), AccountFailure: redact.String(s.AccountFailure)}
@@ -214,6 +264,7 @@ func reportMember(s pool.MemberState) MemberReport {
 		br := reportBreaker(s.Breaker)
 		mr.Breaker = &br
 	}
+	mr.Limiter, mr.Semaphore = reportLimiter(s.Limiter), reportSemaphore(ctx, s.Semaphore)
 	return mr
 }
 
@@ -247,15 +298,41 @@ func reportBreaker(b *breaker.Breaker) BreakerReport {
 	return r
 }
 
-func reportSemaphore(e entry) SemaphoreReport {
-	s := SemaphoreReport{Name: redact.String(e.name), Type: fmt.Sprintf("%T", e.semaphore), Shared: sharedOf(e.semaphore)}
-	if x, ok := e.semaphore.(interface{ Size() int }); ok {
+// reportLimiter returns the state of l, nil when l is nil.
+func reportLimiter(l limit.Limiter) *LimiterReport {
+	if isNil(l) {
+		return nil
+	}
+	r := &LimiterReport{Type: fmt.Sprintf("%T", l), Shared: sharedOf(l)}
+	if x, ok := l.(fmt.Stringer); ok {
+		r.Limit = redact.String(x.String())
+	}
+	return r
+}
+
+// reportSemaphore returns the state of sem, nil when sem is nil. A count
+// of the slots in use that takes a round trip (an InUse method with a
+// context: resilientredis.Semaphore's) is bounded by ctx, and absent when
+// it fails.
+func reportSemaphore(ctx context.Context, sem limit.Semaphore) *SemaphoreReport {
+	if isNil(sem) {
+		return nil
+	}
+	s := &SemaphoreReport{Type: fmt.Sprintf("%T", sem), Shared: sharedOf(sem)}
+	if x, ok := sem.(interface{ Size() int }); ok {
 		n := x.Size()
 		s.Size = &n
 	}
-	if x, ok := e.semaphore.(interface{ InUse() int }); ok {
+	switch x := sem.(type) {
+	case interface{ InUse() int }:
 		n := x.InUse()
 		s.InUse = &n
+	case interface {
+		InUse(context.Context) (int, error)
+	}:
+		if n, err := x.InUse(ctx); err == nil {
+			s.InUse = &n
+		}
 	}
 	return s
 }

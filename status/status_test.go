@@ -1,6 +1,7 @@
 package status_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,6 +24,7 @@ import (
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/llms"
+	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/status"
@@ -454,5 +456,145 @@ func TestNilRegistry(t *testing.T) {
 	}
 	if got := ready(t, h); got != `OK {"ready":true}` {
 		t.Errorf("GET /ready: %s", got)
+	}
+}
+
+// TestLimitsShownAsCallsMeetThem: the concurrency and rate limits a pool
+// and its members build themselves (MaxConcurrent, RateLimit) are shown in
+// the pool's report: slots in use while calls are in flight, as many as
+// the calls that took them, and a call finding every member's slot shown
+// in use is refused without a request.
+func TestLimitsShownAsCallsMeetThem(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var servers []*faultserver.Server
+		var members []lcllms.Model
+		for _, name := range []string{"eastus", "westus"} {
+			s := faultserver.NewInMemory(faultserver.Reply("Hello from " + name + ".").After(time.Minute))
+			defer s.Close()
+			rate, err := limit.NewLocalLimiter(10, time.Minute, time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			servers = append(servers, s)
+			members = append(members, resilient.Member(resilient.Named(openaiAgainst(t, s), name),
+				resilient.MaxConcurrent(1, 0), resilient.RateLimit(rate)))
+		}
+		poolRate, err := limit.NewLocalLimiter(60, time.Minute, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tokens, err := limit.NewLocalLimiter(1_000_000, time.Minute, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		model, err := llms.NewPool(members, llms.Middleware(middleware.MaxConcurrent(3, 0), middleware.RateLimit(poolRate)), llms.TokenLimit(tokens))
+		if err != nil {
+			t.Fatal(err)
+		}
+		reg := &status.Registry{}
+		if err := reg.AddModel("chat", model); err != nil {
+			t.Fatal(err)
+		}
+		h := status.Handler(reg)
+		requests := func() int { return servers[0].Count() + servers[1].Count() }
+		inUse := func(m status.ModelReport) []int {
+			return []int{*m.Semaphore.InUse, *m.Members[0].Semaphore.InUse, *m.Members[1].Semaphore.InUse}
+		}
+
+		m := report(t, h).Models[0]
+		if m.Semaphore == nil || *m.Semaphore.Size != 3 || *m.Semaphore.InUse != 0 || m.Semaphore.Type != "*limit.Bulkhead" ||
+			m.Limiter == nil || m.Limiter.Limit != "60 per 1m0s, waiting as long as the caller allows" ||
+			m.TokenLimiter == nil || m.TokenLimiter.Limit != "1000000 per 1m0s, waiting as long as the caller allows" {
+			t.Fatalf("the pool's limits before any call: %+v, %+v, %+v", m.Semaphore, m.Limiter, m.TokenLimiter)
+		}
+		for _, mr := range m.Members {
+			if mr.Semaphore == nil || *mr.Semaphore.Size != 1 || *mr.Semaphore.InUse != 0 || mr.Semaphore.Type != "*limit.Bulkhead" ||
+				mr.Limiter == nil || mr.Limiter.Limit != "10 per 1m0s, waiting up to 1s" || mr.Limiter.Type != "*limit.LocalLimiter" {
+				t.Fatalf("%s's limits before any call: %+v, %+v", mr.Name, mr.Semaphore, mr.Limiter)
+			}
+		}
+
+		done := make(chan error, 2)
+		for i := range 2 {
+			go func() {
+				_, err := model.Call(t.Context(), "Say hello")
+				done <- err
+			}()
+			time.Sleep(time.Second) // the pool's limiter spaces its calls a second apart
+			if got := requests(); got != i+1 {
+				select {
+				case err := <-done:
+					t.Fatalf("call %d ended: %v", i+1, err)
+				default:
+				}
+				t.Fatalf("%d calls in flight made %d requests", i+1, got)
+			}
+		}
+		m = report(t, h).Models[0]
+		if got := inUse(m); fmt.Sprint(got) != "[2 1 1]" {
+			t.Errorf("slots in use with two calls in flight (pool, eastus, westus): %v, want [2 1 1]", got)
+		}
+		if _, err := model.Call(t.Context(), "Say hello"); !errors.Is(err, resilient.ErrConcurrency) || requests() != 2 {
+			t.Errorf("a call with every member's slot shown in use: %v after %d requests, want ErrConcurrency after 2", err, requests())
+		}
+
+		time.Sleep(time.Minute)
+		for range 2 {
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := inUse(report(t, h).Models[0]); fmt.Sprint(got) != "[0 0 0]" {
+			t.Errorf("slots in use after the calls: %v, want none", got)
+		}
+	})
+}
+
+// heldTool is a tool whose calls each say they started, then wait to be
+// let go.
+type heldTool struct{ started, release chan struct{} }
+
+func (heldTool) Name() string        { return "refund" }
+func (heldTool) Description() string { return "refunds an order" }
+func (h heldTool) Call(ctx context.Context, _ string) (string, error) {
+	h.started <- struct{}{}
+	<-h.release
+	return "refunded", nil
+}
+
+// TestToolLimitsShown: the bulkhead MaxConcurrent builds inside a tool is
+// shown in the tool's report, its slot in use while a call holds it.
+func TestToolLimitsShown(t *testing.T) {
+	h := heldTool{started: make(chan struct{}), release: make(chan struct{})}
+	tool := resilient.Tool(h, resilient.MaxConcurrent(2, 0))
+	reg := &status.Registry{}
+	if err := reg.AddModel("tool:refund", tool); err != nil {
+		t.Fatal(err)
+	}
+	shown := func() string {
+		s := reg.Report().Models[0].Semaphore
+		if s == nil || s.Size == nil || s.InUse == nil {
+			return fmt.Sprintf("%+v", s)
+		}
+		return fmt.Sprintf("%d of %d", *s.InUse, *s.Size)
+	}
+	if got := shown(); got != "0 of 2" {
+		t.Errorf("before any call: %s, want 0 of 2", got)
+	}
+	done := make(chan string)
+	go func() {
+		answer, _ := tool.Call(t.Context(), "order 7")
+		done <- answer
+	}()
+	<-h.started
+	if got := shown(); got != "1 of 2" {
+		t.Errorf("with a call in flight: %s, want 1 of 2", got)
+	}
+	close(h.release)
+	if answer := <-done; answer != "refunded" {
+		t.Errorf("the call answered %q", answer)
+	}
+	if got := shown(); got != "0 of 2" {
+		t.Errorf("after the call: %s, want 0 of 2", got)
 	}
 }

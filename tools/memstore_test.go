@@ -205,33 +205,45 @@ func TestMemoryStoreWorkPerCallIsBounded(t *testing.T) {
 		t.Skip("fills stores with 100 000 records")
 	}
 	for _, idle := range []bool{false, true} {
-		synctest.Test(t, func(t *testing.T) {
-			const n = 100_000
-			s := tools.NewMemoryStore(tools.MaxRecords(n))
-			ctx := context.Background()
-			call := func(key string, ttl time.Duration) {
-				_, _, _ = s.Claim(ctx, key, "o", time.Minute)
-				_ = s.Complete(ctx, key, "o", "done", ttl)
-			}
-			for i := range n {
-				call(fmt.Sprint("fill", i), time.Hour)
-			}
-			if !idle {
-				_ = s.Close() // the calls alone remove what expires
-			}
-			time.Sleep(2 * time.Hour) // all expire together
-			for i := range n {
-				call(fmt.Sprint("evict", i), 24*time.Hour)
-			}
-			for i := range n { // the store is full: each call evicts one
-				call(fmt.Sprint("more", i), 24*time.Hour)
-			}
-			if got := tools.MostStoreWork(s); got > 600 {
-				t.Errorf("idle timer %v: the most work of one call or tick: %d records, want at most 600", idle, got)
-			}
-			_ = s.Close()
+		// The two run side by side, and with nothing else of the package:
+		// the test itself is sequential, as TestMemoryStoreReleasesMemory,
+		// which reads the heap, must be.
+		t.Run(fmt.Sprintf("idle=%v", idle), func(t *testing.T) {
+			t.Parallel()
+			workPerCall(t, idle)
 		})
 	}
+}
+
+// workPerCall fills a store, lets every record expire, then fills it again
+// and past its bound, and checks the most work of one call or tick.
+func workPerCall(t *testing.T, idle bool) {
+	synctest.Test(t, func(t *testing.T) {
+		const n = 100_000
+		s := tools.NewMemoryStore(tools.MaxRecords(n))
+		ctx := context.Background()
+		call := func(key string, ttl time.Duration) {
+			_, _, _ = s.Claim(ctx, key, "o", time.Minute)
+			_ = s.Complete(ctx, key, "o", "done", ttl)
+		}
+		for i := range n {
+			call(fmt.Sprint("fill", i), time.Hour)
+		}
+		if !idle {
+			_ = s.Close() // the calls alone remove what expires
+		}
+		time.Sleep(2 * time.Hour) // all expire together
+		for i := range n {
+			call(fmt.Sprint("evict", i), 24*time.Hour)
+		}
+		for i := range n { // the store is full: each call evicts one
+			call(fmt.Sprint("more", i), 24*time.Hour)
+		}
+		if got := tools.MostStoreWork(s); got > 600 {
+			t.Errorf("idle timer %v: the most work of one call or tick: %d records, want at most 600", idle, got)
+		}
+		_ = s.Close()
+	})
 }
 
 func TestMemoryStoreKeepsTheStoreContract(t *testing.T) {

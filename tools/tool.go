@@ -11,6 +11,7 @@ import (
 
 	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/internal/redact"
+	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/run"
@@ -205,6 +206,25 @@ func (t *Tool) Breaker() *breaker.Breaker {
 		return nil
 	}
 	return t.pipe.Breaker()
+}
+
+// Limiter returns the tool's rate limiter (resilient.RateLimit), nil if
+// none or t is nil.
+func (t *Tool) Limiter() limit.Limiter {
+	if t == nil || t.pipe == nil {
+		return nil
+	}
+	return t.pipe.Limiter()
+}
+
+// Concurrency returns the tool's concurrency limit (resilient.MaxConcurrent,
+// ConcurrencyLimit) and how long a call waits for a slot, nil if none or t
+// is nil.
+func (t *Tool) Concurrency() (limit.Semaphore, time.Duration) {
+	if t == nil || t.pipe == nil {
+		return nil, 0
+	}
+	return t.pipe.Concurrency()
 }
 
 // Call runs the wrapped tool with input and maps the outcome for the agent:
