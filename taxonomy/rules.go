@@ -212,7 +212,9 @@ var serverStatusRE = guard(`\b(?:error|status|code|http)[^a-z0-9]{0,3}5\d\d\b|(?
 func serverStatusWords(t *lowered) bool {
 	lower := t.s
 	for _, p := range t.numbers() {
-		if serverStatusRE.MatchString(statusWindow(lower, p)) {
+		// The expression reads at most "status" and three bytes before
+		// the number, " bad gateway" after it.
+		if serverStatusRE.MatchString(wordWindow(lower, p, 8, 13)) {
 			return true
 		}
 	}

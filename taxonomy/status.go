@@ -391,14 +391,19 @@ const (
 )
 
 // statusWindow is the text around the number at p that a status form
-// reads, its edges moved out to the ends of words so that \b reads as it
-// does in the whole text.
-func statusWindow(lower string, p int) string {
-	start, end := max(0, p-statusBefore), min(len(lower), p+3+statusAfter)
-	for start > 0 && start > p-statusBefore-32 && isWordByte(lower[start-1]) {
+// reads (see wordWindow).
+func statusWindow(lower string, p int) string { return wordWindow(lower, p, statusBefore, statusAfter) }
+
+// wordWindow is the text from before bytes before the number of three
+// digits at p to after bytes after it, its edges moved out to the ends of
+// words, by 32 bytes at most, so that \b reads as it does in the whole
+// text.
+func wordWindow(lower string, p, before, after int) string {
+	start, end := max(0, p-before), min(len(lower), p+3+after)
+	for start > 0 && start > p-before-32 && isWordByte(lower[start-1]) {
 		start--
 	}
-	for end < len(lower) && end < p+3+statusAfter+32 && isWordByte(lower[end]) {
+	for end < len(lower) && end < p+3+after+32 && isWordByte(lower[end]) {
 		end++
 	}
 	return lower[start:end]
