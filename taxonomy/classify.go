@@ -158,6 +158,15 @@ func decide(err error, ev *Evidence, t *lowered, memberStatus bool) Class {
 	if ev.Status == 500 && overloadedWord.match(t) {
 		return overloadedWord.class()
 	}
+	// A 429, or no status at all, whose words say that the server, the
+	// model or the service itself is overloaded or at capacity: the
+	// server's own state, which the breaker and the fallback must see, not
+	// the caller's usage (see serverOverloadRules).
+	if ev.Status == 429 || ev.Status == 0 {
+		if r, ok := serverOverloadRules.first(t); ok {
+			return r.class()
+		}
+	}
 	// A server's own failure status over words that say a parameter,
 	// an option or a flag of the request is refused: local servers send
 	// every error as a 500 (llama.cpp's "Unsupported param: tools"), and

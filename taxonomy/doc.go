@@ -115,6 +115,11 @@
 //     with any status below 500 ([Permanent], even as a 429; an exhausted
 //     quota that carries a retry hint is a rate limit), and an insufficient
 //     balance sent as a 500; a 500 that says "overloaded" is [Overloaded];
+//     so is a 429, or a text with no status, whose words say the server,
+//     the model or the service itself is overloaded, busy or at capacity
+//     ("The engine is currently overloaded", "experiencing high traffic",
+//     系统繁忙): the server's own state, where a 429 about the caller's
+//     usage stays [RateLimited];
 //     a 5xx whose words say a parameter, an option, a flag or a credential of the request
 //     is refused is [Permanent] (local servers send every error as a 500:
 //     the same request fails the same way);

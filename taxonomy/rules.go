@@ -470,6 +470,45 @@ var billingRules = accountFailures(newFamily([]string{"quota", "credit", "billin
 		`\b(?:monthly spending limit|spending limit (?:reached|exceeded)|reached (?:its|your|the) (?:monthly )?spend(?:ing)? limit|specified api usage limits?)\b`),
 ))
 
+// serverOverloadRules say in words that the server, the model or the
+// service itself is overloaded, busy or at capacity: the server's own
+// state, which another model or a later attempt may avoid, not the
+// caller's usage. They decide over a 429 and where no status is known (see
+// decide): Moonshot's 429 "The engine is currently overloaded, please try
+// again later", OpenAI's 429 "That model is currently overloaded with other
+// requests", Zhipu's 429 1305 "该模型当前访问量过大" (the model's traffic is
+// too high), Kiro "The model is temporarily busy", Eigent "We're
+// experiencing high traffic", iFlytek Spark "系统繁忙，请稍后再试" (the
+// system is busy), a relay's "当前模型负载过高" (the model's load is too
+// high), Claude Code "Server is temporarily limiting requests (not your
+// usage limit)". A 429 about the caller's usage ("you exceeded your rate
+// limit") holds none of these and stays a rate limit; so does one-api's
+// "当前分组上游负载已饱和" (the group's upstream load saturated), which
+// the relay sends for its upstream's 429s to its own keys.
+var serverOverloadRules = newFamily([]string{"overloaded", "busy", "traffic", " load", "capacity", "limiting", "繁忙", "负载", "访问量"},
+	pattern(Overloaded, `pattern "server overloaded"`, "overloaded",
+		`\b(?:server|model|service|system|llm|engine|runner|backend|worker|gpu|api|endpoint|upstream|cluster|provider)s? (?:is |are |was |were |has been |have been |seems |appears to be )?(?:currently |temporarily |now |still |too |being |getting |severely |heavily |very |a bit |slightly )*overloaded\b`),
+	serverBusy,
+	pattern(Overloaded, `pattern "experiencing high traffic"`, "traffic",
+		`\b(?:experiencing|under|seeing|receiving) (?:an? )?(?:unusually |extremely |very |exceptionally )?(?:high|heavy|elevated) (?:traffic|volumes? of traffic)\b`),
+	pattern(Overloaded, `pattern "under heavy load"`, " load",
+		`\b(?:experiencing|under|seeing|receiving) (?:an? )?(?:unusually |extremely |very |exceptionally )?(?:high|heavy|elevated) load\b`),
+	pattern(Overloaded, `pattern "server at capacity"`, "capacity",
+		`\b(?:server|model|service|system|engine|backend|cluster|provider)s? (?:is |are )?(?:currently |temporarily )?(?:at|over) (?:full )?capacity\b`),
+	pattern(Overloaded, `pattern "server limiting requests"`, "limiting",
+		`\b(?:server|service|system|api)s? (?:is |are )?(?:currently |temporarily )*limiting (?:all )?requests\b`),
+	pattern(Overloaded, `pattern "system busy (zh)"`, "繁忙", `(?:系统|服务器?|模型|引擎|平台|接口)(?:当前|目前|正在)?繁忙`),
+	pattern(Overloaded, `pattern "load too high (zh)"`, "负载", `负载(?:过高|过载|太高|过大)`),
+	pattern(Overloaded, `pattern "traffic too high (zh)"`, "访问量", `访问量(?:过|太)大`),
+)
+
+// serverBusy says whatever serves the model has no room for one more
+// request now: Ollama "server busy, please try again." and "llm busy - no
+// slots available", Hugging Face "Model too busy, unable to get response
+// in less than 60 second(s)", Kiro "The model is temporarily busy".
+var serverBusy = pattern(Overloaded, `marker "server busy"`, "busy",
+	`\b(?:server|model|service|system|llm|engine|runner|backend|worker|gpu|api|endpoint|upstream|cluster|provider)s? (?:is |are )?(?:currently |temporarily |now |still |too |very |extremely )*busy\b`)
+
 // overloadedWord says the server is short of capacity. It also decides over
 // a 500 (see decide): Anthropic sends "Overloaded" as a 500 api_error too.
 var overloadedWord = marker(Overloaded, "overloaded")
@@ -795,11 +834,7 @@ var textRules = []textRule{
 	pattern(Overloaded, `marker "529"`, "529", `(?:^|[\s(\[=])529(?:$|[\s).,:;\]])`),
 	marker(Overloaded, "service unavailable"),
 	marker(Overloaded, "serviceunavailable"), // Bedrock ServiceUnavailableException
-	// Ollama "server busy, please try again." and "llm busy - no slots
-	// available", Hugging Face "Model too busy, unable to get response in
-	// less than 60 second(s)": whatever serves the model has no room for
-	// one more request now.
-	pattern(Overloaded, `marker "server busy"`, "busy", `\b(?:server|model|service|system|llm|engine|runner|backend|worker|gpu)s? (?:is |are )?(?:too |currently )?busy\b`),
+	serverBusy,                               // whatever serves the model has no room for one more request now
 	// A runner whose parallel slots are all taken: ollama-python's "no
 	// slots available after 10 retries". A slot frees when a request ends.
 	pattern(Overloaded, `pattern "no free slot"`, "slot", `\bno (?:free |idle |available )?slots? (?:are |is )?(?:available|free|left)\b`),
