@@ -57,3 +57,36 @@ func curveFamilyCases() []classifyCase {
 			class(R, "status 429", 429)},
 	}
 }
+
+// curveBodyCutCases are bodies and streams cut before their end, in
+// clients' words: a retry may read the whole of the next one.
+func curveBodyCutCases() []classifyCase {
+	text := errors.New
+	T, U := taxonomy.Transient, taxonomy.Unknown
+	return []classifyCase{
+		{"aiohttp's payload not completed through a wrapper", text(`litellm.APIConnectionError: ClientPayloadError - Response payload is not completed`),
+			class(T, `pattern "payload not completed"`, 0)},
+		{"aiohttp's transfer length not met", text(`TransferEncodingError: Not enough data to satisfy transfer length header.`),
+			class(T, `marker "not enough data to satisfy transfer length"`, 0)},
+		{"requests' chunked encoding error", text(`requests.exceptions.ChunkedEncodingError: ("Connection broken: IncompleteRead(0 bytes read, 512 more expected)", IncompleteRead(0 bytes read, 512 more expected))`),
+			class(T, `marker "chunkedencodingerror"`, 0)},
+		{"urllib3's connection broken alone", text(`urllib3.exceptions.ProtocolError: ('Connection broken: ConnectionResetError(104)')`),
+			class(T, `marker "connection broken:"`, 0)},
+		{"urllib3's invalid chunk length", text(`urllib3.exceptions.ProtocolError: Response ended prematurely: InvalidChunkLength(got length b'', 0 bytes read)`),
+			class(T, `marker "invalidchunklength"`, 0)},
+		{"node-fetch's premature close after invalid body words", text(`FetchError: Invalid response body while trying to fetch https://api.mistral.ai/v1/chat/completions: Premature close`),
+			class(T, `pattern "premature close"`, 0)},
+		{"Node's stream code", text(`Error [ERR_STREAM_PREMATURE_CLOSE]: Premature close`),
+			class(T, `pattern "premature close"`, 0)},
+		{"nginx's upstream closed early", text(`upstream prematurely closed connection while reading response header from upstream`),
+			class(T, `pattern "premature close"`, 0)},
+		{"reqwest's decode error alone", text(`Request failed: reqwest::Error { kind: Decode, source: "error decoding response body" }`),
+			class(T, `pattern "error decoding response body"`, 0)},
+		{"reqwest's decode error over a read", text(`error decoding response body: error reading a body from connection: unexpected end of file`),
+			class(T, `pattern "error decoding response body"`, 0)},
+		{"reqwest's decode error naming what did not parse is no cut", text(`error decoding response body: expected value at line 1 column 1`),
+			class(U, "no rule matched", 0)},
+		{"a premature word that is no close", text(`premature optimization is the root of all evil`),
+			class(U, "no rule matched", 0)},
+	}
+}

@@ -908,6 +908,25 @@ var textRules = []textRule{
 	// closed", OkHttp's "unexpected end of stream on https://...".
 	marker(Transient, "response body closed"),
 	marker(Transient, "unexpected end of stream"),
+	// A body or a stream cut before its end, in clients' words: aiohttp's
+	// ClientPayloadError "Response payload is not completed" and its
+	// TransferEncodingError "Not enough data to satisfy transfer length
+	// header"; requests' ChunkedEncodingError around urllib3's ProtocolError
+	// "Connection broken: IncompleteRead(...)" or "InvalidChunkLength(...)";
+	// node-fetch's FetchError "Invalid response body while trying to fetch
+	// ...: Premature close" and Node's ERR_STREAM_PREMATURE_CLOSE; nginx's
+	// "upstream prematurely closed connection"; reqwest's "error decoding
+	// response body" when it ends the text or a read under it failed ("...:
+	// error reading a body from connection"), not when the decoder names
+	// what it could not parse.
+	pattern(Transient, `pattern "payload not completed"`, "payload", `\bpayload is not complete(?:d)?\b`),
+	marker(Transient, "not enough data to satisfy transfer length"),
+	marker(Transient, "chunkedencodingerror"),
+	marker(Transient, "incompleteread"),
+	marker(Transient, "invalidchunklength"),
+	pattern(Transient, `pattern "premature close"`, "premature", `\bpremature[ _]close\b|\bprematurely closed\b`),
+	pattern(Transient, `pattern "error decoding response body"`, "error decoding response body",
+		`\berror decoding response body(?:[\s"')\]}]*$|: error reading)`),
 	// Ollama's runner died under the request (a crash, a GPU reset): "model
 	// runner has unexpectedly stopped, this may be due to resource
 	// limitations or an internal error". A model that cannot load at all
@@ -944,6 +963,7 @@ var textRules = []textRule{
 	marker(Transient, "goaway"),                                                               // HTTP/2 GOAWAY
 	marker(Transient, "server closed idle connection"),
 	marker(Transient, "transport connection broken"), // net/http: "HTTP/1.x transport connection broken: malformed HTTP response"
+	marker(Transient, "connection broken:"),          // urllib3 ProtocolError "Connection broken: IncompleteRead(...)" (see "payload not completed")
 	marker(Transient, "use of closed network connection"),
 	marker(Transient, "tls handshake"),
 	marker(Transient, "retry your request"),     // OpenAI 500 "You can retry your request"
