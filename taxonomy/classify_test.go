@@ -211,7 +211,7 @@ type classifyCase struct {
 
 // classifyCases is the table of TestClassify; FuzzClassify seeds from it.
 func classifyCases() []classifyCase {
-	return slices.Concat(providerCases(), familyCases(), moreFamilyCases(), fourthFamilyCases(), fifthFamilyCases(), sixthFamilyCases(), seventhFamilyCases(), eighthFamilyCases(), evidenceFamilyCases(), firstSightFamilyCases(), curveFamilyCases(), curveBodyCutCases(), accountCases())
+	return slices.Concat(providerCases(), familyCases(), moreFamilyCases(), fourthFamilyCases(), fifthFamilyCases(), sixthFamilyCases(), seventhFamilyCases(), eighthFamilyCases(), evidenceFamilyCases(), firstSightFamilyCases(), curveFamilyCases(), curveBodyCutCases(), curveStatusCases(), accountCases())
 }
 
 func providerCases() []classifyCase {

@@ -39,10 +39,12 @@
 //     "Error code: 429"), after an exception's name ("HTTPError: 400",
 //     "NonTransientAiException: 400 - Bad Request"), before or after its
 //     reason phrase ("[400 Bad Request]", "Forbidden (403)", "404 (Not
-//     Found)"), beside the word error ("<H1>403 ERROR</H1>", "returned error
+//     Found)", `400 "bad request"`), beside the word error ("<H1>403 ERROR</H1>", "returned error
 //     403"), after "returned" ("API returned 403: ..."), as a label
 //     ("code=401"), in Chinese ("状态码: 503"), in angle brackets ("<400>"),
-//     in a CDN page's title ("| 520: ..."), as a reason phrase that opens
+//     in a CDN page's title ("| 520: ..."), as aiohttp prints it ("400,
+//     message='Bad Request', url=..."), as Dio 4 does ("Http status error
+//     [404]"), as a reason phrase that opens
 //     the text ("Not Found: {...}"), and in a member of a pasted body
 //     ("code": 429, "status": 403, "status_code": 400);
 //   - names: exception classes, error types and codes, status names,

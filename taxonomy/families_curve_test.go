@@ -78,6 +78,8 @@ func curveBodyCutCases() []classifyCase {
 			class(T, `pattern "premature close"`, 0)},
 		{"Node's stream code", text(`Error [ERR_STREAM_PREMATURE_CLOSE]: Premature close`),
 			class(T, `pattern "premature close"`, 0)},
+		{"Node's stream code alone, as a body's code", text(`{"error":{"code":"ERR_STREAM_PREMATURE_CLOSE"}}`),
+			class(T, `pattern "premature close"`, 0)},
 		{"nginx's upstream closed early", text(`upstream prematurely closed connection while reading response header from upstream`),
 			class(T, `pattern "premature close"`, 0)},
 		{"reqwest's decode error alone", text(`Request failed: reqwest::Error { kind: Decode, source: "error decoding response body" }`),
@@ -87,6 +89,37 @@ func curveBodyCutCases() []classifyCase {
 		{"reqwest's decode error naming what did not parse is no cut", text(`error decoding response body: expected value at line 1 column 1`),
 			class(U, "no rule matched", 0)},
 		{"a premature word that is no close", text(`premature optimization is the root of all evil`),
+			class(U, "no rule matched", 0)},
+	}
+}
+
+// curveStatusCases are statuses printed in shapes the reader missed, next
+// to the numbers in those shapes that are no status.
+func curveStatusCases() []classifyCase {
+	text := errors.New
+	T, U := taxonomy.Transient, taxonomy.Unknown
+	return []classifyCase{
+		// aiohttp 3.x client_exceptions.py: ClientResponseError.__str__ is
+		// "%s, message=%r, url=%r" % (status, message, request_info.real_url).
+		{"aiohttp's ClientResponseError", text(`aiohttp.client_exceptions.ClientResponseError: 401, message='Unauthorized', url=URL('https://api.mistral.ai/v1/chat/completions')`),
+			account("status 401", 401)},
+		{"aiohttp's ClientResponseError with a 502", text(`Error: 502, message="Bad Gateway", url='http://localhost:8080/v1/embeddings'`),
+			class(T, "status 502", 502)},
+		{"aiohttp's payload error with no url is no status", text(`ClientPayloadError: 400, message='Can not decode content-encoding: br'`),
+			class(U, "no rule matched", 0)},
+		// Dio 4.x dio_error.dart: DioError's message for a bad response is
+		// "Http status error [$statusCode]".
+		{"Dio 4's status error", text(`DioError [DioErrorType.response]: Http status error [401]`),
+			account("status 401", 401)},
+		{"Dio 4's status error, a 500", text(`Unhandled Exception: DioError [DioErrorType.response]: Http status error [500]`),
+			class(T, "status 500", 500)},
+		{"a bracketed number after other words is no status", text(`retrying job [404] after a status check`),
+			class(U, "no rule matched", 0)},
+		{"a status before its quoted reason phrase", text(`chat completion failed: 404 "not found"`),
+			missing("status 404", 404)},
+		{"a status before its quoted reason phrase, single quotes", text(`upstream said 503 'Service Unavailable'`),
+			class(taxonomy.Overloaded, "status 503", 503)},
+		{"a number before a quoted word that is no phrase", text(`item 404 "notebook" saved`),
 			class(U, "no rule matched", 0)},
 	}
 }

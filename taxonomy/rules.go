@@ -924,7 +924,7 @@ var textRules = []textRule{
 	marker(Transient, "chunkedencodingerror"),
 	marker(Transient, "incompleteread"),
 	marker(Transient, "invalidchunklength"),
-	pattern(Transient, `pattern "premature close"`, "premature", `\bpremature[ _]close\b|\bprematurely closed\b`),
+	pattern(Transient, `pattern "premature close"`, "premature", `premature[ _]close\b|\bprematurely closed\b`),
 	pattern(Transient, `pattern "error decoding response body"`, "error decoding response body",
 		`\berror decoding response body(?:[\s"')\]}]*$|: error reading)`),
 	// Ollama's runner died under the request (a crash, a GPU reset): "model

@@ -109,6 +109,13 @@ var statusTexts = []statusText{
 	// is returning an unknown error", "| 522: Connection timed out",
 	// "| 524: A timeout occurred".
 	status("<title>", `<title>[^<|]{0,200}\| (\d{3}): `),
+	// aiohttp's ClientResponseError, as raise_for_status() prints it:
+	// "400, message='Bad Request', url='https://...'" (url=URL('...') in
+	// older releases). Its payload errors print "400, message='Not enough
+	// data ...'" with no url: a body cut, not a status of the server.
+	status(", message=", `\b(\d{3}), message=(?:'[^']*'|"[^"]*"), url=`),
+	// Dart's Dio before 5.0: DioError "Http status error [404]".
+	status("status error", `\bstatus error:? ?\[(\d{3})\]`),
 	// A status before or after the word "error" standing alone: a CDN's
 	// page "<H1>403 ERROR</H1>" (CloudFront), "returned error 403:".
 	status("error", `(?:^|[^\w.:/-])(\d{3}) error\b|\berror (\d{3})(?:$|[\s:,;.)\]])`),
@@ -282,6 +289,13 @@ func reasonStatusAt(lower string, at []int) int {
 		rest, spaced := strings.CutPrefix(lower[i+3:], " ")
 		if !spaced || i > 0 && isWordByte(lower[i-1]) {
 			continue
+		}
+		// The phrase may be quoted: `400 "bad request"`, as clients print
+		// a status beside the phrase they were given.
+		if q, ok := strings.CutPrefix(rest, `"`); ok {
+			rest = q
+		} else if q, ok := strings.CutPrefix(rest, "'"); ok {
+			rest = q
 		}
 		for _, phrase := range reasonPhrases {
 			if strings.HasPrefix(rest, phrase) {
