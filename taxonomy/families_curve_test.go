@@ -119,6 +119,10 @@ func curveStatusCases() []classifyCase {
 			missing("status 404", 404)},
 		{"a status before its quoted reason phrase, single quotes", text(`upstream said 503 'Service Unavailable'`),
 			class(taxonomy.Overloaded, "status 503", 503)},
+		{"nginx's 503 page", text(`<html><head><title>503 Service Temporarily Unavailable</title></head><body><center><h1>503 Service Temporarily Unavailable</h1></center><hr><center>nginx</center></body></html>`),
+			class(taxonomy.Overloaded, "status 503", 503)},
+		{"a 503 in a relay's labels, before the phrase", text("upstream:\n503 Service temporarily unavailable (req 7f3e)\ncode: gw-503"),
+			class(taxonomy.Overloaded, "status 503", 503)},
 		{"a number before a quoted word that is no phrase", text(`item 404 "notebook" saved`),
 			class(U, "no rule matched", 0)},
 	}

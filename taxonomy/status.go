@@ -270,6 +270,7 @@ var reasonPhrases = []string{
 	"bad request", "unauthorized", "payment required", "forbidden", "not found",
 	"request timeout", "payload too large", "request entity too large", "too many requests",
 	"internal server error", "bad gateway", "service unavailable", "gateway time",
+	"service temporarily unavailable", // nginx's 503 page: "503 Service Temporarily Unavailable"; Apache's mod_proxy: "503 Service Temporarily Unavailable"
 	"invalid_argument", "failed_precondition", "permission_denied", "unauthenticated",
 	"not_found", "resource_exhausted", "unavailable", "deadline_exceeded",
 }
