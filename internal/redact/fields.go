@@ -187,7 +187,9 @@ func (t *text) value(i int, k fieldKind) int {
 	case isQuote(c):
 		return t.emit(k, j+1, closingQuote(s, j+1, c))
 	case c == '[':
-		if end := boundedIndex(s, j+1, "]", maxValue); end > 0 && !strings.ContainsAny(s[j+1:end], "\r\n") {
+		// A bracketed value holds no bracket of its own: "[Bearer [REDACTED]"
+		// is a value already redacted, not a value to redact whole.
+		if end := boundedIndex(s, j+1, "]", maxValue); end > 0 && !strings.ContainsAny(s[j+1:end], "\r\n[") {
 			return t.emit(k, j+1, end)
 		}
 	}
