@@ -32,12 +32,9 @@ import (
 // is busy is written down as overloaded, as the tables do for Moonshot's
 // "429 The engine is currently overloaded"; a request larger than a
 // per-minute token limit as an overflow, as the tables do for Groq's 413);
-// Classify has never been run on it. To register it, add eleventhTuning and
-// eleventhSealed (splitBatch) to TestHeldOut as the ninth batch is, and take
-// its first-sight figure on the whole batch.
-//
-// Registered at eb6d048 with its first-sight figure as its floor (TestHeldOut);
-// docs/testing.md records it. No rule had been fitted to it then.
+// Classify was first
+// run on it at eb6d048, where it was registered with that first-sight figure
+// as its floor (TestHeldOut, docs/testing.md); no rule had been fitted to it.
 func eleventhBatch() []heldOutRow {
 	text := errors.New
 	return []heldOutRow{

@@ -39,12 +39,9 @@ import (
 // of capacity is overloaded; a quota or window that refills is a rate limit,
 // with no hint when its reset is a wall-clock time or lies in the past; a
 // spending cap, expired credentials or a content block is permanent whatever
-// its status); Classify has never been run on it. To register it, add
-// twelfthTuning and twelfthSealed (splitBatch) to TestHeldOut as the ninth
-// batch is, and take its first-sight figure on the whole batch.
-//
-// Registered at eb6d048 with its first-sight figure as its floor (TestHeldOut);
-// docs/testing.md records it. No rule had been fitted to it then.
+// its status); Classify was first
+// run on it at eb6d048, where it was registered with that first-sight figure
+// as its floor (TestHeldOut, docs/testing.md); no rule had been fitted to it.
 func twelfthBatch() []heldOutRow {
 	text := errors.New
 	return []heldOutRow{

@@ -37,13 +37,9 @@ import (
 // rate limit, its hint the wait it announces clamped to MaxWaitHint, none
 // when the reset is a wall-clock time or a client's own backoff; a spending
 // cap, an exhausted quota, a model the runtime cannot serve or a TLS
-// verification failure is permanent whatever its status); Classify has never
-// been run on it. To register it, add thirteenthTuning and thirteenthSealed
-// (splitBatch) to TestHeldOut as the ninth batch is, and take its first-sight
-// figure on the whole batch.
-//
-// Registered at eb6d048 with its first-sight figure as its floor (TestHeldOut);
-// docs/testing.md records it. No rule had been fitted to it then.
+// verification failure is permanent whatever its status); Classify was first
+// run on it at eb6d048, where it was registered with that first-sight figure
+// as its floor (TestHeldOut, docs/testing.md); no rule had been fitted to it.
 func thirteenthBatch() []heldOutRow {
 	text := errors.New
 	return []heldOutRow{
