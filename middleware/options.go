@@ -217,13 +217,7 @@ func KindAttempts(k taxonomy.Kind, n int) Option {
 // [observe.RetryScheduled] event. n = 0 allows none. It must not be
 // negative. Default: 2 ([DefaultPastLimitAttempts]).
 func PastLimitAttempts(n int) Option {
-	return func(c *config) {
-		if n < 0 {
-			c.errorf("PastLimitAttempts(%d): must not be negative", n)
-			return
-		}
-		c.pastLimit = n
-	}
+	return nonNegative("PastLimitAttempts", n, func(c *config) *int { return &c.pastLimit })
 }
 
 // Backoff sets the exponential backoff: the wait before retry n is drawn
@@ -406,6 +400,17 @@ func timeBound(name string, d time.Duration, field func(*config) *time.Duration)
 			return
 		}
 		*field(c) = v
+	}
+}
+
+// nonNegative sets the count field picks to n, refusing a negative n.
+func nonNegative(name string, n int, field func(*config) *int) Option {
+	return func(c *config) {
+		if n < 0 {
+			c.errorf("%s(%d): must not be negative", name, n)
+			return
+		}
+		*field(c) = n
 	}
 }
 
