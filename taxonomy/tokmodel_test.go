@@ -179,26 +179,32 @@ func score(m taxonomy.TokenModel, rows []heldOutRow) (rules, both figures, cv co
 		if !strings.HasPrefix(with.Rule, "token model") {
 			continue
 		}
-		cv.spoke++
-		switch {
-		case with.Kind == r.want:
-			cv.kindRight++
-			if decision(r.want) != "retry" {
-				cv.decisionRight++
-			}
-		case decision(with.Kind) == decision(r.want):
-			if decision(r.want) != "retry" {
-				cv.decisionRight++
-			} else {
-				cv.kindWrongRetryRight++
-			}
-		case decision(r.want) == "retry":
-			cv.decisionWrong++
-		default:
-			cv.decisionWrongToo++
-		}
+		cv.answered(with.Kind, r.want)
 	}
 	return rules, both, cv
+}
+
+// answered counts the model's answer got where no rule matched on a row
+// of kind want.
+func (cv *conversions) answered(got, want taxonomy.Kind) {
+	cv.spoke++
+	switch {
+	case got == want:
+		cv.kindRight++
+		if decision(want) != "retry" {
+			cv.decisionRight++
+		}
+	case decision(got) == decision(want):
+		if decision(want) != "retry" {
+			cv.decisionRight++
+		} else {
+			cv.kindWrongRetryRight++
+		}
+	case decision(want) == "retry":
+		cv.decisionWrong++
+	default:
+		cv.decisionWrongToo++
+	}
 }
 
 func (cv conversions) String() string {
@@ -410,25 +416,8 @@ func TestTokenModelFirstSight(t *testing.T) {
 			if a.Rule == "no rule matched" {
 				cv.unknowns++
 				if c, ok := m.Fallback(r.err); ok {
-					cv.spoke++
 					got = c.Kind
-					switch {
-					case got == r.want:
-						cv.kindRight++
-						if decision(r.want) != "retry" {
-							cv.decisionRight++
-						}
-					case decision(got) == decision(r.want):
-						if decision(r.want) != "retry" {
-							cv.decisionRight++
-						} else {
-							cv.kindWrongRetryRight++
-						}
-					case decision(r.want) == "retry":
-						cv.decisionWrong++
-					default:
-						cv.decisionWrongToo++
-					}
+					cv.answered(got, r.want)
 				}
 			}
 			both.add(got, r.want)
