@@ -52,6 +52,12 @@ type callOf struct {
 
 func (n callOf) String() string { return call(n.fn, n.args...) }
 
+// literal is an argument rendered as the Go expression it holds, such as
+// "resilient.Forever".
+type literal string
+
+func (l literal) String() string { return string(l) }
+
 // call renders fn(args...): fn by its qualified name, a function argument
 // by its name, anything else with %v.
 func call(fn any, args ...any) string {

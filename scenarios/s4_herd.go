@@ -89,9 +89,9 @@ func herdPolicies() []Policy {
 // rateLimitOption is resilient.RateLimit with a local limiter of n per
 // period (provider time).
 func rateLimitOption(n int, period time.Duration) libOption {
-	return libOption{fn: resilient.RateLimit, args: []any{callOf{limit.NewLocalLimiter, []any{n, period, 0}}},
+	return libOption{fn: resilient.RateLimit, args: []any{callOf{limit.NewLocalLimiter, []any{n, period, literal("resilient.Forever")}}},
 		build: func(ts timeScale) resilient.Option {
-			lim, err := limit.NewLocalLimiter(n, ts.of(period), 0)
+			lim, err := limit.NewLocalLimiter(n, ts.of(period), resilient.Forever)
 			if err != nil {
 				return resilient.ModelOptions(llms.Fail(err))
 			}
