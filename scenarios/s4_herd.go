@@ -90,7 +90,7 @@ func herdPolicies() []Policy {
 // period (provider time).
 func rateLimitOption(n int, period time.Duration) libOption {
 	return libOption{fn: resilient.RateLimit, args: []any{callOf{limit.NewLocalLimiter, []any{n, period, literal("resilient.Forever")}}},
-		build: func(ts timeScale) resilient.Option {
+		build: func(ts timeScale) any {
 			lim, err := limit.NewLocalLimiter(n, ts.of(period), resilient.Forever)
 			if err != nil {
 				return resilient.ModelOptions(llms.Fail(err))
