@@ -1,6 +1,8 @@
 package resilient_test
 
 import (
+	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,6 +10,15 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/synctest"
+	"time"
+
+	lcllms "github.com/tmc/langchaingo/llms"
+
+	"github.com/resilientgo/resilient"
+	"github.com/resilientgo/resilient/internal/scripted"
+	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/tools"
 )
 
 // misuse lists options given to targets they do not apply to, each with
@@ -139,5 +150,45 @@ func main() {
 	}
 	for line, msg := range errs {
 		t.Errorf("line %d, an option where it applies, does not compile: %s", line, msg)
+	}
+}
+
+// TestTheLaterOptionWins: the caller's order decides which of two options
+// that set the same thing wins, at whatever layer they are given: a model's
+// and a tool's attempt timeout given as Timeout and as
+// Middleware(middleware.Timeout).
+func TestTheLaterOptionWins(t *testing.T) {
+	five, ten := resilient.Middleware(middleware.Timeout(5*time.Second)), resilient.Timeout(10*time.Second)
+	for _, c := range []struct {
+		name  string
+		model []resilient.ModelOption
+		tool  []resilient.ToolOption
+		want  time.Duration
+	}{
+		{"Timeout after Middleware(middleware.Timeout)", []resilient.ModelOption{five, ten}, []resilient.ToolOption{five, ten}, 10 * time.Second},
+		{"Middleware(middleware.Timeout) after Timeout", []resilient.ModelOption{ten, five}, []resilient.ToolOption{ten, five}, 5 * time.Second},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				hang := scripted.New(scripted.Step{Func: func(ctx context.Context, _ []lcllms.MessageContent, _ lcllms.CallOptions) (*lcllms.ContentResponse, error) {
+					<-ctx.Done()
+					return nil, ctx.Err()
+				}})
+				model := resilient.Model(hang, append(c.model, resilient.MaxAttempts(1))...)
+				start := time.Now()
+				if _, err := model.Call(t.Context(), "hi"); !errors.Is(err, resilient.ErrAttemptTimeout) || time.Since(start) != c.want {
+					t.Errorf("model: got %v after %v, want the attempt timeout after %v", err, time.Since(start), c.want)
+				}
+				stuck := tools.Func("stuck", "never answers", func(ctx context.Context, _ string) (string, error) {
+					<-ctx.Done()
+					return "", ctx.Err()
+				})
+				tool := resilient.Tool(stuck, c.tool...)
+				start = time.Now()
+				if out, err := tool.Call(t.Context(), "x"); err != nil || !strings.Contains(out, "timed out") || time.Since(start) != c.want {
+					t.Errorf("tool: got (%q, %v) after %v, want a timeout after %v", out, err, time.Since(start), c.want)
+				}
+			})
+		})
 	}
 }

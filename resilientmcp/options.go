@@ -18,8 +18,8 @@ type Option func(*config)
 
 type config struct {
 	connect  func(context.Context) (*mcp.ClientSession, error) // Default: nil, a lost session ends the run
-	all      []resilient.ToolOption                                // Default: none
-	per      map[string][]resilient.ToolOption                     // Default: none
+	all      []resilient.ToolOption                            // Default: none
+	per      map[string][]resilient.ToolOption                 // Default: none
 	safe     func(*mcp.Tool) bool                              // Default: ReadOnlyOrIdempotent
 	logger   *slog.Logger                                      // Default: discard
 	logLevel string                                            // Default: "warning" (DefaultServerLogLevel)

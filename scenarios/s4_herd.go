@@ -11,7 +11,6 @@ import (
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/limit"
-	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
 )
 
@@ -93,7 +92,7 @@ func rateLimitOption(n int, period time.Duration) libOption {
 		build: func(ts timeScale) any {
 			lim, err := limit.NewLocalLimiter(n, ts.of(period), resilient.Forever)
 			if err != nil {
-				return resilient.ModelOptions(llms.Fail(err))
+				panic(err) // n and period are the scenario's constants, both valid
 			}
 			return resilient.RateLimit(lim)
 		}}
