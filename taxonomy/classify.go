@@ -25,7 +25,13 @@ const maxText = 8 << 10
 // Unknown with the rule "nil error", and an error whose own methods panic (a
 // typed nil pointer, say) is [Programming]. The same error always gets the
 // same answer. See the package documentation for the order of the rules.
-func Classify(err error) (c Class) {
+func Classify(err error) Class {
+	return classify(err, shipped())
+}
+
+// classify is Classify with the token model m as its last resort (nil:
+// none).
+func classify(err error, m *tokenModel) (c Class) {
 	if err == nil {
 		return Class{Rule: "nil error"}
 	}
@@ -63,6 +69,12 @@ func Classify(err error) (c Class) {
 		t.set(lower)
 	}
 	c = decide(err, &ev, &t, member)
+	if c.Rule == noRuleMatched {
+		// No rule spoke: the token model may, where its words are clear.
+		if mc, ok := m.classify(modelText(text, &ev), &ev); ok {
+			c = mc
+		}
+	}
 	if c.Kind == Permanent {
 		if !c.ModelMissing {
 			_, c.ModelMissing = missingModelRules.first(&t)
@@ -234,8 +246,21 @@ func decide(err error, ev *Evidence, t *lowered, memberStatus bool) Class {
 		ev.Status = s
 		return statusClass(s)
 	}
-	return Class{Kind: Unknown, Rule: "no rule matched"}
+	return Class{Kind: Unknown, Rule: noRuleMatched}
 }
+
+// modelText is the text the token model reads: the error's text, cut as
+// the rules read it, and the provider's message when the text does not
+// hold it.
+func modelText(text string, ev *Evidence) string {
+	if msg := BoundMessage(ev.ErrorMessage); !strings.Contains(text, msg) {
+		return text + ": " + msg
+	}
+	return text
+}
+
+// noRuleMatched is the rule of decide's Unknown when nothing spoke.
+const noRuleMatched = "no rule matched"
 
 // definedStatus reports whether a failure status means what HTTP says it
 // means: every 5xx (the server failed, whoever made the number up:
@@ -254,12 +279,40 @@ func definedStatus(status int) bool {
 // "GenerateRequestsPerMinutePerProjectPerModel-FreeTier", Google Cloud's
 // "..._requests_per_minute"). A quota per day or per month is left
 // exhausted: no retry of this call outlives it.
+//
+// A quota whose limit is 0 never lifts, whatever hint comes with it:
+// Gemini's free tier for a model it does not serve free says "Quota
+// exceeded for metric: ..., limit: 0, model: gemini-2.5-pro" and still
+// "Please retry in 20s" (continuedev/continue#10062,
+// google-gemini/gemini-cli#22486, akshayaggarwal99/nodenest#1).
 func liftsByItself(t *lowered) bool {
+	if zeroLimit(t.s) {
+		return false
+	}
 	_, hinted := retryHint(t)
 	return hinted || perMinuteRE.MatchString(t.s)
 }
 
 var perMinuteRE = regexp.MustCompile(`per[ _]?minute`)
+
+// zeroLimit reports whether the text states a limit of 0: "limit: 0" (a
+// quota's limit as Google prints it) or a QuotaFailure's "quotaValue": "0".
+func zeroLimit(lower string) bool {
+	for _, key := range [...]string{"limit: 0", `"quotavalue":"0"`, `"quotavalue": "0"`} {
+		for from := 0; ; {
+			i := strings.Index(lower[from:], key)
+			if i < 0 {
+				break
+			}
+			end := from + i + len(key)
+			if end == len(lower) || !isDigit(lower[end]) && lower[end] != '.' {
+				return true
+			}
+			from = end
+		}
+	}
+	return false
+}
 
 // transportClass classifies typed transport, request-building and decoding
 // errors.
@@ -300,7 +353,12 @@ func transportClass(err error) (Class, bool) {
 	}
 	if dnsErr, ok := as[*net.DNSError](err); ok {
 		if dnsErr.IsNotFound {
-			return Class{Kind: Permanent, Rule: "dns: no such host"}, true
+			// Transient by the convention of docs/testing.md ("A name not
+			// resolved"): Go sets IsNotFound for an NXDOMAIN and, through
+			// the system's resolver on macOS, for EAI_NONAME, which also
+			// comes from a machine with no network; a Kubernetes service's
+			// name is NXDOMAIN until the service exists.
+			return Class{Kind: Transient, Rule: "dns: no such host"}, true
 		}
 		return Class{Kind: Transient, Rule: "dns error"}, true
 	}
