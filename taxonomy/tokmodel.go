@@ -51,7 +51,7 @@ type tokenModel struct {
 	names     []string       // row → its token
 	weights   []float64      // len(index) rows of len(kinds)
 	threshold float64        // the least posterior the model answers with
-	minTokens int            // the least known tokens it answers on
+	minTokens int            // the least known words it answers on, pairs aside
 }
 
 var shipped = sync.OnceValue(func() *tokenModel {
@@ -65,19 +65,23 @@ var shipped = sync.OnceValue(func() *tokenModel {
 
 // classify answers a kind from text and the evidence, or ok false when the
 // model abstains: no kind reaches the threshold, the best is Unknown, or
-// the text holds too few tokens it knows.
+// the text holds too few words it knows.
 func (m *tokenModel) classify(text string, ev *Evidence) (Class, bool) {
 	if m == nil || len(m.kinds) == 0 {
 		return Class{}, false
 	}
 	var rowsBuf [maxModelTokens]int
 	rows := rowsBuf[:0]
+	words := 0
 	eachModelToken(text, ev, func(tok []byte) {
 		if r, ok := m.index[string(tok)]; ok && !slices.Contains(rows, r) {
 			rows = append(rows, r)
+			if !slices.Contains(tok, ' ') {
+				words++
+			}
 		}
 	})
-	if len(rows) < m.minTokens {
+	if words < m.minTokens {
 		return Class{}, false
 	}
 	n := len(m.kinds)
@@ -360,7 +364,7 @@ func parseTokenModel(text string) (*tokenModel, error) {
 				return nil, bad("want 2 to 8 kinds")
 			}
 			continue
-		case "threshold", "min-tokens":
+		case "threshold", "min-words":
 			if len(fields) != 1 {
 				return nil, bad("want one value")
 			}
@@ -422,7 +426,7 @@ func (m *tokenModel) encode(header string) string {
 		}
 		b.WriteString(k.String())
 	}
-	fmt.Fprintf(&b, "\nthreshold\t%.3f\nmin-tokens\t%d\n", m.threshold, m.minTokens)
+	fmt.Fprintf(&b, "\nthreshold\t%.3f\nmin-words\t%d\n", m.threshold, m.minTokens)
 	row := func(key string, ws []float64) {
 		b.WriteString(key + "\t")
 		for i, w := range ws {

@@ -26,7 +26,7 @@ type trainConfig struct {
 	alpha       float64 // additive smoothing of the token counts
 	uniform     bool    // a uniform prior instead of the kinds' shares
 	threshold   float64 // the least posterior the model answers with
-	minTokens   int     // the least known tokens it answers on
+	minTokens   int     // the least known words it answers on, pairs aside
 	// fallbackWeight is how many times a row counts that no rule decides:
 	// the model answers only on such rows, and the tables hold near
 	// misses there on purpose ("tool name length exceeds the maximum
@@ -206,7 +206,7 @@ func BenchmarkParseTokenModel(b *testing.B) {
 // TestParseTokenModelRejects checks that a model file that is not one says
 // where, rather than loading half a model.
 func TestParseTokenModelRejects(t *testing.T) {
-	const head = "kinds\tunknown permanent\nthreshold\t0.9\nmin-tokens\t3\nprior\t-1 -1\n"
+	const head = "kinds\tunknown permanent\nthreshold\t0.9\nmin-words\t3\nprior\t-1 -1\n"
 	for _, text := range []string{
 		"",                          // no prior
 		"kinds\tunknown nonsense\n", // a kind that is none
