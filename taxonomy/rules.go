@@ -512,6 +512,9 @@ var billingRules = accountFailures(newFamily([]string{"quota", "credit", "billin
 // RESOURCE_EXHAUSTED "Unable to submit request because the service is
 // temporarily out of capacity" (googleapis/google-cloud-java#11195 and
 // #10983) is the service's state too, not the caller's quota.
+//
+// The adverbs before "overloaded", "busy" or "limiting" are at most four:
+// the bound lets a long text be matched in windows around those words.
 var serverOverloadRules = newFamily([]string{"overloaded", "busy", "traffic", " load", "capacity", "limiting", "繁忙", "负载", "访问量"},
 	pattern(Overloaded, `pattern "server overloaded"`, "overloaded",
 		`\b(?:server|model|service|system|llm|engine|runner|backend|worker|gpu|api|endpoint|upstream|cluster|provider)s? (?:is |are |was |were |has been |have been |seems |appears to be )?(?:currently |temporarily |now |still |too |being |getting |severely |heavily |very |a bit |slightly ){0,4}overloaded\b`),
