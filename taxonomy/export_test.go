@@ -52,6 +52,9 @@ func StartsDisagreements(text string) (out []string, compared int) {
 		}
 		compared++
 		for _, s := range texts {
+			if !g.mayMatch(s) {
+				continue // every match holds the literals the text lacks
+			}
 			want := g.re.FindStringSubmatchIndex(s)
 			got, ok := g.starts.find(s)
 			matched, mok := g.starts.match(s)
