@@ -267,7 +267,8 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 	}
 	c.given = deadline
 	if p.pool != nil {
-		c.rt = p.pool.Route(ctx)
+		c.rt = &c.route
+		p.pool.StartRoute(ctx, c.rt)
 	}
 	if p.obs.Active() && !observe.InCall(ctx) {
 		// No adapter started a logical call around this one: it is one.
@@ -348,7 +349,8 @@ type call[R any] struct {
 	until   time.Time       // a Deadline that the attempts' contexts and decide keep, with no context of its own
 	fn      Func[R]
 	run     *run.Run
-	rt      *pool.Route // of a pool's call
+	rt      *pool.Route // of a pool's call: route, nil for a plain pipeline
+	route   pool.Route
 	// estimate is set by the Request option: the attempts are requests,
 	// counted by the run.
 	estimate func(ctx context.Context, s State) int
