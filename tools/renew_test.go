@@ -162,7 +162,7 @@ func TestClaimsShareTheToolsRenewals(t *testing.T) {
 		if taken("a") {
 			t.Fatal("a later caller took over the key of the call still running")
 		}
-		wg.Wait()                   // the callers returned at their lease; the tools run on
+		wg.Wait()               // the callers returned at their lease; the tools run on
 		time.Sleep(time.Second) // a done at 10.5s
 		synctest.Wait()
 		if n := tools.ScheduledClaims(w); n != 0 {
