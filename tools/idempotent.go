@@ -91,7 +91,8 @@ func (t *Tool) runClaimed(ctx context.Context, key, owner, input string) result 
 	c := &claim{t: t, key: key, owner: owner, caller: ctx, holders: 1, ends: now.Add(t.cfg.maxClaim)}
 	t.renewals.schedule(c, now.Add(min(t.cfg.lease/3, t.cfg.maxClaim)))
 	c.opts = [...]middleware.CallOption{middleware.Deadline(now.Add(t.cfg.lease)), middleware.Returned(c.returned)}
-	r := t.call(ctx, context.WithValue(ctx, keyCtx{}, key), input, c, c.opts[:]...)
+	c.keyed = keyedContext{Context: ctx, key: key}
+	r := t.call(ctx, &c.keyed, input, c, c.opts[:]...)
 	c.leave(false, "") // the caller's hold
 	c.settle()
 	return r
@@ -127,6 +128,7 @@ type claim struct {
 	key, owner string
 	caller     context.Context          // the caller's context (see detached)
 	opts       [2]middleware.CallOption // the pipeline's options for the call
+	keyed      keyedContext             // the caller's context carrying the key, for the call
 
 	// storing orders the store's calls: a renewal or the mark of the
 	// lifetime's end never lands after the release or completion that
