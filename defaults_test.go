@@ -39,6 +39,7 @@ var defaults = map[string]any{
 	"middleware.DefaultRetryAfterCap":        middleware.DefaultRetryAfterCap,
 	"middleware.DefaultTimeout":              middleware.DefaultTimeout,
 	"middleware.DefaultMaxAbandoned":         middleware.DefaultMaxAbandoned,
+	"middleware.DefaultPastLimitAttempts":    middleware.DefaultPastLimitAttempts,
 	"breaker.DefaultFailures":                breaker.DefaultFailures,
 	"breaker.DefaultDelay":                   breaker.DefaultDelay,
 	"breaker.DefaultMaxHold":                 breaker.DefaultMaxHold,

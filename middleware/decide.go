@@ -25,6 +25,9 @@ type decision struct {
 	detail  string
 	inner   *Error // an inner layer's final error, passed through
 	refused bool   // the call stops because something refused it (a Refusal event)
+	// pastLimit is set on a retry past the kind's attempt limit, paid from
+	// the run's unspent budget (see PastLimitAttempts).
+	pastLimit bool
 	// callerDeadline is set when the call stops because the caller's
 	// deadline would pass before the next attempt (see pastDeadline).
 	callerDeadline bool
@@ -112,6 +115,9 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *pool.Member)
 		if overflow {
 			return &decision{reason: observe.ReasonContextOverflow}
 		}
+		if d := c.pastLimit(n, limit, class); d != nil {
+			return d
+		}
 		return &decision{reason: observe.ReasonExhausted}
 	}
 	if c.p.pool != nil {
@@ -133,6 +139,29 @@ func (c *call[R]) decide(n int, class taxonomy.Class, err error, m *pool.Member)
 		return &decision{reason: observe.ReasonThrottled, detail: "most recent attempts of " + b.Name() + " failed", refused: true}
 	}
 	return c.retryAfter(wait, source)
+}
+
+// pastLimit decides about attempt n, which reached its kind's attempt
+// limit: a retry paid from the run's unspent budget when the call may take
+// one (see [PastLimitAttempts]), nil when it stops.
+func (c *call[R]) pastLimit(n, limit int, class taxonomy.Class) *decision {
+	cfg := &c.p.cfg
+	b := c.p.breaker
+	switch {
+	case c.run == nil || b == nil || limit < 2 || n >= limit+cfg.pastLimit:
+		return nil
+	case class.Kind != taxonomy.Transient && class.Kind != taxonomy.Overloaded && class.Kind != taxonomy.RateLimited:
+		return nil
+	case class.RetryAfter > cfg.retryAfterCap || !b.Closed() || !b.AllowsRetry():
+		// The throttle is read whatever NoThrottle says: it is what keeps
+		// these attempts out of an outage.
+		return nil
+	}
+	wait, source := c.wait(n, class)
+	if c.pastDeadline(wait) != nil || !c.run.TryRetryPastLimit() {
+		return nil
+	}
+	return &decision{retry: true, wait: wait, source: source, pastLimit: true}
 }
 
 // pastDeadline stops the call when a wait would pass its deadline (its

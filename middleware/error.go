@@ -80,6 +80,9 @@ type Attempt struct {
 	Err error
 	// Class is what the classifier made of Err.
 	Class taxonomy.Class
+	// PastLimit is true for an attempt past its kind's attempt limit, paid
+	// from the run's unspent retry budget (see [PastLimitAttempts]).
+	PastLimit bool
 
 	text string // Err as String shows it, rendered once when the call failed
 }
@@ -101,6 +104,9 @@ func (a Attempt) String() string {
 	}
 	if a.Wait > 0 {
 		fmt.Fprintf(&b, " after %v", a.Wait.Round(time.Millisecond))
+	}
+	if a.PastLimit {
+		b.WriteString(" (past the limit, on the run's budget)")
 	}
 	b.WriteString(": ")
 	if a.text != "" {

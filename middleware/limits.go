@@ -105,13 +105,7 @@ func (p *Pipeline[R]) Concurrency() (limit.Semaphore, time.Duration) { return p.
 // while any abandoned one is running. It must be n >= 0. Default: 256
 // ([DefaultMaxAbandoned]).
 func MaxAbandoned(n int) Option {
-	return func(c *config) {
-		if n < 0 {
-			c.errorf("MaxAbandoned(%d): must not be negative", n)
-			return
-		}
-		c.maxAbandoned = n
-	}
+	return nonNegative("MaxAbandoned", n, func(c *config) *int { return &c.maxAbandoned })
 }
 
 // ErrAbandoned is matched by [errors.Is] on the error of a call refused

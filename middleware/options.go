@@ -31,6 +31,10 @@ const (
 	DefaultMaxDelay            = 8 * time.Second
 	DefaultRetryAfterCap       = 60 * time.Second
 	DefaultTimeout             = 2 * time.Minute
+	// DefaultPastLimitAttempts is how many attempts past its per-kind limit
+	// a call made inside a run may take, paid from the run's unspent retry
+	// budget (see [PastLimitAttempts]).
+	DefaultPastLimitAttempts = 2
 	// DefaultMaxAbandoned is how many abandoned attempts of one pipeline
 	// may still be running before it refuses new attempts (see
 	// [MaxAbandoned]).
@@ -62,6 +66,7 @@ type hedging struct {
 
 type config struct {
 	maxAttempts    int
+	pastLimit      int            // PastLimitAttempts
 	noRetries      bool           // SingleAttempt, for the kinds not in kindLater
 	kindLater      [numKinds]bool // set with KindAttempts after SingleAttempt
 	kindAttempts   [numKinds]int  // 0 = use maxAttempts
@@ -105,6 +110,7 @@ const numKinds = int(taxonomy.Programming) + 1
 func defaultConfig() config {
 	c := config{
 		maxAttempts:    DefaultMaxAttempts,
+		pastLimit:      DefaultPastLimitAttempts,
 		baseDelay:      DefaultBaseDelay,
 		maxDelay:       DefaultMaxDelay,
 		retryAfterCap:  DefaultRetryAfterCap,
@@ -192,6 +198,26 @@ func KindAttempts(k taxonomy.Kind, n int) Option {
 			c.kindLater[k] = c.noRetries // it overrides an earlier SingleAttempt for k
 		}
 	}
+}
+
+// PastLimitAttempts sets how many attempts past its per-kind limit (see
+// [MaxAttempts], [KindAttempts]) a call made inside a run ([run.New]) may
+// take when its latest failure is transient, overloaded or rate limited:
+// a run whose retry budget has room left spends it on the call that needs
+// it instead of failing the run. Each such attempt is a retry paid from
+// the run's budget ([run.Run.TryRetryPastLimit], counted in
+// [run.Usage].PastLimit), and is taken only while the target's circuit
+// breaker is closed and its retry throttle allows retries, so a sustained
+// outage gets no more requests than without it: the breaker opens and the
+// throttle empties on the same failures. Not for a call without a run, a
+// pipeline without a breaker ([NoBreaker]), a pool (whose retries go to
+// other members), a kind whose limit is a single attempt ([SingleAttempt],
+// MaxAttempts(1)), unknown failures or context overflows. Such an attempt
+// is marked in the final error ([Attempt].PastLimit) and in its
+// [observe.RetryScheduled] event. n = 0 allows none. It must not be
+// negative. Default: 2 ([DefaultPastLimitAttempts]).
+func PastLimitAttempts(n int) Option {
+	return nonNegative("PastLimitAttempts", n, func(c *config) *int { return &c.pastLimit })
 }
 
 // Backoff sets the exponential backoff: the wait before retry n is drawn
@@ -374,6 +400,17 @@ func timeBound(name string, d time.Duration, field func(*config) *time.Duration)
 			return
 		}
 		*field(c) = v
+	}
+}
+
+// nonNegative sets the count field picks to n, refusing a negative n.
+func nonNegative(name string, n int, field func(*config) *int) Option {
+	return func(c *config) {
+		if n < 0 {
+			c.errorf("%s(%d): must not be negative", name, n)
+			return
+		}
+		*field(c) = n
 	}
 }
 

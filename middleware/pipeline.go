@@ -375,6 +375,7 @@ type call[R any] struct {
 	held     [1]Attempt // attempts' first backing array: most calls make one attempt
 	first    runner[R]  // the first attempt's runner
 	nextWait time.Duration
+	nextPast bool      // the next attempt goes past its kind's limit (see PastLimitAttempts)
 	retrying *retrying // the retry decided, reported when it starts
 	ok       bool      // an attempt succeeded
 	result   R         // the first successful attempt's result
@@ -490,13 +491,13 @@ func (c *call[R]) try(parent context.Context, hedge bool) (R, error) {
 	p := c.p
 	c.mu.Lock()
 	number := len(c.attempts) + 1
-	wait := c.nextWait
-	c.nextWait = 0
+	wait, past := c.nextWait, c.nextPast
+	c.nextWait, c.nextPast = 0, false
 	var prev Attempt
 	if number > 1 {
 		prev = c.attempts[number-2]
 	}
-	c.attempts = append(c.attempts, Attempt{Number: number, Wait: wait})
+	c.attempts = append(c.attempts, Attempt{Number: number, Wait: wait, PastLimit: past && !hedge})
 	retrying := c.retrying
 	if !hedge {
 		c.retrying = nil
@@ -897,9 +898,10 @@ func (c *call[R]) conclude(number int, elapsed time.Duration, err error, class t
 		target = a.Target // the member of a pool the attempt went to
 	}
 	if d.retry {
-		c.nextWait = d.wait
+		c.nextWait, c.nextPast = d.wait, d.pastLimit
 		if obs.Active() { // reported when the retry starts
-			c.retrying = &retrying{event: observe.RetryScheduled{Target: target, Attempt: number, Wait: d.wait, Source: d.source, Class: class}, err: err}
+			c.retrying = &retrying{event: observe.RetryScheduled{Target: target, Attempt: number, Wait: d.wait, Source: d.source,
+				Class: class, PastLimit: d.pastLimit}, err: err}
 		}
 	}
 	c.mu.Unlock()

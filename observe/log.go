@@ -119,7 +119,11 @@ func (o logObserver) observeError(ctx context.Context, e Event, err error) {
 	l := o.l
 	switch e := e.(type) {
 	case RetryScheduled:
-		l.LogAttrs(ctx, slog.LevelWarn, "retrying",
+		msg := "retrying"
+		if e.PastLimit {
+			msg = "retrying past the attempt limit, on the run's budget"
+		}
+		l.LogAttrs(ctx, slog.LevelWarn, msg,
 			slog.String(KeyTarget, e.Target), slog.Int(KeyAttempt, e.Attempt),
 			slog.String(KeyKind, e.Class.Kind.String()), slog.String(KeyRule, e.Class.Rule),
 			slog.Duration(KeyDelay, e.Wait), errAttr(err))

@@ -137,6 +137,9 @@ type RetryScheduled struct {
 	Wait    time.Duration
 	Source  taxonomy.WaitSource
 	Class   taxonomy.Class
+	// PastLimit is true for a retry past the kind's attempt limit, paid
+	// from the run's unspent retry budget (middleware.PastLimitAttempts).
+	PastLimit bool
 }
 
 // Recovered reports a pipeline call that succeeded after failed attempts.

@@ -53,6 +53,10 @@ type Usage struct {
 	ToolCalls int
 	// Retries counts the retries and hedges the run's budget paid for.
 	Retries int
+	// PastLimit counts those of Retries that went past their call's
+	// per-kind attempt limit, paid from the budget the run had left
+	// (see [Run.TryRetryPastLimit]).
+	PastLimit int
 	// Waited adds up the time spent waiting before retries.
 	Waited time.Duration
 }
@@ -240,13 +244,38 @@ func (r *Run) TryRetry() bool {
 	if r == nil {
 		return true
 	}
+	return r.takeRetry(false)
+}
+
+// TryRetryPastLimit takes one retry from the budget for a call that has
+// reached its per-kind attempt limit, as [Run.TryRetry] does, and counts it
+// in [Usage].PastLimit as well. A spent budget refuses it without counting
+// a refusal (see [Run.Refusals]): the call stops for its own limit. A nil
+// Run, which has no budget to spend, refuses: only a run's unspent budget
+// pays for attempts past the limit.
+func (r *Run) TryRetryPastLimit() bool {
+	if r == nil {
+		return false
+	}
+	return r.takeRetry(true)
+}
+
+// takeRetry takes one retry from the budget, counting it past a call's
+// limit when pastLimit is set; when the budget is spent, it counts a
+// refusal of a retry within the limit.
+func (r *Run) takeRetry(pastLimit bool) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.usage.Retries >= r.maxRetries() {
-		r.refusals = sat.Add(r.refusals, 1)
+		if !pastLimit {
+			r.refusals = sat.Add(r.refusals, 1)
+		}
 		return false
 	}
 	r.usage.Retries = sat.Add(r.usage.Retries, 1)
+	if pastLimit {
+		r.usage.PastLimit = sat.Add(r.usage.PastLimit, 1)
+	}
 	return true
 }
 

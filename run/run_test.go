@@ -162,3 +162,24 @@ func TestToolCallLimitRefusal(t *testing.T) {
 		t.Errorf("tool calls %d, want 1: a refused call is not started", r.Usage().ToolCalls)
 	}
 }
+
+// TestRetryPastLimit: a retry past a call's limit is paid from the same
+// budget as any retry and counted apart in Usage.PastLimit; a spent budget
+// refuses it, which is no refusal of a retry (the call stops for its own
+// limit); no run at all, which has no budget to spend, refuses it too.
+func TestRetryPastLimit(t *testing.T) {
+	r := newRun(t, run.RetryBudget(2))
+	if !r.TryRetry() || !r.TryRetryPastLimit() {
+		t.Fatal("a budget of 2 refused its first two retries")
+	}
+	if r.TryRetryPastLimit() {
+		t.Error("a spent budget granted a retry past the limit")
+	}
+	if u := r.Usage(); u.Retries != 2 || u.PastLimit != 1 || r.Refusals() != 0 {
+		t.Errorf("usage %+v, refusals %d; want 2 retries, 1 past the limit, no refusal", u, r.Refusals())
+	}
+	var none *run.Run
+	if none.TryRetryPastLimit() {
+		t.Error("no run granted a retry past the limit")
+	}
+}

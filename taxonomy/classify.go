@@ -254,12 +254,40 @@ func definedStatus(status int) bool {
 // "GenerateRequestsPerMinutePerProjectPerModel-FreeTier", Google Cloud's
 // "..._requests_per_minute"). A quota per day or per month is left
 // exhausted: no retry of this call outlives it.
+//
+// A quota whose limit is 0 never lifts, whatever hint comes with it:
+// Gemini's free tier for a model it does not serve free says "Quota
+// exceeded for metric: ..., limit: 0, model: gemini-2.5-pro" and still
+// "Please retry in 20s" (continuedev/continue#10062,
+// google-gemini/gemini-cli#22486, akshayaggarwal99/nodenest#1).
 func liftsByItself(t *lowered) bool {
+	if zeroLimit(t.s) {
+		return false
+	}
 	_, hinted := retryHint(t)
 	return hinted || perMinuteRE.MatchString(t.s)
 }
 
 var perMinuteRE = regexp.MustCompile(`per[ _]?minute`)
+
+// zeroLimit reports whether the text states a limit of 0: "limit: 0" (a
+// quota's limit as Google prints it) or a QuotaFailure's "quotaValue": "0".
+func zeroLimit(lower string) bool {
+	for _, key := range [...]string{"limit: 0", `"quotavalue":"0"`, `"quotavalue": "0"`} {
+		for from := 0; ; {
+			i := strings.Index(lower[from:], key)
+			if i < 0 {
+				break
+			}
+			end := from + i + len(key)
+			if end == len(lower) || !isDigit(lower[end]) && lower[end] != '.' {
+				return true
+			}
+			from = end
+		}
+	}
+	return false
+}
 
 // transportClass classifies typed transport, request-building and decoding
 // errors.
@@ -300,7 +328,12 @@ func transportClass(err error) (Class, bool) {
 	}
 	if dnsErr, ok := as[*net.DNSError](err); ok {
 		if dnsErr.IsNotFound {
-			return Class{Kind: Permanent, Rule: "dns: no such host"}, true
+			// Transient by the convention of docs/testing.md ("A name not
+			// resolved"): Go sets IsNotFound for an NXDOMAIN and, through
+			// the system's resolver on macOS, for EAI_NONAME, which also
+			// comes from a machine with no network; a Kubernetes service's
+			// name is NXDOMAIN until the service exists.
+			return Class{Kind: Transient, Rule: "dns: no such host"}, true
 		}
 		return Class{Kind: Transient, Rule: "dns error"}, true
 	}

@@ -211,7 +211,7 @@ type classifyCase struct {
 
 // classifyCases is the table of TestClassify; FuzzClassify seeds from it.
 func classifyCases() []classifyCase {
-	return slices.Concat(providerCases(), familyCases(), moreFamilyCases(), fourthFamilyCases(), fifthFamilyCases(), sixthFamilyCases(), seventhFamilyCases(), eighthFamilyCases(), evidenceFamilyCases(), firstSightFamilyCases(), curveFamilyCases(), curveBodyCutCases(), curveStatusCases(), accountCases())
+	return slices.Concat(providerCases(), familyCases(), moreFamilyCases(), fourthFamilyCases(), fifthFamilyCases(), sixthFamilyCases(), seventhFamilyCases(), eighthFamilyCases(), evidenceFamilyCases(), firstSightFamilyCases(), curveFamilyCases(), curveBodyCutCases(), curveStatusCases(), meaningFamilyCases(), accountCases())
 }
 
 func providerCases() []classifyCase {
@@ -667,7 +667,7 @@ func providerCases() []classifyCase {
 		{"TLS unknown authority", postErr("https://llm.internal.example/v1/chat/completions", &tls.CertificateVerificationError{Err: x509.UnknownAuthorityError{}}),
 			taxonomy.Class{Kind: taxonomy.Permanent, Rule: "tls certificate"}},
 		{"DNS no such host", postErr("https://api.openai.con/v1/chat/completions", &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "api.openai.con", IsNotFound: true}}),
-			taxonomy.Class{Kind: taxonomy.Permanent, Rule: "dns: no such host"}},
+			taxonomy.Class{Kind: taxonomy.Transient, Rule: "dns: no such host"}},
 		{"DNS server failure", postErr("https://api.openai.com/v1/chat/completions", &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "server misbehaving", Name: "api.openai.com", Server: "127.0.0.53:53", IsTemporary: true}}),
 			taxonomy.Class{Kind: taxonomy.Transient, Rule: "dns error"}},
 

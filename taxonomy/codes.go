@@ -190,7 +190,30 @@ func grpcKind(t *lowered) (Class, bool) {
 		return Class{}, false
 	}
 	g, ok := grpcCodes[lower[m[2]:m[3]]]
+	if ok && g.kind == Overloaded && connectionBroken(t) {
+		// UNAVAILABLE around a connection that broke under the call:
+		// grpc-go's "transport is closing" (grpc/grpc-go#3994, its README's
+		// FAQ: "the connection the RPC is using was closed") and
+		// "connection error: desc = ... connection refused". The next
+		// attempt dials again; the server's capacity is not in question.
+		return Class{Kind: Transient, Rule: g.rule + ", connection broken"}, true
+	}
 	return Class{Kind: g.kind, Rule: g.rule, AccountFailure: g.account}, ok
+}
+
+// clueConnectionBroken is the rule of the reader's clue of a connection
+// that broke (see concepts.clue).
+const clueConnectionBroken = `words "connection broken"`
+
+// connectionBroken reports whether the text's clauses say a connection
+// broke (the reader's "connection broken" clue).
+func connectionBroken(t *lowered) bool {
+	for _, f := range t.reading().clues.all() {
+		if f.rule == clueConnectionBroken {
+			return true
+		}
+	}
+	return false
 }
 
 // textCode finds a provider code written in the text: a "type", "code" or

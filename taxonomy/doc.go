@@ -78,7 +78,8 @@
 //     seconds", "Please wait 587 hours 33 minutes", "retry after one
 //     minute", "try again in ~5s", as a clock (.NET's TimeSpan, "Quota will
 //     be replenished in 5.03:23:11"), a body's "retry_after" (seconds) or
-//     "retry_after_ms" member, and a Retry-After header printed among
+//     "retry_after_ms" member, a usage window's "resets_in_seconds", a
+//     limit that "resets in 2h 15m", and a Retry-After header printed among
 //     others (Go's http.Header, Python's dict, Elixir's map).
 //
 // # The vocabulary
@@ -115,7 +116,8 @@
 //  3. the provider's error code;
 //  4. an exhausted balance, quota or spending limit, or an inactive account,
 //     with any status below 500 ([Permanent], even as a 429; an exhausted
-//     quota that carries a retry hint is a rate limit), and an insufficient
+//     quota that carries a retry hint is a rate limit, unless its limit
+//     is 0: no wait lets a request through), and an insufficient
 //     balance sent as a 500; a 500 that says "overloaded" is [Overloaded];
 //     so is a 429, or a text with no status, whose words say the server,
 //     the model or the service itself is overloaded, busy or at capacity
@@ -136,14 +138,17 @@
 //     codes and types of a pasted body; a server's failure type yields to
 //     words that say a parameter is refused, as in 4;
 //  7. the code of a flattened gRPC status ("rpc error: code =
-//     ResourceExhausted desc = ...");
+//     ResourceExhausted desc = ..."); UNAVAILABLE whose words say the
+//     connection under the call broke ("transport is closing", "connection
+//     refused") is [Transient], not [Overloaded];
 //  8. typed transport and request errors: TLS certificate errors, handshake
 //     alerts and a server that does not speak TLS, a proxy's refusal of
 //     CONNECT (net/http reports only its reason phrase: "Proxy
 //     Authentication Required" is a 407, [Permanent]), ECONNRESET,
 //     ECONNREFUSED, EPIPE, ECONNABORTED, ENETUNREACH, EHOSTUNREACH, io.EOF,
 //     io.ErrUnexpectedEOF, encoding/json's type
-//     errors ([Programming]) and syntax errors, *net.DNSError, net.Error
+//     errors ([Programming]) and syntax errors, *net.DNSError ([Transient],
+//     a name not found included: see docs/testing.md), net.Error
 //     timeouts, *url.Error (a URL that does not parse is [Programming]);
 //  9. named, anchored text rules for the phrases of known providers, because
 //     for several providers the text is the only evidence left. "5000

@@ -121,7 +121,7 @@ func moreFamilyCases() []classifyCase {
 		{"a region briefly unavailable is no unsupported location", errors.New("the region is temporarily not available"),
 			class(U, "no rule matched", 0)},
 		{"dns no such host in text", errors.New(`Post "https://api.openai.con/v1/chat/completions": dial tcp: lookup api.openai.con: no such host`),
-			class(P, `marker "no such host"`, 0)},
+			class(taxonomy.Transient, `pattern "name not resolved"`, 0)},
 
 		// ---- safety blocks ----
 		{"gemini candidate blocked due to SAFETY (sparticleinc/chatgpt-google-summary-extension#196)", errors.New("[GoogleGenerativeAI Error]: Candidate was blocked due to SAFETY"),

@@ -356,6 +356,22 @@ var overflowRules = newFamily([]string{"context", "token", "too long", "too larg
 	gated(ContextOverflow, `pattern "input exceeds the maximum length"`, "length", "exceeds ",
 		`\b(?:input|prompt) length (?:\(\d+ tokens\) )?exceeds (?:the )?(?:maximum|max) (?:allowed )?length\b`),
 	marker(ContextOverflow, "cannot truncate prompt"),
+	// A context already full that the server will not shift or truncate
+	// to make room: llama.cpp's server sends "context shift is disabled"
+	// when a slot runs out of context (ggml-org/llama.cpp#13577, the
+	// send_error it removed; ggml-org/llama.cpp#16983 after the context
+	// filled), and llama-box behind GPUStack logs the same
+	// (gpustack/gpustack#1241). A shorter prompt fits.
+	pattern(ContextOverflow, `pattern "context shift disabled"`, "context shift",
+		`\bcontext shift(?:ing)? (?:is |was )?(?:disabled|not enabled|off)\b`),
+	// A session or a sequence over its maximum length, with no number:
+	// LMDeploy's api_client "exceed session max length. Please end the
+	// session." (InternLM/lmdeploy#732) and its gradio server's "exceed
+	// session max length. PLease restart the session" (InternLM/lmdeploy#1204),
+	// Volcengine's "exceed max_sequence_length". The request, or the session
+	// it extends, is longer than the model takes.
+	gated(ContextOverflow, `pattern "exceeds the session or sequence length"`, "length", "exceed",
+		`\bexceed(?:s|ed)? (?:the )?(?:(?:session|sequence)[ _]max(?:imum)?|max(?:imum)?[ _](?:session|sequence))[ _]length\b`),
 	pattern(ContextOverflow, `pattern "context length of only"`, "context length of only ",
 		`\bcontext length of only \d+`),
 	marker(ContextOverflow, "when context the overflows"),
@@ -417,6 +433,14 @@ var billingRules = accountFailures(newFamily([]string{"quota", "credit", "billin
 	// names the per-minute quota it counts: with either it is a rate limit,
 	// not an exhausted quota.
 	withHint(marker(Permanent, "exceeded your current quota"), RateLimited),
+	// A quota whose limit is 0: no wait lets a request through (see
+	// liftsByItself). Gemini's free tier for a model it does not serve
+	// free, "Quota exceeded for metric: ..., limit: 0"
+	// (google-gemini/gemini-cli#22486, continuedev/continue#10062); the
+	// rate limit a retry outlives says "limit: 20".
+	numbers(Permanent, `pattern "quota limit of 0"`, "limit: 0", func(lower string) bool {
+		return strings.Contains(lower, "quota") && zeroLimit(lower)
+	}),
 	marker(Permanent, "credit balance is too low"),  // Anthropic 400 billing message
 	marker(Permanent, "billing_hard_limit_reached"), // OpenAI code
 	marker(Permanent, "billing hard limit"),         // OpenAI message
@@ -484,7 +508,10 @@ var billingRules = accountFailures(newFamily([]string{"quota", "credit", "billin
 // usage limit)". A 429 about the caller's usage ("you exceeded your rate
 // limit") holds none of these and stays a rate limit; so does one-api's
 // "当前分组上游负载已饱和" (the group's upstream load saturated), which
-// the relay sends for its upstream's 429s to its own keys.
+// the relay sends for its upstream's 429s to its own keys. Vertex AI's
+// RESOURCE_EXHAUSTED "Unable to submit request because the service is
+// temporarily out of capacity" (googleapis/google-cloud-java#11195 and
+// #10983) is the service's state too, not the caller's quota.
 var serverOverloadRules = newFamily([]string{"overloaded", "busy", "traffic", " load", "capacity", "limiting", "繁忙", "负载", "访问量"},
 	pattern(Overloaded, `pattern "server overloaded"`, "overloaded",
 		`\b(?:server|model|service|system|llm|engine|runner|backend|worker|gpu|api|endpoint|upstream|cluster|provider)s? (?:is |are |was |were |has been |have been |seems |appears to be )?(?:currently |temporarily |now |still |too |being |getting |severely |heavily |very |a bit |slightly )*overloaded\b`),
@@ -494,7 +521,7 @@ var serverOverloadRules = newFamily([]string{"overloaded", "busy", "traffic", " 
 	pattern(Overloaded, `pattern "under heavy load"`, " load",
 		`\b(?:experiencing|under|seeing|receiving) (?:an? )?(?:unusually |extremely |very |exceptionally )?(?:high|heavy|elevated) load\b`),
 	pattern(Overloaded, `pattern "server at capacity"`, "capacity",
-		`\b(?:server|model|service|system|engine|backend|cluster|provider)s? (?:is |are )?(?:currently |temporarily )?(?:at|over) (?:full )?capacity\b`),
+		`\b(?:server|model|service|system|engine|backend|cluster|provider)s? (?:is |are )?(?:currently |temporarily )?(?:at|over|out of) (?:full )?capacity\b`),
 	pattern(Overloaded, `pattern "server limiting requests"`, "limiting",
 		`\b(?:server|service|system|api)s? (?:is |are )?(?:currently |temporarily )*limiting (?:all )?requests\b`),
 	pattern(Overloaded, `pattern "system busy (zh)"`, "繁忙", `(?:系统|服务器?|模型|引擎|平台|接口)(?:当前|目前|正在)?繁忙`),
@@ -586,7 +613,37 @@ var textRules = []textRule{
 		`\b(?:request|operation) (?:was |has been )?aborted\b|\buser aborted\b|\babort ?error\b`),
 	pattern(Canceled, `pattern "cancelled error"`, "cancel", `\bcancell?ed ?error\b`), // Python asyncio.CancelledError, axios CanceledError
 
+	// A runtime panic written inside an error body the caller received
+	// (the unclosed "{" of a JSON object before it): a relay or a server
+	// that crashed under the request and recovered to report it, as a 500
+	// in all but name. new-api's and one-api's recovery middleware answer
+	// {"error":{"message":"Panic detected, error: runtime error: invalid
+	// memory address or nil pointer dereference. ...","type":"new_api_panic"}}
+	// (QuantumNous/new-api#4369; songquanpeng/one-api
+	// middleware/recover.go, "one_api_panic"). Another attempt may take
+	// another path through the server.
+	numbers(Transient, `pattern "a server's panic"`, "runtime error: ", func(lower string) bool {
+		i := runtimePanic(lower)
+		return i >= 0 && insideBody(lower, i)
+	}),
 	// Programming errors: retrying cannot fix the code.
+	// A runtime panic in the caller's own process: Go's runtime errors
+	// ("runtime error: invalid memory address or nil pointer dereference",
+	// j178/chatgpt#14; "index out of range [3] with length 3"). The same
+	// call crashes the same way until the code changes.
+	numbers(Programming, `pattern "a runtime panic"`, "runtime error: ", func(lower string) bool {
+		return runtimePanic(lower) >= 0
+	}),
+	// A function called with arguments it does not take, in Python's words
+	// (CPython's TypeError: "create() got an unexpected keyword argument
+	// 'stream_options'", simonw/llm-openrouter#11, EleutherAI/lm-evaluation-harness#1205;
+	// "missing 1 required positional argument"; "takes 2 positional
+	// arguments but 3 were given") and openai-python's required_args
+	// ("Missing required arguments; Expected either ('model' and
+	// 'prompt')", modelscope/ms-agent#300): the caller's code does not fit
+	// the library it calls.
+	pattern(Programming, `pattern "call with arguments it does not take"`, "argument",
+		`\bgot an unexpected keyword argument\b|\bmissing \d+ required (?:positional |keyword-only )?arguments?\b|\btakes (?:from \d+ to )?\d+ positional arguments? but \d+ (?:were|was) given\b|\bmissing required arguments; expected either\b`),
 	marker(Programming, "not implemented"),
 	marker(Programming, "unsupported protocol scheme"), // a base URL without http(s)://
 	// The same in other clients: httpx "Request URL is missing an 'http://'
@@ -594,6 +651,10 @@ var textRules = []textRule{
 	// "Only HTTP(S) protocols are supported".
 	pattern(Programming, `pattern "url without a usable protocol"`, "protocol",
 		`\b(?:missing an? (?:'https?://'(?: or 'https?://')? )?|unsupported )protocol\b|\bonly https?\(s\) protocols are supported\b`),
+	// requests' MissingSchema: "Invalid URL '127.0.0.1:8000/generate': No
+	// scheme supplied. Perhaps you meant https://...?" (THUDM/AgentTuning#31,
+	// metaodi/osmapi#61 with a base URL without http://).
+	marker(Programming, "no scheme supplied"),
 	marker(Programming, "unsupported message type"),           // anthropic, bedrock, googleai: a role the client cannot send
 	marker(Programming, "unsupported content type"),           // anthropic, mistral: a content part the client cannot send
 	marker(Programming, "only one of content / multicontent"), // openai ErrContentExclusive
@@ -613,9 +674,22 @@ var textRules = []textRule{
 	pattern(Programming, `pattern "body shorter than its length"`, "contentlength=", `\bhttp: contentlength=\d+ with body length \d+`),
 
 	// TLS and certificates: the same handshake fails the same way.
-	marker(Permanent, "x509: "),                                    // unknown authority, expired, hostname mismatch
-	marker(Permanent, "tls: failed to verify certificate"),         // crypto/tls
-	marker(Permanent, "certificate verify failed"),                 // OpenSSL, Python ssl
+	marker(Permanent, "x509: "),                            // unknown authority, expired, hostname mismatch
+	marker(Permanent, "tls: failed to verify certificate"), // crypto/tls
+	marker(Permanent, "certificate verify failed"),         // OpenSSL, Python ssl
+	// OpenSSL's reasons for a chain it cannot verify
+	// (X509_verify_cert_error_string), as Node prints them alone:
+	// "request to https://... failed, reason: self-signed certificate in
+	// certificate chain" (SELF_SIGNED_CERT_IN_CHAIN, Chanzhaoyu/chatgpt-web#794,
+	// microsoft/teams.ts#383), "unable to get local issuer certificate"
+	// (UNABLE_TO_GET_ISSUER_CERT_LOCALLY, ai-genie/chatgpt-vscode#89),
+	// "unable to verify the first certificate"; curl's "SSL certificate
+	// problem: self signed certificate in certificate chain". A
+	// TLS-intercepting proxy or a missing CA fails every handshake the
+	// same way.
+	pattern(Permanent, `pattern "certificate chain not verified"`, "signed certificate", `\bself[- ]signed certificate\b`),
+	pattern(Permanent, `pattern "certificate chain not verified"`, "issuer certificate", `\bunable to get (?:local )?issuer certificate\b`),
+	pattern(Permanent, `pattern "certificate chain not verified"`, "verify the first certificate", `\bunable to verify the first certificate\b`),
 	marker(Permanent, "first record does not look like a tls"),     // https:// to a plain HTTP port
 	marker(Permanent, "server gave http response to https client"), // idem, net/http
 	// The TLS alerts a handshake ends with when the two sides cannot agree
@@ -762,7 +836,6 @@ var textRules = []textRule{
 	pattern(Permanent, `pattern "only supported by certain models"`, "only supported ", `\bonly supported (?:by|for|with|on) (?:certain|some|specific|select) models\b`),
 	pattern(Permanent, `pattern "model does not support"`, "support",
 		`\bdoes(?: not|n't) support (?:tools?|tool (?:use|calling|choice)|function calling|images?|vision|streaming|system (?:messages?|prompts?)|audio|json mode|structured outputs?)\b`),
-	marker(Permanent, "no such host"),                              // a flattened *net.DNSError for a name that does not exist
 	contentRefusal(marker(Permanent, "content_policy_violation")),  // OpenAI images code
 	contentRefusal(marker(Permanent, "content management policy")), // Azure OpenAI content filter
 	contentRefusal(marker(Permanent, "content_filter")),
@@ -886,6 +959,21 @@ var textRules = []textRule{
 	marker(Transient, "network is unreachable"),
 	marker(Transient, "no route to host"),
 	marker(Transient, "eai_again"), // a DNS lookup that may succeed next time
+	// A name the resolver did not find, in each runtime's words: Go's
+	// "lookup x: no such host", Node's "getaddrinfo ENOTFOUND x"
+	// (waylaidwanderer/node-chatgpt-api#66), macOS's EAI_NONAME "nodename
+	// nor servname provided, or not known" (Zero6992/chatGPT-discord-bot#352,
+	// binary-husky/gpt_academic#178), glibc's "Name or service not known",
+	// Windows' "getaddrinfo failed" (WSAHOST_NOT_FOUND), Dart's "Failed host
+	// lookup". Transient by the
+	// convention of docs/testing.md ("A name not resolved"): the same words
+	// come from a misspelt host and from a resolver or a network that is
+	// not there yet, which the next attempt may find.
+	pattern(Transient, `pattern "name not resolved"`, "no such host", `\bno such host\b`),
+	pattern(Transient, `pattern "name not resolved"`, "getaddrinfo ", `\bgetaddrinfo (?:enotfound|failed)\b`),
+	pattern(Transient, `pattern "name not resolved"`, "nodename nor servname provided", `\bnodename nor servname provided\b`),
+	pattern(Transient, `pattern "name not resolved"`, "name or service not known", `\bname or service not known\b`),
+	pattern(Transient, `pattern "name not resolved"`, "failed host lookup", `\bfailed host lookup\b`), // Dart's SocketException
 	// HTTP/2 connections that died under the request: "http2: client
 	// connection lost", "http2: client conn not usable", "http2: server sent
 	// GOAWAY and closed the connection".
@@ -976,4 +1064,30 @@ var textRules = []textRule{
 	marker(Transient, "temporary failure in name resolution"), // EAI_AGAIN as glibc words it
 	marker(Transient, "try again later"),
 	marker(Transient, "temporarily unavailable"),
+}
+
+// runtimePanics are Go's runtime errors, as a recovered panic prints them
+// (runtime/panic.go, runtime/error.go): a program that crashed.
+var runtimePanics = [...]string{
+	"runtime error: invalid memory address or nil pointer dereference",
+	"runtime error: index out of range",
+	"runtime error: slice bounds out of range",
+	"runtime error: integer divide by zero",
+}
+
+// runtimePanic returns where the text reports a runtime panic, or -1.
+func runtimePanic(lower string) int {
+	for _, p := range runtimePanics {
+		if i := strings.Index(lower, p); i >= 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// insideBody reports whether the byte at i lies inside a JSON object the
+// text pastes: an object opened before it and not closed since.
+func insideBody(lower string, i int) bool {
+	open := strings.LastIndexByte(lower[:i], '{')
+	return open >= 0 && strings.IndexByte(lower[open:i], '}') < 0
 }

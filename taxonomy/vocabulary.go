@@ -362,6 +362,8 @@ var senses = []wordSense{
 	{"hit", cReached, `Claude Code "You've hit your limit"; Cursor "You've hit your usage limit"`},
 	// Connections and what befell them.
 	{"connection", cLink, `Portkey "Network connection lost."; httpx "peer closed connection without sending complete message body"`},
+	{"transport", cLink, `grpc-go "transport is closing" (its README: the connection the RPC is using was closed); .NET "Unable to read data from the transport connection"; Go net/http "HTTP/1.x transport connection broken"`},
+	{"closing", cBreak, `grpc-go "transport is closing" and "grpc: the client connection is closing"; aiohttp ClientConnectionResetError "Cannot write to closing transport"`},
 	{"socket", cLink, `Dart SocketException; Node "socket hang up"`},
 	{"peer", cLink, `Dart "Connection reset by peer"; httpx "peer closed connection"`},
 	{"network", cLink, `Portkey "Network connection lost"; OpenAI "network error"`},

@@ -298,7 +298,13 @@ func retryHintShape(t *lowered) (time.Duration, bool) {
 // for: "Please try again in 2 hours 5 minutes", "retry after one minute"
 // (Tencent), "Please wait 587 hours 33 minutes before trying again"
 // (GitHub Copilot), "come back in 10 minutes".
-var waitTriggers = lits("try again", "retrying", "retry", "wait", "come back", "replenished")
+//
+// A limit that resets after a wait states the same wait: "(reset after
+// 1m 4s)" (a relay over Kiro, decolua/9router#1255), "Your quota will
+// reset after 8h44m7s" (google-gemini/gemini-cli#13004), Claude Code's
+// "resets in 3h44m" (anthropics/claude-code#77469). A reset at a clock
+// time ("resets at 2026-05-15T15:00:00Z", "resets 7:30pm") is no wait.
+var waitTriggers = lits("try again", "retrying", "retry", "wait", "come back", "replenished", "reset", "resets")
 
 // waitInWords reads a wait written in words after a trigger: a number,
 // in figures or in words, and a unit, once or more ("2 hours 5 minutes",
@@ -459,6 +465,14 @@ var waitMembers = []struct {
 }{
 	{lit(`"retry_after_ms"`), time.Millisecond}, {lit(`"retry_after"`), time.Second}, {lit(`"retryafter"`), time.Second},
 	{lit(`'retry_after'`), time.Second}, {lit(`"retry_after_seconds"`), time.Second},
+	// The seconds until a usage window resets, which is the wait: OpenAI
+	// Codex's usage_limit_reached body, "resets_in_seconds": 13872 (read by
+	// pi, earendil-works/pi#4172, and by a Go relay, james-6-23/codex2api#9),
+	// and the same count as a header printed in a body
+	// ("X-Codex-Primary-Reset-After-Seconds", Discord's
+	// "X-RateLimit-Reset-After").
+	{lit(`"resets_in_seconds"`), time.Second}, {lit(`"reset_after_seconds"`), time.Second},
+	{lit(`reset-after-seconds`), time.Second}, {lit(`ratelimit-reset-after`), time.Second},
 	// A Retry-After header printed with the others, in seconds: Elixir's
 	// Req ("retry-after" => ["4"]), Python's dict of headers
 	// ('retry-after': '4'), Go's http.Header (map[... Retry-After:[4] ...]),
@@ -466,12 +480,12 @@ var waitMembers = []struct {
 	{lit(`retry-after`), time.Second},
 }
 
-var retryLit = lit("retry")
+var retryLit, resetLit = lit("retry"), lit("reset")
 
 // waitMember reads the wait of a body's retry_after member.
 func waitMember(t *lowered) (time.Duration, bool) {
 	lower := t.s
-	if t.index(lower, retryLit) < 0 {
+	if t.index(lower, retryLit) < 0 && t.index(lower, resetLit) < 0 {
 		return 0, false
 	}
 	for _, m := range waitMembers {
