@@ -185,6 +185,10 @@ func (p *Pipeline[R]) Breaker() *breaker.Breaker { return p.breaker }
 // shares a model's with an embedder of the same account).
 func (p *Pipeline[R]) Limiter() limit.Limiter { return p.cfg.limiter }
 
+// Timeout returns the attempt timeout the options set, 0 for none
+// ([Forever]).
+func (p *Pipeline[R]) Timeout() time.Duration { return p.cfg.attemptTimeout }
+
 // Target returns what the pipeline protects, as observers see it.
 func (p *Pipeline[R]) Target() observe.Target { return p.target }
 
