@@ -53,7 +53,7 @@
 // fatal error or a panic. The breaker (5 failures, 30 s; middleware.CircuitBreaker through [Middleware])
 // counts internal failures only; while it is open, a call ends the run with
 // a FatalToolError "<tool> circuit is open; stopping instead of retrying"
-// ([ErrCircuitOpen]) instead of letting the model burn steps on a
+// (middleware.ErrCircuitOpen, resilient.ErrCircuitOpen) instead of letting the model burn steps on a
 // dependency that is down.
 //
 // # Idempotent tools

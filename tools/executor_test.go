@@ -141,7 +141,7 @@ func TestExecutorBreakerOpensAndEndsTheRun(t *testing.T) {
 			scripted.Reply("unreachable"),
 		)
 		_, err := runAgent(t.Context(), model, mustWrap(t, pricing, tools.Middleware(middleware.CircuitBreaker(2, time.Minute))))
-		wantFatal(t, err, "pricing", tools.ErrCircuitOpen, "pricing circuit is open; stopping instead of retrying")
+		wantFatal(t, err, "pricing", middleware.ErrCircuitOpen, "pricing circuit is open; stopping instead of retrying")
 		if pricing.calls() != 2 || model.Calls() != 3 {
 			t.Errorf("got %d tool calls and %d model calls, want 2 and 3", pricing.calls(), model.Calls())
 		}

@@ -241,7 +241,7 @@ func TestBreakerCountsInternalFailuresOnly(t *testing.T) {
 		_, _ = w.Call(t.Context(), "in")
 	}
 	_, err := w.Call(t.Context(), "in")
-	if !errors.Is(err, tools.ErrCircuitOpen) || tool.calls() != 7 {
+	if !errors.Is(err, middleware.ErrCircuitOpen) || tool.calls() != 7 {
 		t.Errorf("after 2 internal failures: got %v after %d calls, want circuit open after 7", err, tool.calls())
 	}
 }
