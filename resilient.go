@@ -106,8 +106,8 @@ func RetryBudget(n int) RunOption { return run.RetryBudget(n) }
 
 // RepeatLimit stops the run as stuck when one tool is called with the same
 // input more than n times. It must be at least 1; math.MaxInt turns the
-// check off. Default: 3 ([tools.DefaultRepeatLimit]).
-func RepeatLimit(n int) RunOption { return tools.RepeatLimit(n) }
+// check off. Default: 3 ([run.DefaultRepeatLimit]).
+func RepeatLimit(n int) RunOption { return run.RepeatLimit(n) }
 
 // TokenBudget limits the run to n tokens, input and output together, as
 // the providers report them. A model request is refused once the budget is

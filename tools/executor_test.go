@@ -166,7 +166,7 @@ func TestExecutorSurvivesAPanickingTool(t *testing.T) {
 func TestExecutorRepeatLimitStopsALoopingModel(t *testing.T) {
 	lookup := newCounted("lookup", lookupOrders)
 	model := scripted.New(scripted.CallTool("c1", "lookup", arg("9999"))) // forever
-	ctx := run.New(t.Context(), tools.RepeatLimit(2))
+	ctx := run.New(t.Context(), run.RepeatLimit(2))
 	_, err := runAgent(ctx, model, mustWrap(t, lookup))
 	wantFatal(t, err, "lookup", tools.ErrStuck, "stuck: lookup called 3 times with the same input")
 	if lookup.calls() != 2 || model.Calls() != 3 {

@@ -305,9 +305,8 @@ func (t *Tool) run(ctx context.Context, input string) result {
 			err := misuse(t.name, err) // the limits asked for cannot be honoured
 			return result{err: err, reason: observe.ReasonFatal, logged: err}
 		}
-		reps := repeatsOf(run)
-		if limit := reps.limit.Load(); limit < math.MaxInt64 {
-			if n := reps.add(repeatHash(t.name, key, input)); int64(n) > limit {
+		if limit := run.RepeatLimit(); limit < math.MaxInt {
+			if n := repeatsOf(run).add(repeatHash(t.name, key, input)); n > limit {
 				msg := fmt.Sprintf("stuck: %s called %d times with the same input", t.name, n)
 				return t.stop(observe.ReasonStuck, ErrStuck, msg, nil)
 			}
