@@ -249,7 +249,17 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 		return zero, &Error{Target: p.name, Reason: observe.ReasonPermanent, Detail: "zero Pipeline",
 			Attempts: []Attempt{{Number: 1, Err: errZeroPipeline, Class: programming("zero value")}}}
 	}
-	c := &call[R]{p: p, caller: ctx, bounded: ctx, fn: fn, run: run.From(ctx)}
+	var c *call[R]
+	if p.pool != nil {
+		// The call and its route in one allocation; a plain pipeline's
+		// call is not made larger by a route it has no use for.
+		pc := &pooledCall[R]{call: call[R]{p: p, caller: ctx, bounded: ctx, fn: fn, run: run.From(ctx)}}
+		c = &pc.call
+		c.rt = &pc.route
+		p.pool.StartRoute(ctx, c.rt)
+	} else {
+		c = &call[R]{p: p, caller: ctx, bounded: ctx, fn: fn, run: run.From(ctx)}
+	}
 	if err := c.run.Err(); err != nil {
 		// The run's limits cannot be honoured: nothing is sent.
 		return zero, &Error{Target: p.name, Reason: observe.ReasonPermanent, Detail: "invalid run options",
@@ -270,9 +280,6 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 		}
 	}
 	c.given = deadline
-	if p.pool != nil {
-		c.rt = p.pool.Route(ctx)
-	}
 	if p.obs.Active() && !observe.InCall(ctx) {
 		// No adapter started a logical call around this one: it is one.
 		c.own, c.start = true, time.Now()
@@ -352,7 +359,7 @@ type call[R any] struct {
 	until   time.Time       // a Deadline that the attempts' contexts and decide keep, with no context of its own
 	fn      Func[R]
 	run     *run.Run
-	rt      *pool.Route // of a pool's call
+	rt      *pool.Route // of a pool's call (see pooledCall), nil for a plain pipeline
 	// estimate is set by the Request option: the attempts are requests,
 	// counted by the run.
 	estimate func(ctx context.Context, s State) int
@@ -376,6 +383,13 @@ type call[R any] struct {
 	retrying *retrying // the retry decided, reported when it starts
 	ok       bool      // an attempt succeeded
 	result   R         // the first successful attempt's result
+}
+
+// pooledCall is the state of one Do of a pool's pipeline: the call and its
+// route, allocated together.
+type pooledCall[R any] struct {
+	call  call[R]
+	route pool.Route
 }
 
 func (c *call[R]) succeeded() (bool, R) {

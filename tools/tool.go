@@ -75,7 +75,8 @@ type Tool struct {
 	target      observe.Target
 	obs         observe.Observers
 	pipe        *middleware.Pipeline[reply]
-	err         error // the problem New reported: every call fails with it
+	err         error    // the problem New reported: every call fails with it
+	renewals    renewals // of an idempotent tool's claims
 }
 
 var _ Callable = (*Tool)(nil)
