@@ -67,8 +67,10 @@ type State struct {
 // usage limits before the limiter (and, in a pool, before the member's
 // gates). The retry decides from [taxonomy.Classify]'s answer: permanent,
 // canceled and programming failures stop at once; retryable kinds retry up
-// to their limit with full-jitter backoff, or wait exactly as long as the
-// provider asked.
+// to their limit with full-jitter backoff, or wait as long as the provider
+// asked (a little longer while other calls wait on a hint too: see
+// [HintJitterDivisor]); a call inside a run may go past its limit on the
+// run's unspent budget (see [PastLimitAttempts]).
 //
 // Build a Pipeline once per target and share it: it is safe for concurrent
 // use, and its breaker's state is what makes it useful.
@@ -91,6 +93,9 @@ type Pipeline[R any] struct {
 	// abandoned counts the attempts abandoned whose function is still
 	// running (see MaxAbandoned).
 	abandoned atomic.Int64
+	// hinted counts the calls waiting, before a retry, on a wait the
+	// provider asked for (see afterHint).
+	hinted atomic.Int64
 }
 
 // New builds a pipeline for the target called name (it appears in errors and
@@ -318,6 +323,7 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 // end reports the end of a call this pipeline started itself, and returns
 // err.
 func (c *call[R]) end(err error) error {
+	c.hintDone()
 	if !c.own {
 		return err
 	}
@@ -368,10 +374,11 @@ type call[R any] struct {
 	held     [1]Attempt // attempts' first backing array: most calls make one attempt
 	first    runner[R]  // the first attempt's runner
 	nextWait time.Duration
-	nextPast bool      // the next attempt goes past its kind's limit (see PastLimitAttempts)
-	retrying *retrying // the retry decided, reported when it starts
-	ok       bool      // an attempt succeeded
-	result   R         // the first successful attempt's result
+	nextPast bool        // the next attempt goes past its kind's limit (see PastLimitAttempts)
+	hinting  atomic.Bool // the call waits on a provider's hint, counted in p.hinted
+	retrying *retrying   // the retry decided, reported when it starts
+	ok       bool        // an attempt succeeded
+	result   R           // the first successful attempt's result
 }
 
 func (c *call[R]) succeeded() (bool, R) {
@@ -489,6 +496,7 @@ func (c *call[R]) try(parent context.Context, hedge bool) (R, error) {
 		c.retrying = nil
 	}
 	c.mu.Unlock()
+	c.hintDone()
 	c.run.AddWaited(wait)
 	if retrying != nil && !hedge {
 		// The retry goes out now: report it, and not before, so that a
@@ -885,6 +893,9 @@ func (c *call[R]) conclude(number int, elapsed time.Duration, err error, class t
 	}
 	if d.retry {
 		c.nextWait, c.nextPast = d.wait, d.pastLimit
+		if d.wait > 0 && d.source != taxonomy.WaitBackoff && d.source != taxonomy.WaitProbe && c.hinting.CompareAndSwap(false, true) {
+			c.p.hinted.Add(1) // until the next attempt starts, or the call ends
+		}
 		if obs.Active() { // reported when the retry starts
 			c.retrying = &retrying{event: observe.RetryScheduled{Target: target, Attempt: number, Wait: d.wait, Source: d.source,
 				Class: class, PastLimit: d.pastLimit}, err: err}
@@ -896,6 +907,14 @@ func (c *call[R]) conclude(number int, elapsed time.Duration, err error, class t
 	}
 	d.err = err
 	return d
+}
+
+// hintDone ends the call's wait on a provider's hint, if it was waiting
+// on one when it ended.
+func (c *call[R]) hintDone() {
+	if c.hinting.Load() && c.hinting.Swap(false) {
+		c.p.hinted.Add(-1)
+	}
 }
 
 // finish builds the final error from the retry's result.
