@@ -126,7 +126,10 @@ func TestToolRepeatLimit(t *testing.T) {
 // The tool's breaker opens after 5 internal failures and ends the run.
 func TestToolBreaker(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		broken := newTool("search", func(context.Context, int, string) (string, error) { return "", errSecret })
+		// A failure that may pass: the breaker counts it ("401: invalid
+		// key", errSecret, is permanent and counts toward no breaker).
+		errReset := errors.New("search backend: connection reset by peer")
+		broken := newTool("search", func(context.Context, int, string) (string, error) { return "", errReset })
 		w := resilienteino.Tool(broken)
 		for i := range 5 {
 			if out, err := w.InvokableRun(t.Context(), fmt.Sprint(i)); err != nil || !strings.HasPrefix(out, "Error: search failed internally") {

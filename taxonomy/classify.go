@@ -25,7 +25,13 @@ const maxText = 8 << 10
 // Unknown with the rule "nil error", and an error whose own methods panic (a
 // typed nil pointer, say) is [Programming]. The same error always gets the
 // same answer. See the package documentation for the order of the rules.
-func Classify(err error) (c Class) {
+func Classify(err error) Class {
+	return classify(err, shipped())
+}
+
+// classify is Classify with the token model m as its last resort (nil:
+// none).
+func classify(err error, m *tokenModel) (c Class) {
 	if err == nil {
 		return Class{Rule: "nil error"}
 	}
@@ -63,6 +69,12 @@ func Classify(err error) (c Class) {
 		t.set(lower)
 	}
 	c = decide(err, &ev, &t, member)
+	if c.Rule == noRuleMatched {
+		// No rule spoke: the token model may, where its words are clear.
+		if mc, ok := m.classify(modelText(text, &ev), &ev); ok {
+			c = mc
+		}
+	}
 	if c.Kind == Permanent {
 		if !c.ModelMissing {
 			_, c.ModelMissing = missingModelRules.first(&t)
@@ -234,8 +246,21 @@ func decide(err error, ev *Evidence, t *lowered, memberStatus bool) Class {
 		ev.Status = s
 		return statusClass(s)
 	}
-	return Class{Kind: Unknown, Rule: "no rule matched"}
+	return Class{Kind: Unknown, Rule: noRuleMatched}
 }
+
+// modelText is the text the token model reads: the error's text, cut as
+// the rules read it, and the provider's message when the text does not
+// hold it.
+func modelText(text string, ev *Evidence) string {
+	if msg := BoundMessage(ev.ErrorMessage); !strings.Contains(text, msg) {
+		return text + ": " + msg
+	}
+	return text
+}
+
+// noRuleMatched is the rule of decide's Unknown when nothing spoke.
+const noRuleMatched = "no rule matched"
 
 // definedStatus reports whether a failure status means what HTTP says it
 // means: every 5xx (the server failed, whoever made the number up:

@@ -29,3 +29,64 @@ func WindowDisagreements(text string) []string {
 	}
 	return out
 }
+
+// ModelRow is one labelled error of the token model's corpus.
+type ModelRow struct {
+	Err  error
+	Kind Kind
+}
+
+// ModelConfig is the token model's training settings (trainConfig).
+type ModelConfig struct {
+	MaxFeatures, MinRows, MinTokens  int
+	Alpha, Threshold, FallbackWeight float64
+	Uniform                          bool
+}
+
+// TokenModel is a trained token model, for the tests of its training and
+// of its figures on batches it was not trained on.
+type TokenModel struct{ m *tokenModel }
+
+// TrainTokenModel trains a token model on rows.
+func TrainTokenModel(rows []ModelRow, cfg ModelConfig) TokenModel {
+	rs := make([]modelRow, len(rows))
+	for i, r := range rows {
+		rs[i] = modelRow{r.Err, r.Kind}
+	}
+	return TokenModel{trainTokenModel(rs, trainConfig{
+		maxFeatures: cfg.MaxFeatures, minRows: cfg.MinRows, alpha: cfg.Alpha,
+		uniform: cfg.Uniform, threshold: cfg.Threshold, minTokens: cfg.MinTokens,
+		fallbackWeight: cfg.FallbackWeight,
+	})}
+}
+
+// Classify is Classify with m as the last resort.
+func (m TokenModel) Classify(err error) Class { return classify(err, m.m) }
+
+// Encode writes m as tokmodel.txt holds it, with header as its comment.
+func (m TokenModel) Encode(header string) string { return m.m.encode(header) }
+
+// Tokens is the number of tokens m knows.
+func (m TokenModel) Tokens() int { return len(m.m.index) }
+
+// Fallback is m's answer alone, as if no rule had spoken (ok false: it
+// abstains).
+func (m TokenModel) Fallback(err error) (Class, bool) {
+	text, ev, ok := modelInput(err)
+	if !ok {
+		return Class{}, false
+	}
+	return m.m.classify(text, &ev)
+}
+
+// RulesOnly is Classify without the token model.
+func RulesOnly(err error) Class { return classify(err, nil) }
+
+// ShippedTokenModel is the text of the shipped model, tokmodel.txt.
+func ShippedTokenModel() string { return tokenModelText }
+
+// ModelTokens is the token model's tokens of a text with no evidence.
+func ModelTokens(text string) []string { return modelTokens(nil, text, &Evidence{}) }
+
+// ShippedModel is the model Classify uses.
+func ShippedModel() TokenModel { return TokenModel{shipped()} }
