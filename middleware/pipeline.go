@@ -358,27 +358,31 @@ type call[R any] struct {
 	// estimate is set by the Request option: the attempts are requests,
 	// counted by the run.
 	estimate func(ctx context.Context, s State) int
-	// repairsOverflow is set by the RepairsOverflow option.
-	repairsOverflow bool
 	// returned is set by the Returned option.
 	returned func(taken bool)
 	// given is the soonest deadline of the Deadline options: a deadline
 	// of the caller's, as its context's would be.
 	given time.Time
 
-	own   bool      // the pipeline started the logical call (no adapter did)
-	start time.Time // when, if own
+	own bool // the pipeline started the logical call (no adapter did)
+	// repairsOverflow is set by the RepairsOverflow option (beside own, it
+	// takes no room of its own).
+	repairsOverflow bool
+	start           time.Time // when, if own
 
 	mu       sync.Mutex // hedged attempts run concurrently
 	attempts []Attempt
 	held     [1]Attempt // attempts' first backing array: most calls make one attempt
 	first    runner[R]  // the first attempt's runner
 	nextWait time.Duration
-	nextPast bool        // the next attempt goes past its kind's limit (see PastLimitAttempts)
-	hinting  atomic.Bool // the call waits on a provider's hint, counted in p.hinted
-	retrying *retrying   // the retry decided, reported when it starts
-	ok       bool        // an attempt succeeded
-	result   R           // the first successful attempt's result
+	retrying *retrying // the retry decided, reported when it starts
+	ok       bool      // an attempt succeeded
+	// nextPast says the next attempt goes past its kind's limit (see
+	// PastLimitAttempts); hinting, that the call waits on a provider's
+	// hint, counted in p.hinted. Beside ok, they take no more room.
+	nextPast bool
+	hinting  atomic.Bool
+	result   R // the first successful attempt's result
 }
 
 func (c *call[R]) succeeded() (bool, R) {
