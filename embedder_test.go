@@ -57,7 +57,7 @@ func TestEmbedderUnderLangchaingoBatching(t *testing.T) {
 }
 
 func TestEmbedderSharesLimitsWithTheChatModel(t *testing.T) {
-	limiter, err := limit.NewLocalLimiter(10, time.Second, 0)
+	limiter, err := limit.NewLocalLimiter(10, time.Second, resilient.Forever)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,14 +1,9 @@
 package resilient
 
 import (
-	"time"
-
 	lcllms "github.com/tmc/langchaingo/llms"
 
-	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/llms"
-	"github.com/resilientgo/resilient/middleware"
-	"github.com/resilientgo/resilient/pool"
 )
 
 // Pool returns one model over members, interchangeable deployments of the
@@ -40,52 +35,22 @@ import (
 // Pool never fails: invalid members or options make every call of the
 // result return the problem, as a programming error, and
 // [llms.Model.Err] reports it. Use [llms.NewPool] to get the error at once.
-func Pool(members []lcllms.Model, opts ...Option) *llms.Model {
-	s, err := collect(opts, forPool)
-	if err != nil {
-		s.model = append(s.model, llms.Fail(err))
-	}
-	pool, _ := llms.NewPool(members, s.modelOptions()...) // on error, a model that reports it
+func Pool(members []lcllms.Model, opts ...PoolOption) *llms.Model {
+	pool, _ := llms.NewPool(members, flatten(opts, PoolOption.pool)...) // on error, a model that reports it
 	return pool
 }
 
 // Member sets the options of one member of a [Pool], those that guard it
-// alone: [Weight], [RateLimit], [MaxConcurrent], [ConcurrencyLimit],
-// [CircuitBreaker], and guards given through [Middleware]. The result is
-// still m to every caller; name it with [Named]. Options that apply to the
-// pool as a whole make the pool report an error. Used outside a pool, as a
-// [Model] or one of its [Fallbacks], the member's limits and breaker apply
-// to it all the same (its Weight, with nothing to weigh against, is
+// alone ([MemberOption]s): [Weight], [RateLimit], [MaxConcurrent],
+// [ConcurrencyLimit], [CircuitBreaker], and guards given through
+// [Middleware]. The result is still m to every caller; name it with
+// [Named]. A pipeline option given through Middleware that applies to the
+// pool as a whole makes the pool report an error. Used outside a pool, as
+// a [Model] or one of its [Fallbacks], the member's limits and breaker
+// apply to it all the same (its Weight, with nothing to weigh against, is
 // dropped).
-func Member(m lcllms.Model, opts ...Option) lcllms.Model {
-	s, err := collect(opts, forMember)
-	if err != nil {
-		s.mw = append(s.mw, middleware.Fail(err))
-	}
-	return llms.Member(m, s.mw...)
-}
-
-// Weight sets a pool member's share of the traffic against the others' (2
-// gets twice the calls of 1). Pool members only. Default: 1
-// ([pool.DefaultWeight]).
-func Weight(n int) Option {
-	return func(s *settings) {
-		if s.only(forMember, "Weight") {
-			s.mw = append(s.mw, middleware.Weight(n))
-		}
-	}
-}
-
-// Balance sets how a [Pool] chooses among its healthy members:
-// pool.LeastInFlight{} (the default), pool.RoundRobin{} (in turn,
-// by weight) or pool.LowestLatency{} (the fastest recently, for its
-// load). Pools only.
-func Balance(strategy pool.Picker) Option {
-	return func(s *settings) {
-		if s.only(forPool, "Balance") {
-			s.mw = append(s.mw, middleware.Balance(strategy))
-		}
-	}
+func Member(m lcllms.Model, opts ...MemberOption) lcllms.Model {
+	return llms.Member(m, flatten(opts, MemberOption.member)...)
 }
 
 // StickyKey is a call option that keeps the calls made with one key (a
@@ -95,21 +60,3 @@ func Balance(strategy pool.Picker) Option {
 //
 //	model.GenerateContent(ctx, messages, resilient.StickyKey(conversationID))
 func StickyKey(key string) lcllms.CallOption { return llms.StickyKey(key) }
-
-// MaxConcurrent bounds the attempts in flight at once to n (a bulkhead):
-// of a model, a tool, an embedder, a [Pool] as a whole, or one [Member].
-// A caller waits up to maxWait for a slot, then its call fails with
-// [ErrConcurrency] without a request: local overload, never counted
-// against the provider's circuit breaker (a model's fallbacks take it, a
-// tool reports an internal failure to the model). An attempt abandoned at
-// its timeout keeps its slot until its request returns. Default: no limit.
-func MaxConcurrent(n int, maxWait time.Duration) Option {
-	return func(s *settings) { s.mw = append(s.mw, middleware.MaxConcurrent(n, maxWait)) }
-}
-
-// ConcurrencyLimit is [MaxConcurrent] on a semaphore shared with other
-// targets, or by the replicas of a service (resilientredis.NewSemaphore).
-// Default: no limit.
-func ConcurrencyLimit(sem limit.Semaphore, maxWait time.Duration) Option {
-	return func(s *settings) { s.mw = append(s.mw, middleware.ConcurrencyLimit(sem, maxWait)) }
-}

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/failsafe-go/failsafe-go/ratelimiter"
+
+	"github.com/resilientgo/resilient/internal/bound"
 )
 
 // A Limiter admits attempts at a bounded rate, so that callers stay under a
@@ -70,10 +72,12 @@ type LocalLimiter struct {
 const horizon = time.Duration(1 << 62)
 
 // NewLocalLimiter returns a limiter admitting n units per period; callers
-// wait at most maxWait (0: as long as their context allows).
+// wait at most maxWait for their turn: 0 is no wait (a unit is taken only
+// when one is free at once), [github.com/resilientgo/resilient.Forever] as
+// long as their context allows, as every option of the library counts.
 func NewLocalLimiter(n int, period, maxWait time.Duration) (*LocalLimiter, error) {
 	if n < 1 || period <= 0 || maxWait < 0 {
-		return nil, fmt.Errorf("limit: NewLocalLimiter(%d, %v, %v): need n >= 1, a positive period, maxWait >= 0", n, period, maxWait)
+		return nil, fmt.Errorf("limit: NewLocalLimiter(%d, %v, %v): need n >= 1, a positive period, maxWait >= 0 (Forever for no limit)", n, period, maxWait)
 	}
 	return &LocalLimiter{rl: ratelimiter.NewSmooth[any](uint(n), period), n: n, period: period, maxWait: maxWait, interval: max(period/time.Duration(n), 1)}, nil
 }
@@ -89,11 +93,16 @@ func (l *LocalLimiter) permits(units int) uint {
 	return uint(max(1, min(units, int(max(horizon-ahead, 0)/l.interval))))
 }
 
-// String describes the limit, as "10 per 1s, waiting up to 5s".
+// String describes the limit, as "10 per 1s, waiting up to 5s" ("not
+// waiting" for a maxWait of 0, "waiting as long as the caller allows" for
+// Forever).
 func (l *LocalLimiter) String() string {
-	wait := "waiting as long as the caller allows"
-	if l.maxWait > 0 {
-		wait = "waiting up to " + l.maxWait.String()
+	wait := "waiting up to " + l.maxWait.String()
+	switch l.maxWait {
+	case 0:
+		wait = "not waiting"
+	case bound.Forever:
+		wait = "waiting as long as the caller allows"
 	}
 	return fmt.Sprintf("%d per %v, %s", l.n, l.period, wait)
 }
@@ -115,10 +124,10 @@ func (l *LocalLimiter) TryAcquire(_ context.Context, cost int) bool {
 func (l *LocalLimiter) Acquire(ctx context.Context, cost int) error {
 	permits := l.permits(max(cost, 1))
 	var err error
-	if l.maxWait > 0 {
-		err = l.rl.AcquirePermitsWithMaxWait(ctx, permits, l.maxWait)
-	} else {
+	if l.maxWait == bound.Forever {
 		err = l.rl.AcquirePermits(ctx, permits)
+	} else {
+		err = l.rl.AcquirePermitsWithMaxWait(ctx, permits, l.maxWait)
 	}
 	if errors.Is(err, ratelimiter.ErrExceeded) {
 		return ErrLimited

@@ -1,11 +1,13 @@
 package limit_test
 
 import (
+	"errors"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/resilientgo/resilient/limit"
+	"github.com/resilientgo/resilient/middleware"
 )
 
 func TestNewLocalLimiterBounds(t *testing.T) {
@@ -45,7 +47,7 @@ func TestLocalLimiterSettle(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				lim, err := limit.NewLocalLimiter(100, time.Second, 0) // one unit per 10 ms
+				lim, err := limit.NewLocalLimiter(100, time.Second, middleware.Forever) // one unit per 10 ms
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -63,4 +65,39 @@ func TestLocalLimiterSettle(t *testing.T) {
 			})
 		})
 	}
+}
+
+// A maxWait of 0 is no wait: a unit is taken only when one is free at
+// once; Forever waits as long as the caller's context allows.
+func TestLocalLimiterMaxWait(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		none, err := limit.NewLocalLimiter(1, time.Minute, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := none.Acquire(t.Context(), 1); err != nil {
+			t.Fatalf("the first unit: %v", err)
+		}
+		start := time.Now()
+		if err := none.Acquire(t.Context(), 1); !errors.Is(err, limit.ErrLimited) || time.Since(start) != 0 {
+			t.Errorf("maxWait 0: got %v after %v, want ErrLimited at once", err, time.Since(start))
+		}
+		if got, want := none.String(), "1 per 1m0s, not waiting"; got != want {
+			t.Errorf("String: got %q, want %q", got, want)
+		}
+		forever, err := limit.NewLocalLimiter(1, time.Minute, middleware.Forever)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := forever.Acquire(t.Context(), 1); err != nil {
+			t.Fatalf("the first unit: %v", err)
+		}
+		start = time.Now()
+		if err := forever.Acquire(t.Context(), 1); err != nil || time.Since(start) != time.Minute {
+			t.Errorf("Forever: got %v after %v, want the next unit after 1m", err, time.Since(start))
+		}
+		if got, want := forever.String(), "1 per 1m0s, waiting as long as the caller allows"; got != want {
+			t.Errorf("String: got %q, want %q", got, want)
+		}
+	})
 }

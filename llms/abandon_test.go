@@ -32,7 +32,7 @@ func hang(d time.Duration, chunks ...string) scripted.Step {
 func TestTimeoutBoundsAModelThatIgnoresItsContext(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		inner := scripted.New(hang(time.Hour), scripted.Reply("on time"))
-		m := mustWrap(t, inner, llms.Timeout(time.Second), llms.Middleware(middleware.NoJitter()))
+		m := mustWrap(t, inner, llms.Middleware(middleware.Timeout(time.Second)), llms.Middleware(middleware.NoJitter()))
 		start := time.Now()
 		got, err := m.Call(t.Context(), "hi")
 		if err != nil || got != "on time" || time.Since(start) != time.Second+500*time.Millisecond {

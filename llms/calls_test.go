@@ -119,22 +119,11 @@ func TestForeverTimeoutsAreOff(t *testing.T) {
 			}
 			return &lcllms.ContentResponse{Choices: []*lcllms.ContentChoice{{Content: "Hello", StopReason: "stop"}}}, nil
 		}}
-		m := mustWrap(t, scripted.New(slow), llms.Timeout(middleware.Forever), llms.StreamTimeout(middleware.Forever), llms.FirstChunkTimeout(middleware.Forever), llms.StreamIdleTimeout(middleware.Forever))
+		m := mustWrap(t, scripted.New(slow), llms.Middleware(middleware.Timeout(middleware.Forever)), llms.StreamTimeout(middleware.Forever), llms.FirstChunkTimeout(middleware.Forever), llms.StreamIdleTimeout(middleware.Forever))
 		var c collector
 		resp, err := m.GenerateContent(t.Context(), hello(), lcllms.WithStreamingFunc(c.fn))
 		if err != nil || text(resp) != "Hello" || c.text() != "Hello" {
 			t.Fatalf("got (%v, %v), streamed %q; want Hello", resp, err, c.text())
 		}
 	})
-}
-
-// Fail makes New report the caller's error; Fail(nil) is no error.
-func TestFailReportsTheCallersError(t *testing.T) {
-	mine := errors.New("resilient: bad option")
-	if _, err := llms.New(scripted.New(), llms.Fail(mine)); !errors.Is(err, mine) {
-		t.Errorf("Fail(err): got %v, want err", err)
-	}
-	if _, err := llms.New(scripted.New(), llms.Fail(nil)); err != nil {
-		t.Errorf("Fail(nil): got %v, want none", err)
-	}
 }

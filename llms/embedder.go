@@ -103,8 +103,9 @@ func (e *TextTooLongError) Error() string {
 func (e *TextTooLongError) Unwrap() error { return e.Err }
 
 // NewEmbedder returns c made resilient. It takes the options of [New] that
-// are not about chat: [Name], [Middleware], [Logger], [Timeout], [Hedge],
-// [TokenLimit], [ShareLimits]. A nil client, an invalid option or one that
+// are not about chat: [Name], [Middleware] (the attempt timeout, the
+// logger, hedging: middleware.Timeout, Logger, Hedge), [TokenLimit],
+// [ShareLimits]. A nil client, an invalid option or one that
 // applies to models only make it return an error naming each problem,
 // together with a non-nil Embedder that answers every call with that error,
 // classified as a programming failure (and reports it from
@@ -136,8 +137,7 @@ func buildEmbedder(c embeddings.EmbedderClient, cfg config) (*Embedder, error) {
 	}
 	e := &Embedder{inner: c, name: name, tokens: cfg.tokenLimit(),
 		target: observe.Target{Name: name, Operation: observe.OperationEmbeddings, Provider: provider, Model: model}}
-	opts := append([]middleware.Option{middleware.Logger(cfg.logger), middleware.Describe(e.target),
-		middleware.Timeout(cmp.Or(cfg.attemptTimeout, middleware.Forever))}, cfg.mw...)
+	opts := append([]middleware.Option{middleware.Describe(e.target)}, cfg.mw...)
 	opts = append(opts, cfg.sharedLimits()...)
 	// A batch too large is split, never sent again as it was, whatever the
 	// caller's options say.

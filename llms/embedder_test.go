@@ -128,7 +128,7 @@ func TestEmbedderNeverResendsABatchTooLarge(t *testing.T) {
 		return vectorsOf(texts), nil
 	}}
 	var logs observetest.LogBuffer
-	e := mustEmbedder(t, f, llms.Logger(logs.Logger()),
+	e := mustEmbedder(t, f, llms.Middleware(middleware.Logger(logs.Logger())),
 		llms.Middleware(middleware.KindAttempts(taxonomy.ContextOverflow, 3)))
 	texts := someTexts(4)
 	got, err := e.CreateEmbedding(t.Context(), texts)
@@ -305,7 +305,7 @@ func TestEmbedderHedgesASlowBatch(t *testing.T) {
 		}}
 		start := time.Now()
 		texts := someTexts(2)
-		got, err := mustEmbedder(t, f, llms.Hedge(time.Second, 1)).CreateEmbedding(t.Context(), texts)
+		got, err := mustEmbedder(t, f, llms.Middleware(middleware.Hedge(time.Second, 1))).CreateEmbedding(t.Context(), texts)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -134,14 +134,14 @@ func build(m lcllms.Model, cfg config) (*Model, error) {
 // one concurrency limit and, for a pool, one balancer; extra options go to
 // the first (a pool's members).
 func (w *Model) buildPipelines(cfg config, extra ...middleware.Option) error {
-	common := append([]middleware.Option{middleware.Logger(cfg.logger), middleware.Describe(w.target)}, cfg.mw...)
+	common := append([]middleware.Option{middleware.Describe(w.target)}, cfg.mw...)
 	common = append(common, cfg.sharedLimits()...)
 	w.cfg.tokenLimiter = cfg.tokenLimit()
 	if cfg.compactor != nil {
 		common = append(common, middleware.KindAttempts(taxonomy.ContextOverflow, 2))
 	}
 	var err error
-	first := append([]middleware.Option{middleware.Timeout(cmp.Or(cfg.attemptTimeout, middleware.Forever))}, common...)
+	first := common[:len(common):len(common)] // extra must not reach the stream pipeline
 	if w.pipe, err = middleware.New[*lcllms.ContentResponse](w.name, append(first, extra...)...); err != nil {
 		return fmt.Errorf("llms: %w", err)
 	}

@@ -463,7 +463,7 @@ func TestHedgeAnswersFromTheFasterAttempt(t *testing.T) {
 		ctx := run.New(t.Context())
 		run := run.From(ctx)
 		start := time.Now()
-		got, err := mustWrap(t, inner, llms.Hedge(2*time.Second, 1)).Call(ctx, "hi")
+		got, err := mustWrap(t, inner, llms.Middleware(middleware.Hedge(2*time.Second, 1))).Call(ctx, "hi")
 		if err != nil || got != "fast" || time.Since(start) != 2*time.Second {
 			t.Fatalf("got (%q, %v) after %v, want fast after 2s", got, err, time.Since(start))
 		}

@@ -138,7 +138,7 @@ func TestModelLogsAreRedacted(t *testing.T) {
 		// A gateway that echoes the request's Authorization header into its
 		// error body.
 		echo := providerErr("API returned unexpected status code: 502: upstream error; request headers: Authorization: Bearer sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD")
-		_, err := mustWrap(t, scripted.New(scripted.Fail(echo)), llms.Logger(logger), llms.Middleware(middleware.MaxAttempts(2))).Call(t.Context(), "hi")
+		_, err := mustWrap(t, scripted.New(scripted.Fail(echo)), llms.Middleware(middleware.Logger(logger)), llms.Middleware(middleware.MaxAttempts(2))).Call(t.Context(), "hi")
 		if err == nil {
 			t.Fatal("the call succeeded")
 		}

@@ -3,7 +3,6 @@ package llms
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"time"
 
 	lcllms "github.com/tmc/langchaingo/llms"
@@ -13,8 +12,9 @@ import (
 	"github.com/resilientgo/resilient/middleware"
 )
 
-// Defaults, as documented on each option. The attempt timeout's default is
-// the pipeline's, [middleware.DefaultTimeout].
+// Defaults, as documented on each option. The attempt timeout of a
+// non-streaming call is the pipeline's ([middleware.Timeout], given with
+// [Middleware]; default [middleware.DefaultTimeout]).
 const (
 	DefaultFirstChunkTimeout = 2 * time.Minute
 	DefaultStreamIdleTimeout = time.Minute
@@ -30,11 +30,9 @@ type Option func(*config)
 type config struct {
 	name               string
 	mw                 []middleware.Option
-	logger             *slog.Logger
 	fallbacks          []lcllms.Model
 	fallbackOnOverflow bool
 	compactor          Compactor
-	attemptTimeout     time.Duration
 	streamTimeout      time.Duration
 	firstChunk         time.Duration
 	idle               time.Duration
@@ -48,10 +46,9 @@ type config struct {
 
 func defaultConfig() config {
 	return config{
-		compactor:      DropOldest(),
-		attemptTimeout: middleware.DefaultTimeout,
-		firstChunk:     DefaultFirstChunkTimeout,
-		idle:           DefaultStreamIdleTimeout,
+		compactor:  DropOldest(),
+		firstChunk: DefaultFirstChunkTimeout,
+		idle:       DefaultStreamIdleTimeout,
 	}
 }
 
@@ -93,10 +90,6 @@ func Name(name string) Option { return func(c *config) { c.name = name } }
 func Middleware(opts ...middleware.Option) Option {
 	return func(c *config) { c.mw = append(c.mw, opts...) }
 }
-
-// Logger sets the logger for every event of the model, its pipeline and
-// its fallbacks. Nil discards. Default: discard.
-func Logger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 
 // Fallbacks sets models to try, in order, when this one gives up for a
 // reason another model can fix: transient failures, overload or rate limits
@@ -144,16 +137,6 @@ func Compaction(cp Compactor) Option {
 // NoCompaction turns compaction off: a context overflow fails at once.
 // Models only. Default: compaction on.
 func NoCompaction() Option { return chatOnly("NoCompaction", func(c *config) { c.compactor = nil }) }
-
-// Timeout bounds each non-streaming attempt (of an embedder, each attempt
-// at a batch): the attempt returns when it passes, as a transient failure,
-// even if the provider client ignores its context. It must be positive;
-// middleware.Forever means none. Default: 2 minutes
-// ([middleware.DefaultTimeout]; raise it for long non-streaming
-// generations).
-func Timeout(d time.Duration) Option {
-	return timeoutOption("Timeout", d, func(c *config) *time.Duration { return &c.attemptTimeout })
-}
 
 // StreamTimeout bounds each streaming attempt as a whole. Streams are
 // guarded by [FirstChunkTimeout] and [StreamIdleTimeout] instead, so that a
@@ -205,27 +188,6 @@ func Check(check ResponseCheck) Option {
 		}
 		c.checks = append(c.checks, check)
 	})
-}
-
-// Hedge enables hedging for non-streaming calls: if an attempt has not
-// answered after delay, another starts, up to maxHedges beside the first;
-// the first success wins and the others' contexts are canceled. Each hedge
-// spends one retry from the run's budget. Hedging multiplies token cost for
-// the calls it fires on: use a delay near your p95 latency and maxHedges 1.
-// Streaming calls are never hedged. Default: off.
-func Hedge(delay time.Duration, maxHedges int) Option {
-	return Middleware(middleware.Hedge(delay, maxHedges))
-}
-
-// Fail makes [New] report err, as if an option had been invalid: for
-// constructors that check options of their own before they call New
-// (resilient.Model) and want the model New returns to report their error.
-func Fail(err error) Option {
-	return func(c *config) {
-		if err != nil {
-			c.errs = append(c.errs, err)
-		}
-	}
 }
 
 // timeoutOption sets the duration field picks to d, refusing a d that is

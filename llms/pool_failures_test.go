@@ -72,7 +72,7 @@ func TestPoolErrorsKeepSecrets(t *testing.T) {
 		servers, members := deployments(t, f, []faultserver.Step{echo}, []faultserver.Step{echo})
 		var logs strings.Builder
 		logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-		_, err := mustPool(t, members, llms.Logger(logger)).GenerateContent(t.Context(), hello())
+		_, err := mustPool(t, members, llms.Middleware(middleware.Logger(logger))).GenerateContent(t.Context(), hello())
 		if err == nil || counts(servers)[0] == 0 || counts(servers)[1] == 0 {
 			t.Fatalf("got %v after %v requests, want a failure after each member", err, counts(servers))
 		}

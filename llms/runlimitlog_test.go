@@ -7,6 +7,7 @@ import (
 
 	"github.com/resilientgo/resilient/internal/scripted"
 	"github.com/resilientgo/resilient/llms"
+	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe/observetest"
 	"github.com/resilientgo/resilient/run"
 )
@@ -16,7 +17,7 @@ import (
 func TestARunLimitStopIsLoggedAsSuch(t *testing.T) {
 	var logs observetest.LogBuffer
 	m := mustWrap(t, scripted.New(scripted.Step{Err: errors.New("API returned unexpected status code: 503")}, scripted.Step{Text: "ok"}),
-		llms.Logger(logs.Logger()))
+		llms.Middleware(middleware.Logger(logs.Logger())))
 	ctx := run.New(t.Context(), run.RequestLimit(1))
 	if _, err := m.GenerateContent(ctx, hello()); !errors.Is(err, run.ErrUsageLimit) {
 		t.Fatalf("got %v, want the request limit's refusal", err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/llms"
+	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
 )
@@ -24,7 +25,7 @@ func TestABatchSplitIsNoGiveUp(t *testing.T) {
 		}))
 		defer s.Close()
 		var logs observetest.LogBuffer
-		e := mustEmbedder(t, realEmbedder(t, s, faultserver.OpenAI), llms.Logger(logs.Logger()))
+		e := mustEmbedder(t, realEmbedder(t, s, faultserver.OpenAI), llms.Middleware(middleware.Logger(logs.Logger())))
 
 		if _, err := e.CreateEmbedding(t.Context(), someTexts(8)); err != nil {
 			t.Fatal(err)
@@ -34,7 +35,7 @@ func TestABatchSplitIsNoGiveUp(t *testing.T) {
 		}
 
 		var logs2 observetest.LogBuffer
-		e = mustEmbedder(t, realEmbedder(t, s, faultserver.OpenAI), llms.Logger(logs2.Logger()))
+		e = mustEmbedder(t, realEmbedder(t, s, faultserver.OpenAI), llms.Middleware(middleware.Logger(logs2.Logger())))
 		if _, err := e.CreateEmbedding(t.Context(), someTexts(16)); err == nil {
 			t.Fatal("text 13 was embedded, want it too long")
 		}

@@ -16,7 +16,7 @@ import (
 // waits for the limiter is canceled, not rejected, and sends nothing.
 func TestCallerGivingUpWhileLimited(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		l, err := limit.NewLocalLimiter(1, time.Minute, 0)
+		l, err := limit.NewLocalLimiter(1, time.Minute, middleware.Forever)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -426,17 +426,6 @@ func positive(name string, d time.Duration, field func(*config) *time.Duration) 
 	}
 }
 
-// Fail makes [New] report err, as if an option had been invalid: for
-// constructors that check options of their own and pass the rest on
-// (resilient.Member). It may appear in a pool member's options.
-func Fail(err error) Option {
-	return gate(func(c *config) {
-		if err != nil {
-			c.errs = append(c.errs, err)
-		}
-	})
-}
-
 // Observe installs observers on the pipeline, after those installed before.
 // Default: none (and [Logger]'s, when set).
 func Observe(observers ...observe.Observer) Option {

@@ -190,6 +190,10 @@ func (p *Pipeline[R]) Breaker() *breaker.Breaker { return p.breaker }
 // shares a model's with an embedder of the same account).
 func (p *Pipeline[R]) Limiter() limit.Limiter { return p.cfg.limiter }
 
+// Timeout returns the attempt timeout the options set, 0 for none
+// ([Forever]).
+func (p *Pipeline[R]) Timeout() time.Duration { return p.cfg.attemptTimeout }
+
 // Target returns what the pipeline protects, as observers see it.
 func (p *Pipeline[R]) Target() observe.Target { return p.target }
 
@@ -250,7 +254,17 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 		return zero, &Error{Target: p.name, Reason: observe.ReasonPermanent, Detail: "zero Pipeline",
 			Attempts: []Attempt{{Number: 1, Err: errZeroPipeline, Class: programming("zero value")}}}
 	}
-	c := &call[R]{p: p, caller: ctx, bounded: ctx, fn: fn, run: run.From(ctx)}
+	var c *call[R]
+	if p.pool != nil {
+		// The call and its route in one allocation; a plain pipeline's
+		// call is not made larger by a route it has no use for.
+		pc := &pooledCall[R]{call: call[R]{p: p, caller: ctx, bounded: ctx, fn: fn, run: run.From(ctx)}}
+		c = &pc.call
+		c.rt = &pc.route
+		p.pool.StartRoute(ctx, c.rt)
+	} else {
+		c = &call[R]{p: p, caller: ctx, bounded: ctx, fn: fn, run: run.From(ctx)}
+	}
 	if err := c.run.Err(); err != nil {
 		// The run's limits cannot be honoured: nothing is sent.
 		return zero, &Error{Target: p.name, Reason: observe.ReasonPermanent, Detail: "invalid run options",
@@ -271,9 +285,6 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 		}
 	}
 	c.given = deadline
-	if p.pool != nil {
-		c.rt = p.pool.Route(ctx)
-	}
 	if p.obs.Active() && !observe.InCall(ctx) {
 		// No adapter started a logical call around this one: it is one.
 		c.own, c.start = true, time.Now()
@@ -354,7 +365,7 @@ type call[R any] struct {
 	until   time.Time       // a Deadline that the attempts' contexts and decide keep, with no context of its own
 	fn      Func[R]
 	run     *run.Run
-	rt      *pool.Route // of a pool's call
+	rt      *pool.Route // of a pool's call (see pooledCall), nil for a plain pipeline
 	// estimate is set by the Request option: the attempts are requests,
 	// counted by the run.
 	estimate func(ctx context.Context, s State) int
@@ -383,6 +394,13 @@ type call[R any] struct {
 	nextPast bool
 	hinting  atomic.Bool
 	result   R // the first successful attempt's result
+}
+
+// pooledCall is the state of one Do of a pool's pipeline: the call and its
+// route, allocated together.
+type pooledCall[R any] struct {
+	call  call[R]
+	route pool.Route
 }
 
 func (c *call[R]) succeeded() (bool, R) {

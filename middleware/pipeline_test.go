@@ -574,7 +574,7 @@ func providerErr(message string) error { return errors.New(message) }
 
 func TestRateLimiterSpacesAttempts(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		lim, err := limit.NewLocalLimiter(2, time.Second, 0)
+		lim, err := limit.NewLocalLimiter(2, time.Second, middleware.Forever)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -37,16 +37,19 @@ const minHealth = 0.1
 // the one a hair healthier.
 const healthSteps = 10
 
+// healthNow returns m's health.
+func (m *Member) healthNow() float64 { return math.Float64frombits(m.health.Load()) }
+
 // setHealth sets m's health to h, and its share: its weight times the
 // square of its health (seen in tenths), at least minHealth, what the
 // strategies weigh it by, and whether that is below its weight (unwell);
 // Pool.mu is held.
 func (m *Member) setHealth(h float64) {
 	w := &m.pool.weighs[m.index]
-	if h == m.health && w.share != 0 {
+	if h == m.healthNow() && w.share != 0 {
 		return // a healthy member's answer: nothing moves
 	}
-	m.health = h
+	m.health.Store(math.Float64bits(h))
 	seen := math.Round(h*healthSteps) / healthSteps
 	w.share = float64(m.weight) * max(seen*seen, minHealth)
 	w.unwell = w.share < float64(m.weight)
@@ -58,11 +61,11 @@ func (m *Member) setHealth(h float64) {
 // the member down instead); a request refused for its own content shows
 // the member up, and counts as an answer.
 func (m *Member) judge(o breaker.Outcome) {
-	switch o {
+	switch h := m.healthNow(); o {
 	case breaker.Healthy:
-		m.setHealth(m.health + (1-m.health)/healthWeight)
+		m.setHealth(h + (1-h)/healthWeight)
 	case breaker.Unhealthy:
-		m.setHealth(m.health - m.health/healthWeight)
+		m.setHealth(h - h/healthWeight)
 	}
 }
 
@@ -77,29 +80,54 @@ const latencyWeight = 4 // 1/4
 // failure that says the member is unwell counts as at least twice the
 // member's average, so that a member failing fast does not look fast; one
 // that says nothing of it (a rate limit, a cancellation) is not counted.
+//
+// The answer of a member in full health, the common case, moves only its
+// latency, and takes no lock (unless the strategy keeps when each member
+// was measured): the pool's lock is taken once per attempt, to choose.
 func (p *Pool) measure(m *Member, d time.Duration, o breaker.Outcome, closed bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if m.judge(o); closed {
-		m.setHealth(1) // a fresh start, as when the pool was built
-		p.weighs[m.index].current = 0
+	measures := p.strategy.measures()
+	if closed || measures || o == breaker.Unhealthy || o == breaker.Healthy && m.health.Load() != fullHealth {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if m.judge(o); closed {
+			m.setHealth(1) // a fresh start, as when the pool was built
+			p.weighs[m.index].current = 0
+		}
 	}
-	switch o {
-	case breaker.NoEvidence:
+	if o == breaker.NoEvidence {
 		return
-	case breaker.Unhealthy:
-		d = max(d, 2*m.latency)
 	}
-	if step := (d - m.latency) / latencyWeight; m.latency == 0 || step == 0 {
-		// The first sample, or one within a few nanoseconds: the average
-		// reaches it, rather than stopping short forever by the division's
-		// truncation, so that a member whose latency came back to its peers'
-		// ties with them again.
-		m.latency = d
-	} else {
-		m.latency += step
-	}
-	if p.picker.measures() {
+	m.addLatency(d, o == breaker.Unhealthy)
+	if measures {
 		m.measured = time.Now()
+	}
+}
+
+// fullHealth is a health of 1, as Member.health holds it.
+var fullHealth = math.Float64bits(1)
+
+// addLatency adds d, an attempt's duration, to m's moving average of
+// latency; unhealthy says the attempt failed in a way that says the member
+// is unwell: it counts as at least twice the average.
+func (m *Member) addLatency(d time.Duration, unhealthy bool) {
+	for {
+		old := m.latency.Load()
+		avg := time.Duration(old)
+		s := d
+		if unhealthy {
+			s = max(s, 2*avg)
+		}
+		if step := (s - avg) / latencyWeight; avg == 0 || step == 0 {
+			// The first sample, or one within a few nanoseconds: the average
+			// reaches it, rather than stopping short forever by the
+			// division's truncation, so that a member whose latency came back
+			// to its peers' ties with them again.
+			avg = s
+		} else {
+			avg += step
+		}
+		if m.latency.CompareAndSwap(old, int64(avg)) {
+			return
+		}
 	}
 }

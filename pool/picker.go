@@ -30,66 +30,51 @@ import "time"
 // health is low after the failures that opened the circuit, and the probe
 // is what restores it.
 //
-// The pool asks its picker once per attempt: it collects the ready members
-// in one pass over its members, under its lock, each one's gates and load
-// read once, and the picker chooses among them in one pass, reading what
-// else it weighs (latency, the time of the last attempt) once.
+// The pool asks its picker once per attempt, in one pass over its members
+// under its lock: each member's gates and load are read once, and a ready
+// member is weighed against the best one so far as it is read, what else
+// the strategy weighs (latency, the time of the last attempt) read once.
 type Picker interface {
 	// String returns the strategy's lowercase name, e.g. "round_robin".
 	String() string
-	// pick returns the index in cands (at least one, in no particular
-	// order) of the member the attempt goes to, members being the pool's;
-	// Pool.mu is held.
-	pick(members []*Member, cands []candidate, now time.Time) int
-	// measures reports whether the strategy reads when each member's
-	// latency was last measured (the pool keeps it only then: it costs a
-	// reading of the clock per attempt).
-	measures() bool
+	// strategy says which of the package's strategies it is: the choice
+	// weighs each member as it reads it, in the one pass over the members
+	// (see [strategy.better]), without a call through the interface per
+	// member.
+	strategy() strategy
 }
 
-// candidate is a ready member as a choice sees it. It holds no pointer,
-// so that filling the pool's slice of them costs no write barrier.
-type candidate struct {
-	index  int32   // of the member
-	group  uint8   // 0: the pinned member, 1: not tried by the call, 2: tried
-	first  bool    // due for its probe: first in its group
-	unwell bool    // its health, seen in tenths, below full
-	share  float64 // its weigh's
-	load   float64 // attempts in flight, counting the new one
-	next   float64 // its place in the round robin, its share gained
-}
+// strategy is one of the package's strategies, as the choice of a member
+// applies it.
+type strategy uint8
 
-// before reports whether x goes before y as the pool orders them (see
-// [Picker]) when the strategy does not tell them apart (order is 0) or
-// says which goes first (negative: x): group, probe, strategy, round robin,
-// then the member listed first.
-func before(x, y *candidate, order int) bool {
-	if x.group != y.group {
-		return x.group < y.group
-	}
-	if x.first != y.first {
-		return x.first
-	}
-	if order != 0 {
-		return order < 0
-	}
-	if x.next != y.next {
-		return x.next > y.next
-	}
-	return x.index < y.index
-}
+const (
+	leastInFlight strategy = iota
+	roundRobin
+	lowestLatency
+)
 
-// compare returns -1 when a < b, 1 when a > b, else 0 (the strategies'
-// figures are never NaN).
-func compare(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
+// measures reports whether s reads when each member's latency was last
+// measured (the pool keeps it only then: it costs a reading of the clock
+// per attempt).
+func (s strategy) measures() bool { return s == lowestLatency }
+
+// The choice of a member (Route.pick) weighs each ready member as it
+// reads it, by its strategy's figure, the lower the sooner it is chosen:
+// under LeastInFlight its attempts in flight, the new one counted, for its
+// share (weight times health squared); under LowestLatency its cost (see
+// Member.cost); under RoundRobin none, the round robin alone. Under
+// LeastInFlight a neglected member is due for its probe (see
+// Member.neglected).
+
+// neglected reports whether m, whose health (seen in tenths) is below full,
+// has had no attempt for its breaker's delay at now; Pool.mu is held.
+// Least in flight weighs the load an attempt would add, so an idle member
+// of poor health loses to an idle healthy one: with few calls in flight it
+// would get none, and never be seen to recover. One attempt per delay is
+// its probe, as LowestLatency measures a member it has not measured for
+// that long.
+func (m *Member) neglected(now time.Time) bool { return now.Sub(m.picked) > m.probeEvery }
 
 // LeastInFlight chooses the member whose attempts in flight, counting the
 // new one, are fewest for its weight times its health squared; ties go
@@ -107,29 +92,7 @@ type LeastInFlight struct{}
 // String returns "least_in_flight".
 func (LeastInFlight) String() string { return "least_in_flight" }
 
-func (LeastInFlight) measures() bool { return false }
-
-func (LeastInFlight) pick(members []*Member, cands []candidate, now time.Time) int {
-	best := 0
-	for i := range cands {
-		c := &cands[i]
-		// Neglected: its health (seen in tenths) is below full and it has
-		// had no attempt for its breaker's delay. Least in flight weighs
-		// the load an attempt would add, so an idle member of poor health
-		// loses to an idle healthy one: with few calls in flight it would
-		// get none, and never be seen to recover. One attempt per delay is
-		// its probe, as LowestLatency measures a member it has not measured
-		// for that long.
-		if c.unwell && now.Sub(members[c.index].picked) > members[c.index].probeEvery {
-			c.first = true
-		}
-		// Its load for its share against the best's, without division.
-		if b := &cands[best]; i > 0 && before(c, b, compare(c.load*b.share, b.load*c.share)) {
-			best = i
-		}
-	}
-	return best
-}
+func (LeastInFlight) strategy() strategy { return leastInFlight }
 
 // RoundRobin takes the members in turn, each as often as its weight times
 // its health squared (smooth weighted round robin, as nginx does it): for
@@ -139,17 +102,7 @@ type RoundRobin struct{}
 // String returns "round_robin".
 func (RoundRobin) String() string { return "round_robin" }
 
-func (RoundRobin) measures() bool { return false }
-
-func (RoundRobin) pick(_ []*Member, cands []candidate, _ time.Time) int {
-	best := 0
-	for i := 1; i < len(cands); i++ {
-		if before(&cands[i], &cands[best], 0) {
-			best = i
-		}
-	}
-	return best
-}
+func (RoundRobin) strategy() strategy { return roundRobin }
 
 // LowestLatency chooses the member whose recent latency (a moving average
 // of its attempts) times its attempts in flight plus one, for its weight
@@ -162,18 +115,7 @@ type LowestLatency struct{}
 // String returns "lowest_latency".
 func (LowestLatency) String() string { return "lowest_latency" }
 
-func (LowestLatency) measures() bool { return true }
-
-func (LowestLatency) pick(members []*Member, cands []candidate, now time.Time) int {
-	best, bestCost := 0, 0.0
-	for i := range cands {
-		cost := members[cands[i].index].cost(now, cands[i].load)
-		if i == 0 || before(&cands[i], &cands[best], compare(cost, bestCost)) {
-			best, bestCost = i, cost
-		}
-	}
-	return best
-}
+func (LowestLatency) strategy() strategy { return lowestLatency }
 
 // cost is m's cost under LowestLatency at now with load attempts in
 // flight, the new one counted; Pool.mu is held. A member not measured for
@@ -182,7 +124,7 @@ func (m *Member) cost(now time.Time, load float64) float64 {
 	if m.due(now) {
 		return 0
 	}
-	return float64(m.latency) * load / m.pool.weighs[m.index].share
+	return float64(m.latency.Load()) * load / m.pool.weighs[m.index].share
 }
 
 // due reports whether m has not been measured for its probe period at now;

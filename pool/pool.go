@@ -78,11 +78,12 @@ type MemberSettings struct {
 type Pool struct {
 	members    []*Member
 	picker     Picker
+	strategy   strategy // picker's
 	stickyRuns bool
 	keys       *pins // choices of sticky keys
 
-	mu    sync.Mutex  // each member's latency, health and round-robin state
-	cands []candidate // the candidates of the choice being made
+	mu    sync.Mutex // each member's round-robin state, and the changes of its health
+	ready []int32    // the members ready for the choice being made
 	// weighs holds what every choice reads and writes of each member, by
 	// index, side by side: the members' places in the round robin change on
 	// every choice, and kept together they take a few cache lines rather
@@ -117,14 +118,18 @@ type Member struct {
 	waiting   atomic.Int32           // attempts waiting for its limits
 	coolUntil atomic.Int64           // UnixNano; 0 = not cooling down
 	out       atomic.Pointer[outage] // its last account failure; nil = none
+	// latency is the moving average of its recent attempts (nanoseconds;
+	// 0 = none yet); health, that of their outcomes (math.Float64bits; 1 =
+	// all answered, see health.go), which changes only under Pool.mu. An
+	// attempt that moves neither takes no lock (see Pool.measure).
+	latency atomic.Int64
+	health  atomic.Uint64
 
 	// Guarded by Pool.mu.
-	latency  time.Duration // moving average of recent attempts; 0 = none yet
-	measured time.Time     // when latency was last sampled (or a new sample claimed), if the picker measures
-	health   float64       // moving average of recent outcomes, 1 = all answered; see health.go
-	picked   time.Time     // when an attempt last went to it
-	turns    uint64        // attempts reserved on it (see Ticket)
-	before   struct {      // picked and measured before the last reservation, for its cancel
+	measured time.Time // when latency was last sampled (or a new sample claimed), if the picker measures
+	picked   time.Time // when an attempt last went to it
+	turns    uint64    // attempts reserved on it (see Ticket)
+	before   struct {  // picked and measured before the last reservation, for its cancel
 		picked, measured time.Time
 	}
 }
@@ -133,7 +138,8 @@ type Member struct {
 // name, two share one or a weight is negative.
 func New(s Settings) (*Pool, error) {
 	p := &Pool{picker: cmp.Or[Picker](s.Picker, LeastInFlight{}), stickyRuns: !s.NoStickyRuns, keys: newPins(DefaultMaxStickyKeys),
-		cands: make([]candidate, 0, len(s.Members)), weighs: make([]weigh, len(s.Members))}
+		ready: make([]int32, len(s.Members)), weighs: make([]weigh, len(s.Members))}
+	p.strategy = p.picker.strategy()
 	if len(s.Members) == 0 {
 		return nil, errors.New("pool: a pool needs at least one member")
 	}
@@ -223,7 +229,7 @@ func (p *Pool) Members() []MemberState {
 	defer p.mu.Unlock()
 	for i, m := range p.members {
 		out[i] = MemberState{Name: m.name, Weight: m.weight, Breaker: m.breaker, Limiter: m.limiter, Semaphore: m.sem, InFlight: int(m.inFlight.Load()),
-			Cooldown: m.cooldown(now), Latency: m.latency, Health: m.health}
+			Cooldown: m.cooldown(now), Latency: time.Duration(m.latency.Load()), Health: m.healthNow()}
 		if v := look(m, false, now); v.Out {
 			out[i].Suspended, out[i].AccountFailure = v.Left, v.why()
 			if v.Forced { // its forcing hides the hold; the suspension still ends

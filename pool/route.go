@@ -28,7 +28,16 @@ type Route struct {
 // of ctx's [Sticky] key, else of the run in ctx (unless the pool's
 // settings say NoStickyRuns).
 func (p *Pool) Route(ctx context.Context) *Route {
-	return &Route{p: p, pin: p.pinFor(ctx)}
+	rt := new(Route)
+	p.StartRoute(ctx, rt)
+	return rt
+}
+
+// StartRoute starts rt, a zero Route that the caller keeps in a struct of
+// its own (which saves the allocation of [Pool.Route]), as the route of a
+// call made with ctx.
+func (p *Pool) StartRoute(ctx context.Context, rt *Route) {
+	rt.p, rt.pin = p, p.pinFor(ctx)
 }
 
 // Pool returns the pool the route is on.
@@ -155,11 +164,12 @@ func (rt *Route) Take(ctx context.Context, m *Member) (Ticket, Availability, err
 }
 
 // pick chooses the member for an attempt of the call among the ready ones
-// not in skip, in one pass over the members, each one's state read once,
-// and reserves it (see reserveLocked). The order is the pinned member
-// unless an attempt of the call went there, then the members no attempt
-// went to, then the others; within each group a member due for its probe
-// first, then the picker's order, then the round robin's.
+// not in skip, in one pass over the members, each one's state read once
+// and weighed against the best so far as it is read, and reserves it (see
+// reserveLocked). The order is the pinned member unless an attempt of the
+// call went there, then the members no attempt went to, then the others;
+// within each group a member due for its probe first, then the picker's
+// order, then the round robin's.
 func (rt *Route) pick(retry bool, skip *set) (Ticket, bool) {
 	p := rt.p
 	tried, spent := rt.sets()
@@ -168,24 +178,30 @@ func (rt *Route) pick(retry bool, skip *set) (Ticket, bool) {
 		pinned = rt.pin.m.Load()
 	}
 	now := time.Now()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	cands := p.cands[:len(p.members)]
-	n := 0
-	total, most := 0.0, 0.0   // the shares gained, the largest place in the round robin
 	out := spent.union(*skip) // members the attempt may not go to
 	anyOut, anyTried := !out.empty(), !tried.empty()
-	for i, m := range p.members {
+	p.mu.Lock()
+	ready := p.ready[:len(p.members)]
+	n := 0
+	// The best member so far (see [Picker] for the order): its index,
+	// group, whether it is due for its probe, the strategy's figure for it
+	// (lower first: see strategy.weigh) and its place in the round robin.
+	// Kept in scalars, and the strategy's figure computed here, so that the
+	// loop, run for every member on every attempt, keeps them in registers.
+	best, bestGroup, bestFirst, bestKey, bestNext := 0, uint8(0), false, 0.0, 0.0
+	strategy, members := p.strategy, p.members
+	weighs := p.weighs[:len(members)]
+	total, most := 0.0, 0.0 // the shares gained, the largest place in the round robin
+	for i, m := range members {
 		if anyOut && out.has(i) {
 			continue
 		}
-		probe := false
+		first := false // due for its probe
 		if !m.quiet() || retry && !m.retries() {
-			v := look(m, retry, now)
-			if v.Avail != Ready {
+			var ok bool
+			if ok, first = readyFor(m, retry, now); !ok {
 				continue
 			}
-			probe = v.Probe
 		}
 		group := uint8(1)
 		switch {
@@ -194,34 +210,69 @@ func (rt *Route) pick(retry bool, skip *set) (Ticket, bool) {
 		case m == pinned:
 			group = 0
 		}
-		w := &p.weighs[i]
+		w := &weighs[i]
 		w.current += w.share
-		cands[n] = candidate{index: int32(i), group: group, first: probe, unwell: w.unwell, share: w.share,
-			load: float64(m.inFlight.Load() + 1), next: w.current}
+		key := 0.0
+		switch strategy {
+		case leastInFlight:
+			key = float64(m.inFlight.Load()+1) / w.share
+			first = first || w.unwell && m.neglected(now)
+		case lowestLatency:
+			key = m.cost(now, float64(m.inFlight.Load()+1))
+		}
+		better := n == 0
+		switch {
+		case better:
+		case group != bestGroup:
+			better = group < bestGroup
+		case first != bestFirst:
+			better = first
+		case key != bestKey:
+			better = key < bestKey
+		default:
+			better = w.current > bestNext // a tie to the member listed first
+		}
+		if better {
+			best, bestGroup, bestFirst, bestKey, bestNext = i, group, first, key, w.current
+		}
 		total += w.share
 		if c := w.current; c > most || -c > most {
 			most = max(c, -c)
 		}
+		ready[n] = int32(i)
 		n++
 	}
 	if n == 0 {
+		p.mu.Unlock()
 		return Ticket{}, false
 	}
-	cands = cands[:n]
-	m := p.members[cands[p.picker.pick(p.members, cands, now)].index]
+	ready = ready[:n]
 	if most <= total {
-		cands = nil // no place in the round robin to bound, save the chosen one's
+		ready = nil // no place in the round robin to bound, save the chosen one's
 	}
-	return p.reserveLocked(m, cands, total, now), true
+	t := p.reserveLocked(p.members[best], ready, total, now)
+	p.mu.Unlock()
+	return t, true
+}
+
+// readyFor reports whether m, which is not quiet (or whose throttle a
+// retry must ask), is ready for an attempt at now (see look), and whether
+// that attempt is its circuit's probe. It is kept out of the choice's loop,
+// whose members are nearly all quiet.
+//
+//go:noinline
+func readyFor(m *Member, retry bool, now time.Time) (ok, probe bool) {
+	v := look(m, retry, now)
+	return v.Avail == Ready, v.Probe
 }
 
 // reserveLocked reserves m for an attempt at now, p.mu held: m counts one
 // more attempt in flight, loses total (what the candidates of the choice
-// gained) in the round robin, the places of cands bounded by it (nil when
-// none needs it), and, as the member an attempt last went to,
-// is no longer neglected (see LeastInFlight); under LowestLatency, an
-// attempt that measures it again is claimed.
-func (p *Pool) reserveLocked(m *Member, cands []candidate, total float64, now time.Time) Ticket {
+// gained) in the round robin, the places of the members in ready (the
+// candidates; nil when none needs it) bounded by it, and, as the member an
+// attempt last went to, is no longer neglected (see LeastInFlight); under
+// LowestLatency, an attempt that measures it again is claimed.
+func (p *Pool) reserveLocked(m *Member, ready []int32, total float64, now time.Time) Ticket {
 	m.before.picked, m.before.measured = m.picked, m.measured
 	m.inFlight.Add(1)
 	w := &p.weighs[m.index]
@@ -231,15 +282,15 @@ func (p *Pool) reserveLocked(m *Member, cands []candidate, total float64, now ti
 	// (or is owed) at most one round: a burst of calls that the loads
 	// decided does not skew the round robin for long after it.
 	w.current = max(w.current, -total)
-	for _, c := range cands {
-		w := &p.weighs[c.index]
+	for _, i := range ready {
+		w := &p.weighs[i]
 		if w.current > total {
 			w.current = total
 		} else if w.current < -total {
 			w.current = -total
 		}
 	}
-	if p.picker.measures() && (m.due(now) || m.latency == 0) {
+	if p.strategy.measures() && (m.due(now) || m.latency.Load() == 0) {
 		// The one attempt that measures it again, under LowestLatency (the
 		// other strategies do not read when a member was measured).
 		m.measured = now

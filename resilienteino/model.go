@@ -157,12 +157,12 @@ func build(m model.BaseChatModel, cfg modelConfig, name string, taken names) (*C
 // one concurrency limit and, for a pool, one balancer; extra options go to
 // the first (a pool's members).
 func (c *core) buildPipelines(extra ...middleware.Option) error {
-	common := append([]middleware.Option{middleware.Logger(c.cfg.logger), middleware.Describe(c.target)}, c.cfg.mw...)
+	common := append([]middleware.Option{middleware.Describe(c.target)}, c.cfg.mw...)
 	if c.cfg.compactor != nil {
 		common = append(common, middleware.KindAttempts(taxonomy.ContextOverflow, 2))
 	}
 	var err error
-	first := append([]middleware.Option{middleware.Timeout(cmp.Or(c.cfg.attemptTimeout, middleware.Forever))}, common...)
+	first := common[:len(common):len(common)] // what follows must not reach the stream pipeline
 	if c.pipe, err = middleware.New[*schema.Message](c.name, append(first, extra...)...); err != nil {
 		return fmt.Errorf("resilienteino: %w", err)
 	}

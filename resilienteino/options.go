@@ -79,18 +79,16 @@ func (o toolOnly) applyHandler(c *handlerConfig) { c.tool = append(c.tool, o) }
 func both(mw ...middleware.Option) Option {
 	return Option{
 		model: func(c *modelConfig) { c.mw = append(c.mw, mw...) },
-		tool:  func(c *toolConfig) { c.mw = append(c.mw, mw...) },
+		tool:  func(c *toolConfig) { c.tools = append(c.tools, tools.Middleware(mw...)) },
 	}
 }
 
 type modelConfig struct {
 	name               string
 	mw                 []middleware.Option
-	logger             *slog.Logger
 	fallbacks          []model.BaseChatModel
 	fallbackOnOverflow bool
 	compactor          Compactor
-	attemptTimeout     time.Duration
 	streamTimeout      time.Duration
 	firstChunk         time.Duration
 	idle               time.Duration
@@ -101,10 +99,9 @@ type modelConfig struct {
 
 func modelDefaults() modelConfig {
 	return modelConfig{
-		compactor:      DropOldest(),
-		attemptTimeout: middleware.DefaultTimeout,
-		firstChunk:     DefaultFirstChunkTimeout,
-		idle:           DefaultStreamIdleTimeout,
+		compactor:  DropOldest(),
+		firstChunk: DefaultFirstChunkTimeout,
+		idle:       DefaultStreamIdleTimeout,
 	}
 }
 
@@ -113,16 +110,11 @@ func (c *modelConfig) errorf(format string, args ...any) {
 }
 
 type toolConfig struct {
-	mw     []middleware.Option
-	tools  []tools.Option
-	logger *slog.Logger
+	tools []tools.Option // in the caller's order
 }
 
 // options returns the options of package tools that c stands for.
-func (c *toolConfig) options() []tools.Option {
-	opts := []tools.Option{tools.Logger(c.logger), tools.Middleware(c.mw...)}
-	return append(opts, c.tools...)
-}
+func (c *toolConfig) options() []tools.Option { return c.tools }
 
 // MaxAttempts sets how many calls a retryable failure may take in all, the
 // first included: 3 attempts are one call and two retries. Default: 3
@@ -171,8 +163,8 @@ func Observe(observers ...observe.Observer) Option {
 // redacted. Default: discard.
 func Logger(l *slog.Logger) Option {
 	return Option{
-		model: func(c *modelConfig) { c.logger = l },
-		tool:  func(c *toolConfig) { c.logger = l },
+		model: func(c *modelConfig) { c.mw = append(c.mw, middleware.Logger(l)) },
+		tool:  func(c *toolConfig) { c.tools = append(c.tools, tools.Logger(l)) },
 	}
 }
 
@@ -182,15 +174,8 @@ func Logger(l *slog.Logger) Option {
 // 2 min for models, 30 s for tools.
 func Timeout(d time.Duration) Option {
 	return Option{
-		model: func(c *modelConfig) {
-			v, err := bound.Duration("Timeout", d)
-			if err != nil {
-				c.errorf("%v", err)
-				return
-			}
-			c.attemptTimeout = v
-		},
-		tool: func(c *toolConfig) { c.tools = append(c.tools, tools.Timeout(d)) },
+		model: func(c *modelConfig) { c.mw = append(c.mw, middleware.Timeout(d)) },
+		tool:  func(c *toolConfig) { c.tools = append(c.tools, tools.Timeout(d)) },
 	}
 }
 

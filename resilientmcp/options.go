@@ -18,8 +18,8 @@ type Option func(*config)
 
 type config struct {
 	connect  func(context.Context) (*mcp.ClientSession, error) // Default: nil, a lost session ends the run
-	all      []resilient.Option                                // Default: none
-	per      map[string][]resilient.Option                     // Default: none
+	all      []resilient.ToolOption                            // Default: none
+	per      map[string][]resilient.ToolOption                 // Default: none
 	safe     func(*mcp.Tool) bool                              // Default: ReadOnlyOrIdempotent
 	logger   *slog.Logger                                      // Default: discard
 	logLevel string                                            // Default: "warning" (DefaultServerLogLevel)
@@ -67,7 +67,7 @@ func Reconnect(connect func(ctx context.Context) (*mcp.ClientSession, error)) Op
 // logger of [Logger] and before those of [ToolOptionsFor]. Default: none
 // (resilient.Tool's defaults: a 30 s timeout per call
 // ([tools.DefaultTimeout]), a circuit breaker per tool).
-func ToolOptions(opts ...resilient.Option) Option {
+func ToolOptions(opts ...resilient.ToolOption) Option {
 	return func(c *config) { c.all = append(c.all, opts...) }
 }
 
@@ -75,10 +75,10 @@ func ToolOptions(opts ...resilient.Option) Option {
 // only, after those of [ToolOptions]: resilient.Idempotent for a tool with
 // side effects, say. [Tools] fails when the server has no such tool.
 // Default: none.
-func ToolOptionsFor(name string, opts ...resilient.Option) Option {
+func ToolOptionsFor(name string, opts ...resilient.ToolOption) Option {
 	return func(c *config) {
 		if c.per == nil {
-			c.per = make(map[string][]resilient.Option)
+			c.per = make(map[string][]resilient.ToolOption)
 		}
 		c.per[name] = append(c.per[name], opts...)
 	}

@@ -75,7 +75,7 @@ func wrap(ctx context.Context, d *mcp.Tool, c *conn, calls *atomic.Uint64, cfg *
 		r.schemaUnusable(ctx, d.Name, err)
 	}
 	inner := &mcpTool{def: d, description: description(d, schema), schema: schema, safe: cfg.safe(d), conn: c, calls: calls}
-	opts := append([]resilient.Option{resilient.Logger(cfg.logger)}, cfg.all...)
+	opts := append([]resilient.ToolOption{resilient.Logger(cfg.logger)}, cfg.all...)
 	opts = append(opts, cfg.per[d.Name]...)
 	if !inner.safe {
 		// Only the wrapper knows whether the options made it idempotent.

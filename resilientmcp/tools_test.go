@@ -193,7 +193,7 @@ func TestToolsErrors(t *testing.T) {
 		{[]resilientmcp.Option{resilientmcp.SafeToRetry(nil)}, "resilientmcp: SafeToRetry(nil)"},
 		{[]resilientmcp.Option{resilientmcp.ServerLogLevel("verbose")}, `resilientmcp: ServerLogLevel("verbose"): not an MCP logging level`},
 		{[]resilientmcp.Option{nil}, "resilientmcp: nil option"},
-		{[]resilientmcp.Option{resilientmcp.ToolOptions(resilient.Fallbacks())}, "resilientmcp: charge: tools: charge: resilient: Fallbacks applies to models and pools only"},
+		{[]resilientmcp.Option{resilientmcp.ToolOptions(resilient.Timeout(0))}, "resilientmcp: charge: tools: charge: middleware: Timeout(0s): must be positive (Forever for none)"},
 	}
 	for _, tt := range tests {
 		f := newFixture(t)

@@ -37,7 +37,6 @@ func BenchmarkObserver(b *testing.B) {
 	b.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
 	obs := resilientotel.New(resilientotel.TracerProvider(tp), resilientotel.MeterProvider(mp))
-	variants := map[string][]resilient.Option{"none": nil, "otel": {resilient.Observe(obs)}, "spans": nil}
 
 	prompt := []lcllms.MessageContent{lcllms.TextParts(lcllms.ChatMessageTypeHuman, "hi")}
 	inner := &fixedModel{resp: &lcllms.ContentResponse{Choices: []*lcllms.ContentChoice{{Content: "ok", StopReason: "stop"}}}}
@@ -48,13 +47,21 @@ func BenchmarkObserver(b *testing.B) {
 			var fn func(ctx context.Context) error
 			switch call {
 			case "model":
-				m := resilient.Model(inner, variants[variant]...)
+				var opts []resilient.ModelOption
+				if variant == "otel" {
+					opts = append(opts, resilient.Observe(obs))
+				}
+				m := resilient.Model(inner, opts...)
 				fn = func(ctx context.Context) error {
 					_, err := m.GenerateContent(ctx, prompt)
 					return err
 				}
 			case "tool":
-				t := resilient.Tool(tool, variants[variant]...)
+				var opts []resilient.ToolOption
+				if variant == "otel" {
+					opts = append(opts, resilient.Observe(obs))
+				}
+				t := resilient.Tool(tool, opts...)
 				fn = func(ctx context.Context) error {
 					_, err := t.Call(ctx, `{"order":4471}`)
 					return err

@@ -30,7 +30,7 @@ func TestCallEvents(t *testing.T) {
 	tests := []struct {
 		name      string
 		script    []faultserver.Step
-		opts      func(h *harness, t *testing.T) []resilient.Option
+		opts      func(h *harness, t *testing.T) []resilient.ModelOption
 		call      func(ctx context.Context, m lcllms.Model) error
 		event     string
 		attrs     map[string]string // rendered values
@@ -42,14 +42,14 @@ func TestCallEvents(t *testing.T) {
 		{
 			name:   "fallback",
 			script: []faultserver.Step{faultserver.Overloaded()},
-			opts: func(h *harness, t *testing.T) []resilient.Option {
+			opts: func(h *harness, t *testing.T) []resilient.ModelOption {
 				fb := faultserver.NewInMemory(faultserver.Reply("from the fallback"))
 				t.Cleanup(fb.Close)
 				llm, err := fb.OpenAI(openai.WithModel("gpt-4o"))
 				if err != nil {
 					t.Fatal(err)
 				}
-				return []resilient.Option{resilient.Fallbacks(llm)}
+				return []resilient.ModelOption{resilient.Fallbacks(llm)}
 			},
 			event: "resilient.fallback",
 			attrs: map[string]string{"resilient.target": "openai/gpt-4o-mini", "resilient.fallback": "openai/gpt-4o",
@@ -62,8 +62,8 @@ func TestCallEvents(t *testing.T) {
 		{
 			name:   "hedge",
 			script: []faultserver.Step{faultserver.Reply("slow").After(5 * time.Second), faultserver.Reply("fast")},
-			opts: func(*harness, *testing.T) []resilient.Option {
-				return []resilient.Option{resilient.Hedge(time.Second, 1)}
+			opts: func(*harness, *testing.T) []resilient.ModelOption {
+				return []resilient.ModelOption{resilient.Hedge(time.Second, 1)}
 			},
 			event:     "resilient.hedge",
 			attrs:     map[string]string{"resilient.target": "openai/gpt-4o-mini", "resilient.attempt": "2"},
@@ -87,8 +87,8 @@ func TestCallEvents(t *testing.T) {
 		{
 			name:   "stream restart",
 			script: []faultserver.Step{faultserver.DropStream("Hel"), faultserver.ReplyChunks("Hel", "lo")},
-			opts: func(*harness, *testing.T) []resilient.Option {
-				return []resilient.Option{resilient.ModelOptions(llms.OnStreamRestart(func(context.Context, string) error { return nil }))}
+			opts: func(*harness, *testing.T) []resilient.ModelOption {
+				return []resilient.ModelOption{resilient.ModelOptions(llms.OnStreamRestart(func(context.Context, string) error { return nil }))}
 			},
 			call: func(ctx context.Context, m lcllms.Model) error {
 				_, err := m.GenerateContent(ctx, hello(), lcllms.WithStreamingFunc(func(context.Context, []byte) error { return nil }))
@@ -106,7 +106,7 @@ func TestCallEvents(t *testing.T) {
 				h := newHarness(t)
 				s := faultserver.NewInMemory(tt.script...)
 				defer s.Close()
-				opts := []resilient.Option{resilient.Observe(h.obs)}
+				opts := []resilient.ModelOption{resilient.Observe(h.obs)}
 				if tt.opts != nil {
 					opts = append(opts, tt.opts(h, t)...)
 				}

@@ -89,7 +89,7 @@ func TestToolErrorTextsNeverRecorded(t *testing.T) {
 		toolset := []struct {
 			name string
 			fn   func(ctx context.Context, input string) (string, error)
-			opts []resilient.Option
+			opts []resilient.ToolOption
 		}{
 			{"tool_error", func(context.Context, string) (string, error) {
 				return "", taxonomy.NewToolError("order not found for key " + secret)
@@ -106,17 +106,17 @@ func TestToolErrorTextsNeverRecorded(t *testing.T) {
 			{"timeout", func(ctx context.Context, _ string) (string, error) {
 				<-ctx.Done()
 				return "", errors.New("gave up waiting for " + secret)
-			}, []resilient.Option{resilient.Timeout(time.Second)}},
+			}, []resilient.ToolOption{resilient.Timeout(time.Second)}},
 			{"flaky", func(context.Context, string) (string, error) {
 				if flaky++; flaky == 1 {
 					return "", errors.New("read tcp: connection reset by peer (" + secret + ")")
 				}
 				return "ok", nil
-			}, []resilient.Option{resilient.SafeToRetry()}},
+			}, []resilient.ToolOption{resilient.SafeToRetry()}},
 		}
 		for _, tool := range toolset {
 			wrapped := resilient.Tool(tools.Func(tool.name, "test tool", tool.fn),
-				append([]resilient.Option{resilient.Observe(h.obs)}, tool.opts...)...)
+				append([]resilient.ToolOption{resilient.Observe(h.obs)}, tool.opts...)...)
 			_, _ = wrapped.Call(t.Context(), `{"key":"`+secret+`"}`)
 		}
 		synctest.Wait()

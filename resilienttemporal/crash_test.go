@@ -119,7 +119,7 @@ func workerProcess() int {
 		Models: map[string]lcllms.Model{"chat": resilient.Model(llm, resilient.Backoff(10*time.Millisecond, 100*time.Millisecond))},
 	}
 	for _, d := range toolDescriptions {
-		opts := []resilient.Option{resilient.Timeout(2 * time.Second)}
+		opts := []resilient.ToolOption{resilient.Timeout(2 * time.Second)}
 		if d[0] == "charge_card" || d[0] == "send_receipt" {
 			opts = append(opts, resilient.Idempotent(store), resilient.ToolOptions(tools.Lease(2*time.Second)))
 		}

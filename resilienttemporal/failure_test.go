@@ -22,11 +22,11 @@ import (
 // models and tools, served by the fault server, to the activity errors
 // that tell Temporal what to do.
 func TestFailureDrivesTemporalRetries(t *testing.T) {
-	fast := []resilient.Option{resilient.Backoff(time.Millisecond, time.Millisecond)}
+	fast := []resilient.ModelOption{resilient.Backoff(time.Millisecond, time.Millisecond)}
 	cases := []struct {
 		name      string
 		script    []faultserver.Step
-		opts      []resilient.Option
+		opts      []resilient.ModelOption
 		run       []resilient.RunOption
 		typ       string
 		retryable bool
@@ -47,7 +47,7 @@ func TestFailureDrivesTemporalRetries(t *testing.T) {
 		{name: "request limit", script: []faultserver.Step{faultserver.Overloaded()},
 			run: []resilient.RunOption{resilient.RequestLimit(1)}, typ: TypeUsageLimit},
 		{name: "circuit open", script: []faultserver.Step{faultserver.Overloaded()},
-			opts: []resilient.Option{resilient.CircuitBreaker(1, 40*time.Second), resilient.MaxAttempts(1)},
+			opts: []resilient.ModelOption{resilient.CircuitBreaker(1, 40*time.Second), resilient.MaxAttempts(1)},
 			typ:  "overloaded", retryable: true, delay: 40 * time.Second},
 	}
 	for _, c := range cases {

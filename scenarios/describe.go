@@ -7,8 +7,6 @@ import (
 	"runtime"
 	"strings"
 	"time"
-
-	"github.com/resilientgo/resilient"
 )
 
 // A libOption is one option the harness passes to this library, with its
@@ -16,32 +14,32 @@ import (
 // String renders the call for the report from the function and the values
 // themselves, so that the text cannot drift from the code.
 type libOption struct {
-	fn    any   // the option's constructor, named in the report
-	args  []any // its arguments, in provider time
-	build func(ts timeScale) resilient.Option
+	fn    any                    // the option's constructor, named in the report
+	args  []any                  // its arguments, in provider time
+	build func(ts timeScale) any // a resilient.ModelOption, ToolOption or PoolOption: see build
 }
 
 func (o libOption) String() string { return call(o.fn, o.args...) }
 
 // durOption is an option taking one duration.
-func durOption(f func(time.Duration) resilient.Option, d time.Duration) libOption {
-	return libOption{fn: f, args: []any{d}, build: func(ts timeScale) resilient.Option { return f(ts.of(d)) }}
+func durOption[O any](f func(time.Duration) O, d time.Duration) libOption {
+	return libOption{fn: f, args: []any{d}, build: func(ts timeScale) any { return f(ts.of(d)) }}
 }
 
 // durs2Option is an option taking two durations.
-func durs2Option(f func(a, b time.Duration) resilient.Option, a, b time.Duration) libOption {
-	return libOption{fn: f, args: []any{a, b}, build: func(ts timeScale) resilient.Option { return f(ts.of(a), ts.of(b)) }}
+func durs2Option[O any](f func(a, b time.Duration) O, a, b time.Duration) libOption {
+	return libOption{fn: f, args: []any{a, b}, build: func(ts timeScale) any { return f(ts.of(a), ts.of(b)) }}
 }
 
 // countDurOption is an option taking a count and a duration.
-func countDurOption(f func(int, time.Duration) resilient.Option, n int, d time.Duration) libOption {
-	return libOption{fn: f, args: []any{n, d}, build: func(ts timeScale) resilient.Option { return f(n, ts.of(d)) }}
+func countDurOption[O any](f func(int, time.Duration) O, n int, d time.Duration) libOption {
+	return libOption{fn: f, args: []any{n, d}, build: func(ts timeScale) any { return f(n, ts.of(d)) }}
 }
 
 // fixedOption is an option without durations: o, rendered as a call of fn
 // with args.
-func fixedOption(o resilient.Option, fn any, args ...any) libOption {
-	return libOption{fn: fn, args: args, build: func(timeScale) resilient.Option { return o }}
+func fixedOption(o any, fn any, args ...any) libOption {
+	return libOption{fn: fn, args: args, build: func(timeScale) any { return o }}
 }
 
 // callOf renders a call as an argument of another: fn(args...).
@@ -51,6 +49,12 @@ type callOf struct {
 }
 
 func (n callOf) String() string { return call(n.fn, n.args...) }
+
+// literal is an argument rendered as the Go expression it holds, such as
+// "resilient.Forever".
+type literal string
+
+func (l literal) String() string { return string(l) }
 
 // call renders fn(args...): fn by its qualified name, a function argument
 // by its name, anything else with %v.

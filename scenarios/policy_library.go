@@ -46,7 +46,7 @@ func modelDefaults() []libOption {
 // modelDurOption passes a package llms option taking a duration.
 func modelDurOption(f func(time.Duration) llms.Option, d time.Duration) libOption {
 	return libOption{fn: resilient.ModelOptions, args: []any{callOf{f, []any{d}}},
-		build: func(ts timeScale) resilient.Option { return resilient.ModelOptions(f(ts.of(d))) }}
+		build: func(ts timeScale) any { return resilient.ModelOptions(f(ts.of(d))) }}
 }
 
 // defaultConstants names the exported constants the defaults above come
@@ -79,7 +79,7 @@ func toolDefaults(k toolKind) []libOption {
 	case payment:
 		opts = append(opts, fixedOption(resilient.Idempotent(nil), resilient.Idempotent, "nil"),
 			libOption{fn: resilient.ToolOptions, args: []any{callOf{tools.Lease, []any{tools.DefaultLease}}},
-				build: func(ts timeScale) resilient.Option {
+				build: func(ts timeScale) any {
 					return resilient.ToolOptions(tools.Lease(ts.of(tools.DefaultLease)))
 				}})
 	}
@@ -112,7 +112,7 @@ func (c libraryConfig) modelOptions() []libOption {
 	opts := append(append(modelDefaults(), c.extra...), c.everywhere...)
 	if c.streamRestart {
 		opts = append(opts, libOption{fn: resilient.ModelOptions, args: []any{callOf{llms.OnStreamRestart, []any{clearStreamed}}},
-			build: func(timeScale) resilient.Option { return resilient.ModelOptions(llms.OnStreamRestart(clearStreamed)) }})
+			build: func(timeScale) any { return resilient.ModelOptions(llms.OnStreamRestart(clearStreamed)) }})
 	}
 	return opts
 }
@@ -167,18 +167,18 @@ func libraryPolicy(c libraryConfig) Policy {
 	return Policy{Name: c.name(), About: c.describe(), Library: true, CallRun: c.callRun,
 		Model: func(r rig) (lcllms.Model, error) { return c.model(r) },
 		Tool: func(r rig, t lctools.Tool, k toolKind) lctools.Tool {
-			return resilient.Tool(t, build(append(toolDefaults(k), c.everywhere...), r.ts)...)
+			return resilient.Tool(t, build[resilient.ToolOption](append(toolDefaults(k), c.everywhere...), r.ts)...)
 		},
 		Run: func(ctx context.Context) context.Context { return resilient.NewRun(ctx) }}
 }
 
 // model builds the row's model on r.
-func (c libraryConfig) model(r rig, extra ...resilient.Option) (*llms.Model, error) {
+func (c libraryConfig) model(r rig, extra ...resilient.ModelOption) (*llms.Model, error) {
 	llm, err := r.evidenceClient(r.server)
 	if err != nil {
 		return nil, err
 	}
-	opts := append(build(c.modelOptions(), r.ts), extra...)
+	opts := append(build[resilient.ModelOption](c.modelOptions(), r.ts), extra...)
 	if c.fallback {
 		if r.fallback == nil {
 			return nil, fmt.Errorf("%s: the scenario offers no second provider", c.name())
@@ -193,11 +193,18 @@ func (c libraryConfig) model(r rig, extra ...resilient.Option) (*llms.Model, err
 	return m, m.Err()
 }
 
-// build makes opts at scale ts.
-func build(opts []libOption, ts timeScale) []resilient.Option {
-	out := make([]resilient.Option, len(opts))
+// build makes opts at scale ts, as options of one target, O (such as
+// resilient.ModelOption); an option that does not apply to it is a
+// mistake of the harness's and panics.
+func build[O any](opts []libOption, ts timeScale) []O {
+	out := make([]O, len(opts))
 	for i, o := range opts {
-		out[i] = o.build(ts)
+		v := o.build(ts)
+		opt, ok := v.(O)
+		if !ok {
+			panic(fmt.Sprintf("scenarios: %s is a %T, not a %T option", o, v, out[:0]))
+		}
+		out[i] = opt
 	}
 	return out
 }

@@ -46,7 +46,7 @@ func poolPolicy(c poolConfig) Policy {
 			if err != nil {
 				return nil, err
 			}
-			m := resilient.Pool(members, r.observe(build(c.options(), r.ts))...)
+			m := resilient.Pool(members, observed(r, build[resilient.PoolOption](c.options(), r.ts))...)
 			return m, m.Err()
 		}}
 }
@@ -121,7 +121,7 @@ func fallbacksPolicy(order []int) Policy {
 			for _, d := range order[1:] {
 				rest = append(rest, clients[d])
 			}
-			m := resilient.Model(clients[order[0]], r.observe(append(build(modelDefaults(), r.ts), resilient.Fallbacks(rest...)))...)
+			m := resilient.Model(clients[order[0]], observed(r, append(build[resilient.ModelOption](modelDefaults(), r.ts), resilient.Fallbacks(rest...)))...)
 			return m, m.Err()
 		}}
 }
@@ -174,7 +174,7 @@ func roundRobinPolicies() []Policy {
 				if err != nil {
 					return nil, err
 				}
-				m := resilient.Model(rr, r.observe(build(modelDefaults(), r.ts))...)
+				m := resilient.Model(rr, observed(r, build[resilient.ModelOption](modelDefaults(), r.ts))...)
 				return m, m.Err()
 			}},
 	}
@@ -204,12 +204,13 @@ func poolPolicies() []Policy {
 	return append(ps, roundRobinPolicies()...)
 }
 
-// observe adds the rig's observer, if any, to opts.
-func (r rig) observe(opts []resilient.Option) []resilient.Option {
+// observed adds the rig's observer, if any, to opts, the options of one
+// target, O.
+func observed[O any](r rig, opts []O) []O {
 	if r.observer == nil {
 		return opts
 	}
-	return append(opts, resilient.Observe(r.observer))
+	return append(opts, any(resilient.Observe(r.observer)).(O))
 }
 
 // openings is an observer that counts circuit openings by breaker name. It

@@ -22,7 +22,7 @@ func TestOptionText(t *testing.T) {
 		{countDurOption(resilient.CircuitBreaker, 10, 10*time.Second), "resilient.CircuitBreaker(10, 10s)"},
 		{fixedOption(resilient.Middleware(middleware.NoJitter()), resilient.Middleware, callOf{middleware.NoJitter, nil}),
 			"resilient.Middleware(middleware.NoJitter())"},
-		{rateLimitOption(10, 250*time.Millisecond), "resilient.RateLimit(limit.NewLocalLimiter(10, 250ms, 0))"},
+		{rateLimitOption(10, 250*time.Millisecond), "resilient.RateLimit(limit.NewLocalLimiter(10, 250ms, resilient.Forever))"},
 	}
 	for _, c := range cases {
 		if got := c.opt.String(); got != c.want {

@@ -106,7 +106,7 @@ func einoLibrary() einoPolicy {
 				resilienteino.CircuitBreaker(breaker.DefaultFailures, ts.of(breaker.DefaultDelay)),
 				resilienteino.Timeout(ts.of(middleware.DefaultTimeout)),
 				resilienteino.ToolOptions(tools.Timeout(ts.of(tools.DefaultTimeout)),
-					tools.CircuitBreaker(tools.DefaultBreakerFailures, ts.of(tools.DefaultBreakerDelay))),
+					tools.Middleware(middleware.CircuitBreaker(tools.DefaultBreakerFailures, ts.of(tools.DefaultBreakerDelay)))),
 				resilienteino.ForTool("lookup_order", resilienteino.SafeToRetry()),
 				resilienteino.ForTool("quote_shipping", resilienteino.SafeToRetry()),
 				resilienteino.ForTool("charge_card", resilienteino.Idempotent(nil),

@@ -11,7 +11,6 @@ import (
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/limit"
-	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
 )
 
@@ -89,11 +88,11 @@ func herdPolicies() []Policy {
 // rateLimitOption is resilient.RateLimit with a local limiter of n per
 // period (provider time).
 func rateLimitOption(n int, period time.Duration) libOption {
-	return libOption{fn: resilient.RateLimit, args: []any{callOf{limit.NewLocalLimiter, []any{n, period, 0}}},
-		build: func(ts timeScale) resilient.Option {
-			lim, err := limit.NewLocalLimiter(n, ts.of(period), 0)
+	return libOption{fn: resilient.RateLimit, args: []any{callOf{limit.NewLocalLimiter, []any{n, period, literal("resilient.Forever")}}},
+		build: func(ts timeScale) any {
+			lim, err := limit.NewLocalLimiter(n, ts.of(period), resilient.Forever)
 			if err != nil {
-				return resilient.ModelOptions(llms.Fail(err))
+				panic(err) // n and period are the scenario's constants, both valid
 			}
 			return resilient.RateLimit(lim)
 		}}

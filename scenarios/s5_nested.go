@@ -39,7 +39,7 @@ func newNested(r rig, layers int) (lcllms.Model, error) {
 	}
 	var m lcllms.Model = llm
 	for range layers {
-		w := resilient.Model(m, build(modelDefaults(), r.ts)...)
+		w := resilient.Model(m, build[resilient.ModelOption](modelDefaults(), r.ts)...)
 		if err := w.Err(); err != nil {
 			return nil, err
 		}

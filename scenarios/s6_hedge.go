@@ -42,7 +42,7 @@ func tailServer() faultserver.Step {
 func hedgePolicies() []Policy {
 	ps := policies()
 	hedge := libOption{fn: resilient.Hedge, args: []any{hedgeDelay, 1},
-		build: func(ts timeScale) resilient.Option { return resilient.Hedge(ts.of(hedgeDelay), 1) }}
+		build: func(ts timeScale) any { return resilient.Hedge(ts.of(hedgeDelay), 1) }}
 	return []Policy{ps[0], ps[len(ps)-1], libraryPolicy(libraryConfig{extra: []libOption{hedge}})}
 }
 

@@ -270,7 +270,7 @@ func (leaky) SharedState() observe.SharedState {
 // errors that hold a credential are shown with it redacted.
 func TestReportRedactsEveryText(t *testing.T) {
 	reg := &status.Registry{}
-	l, err := limit.NewLocalLimiter(10, time.Second, 0)
+	l, err := limit.NewLocalLimiter(10, time.Second, resilient.Forever)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -479,11 +479,11 @@ func TestLimitsShownAsCallsMeetThem(t *testing.T) {
 			members = append(members, resilient.Member(resilient.Named(openaiAgainst(t, s), name),
 				resilient.MaxConcurrent(1, 0), resilient.RateLimit(rate)))
 		}
-		poolRate, err := limit.NewLocalLimiter(60, time.Minute, 0)
+		poolRate, err := limit.NewLocalLimiter(60, time.Minute, resilient.Forever)
 		if err != nil {
 			t.Fatal(err)
 		}
-		tokens, err := limit.NewLocalLimiter(1_000_000, time.Minute, 0)
+		tokens, err := limit.NewLocalLimiter(1_000_000, time.Minute, resilient.Forever)
 		if err != nil {
 			t.Fatal(err)
 		}

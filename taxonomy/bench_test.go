@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/resilientgo/resilient/internal/benchcpu"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -46,9 +47,11 @@ func trafficMix() []error {
 func BenchmarkClassify(b *testing.B) {
 	errs := trafficMix()
 	b.ReportAllocs()
+	stop := benchcpu.Start(b)
 	for i := 0; b.Loop(); i++ {
 		taxonomy.Classify(errs[i%len(errs)])
 	}
+	stop()
 }
 
 func BenchmarkClassifyTyped(b *testing.B) {
@@ -79,9 +82,11 @@ func BenchmarkClassifyWire(b *testing.B) {
 func BenchmarkClassifyLongText(b *testing.B) {
 	errs := longTexts()
 	b.ReportAllocs()
+	stop := benchcpu.Start(b)
 	for i := 0; b.Loop(); i++ {
 		taxonomy.Classify(errs[i%len(errs)])
 	}
+	stop()
 }
 
 // BenchmarkClassifyLargeBody is a 502 whose body is a 64 KiB HTML page, as
@@ -112,4 +117,33 @@ func BenchmarkClassifyLargeBody(b *testing.B) {
 			taxonomy.Classify(message)
 		}
 	})
+}
+
+// BenchmarkClassifyBatches is the eleventh to thirteenth held-out
+// batches (issue 24's first sight), row by row in turn: "all" of them,
+// and "long", the rows of 256 bytes or more whose text holds no status,
+// which every reader reads to its end.
+func BenchmarkClassifyBatches(b *testing.B) {
+	var all, long []error
+	for _, rows := range [][]heldOutRow{eleventhBatch(), twelfthBatch(), thirteenthBatch()} {
+		for _, r := range rows {
+			all = append(all, r.err)
+			if c := taxonomy.Classify(r.err); len(r.err.Error()) >= 256 && c.Status == 0 {
+				long = append(long, r.err)
+			}
+		}
+	}
+	for _, set := range []struct {
+		name string
+		errs []error
+	}{{"rows=all", all}, {"rows=long", long}} {
+		b.Run(set.name, func(b *testing.B) {
+			b.ReportAllocs()
+			stop := benchcpu.Start(b)
+			for i := 0; b.Loop(); i++ {
+				taxonomy.Classify(set.errs[i%len(set.errs)])
+			}
+			stop()
+		})
+	}
 }

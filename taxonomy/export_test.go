@@ -1,6 +1,10 @@
 package taxonomy
 
-import "strings"
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // WindowDisagreements returns the patterns whose match on the lowercased
 // text, tried in windows around their literals, differs from their match
@@ -28,6 +32,38 @@ func WindowDisagreements(text string) []string {
 		}
 	}
 	return out
+}
+
+// StartsDisagreements returns the expressions whose leftmost match, found
+// by trying them anchored at the places starts finds, differs from the
+// unanchored matcher's on the lowercased text or on a window around one of
+// its numbers: for TestStartsFindTheLeftmostMatch. It also returns how
+// many expressions were compared.
+func StartsDisagreements(text string) (out []string, compared int) {
+	var t lowered
+	t.prepare(text)
+	texts := []string{t.s}
+	for _, p := range t.numbers() {
+		texts = append(texts, statusWindow(t.s, p), wordWindow(t.s, p, 8, 13))
+	}
+	for _, g := range guards {
+		if g.starts == nil {
+			continue
+		}
+		compared++
+		for _, s := range texts {
+			if !g.mayMatch(s) {
+				continue // every match holds the literals the text lacks
+			}
+			want := g.re.FindStringSubmatchIndex(s)
+			got, ok := g.starts.find(s)
+			matched, mok := g.starts.match(s)
+			if ok && !slices.Equal(got, want) || mok && matched != (want != nil) {
+				out = append(out, g.re.String()+" on "+strconv.Quote(s))
+			}
+		}
+	}
+	return out, compared
 }
 
 // ModelRow is one labelled error of the token model's corpus.

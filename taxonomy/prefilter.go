@@ -27,7 +27,21 @@ type guarded struct {
 	// bounded expression matches a long text where it matches a window
 	// around one of its literals (see matchWindows).
 	maxLen int
+	// starts, when not nil, finds the places where a match may start,
+	// so that the expression is tried anchored there (see starts).
+	starts *starts
 }
+
+// guards are the guarded expressions of the package's variables, built
+// at start-up: the test of starts checks each against the unanchored
+// matcher.
+var guards []*guarded
+
+// started is set once the package's variables are initialised: an
+// expression guarded later (by a test) is not one of guards.
+var started bool
+
+func init() { started = true }
 
 // guard compiles expr and reads its literals.
 func guard(expr string) *guarded {
@@ -37,7 +51,10 @@ func guard(expr string) *guarded {
 		panic("taxonomy: " + err.Error()) // MustCompile parsed it
 	}
 	simple := tree.Simplify()
-	g := &guarded{re: re, anyOf: usable(literalsOf(simple)), maxLen: maxLength(simple)}
+	g := &guarded{re: re, anyOf: usable(literalsOf(simple)), maxLen: maxLength(simple), starts: startsOf(expr, tree)}
+	if !started {
+		guards = append(guards, g)
+	}
 	for _, all := range g.anyOf {
 		var ps [][]uint16
 		for _, l := range all {
@@ -92,13 +109,34 @@ func holdsAll(s string, lits []string) bool {
 }
 
 // MatchString reports whether the expression matches s.
-func (g *guarded) MatchString(s string) bool { return g.mayMatch(s) && g.re.MatchString(s) }
+func (g *guarded) MatchString(s string) bool { return g.mayMatch(s) && g.match(s) }
+
+// match is regexp.Regexp's MatchString, anchored at the places a match
+// may start when the expression says where they are.
+func (g *guarded) match(s string) bool {
+	if g.starts != nil {
+		if matched, ok := g.starts.match(s); ok {
+			return matched
+		}
+	}
+	return g.re.MatchString(s)
+}
+
+// find is regexp.Regexp's FindStringSubmatchIndex, anchored as match is.
+func (g *guarded) find(s string) []int {
+	if g.starts != nil {
+		if m, ok := g.starts.find(s); ok {
+			return m
+		}
+	}
+	return g.re.FindStringSubmatchIndex(s)
+}
 
 // matchIn reports whether the expression matches the lowered text t:
 // after the literal test, and on a long text only around its literals.
 func (g *guarded) matchIn(t *lowered) bool {
 	if !g.windowed(t) {
-		return g.mayMatchIn(t) && g.re.MatchString(t.s)
+		return g.mayMatchIn(t) && g.match(t.s)
 	}
 	return g.matchWindows(t)
 }
@@ -137,13 +175,7 @@ func (g *guarded) matchWindows(t *lowered) bool {
 			continue // its windows were tried for an earlier alternative
 		}
 		tried = append(tried, anchor)
-		for from := 0; ; {
-			i := strings.Index(s[from:], anchor)
-			if i < 0 {
-				break
-			}
-			p := from + i
-			from = p + 1
+		for p := range occurrences(s, anchor) {
 			start, end := max(0, p+len(anchor)-g.maxLen-1), min(len(s), p+g.maxLen+1)
 			for start > 0 && isWordByte(s[start-1]) {
 				start--
@@ -151,7 +183,7 @@ func (g *guarded) matchWindows(t *lowered) bool {
 			for end < len(s) && isWordByte(s[end]) {
 				end++
 			}
-			if g.re.MatchString(s[start:end]) {
+			if g.match(s[start:end]) {
 				return true
 			}
 		}
@@ -205,7 +237,7 @@ func (g *guarded) FindStringSubmatchIndex(s string) []int {
 	if !g.mayMatch(s) {
 		return nil
 	}
-	return g.re.FindStringSubmatchIndex(s)
+	return g.find(s)
 }
 
 // String returns the source text of the expression.

@@ -512,9 +512,12 @@ var billingRules = accountFailures(newFamily([]string{"quota", "credit", "billin
 // RESOURCE_EXHAUSTED "Unable to submit request because the service is
 // temporarily out of capacity" (googleapis/google-cloud-java#11195 and
 // #10983) is the service's state too, not the caller's quota.
+//
+// The adverbs before "overloaded", "busy" or "limiting" are at most four:
+// the bound lets a long text be matched in windows around those words.
 var serverOverloadRules = newFamily([]string{"overloaded", "busy", "traffic", " load", "capacity", "limiting", "繁忙", "负载", "访问量"},
 	pattern(Overloaded, `pattern "server overloaded"`, "overloaded",
-		`\b(?:server|model|service|system|llm|engine|runner|backend|worker|gpu|api|endpoint|upstream|cluster|provider)s? (?:is |are |was |were |has been |have been |seems |appears to be )?(?:currently |temporarily |now |still |too |being |getting |severely |heavily |very |a bit |slightly )*overloaded\b`),
+		`\b(?:server|model|service|system|llm|engine|runner|backend|worker|gpu|api|endpoint|upstream|cluster|provider)s? (?:is |are |was |were |has been |have been |seems |appears to be )?(?:currently |temporarily |now |still |too |being |getting |severely |heavily |very |a bit |slightly ){0,4}overloaded\b`),
 	serverBusy,
 	pattern(Overloaded, `pattern "experiencing high traffic"`, "traffic",
 		`\b(?:experiencing|under|seeing|receiving) (?:an? )?(?:unusually |extremely |very |exceptionally )?(?:high|heavy|elevated) (?:traffic|volumes? of traffic)\b`),
@@ -523,7 +526,7 @@ var serverOverloadRules = newFamily([]string{"overloaded", "busy", "traffic", " 
 	pattern(Overloaded, `pattern "server at capacity"`, "capacity",
 		`\b(?:server|model|service|system|engine|backend|cluster|provider)s? (?:is |are )?(?:currently |temporarily )?(?:at|over|out of) (?:full )?capacity\b`),
 	pattern(Overloaded, `pattern "server limiting requests"`, "limiting",
-		`\b(?:server|service|system|api)s? (?:is |are )?(?:currently |temporarily )*limiting (?:all )?requests\b`),
+		`\b(?:server|service|system|api)s? (?:is |are )?(?:currently |temporarily ){0,4}limiting (?:all )?requests\b`),
 	pattern(Overloaded, `pattern "system busy (zh)"`, "繁忙", `(?:系统|服务器?|模型|引擎|平台|接口)(?:当前|目前|正在)?繁忙`),
 	pattern(Overloaded, `pattern "load too high (zh)"`, "负载", `负载(?:过高|过载|太高|过大)`),
 	pattern(Overloaded, `pattern "traffic too high (zh)"`, "访问量", `访问量(?:过|太)大`),
@@ -534,7 +537,7 @@ var serverOverloadRules = newFamily([]string{"overloaded", "busy", "traffic", " 
 // slots available", Hugging Face "Model too busy, unable to get response
 // in less than 60 second(s)", Kiro "The model is temporarily busy".
 var serverBusy = pattern(Overloaded, `marker "server busy"`, "busy",
-	`\b(?:server|model|service|system|llm|engine|runner|backend|worker|gpu|api|endpoint|upstream|cluster|provider)s? (?:is |are )?(?:currently |temporarily |now |still |too |very |extremely )*busy\b`)
+	`\b(?:server|model|service|system|llm|engine|runner|backend|worker|gpu|api|endpoint|upstream|cluster|provider)s? (?:is |are )?(?:currently |temporarily |now |still |too |very |extremely ){0,4}busy\b`)
 
 // overloadedWord says the server is short of capacity. It also decides over
 // a 500 (see decide): Anthropic sends "Overloaded" as a 500 api_error too.

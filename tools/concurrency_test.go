@@ -35,7 +35,7 @@ func TestToolConcurrencyLimit(t *testing.T) {
 		})
 		var rec observetest.Recorder
 		w := mustWrap(t, slow, tools.Middleware(middleware.MaxConcurrent(2, 1500*time.Millisecond), middleware.Observe(&rec)),
-			tools.CircuitBreaker(1, time.Minute))
+			tools.Middleware(middleware.CircuitBreaker(1, time.Minute)))
 		var wg sync.WaitGroup
 		var mu sync.Mutex
 		outs := map[string]int{}
@@ -89,7 +89,7 @@ func TestToolBulkheadUnder200Callers(t *testing.T) {
 		})
 		var rec observetest.Recorder
 		w := mustWrap(t, summarise, tools.Middleware(middleware.MaxConcurrent(n, maxWait), middleware.Observe(&rec)),
-			tools.CircuitBreaker(1, time.Minute))
+			tools.Middleware(middleware.CircuitBreaker(1, time.Minute)))
 		var (
 			wg              sync.WaitGroup
 			mu              sync.Mutex

@@ -50,7 +50,7 @@
 // goroutine is left to finish (its late result is discarded and reported).
 // The retry makes one
 // attempt unless the tool is [SafeToRetry], and never retries a ToolError, a
-// fatal error or a panic. The breaker ([CircuitBreaker], 5 failures, 30 s)
+// fatal error or a panic. The breaker (5 failures, 30 s; middleware.CircuitBreaker through [Middleware])
 // counts internal failures only; while it is open, a call ends the run with
 // a FatalToolError "<tool> circuit is open; stopping instead of retrying"
 // ([ErrCircuitOpen]) instead of letting the model burn steps on a

@@ -34,7 +34,7 @@ func TestCallEndReportsTheOutcome(t *testing.T) {
 		{"fatal", failing(taxonomy.NewFatalToolError(errors.New("auth"))), nil, 1, observe.ReasonFatal, ""},
 		{"internal", failing(errors.New("down")), nil, 1, observe.ReasonInternal, "*errors.errorString"},
 		{"timeout", blocksUntilDone, []tools.Option{tools.Timeout(time.Second)}, 1, observe.ReasonTimeout, "context.deadlineExceededError"},
-		{"circuit open", failing(errors.New("down")), []tools.Option{tools.CircuitBreaker(1, time.Minute)}, 2, observe.ReasonCircuitOpen, ""},
+		{"circuit open", failing(errors.New("down")), []tools.Option{tools.Middleware(middleware.CircuitBreaker(1, time.Minute))}, 2, observe.ReasonCircuitOpen, ""},
 		{"replayed", charges, []tools.Option{tools.Idempotent(nil)}, 2, observe.ReasonReplayed, ""},
 	}
 	for _, tt := range tests {

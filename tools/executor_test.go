@@ -14,6 +14,7 @@ import (
 	"github.com/resilientgo/resilient/run"
 
 	"github.com/resilientgo/resilient/internal/scripted"
+	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/taxonomy"
 	"github.com/resilientgo/resilient/tools"
 )
@@ -139,7 +140,7 @@ func TestExecutorBreakerOpensAndEndsTheRun(t *testing.T) {
 			scripted.CallTool("c3", "pricing", arg("sku-3")),
 			scripted.Reply("unreachable"),
 		)
-		_, err := runAgent(t.Context(), model, mustWrap(t, pricing, tools.CircuitBreaker(2, time.Minute)))
+		_, err := runAgent(t.Context(), model, mustWrap(t, pricing, tools.Middleware(middleware.CircuitBreaker(2, time.Minute))))
 		wantFatal(t, err, "pricing", tools.ErrCircuitOpen, "pricing circuit is open; stopping instead of retrying")
 		if pricing.calls() != 2 || model.Calls() != 3 {
 			t.Errorf("got %d tool calls and %d model calls, want 2 and 3", pricing.calls(), model.Calls())

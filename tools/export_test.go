@@ -17,3 +17,14 @@ func StoreShards(m *MemoryStore) int { return len(m.shards) }
 func Pooled(out, scratch int) bool {
 	return (&canonicalizer{out: make([]byte, 0, out), scratch: make([]byte, 0, scratch)}).small()
 }
+
+// ScheduledClaims returns how many of t's claims its renewals hold.
+func ScheduledClaims(t *Tool) int {
+	t.renewals.mu.Lock()
+	defer t.renewals.mu.Unlock()
+	n := 0
+	for c := t.renewals.head; c != nil; c = c.next {
+		n++
+	}
+	return n
+}

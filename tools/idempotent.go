@@ -88,13 +88,11 @@ func newOwner() string {
 // retry past it (middleware.Deadline, which costs no timer of its own).
 func (t *Tool) runClaimed(ctx context.Context, key, owner, input string) result {
 	now := time.Now()
-	c := &claim{t: t, key: key, owner: owner, caller: ctx, holders: 1}
-	c.storing.Lock() // the timer's function waits until it is set
-	c.ends = now.Add(t.cfg.maxClaim)
-	c.timer = time.AfterFunc(min(t.cfg.lease/3, t.cfg.maxClaim), c.tick)
-	c.storing.Unlock()
+	c := &claim{t: t, key: key, owner: owner, caller: ctx, holders: 1, ends: now.Add(t.cfg.maxClaim)}
+	t.renewals.schedule(c, now.Add(min(t.cfg.lease/3, t.cfg.maxClaim)))
 	c.opts = [...]middleware.CallOption{middleware.Deadline(now.Add(t.cfg.lease)), middleware.Returned(c.returned)}
-	r := t.call(ctx, context.WithValue(ctx, keyCtx{}, key), input, c, c.opts[:]...)
+	c.keyed = keyedContext{Context: ctx, key: key}
+	r := t.call(ctx, &c.keyed, input, c, c.opts[:]...)
 	c.leave(false, "") // the caller's hold
 	c.settle()
 	return r
@@ -122,20 +120,28 @@ func (t *Tool) runClaimed(ctx context.Context, key, owner, input string) result 
 // and never gives the key up. At the claim's maximum lifetime the holders
 // stop renewing and mark the record as of unknown outcome (no attempt
 // starts after that); the last holder's end still stores the result or
-// releases the key. One timer does both: it fires every third of the
-// lease, and last at the end of the lifetime.
+// releases the key. The tool's renewals do both (one timer for all its
+// claims): the claim ticks every third of the lease, and last at the end
+// of the lifetime.
 type claim struct {
 	t          *Tool
 	key, owner string
 	caller     context.Context          // the caller's context (see detached)
 	opts       [2]middleware.CallOption // the pipeline's options for the call
+	keyed      keyedContext             // the caller's context carrying the key, for the call
 
 	// storing orders the store's calls: a renewal or the mark of the
 	// lifetime's end never lands after the release or completion that
-	// ended the claim. The timer is set under it.
+	// ended the claim. The claim's next tick is scheduled under it.
 	storing sync.Mutex
-	timer   *time.Timer // the next renewal, or the end of the lifetime
-	ends    time.Time   // the end of the lifetime
+	ends    time.Time // the end of the lifetime
+
+	// Its place in the tool's renewals, guarded by their mutex: when it
+	// ticks next (a renewal, or the end of the lifetime), whether it is
+	// scheduled, its neighbours in their list.
+	due        time.Time
+	scheduled  bool
+	prev, next *claim
 
 	mu        sync.Mutex
 	holders   int
@@ -176,8 +182,8 @@ func (c *claim) now() claimState {
 	return c.state
 }
 
-// tick is the timer's: at the end of the lifetime it expires the claim,
-// before it renews it.
+// tick is the claim's turn in the tool's renewals: at the end of the
+// lifetime it expires the claim, before it renews it.
 func (c *claim) tick() {
 	if !time.Now().Before(c.ends) {
 		c.expire()
@@ -190,7 +196,7 @@ func (c *claim) tick() {
 // the next renewal (or the end of the lifetime, if sooner) while the claim
 // is held. A renewal that finds no record of the owner's in flight stops
 // renewing: the lease was already lost (the completion will say so), and
-// the timer is set for the end of the lifetime alone. A renewal that fails
+// the next tick is the end of the lifetime alone. A renewal that fails
 // is tried again at the next tick: it may have landed, and if it did not,
 // the record still stands until its lease ends.
 func (c *claim) renew() {
@@ -205,11 +211,19 @@ func (c *claim) renew() {
 	if c.now() != claimHeld {
 		return
 	}
-	next := time.Until(c.ends)
-	if err != nil || mine {
-		next = min(next, c.t.cfg.lease/3)
+	next := c.ends
+	if now := time.Now(); err != nil || mine {
+		next = minTime(next, now.Add(c.t.cfg.lease/3))
 	}
-	c.timer.Reset(next)
+	c.t.renewals.schedule(c, next)
+}
+
+// minTime returns the sooner of a and b.
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
 }
 
 // detached returns the caller's context without its cancellation, for
@@ -315,7 +329,7 @@ func (c *claim) settle() {
 	}
 	c.storing.Lock()
 	defer c.storing.Unlock()
-	c.timer.Stop()
+	c.t.renewals.unschedule(c)
 	ctx, cancel := c.storeContext()
 	defer cancel()
 	t := c.t

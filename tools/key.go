@@ -66,6 +66,25 @@ func sumString(s string) [sha256.Size]byte {
 
 type keyCtx struct{}
 
+// keyedContext is a context carrying an idempotency key, as
+// context.WithValue(ctx, keyCtx{}, key) would, kept in the call's claim
+// rather than allocated on its own. Its cancellation is its parent's own
+// (Done, Err and Deadline are the parent's), so that the contexts derived
+// from it find the parent's cancellation as they would through
+// context.WithValue, without a goroutine of their own.
+type keyedContext struct {
+	context.Context
+	key string
+}
+
+// Value returns the key for keyCtx{}, else what the parent holds.
+func (c *keyedContext) Value(k any) any {
+	if k == (keyCtx{}) {
+		return c.key
+	}
+	return c.Context.Value(k)
+}
+
 // keyScopeCtx carries the scope given with WithKeyScope.
 type keyScopeCtx struct{}
 

@@ -1,13 +1,11 @@
 package tools
 
 import (
-	"cmp"
 	"fmt"
 	"log/slog"
 	"math"
 	"time"
 
-	"github.com/resilientgo/resilient/internal/bound"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 )
@@ -20,7 +18,8 @@ const (
 	DefaultMaxClaim  = 4 * (DefaultLease + DefaultTimeout) // 10 min: an idempotent call's longest hold on its key with the default Lease and Timeout: MaxClaim
 
 	// A tool's breaker opens sooner than a model's (each failed tool call
-	// costs the run a model step): CircuitBreaker.
+	// costs the run a model step): middleware.CircuitBreaker, given with
+	// Middleware, sets another.
 	DefaultBreakerFailures = 5
 	DefaultBreakerDelay    = 30 * time.Second
 )
@@ -31,7 +30,6 @@ const (
 type Option func(*config)
 
 type config struct {
-	timeout     time.Duration                   // Default: 30 s (DefaultTimeout)
 	safeToRetry bool                            // Default: false, exactly one attempt
 	middleware  []middleware.Option             // Default: none (the pipeline's own defaults)
 	idempotent  bool                            // Default: false
@@ -49,7 +47,7 @@ type config struct {
 func defaultConfig() config {
 	// lease and resultTTL stay 0 until given, so that build can tell
 	// whether they were given without Idempotent.
-	return config{timeout: DefaultTimeout, keyFunc: DefaultKey, redact: Redact}
+	return config{keyFunc: DefaultKey, redact: Redact}
 }
 
 func (c *config) errorf(format string, args ...any) {
@@ -59,17 +57,10 @@ func (c *config) errorf(format string, args ...any) {
 // Timeout bounds each call of the wrapped tool (each attempt, when retried)
 // with its own child context. A call that runs out of time is an internal
 // failure. It must be positive; middleware.Forever means no bound but
-// the caller's context. Default: 30 s ([DefaultTimeout]).
-func Timeout(d time.Duration) Option {
-	return func(c *config) {
-		v, err := bound.Duration("Timeout", d)
-		if err != nil {
-			c.errorf("%v", err)
-			return
-		}
-		c.timeout = v
-	}
-}
+// the caller's context. It is middleware.Timeout in its place among the
+// options given to [Middleware]: the later of the two wins. Default: 30 s
+// ([DefaultTimeout]).
+func Timeout(d time.Duration) Option { return Middleware(middleware.Timeout(d)) }
 
 // SafeToRetry marks the tool as safe to call again after an internal
 // failure: read-only tools, and tools that are idempotent by themselves.
@@ -80,24 +71,13 @@ func Timeout(d time.Duration) Option {
 // write is how customers get charged twice.
 func SafeToRetry() Option { return func(c *config) { c.safeToRetry = true } }
 
-// Middleware passes options to the tool's middleware pipeline, after
-// [Timeout] and in order with [CircuitBreaker]. Its retry options take
+// Middleware passes options to the tool's middleware pipeline, in order
+// with [Timeout] (the later wins). Its retry options take
 // effect only with [SafeToRetry], and its logger is replaced by the one of
 // [Logger], which redacts; observers installed with middleware.Observe see
 // the tool's events too. Default: the pipeline's defaults.
 func Middleware(opts ...middleware.Option) Option {
 	return func(c *config) { c.middleware = append(c.middleware, opts...) }
-}
-
-// CircuitBreaker sets the tool's circuit breaker: it opens after failures
-// consecutive internal failures (ToolErrors and fatal errors do not count)
-// and stays open for delay; while it is open, a call ends the run with a
-// [taxonomy.FatalToolError]. It is [middleware.CircuitBreaker]; use
-// Middleware(middleware.NoBreaker()) to disable the breaker.
-// Default: 5 failures ([DefaultBreakerFailures]), 30 s
-// ([DefaultBreakerDelay]).
-func CircuitBreaker(failures int, delay time.Duration) Option {
-	return Middleware(middleware.CircuitBreaker(failures, delay))
 }
 
 // Idempotent makes a mutating tool execute at most once per key (see
@@ -242,7 +222,19 @@ func build(opts []Option) config {
 	if c.lease == 0 {
 		c.lease = DefaultLease
 	}
-	bound := c.lease + c.timeout
+	if c.resultTTL == 0 {
+		c.resultTTL = DefaultResultTTL
+	}
+	if c.idempotent && c.store == nil {
+		c.store = NewMemoryStore()
+	}
+	return c
+}
+
+// boundClaim sets the longest an idempotent call holds its key, once the
+// attempt timeout is known (0: none), and checks the one given.
+func (c *config) boundClaim(timeout time.Duration) {
+	bound := c.lease + timeout
 	if bound < c.lease {
 		bound = math.MaxInt64 // saturated
 	}
@@ -254,13 +246,6 @@ func build(opts []Option) config {
 	case c.maxClaim <= bound:
 		c.errorf("MaxClaim(%v): must be longer than the Lease plus the Timeout (%v), or a call that honours its context is marked unknown", c.maxClaim, bound)
 	}
-	if c.resultTTL == 0 {
-		c.resultTTL = DefaultResultTTL
-	}
-	if c.idempotent && c.store == nil {
-		c.store = NewMemoryStore()
-	}
-	return c
 }
 
 // pipelineOptions returns the options of the tool's pipeline: what it
@@ -269,7 +254,7 @@ func build(opts []Option) config {
 // it.
 func (c *config) pipelineOptions(logger *slog.Logger, target observe.Target) []middleware.Option {
 	opts := make([]middleware.Option, 0, len(c.middleware)+10)
-	opts = append(opts, middleware.Describe(target), middleware.Timeout(cmp.Or(c.timeout, middleware.Forever)),
+	opts = append(opts, middleware.Describe(target), middleware.Timeout(DefaultTimeout),
 		middleware.CircuitBreaker(DefaultBreakerFailures, DefaultBreakerDelay))
 	opts = append(opts, c.middleware...)
 	if !c.safeToRetry {

@@ -104,3 +104,74 @@ func TestRenewalRetriesAfterAStoreError(t *testing.T) {
 		}
 	})
 }
+
+// The claims of one tool share its renewals (one timer): calls that start
+// at different times and run past the lease each keep their key renewed
+// until their tool returns (the callers return at the lease, the tools run
+// on), whichever ends first, and a claim that ended leaves the schedule.
+// The first call ends before its first renewal was due: the timer, armed
+// for it, finds nothing to do then, and must still renew the others.
+func TestClaimsShareTheToolsRenewals(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		store := tools.NewMemoryStore()
+		defer store.Close()
+		calls := []struct {
+			input      string
+			start, run time.Duration
+		}{
+			{"b", 0, 500 * time.Millisecond}, // its renewal was due at 1s
+			{"a", 500 * time.Millisecond, 10 * time.Second},
+			{"c", 4 * time.Second, 5 * time.Second},
+		}
+		runs := map[string]time.Duration{}
+		for _, c := range calls {
+			runs[c.input] = c.run
+		}
+		slow := tools.Func("charge", "charges", func(_ context.Context, input string) (string, error) {
+			time.Sleep(runs[input])
+			return "charged " + input, nil
+		})
+		w := mustWrap(t, slow, tools.Idempotent(store), tools.Lease(3*time.Second), tools.Timeout(middleware.Forever))
+		var wg sync.WaitGroup
+		for _, c := range calls {
+			wg.Go(func() {
+				time.Sleep(c.start)
+				_, _ = w.Call(t.Context(), c.input)
+			})
+		}
+		taken := func(input string) bool {
+			t.Helper()
+			rec, claimed, err := store.Claim(t.Context(), tools.DefaultKey("charge", input), "a later caller", time.Minute)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return claimed || rec.Done
+		}
+		time.Sleep(3800 * time.Millisecond) // past a's first lease, before c starts
+		if taken("a") {
+			t.Fatal("a later caller took over the key of the running call")
+		}
+		time.Sleep(1200 * time.Millisecond) // 5s: c runs too
+		if taken("a") || taken("c") {
+			t.Fatal("a later caller took over the key of a running call")
+		}
+		if n := tools.ScheduledClaims(w); n != 2 {
+			t.Errorf("claims scheduled at 5s: %d, want a's and c's", n)
+		}
+		time.Sleep(4500 * time.Millisecond) // c done at 9s
+		if taken("a") {
+			t.Fatal("a later caller took over the key of the call still running")
+		}
+		wg.Wait()               // the callers returned at their lease; the tools run on
+		time.Sleep(time.Second) // a done at 10.5s
+		synctest.Wait()
+		if n := tools.ScheduledClaims(w); n != 0 {
+			t.Errorf("claims scheduled once every call ended: %d, want none", n)
+		}
+		for _, c := range calls {
+			if rec, _, _ := store.Get(t.Context(), tools.DefaultKey("charge", c.input)); !rec.Done || rec.Result != "charged "+c.input {
+				t.Errorf("%s's record: %+v, want its result stored", c.input, rec)
+			}
+		}
+	})
+}

@@ -78,7 +78,8 @@ type Tool struct {
 	target      observe.Target
 	obs         observe.Observers
 	pipe        *middleware.Pipeline[reply]
-	err         error // the problem New reported: every call fails with it
+	err         error    // the problem New reported: every call fails with it
+	renewals    renewals // of an idempotent tool's claims
 }
 
 var _ Callable = (*Tool)(nil)
@@ -104,14 +105,17 @@ type reply struct {
 func New(t Callable, opts ...Option) (*Tool, error) {
 	cfg := build(opts)
 	name, description, problem := describe(t)
-	w := &Tool{inner: t, name: name, description: description, cfg: cfg,
-		target: observe.Target{Name: name, Operation: observe.OperationExecuteTool}}
+	target := observe.Target{Name: name, Operation: observe.OperationExecuteTool}
 	logger := redact.Logger(cfg.logger, cfg.redact)
+	pipe, err := middleware.New[reply](name, cfg.pipelineOptions(logger, target)...)
+	if err == nil {
+		cfg.boundClaim(pipe.Timeout())
+	}
+	w := &Tool{inner: t, name: name, description: description, cfg: cfg, target: target}
 	errs := cfg.errs
 	if problem != nil {
 		errs = append(errs, problem)
 	}
-	pipe, err := middleware.New[reply](name, cfg.pipelineOptions(logger, w.target)...)
 	if err != nil {
 		errs = append(errs, err)
 	}

@@ -42,7 +42,7 @@ func TestNewKeepsTheContract(t *testing.T) {
 
 func TestNewRejectsInvalidOptions(t *testing.T) {
 	_, err := tools.New(returns("", nil), tools.Timeout(-1), tools.KeyFunc(nil), tools.Lease(0), tools.ResultTTL(time.Hour),
-		tools.Redactor(nil), tools.CircuitBreaker(0, time.Second), nil)
+		tools.Redactor(nil), tools.Middleware(middleware.CircuitBreaker(0, time.Second)), nil)
 	for _, want := range []string{"tools: t: ", "Timeout(-1ns)", "KeyFunc(nil)", "Lease(0s)", "ResultTTL needs Idempotent",
 		"Redactor(nil)", "CircuitBreaker(0, 1s)", "nil option"} {
 		if !strings.Contains(fmt.Sprint(err), want) {
@@ -229,7 +229,7 @@ func TestBreakerCountsInternalFailuresOnly(t *testing.T) {
 		}
 		return "", taxonomy.NewToolError("no such order")
 	})
-	w := mustWrap(t, tool, tools.CircuitBreaker(2, time.Minute))
+	w := mustWrap(t, tool, tools.Middleware(middleware.CircuitBreaker(2, time.Minute)))
 	for range 5 {
 		_, _ = w.Call(t.Context(), "in")
 	}
@@ -389,8 +389,8 @@ func TestNewReportsEveryProblemAtEveryCall(t *testing.T) {
 		{"typed nil", typedNil, nil, "invalid tool", "tools: nil tool (*tools_test.counted)"},
 		{"Name panics", panicking{name: true}, nil, "invalid tool", "tools: tools_test.panicking.Name panicked: no name"},
 		{"Description panics", panicking{}, nil, "invalid tool", "tools: tools_test.panicking.Description panicked: no description"},
-		{"a problem found before New", returns("ok", nil), []tools.Option{tools.Fail(errors.New("resilient: Hedge applies to models only"))},
-			"t", "tools: t: resilient: Hedge applies to models only"},
+		{"a problem found before New", returns("ok", nil), []tools.Option{tools.Fail(errors.New("resilienteino: nil tool"))},
+			"t", "tools: t: resilienteino: nil tool"},
 		{"invalid options", returns("ok", nil), []tools.Option{tools.Lease(time.Minute)}, "t", "tools: t: Lease needs Idempotent"},
 	}
 	for _, tt := range tests {

@@ -160,7 +160,7 @@ func TestNewRejectsInvalidInput(t *testing.T) {
 	_, err := dispatch.New([]lctools.Tool{returns("", nil), nil, returns("", nil), (*tools.Tool)(nil)},
 		dispatch.Concurrent(0), nil, dispatch.ToolOptions(tools.Timeout(-1)))
 	for _, want := range []string{"dispatch: New: ", "Concurrent(0)", "nil option", "tool 1 is nil", "tool 3 is nil",
-		"tools: t: Timeout(-1ns)"} {
+		"tools: t: middleware: Timeout(-1ns)"} {
 		if !strings.Contains(fmt.Sprint(err), want) {
 			t.Errorf("error %q does not name %q", err, want)
 		}
