@@ -46,7 +46,6 @@ var defaults = map[string]any{
 	"run.DefaultRetryBudget":                 run.DefaultRetryBudget,
 	"breaker.DefaultRetryThrottle":           breaker.DefaultRetryThrottle,
 	"pool.DefaultWeight":                     pool.DefaultWeight,
-	"pool.DefaultMaxStickyKeys":              pool.DefaultMaxStickyKeys,
 	"llms.DefaultFirstChunkTimeout":          llms.DefaultFirstChunkTimeout,
 	"llms.DefaultStreamIdleTimeout":          llms.DefaultStreamIdleTimeout,
 	"tools.DefaultTimeout":                   tools.DefaultTimeout,
