@@ -65,7 +65,6 @@ var defaults = map[string]any{
 	"resilientredis.DefaultLease":            resilientredis.DefaultLease,
 	"resilientotel.DefaultMaxBreakers":       resilientotel.DefaultMaxBreakers,
 	"resilientmcp.DefaultServerLogLevel":     resilientmcp.DefaultServerLogLevel,
-	"resilienthttp.DefaultStreamIdleTimeout": resilienthttp.DefaultStreamIdleTimeout,
 	"resilienthttp.DefaultMaxBody":           resilienthttp.DefaultMaxBody,
 	"status.DefaultMaxEntries":               status.DefaultMaxEntries,
 }
