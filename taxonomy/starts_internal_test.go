@@ -38,6 +38,11 @@ func TestStartsOf(t *testing.T) {
 		{`(?:foo){1,2}bar`, []startAlt{{lits: []string{"foo"}}}},
 		{`(?:foo|bar)x`, []startAlt{{lits: []string{"foo", "bar"}}}},
 		{`s(?:erver|ystem)`, []startAlt{{lits: []string{"server", "system"}}}},
+		{`abc(?:d|e)`, []startAlt{{lits: []string{"abc"}}}}, // three bytes are enough
+		{`ab(?:dd|ee)`, []startAlt{{lits: []string{"abdd", "abee"}}}},
+		{`ab[de]`, []startAlt{{lits: []string{"ab"}}}}, // no literal to extend it with
+		{`[ab]`, nil},         // one character and nothing after it
+		{`\b`, nil},           // no character at all
 		{`x`, nil},            // one byte: a place in every other word
 		{`(?:ab)?`, nil},      // a match may be empty
 		{`\d+ tokens`, nil},   // a number of any length
