@@ -56,7 +56,7 @@ var defaults = map[string]any{
 	"tools.DefaultBreakerFailures":           tools.DefaultBreakerFailures,
 	"tools.DefaultBreakerDelay":              tools.DefaultBreakerDelay,
 	"tools.DefaultMaxRecords":                tools.DefaultMaxRecords,
-	"tools.DefaultRepeatLimit":               tools.DefaultRepeatLimit,
+	"run.DefaultRepeatLimit":                 run.DefaultRepeatLimit,
 	"resilientredis.DefaultTimeout":          resilientredis.DefaultTimeout,
 	"resilientredis.DefaultPollInterval":     resilientredis.DefaultPollInterval,
 	"resilientredis.DefaultStorePrefix":      resilientredis.DefaultStorePrefix,

@@ -200,13 +200,35 @@ func (c *call[R]) wait(n int, class taxonomy.Class) (time.Duration, taxonomy.Wai
 		// Exactly, 0 included ("Retry-After: 0" means now): retrying early is
 		// how accounts get throttled harder. A negative wait, which only a
 		// caller's classifier can give, is no wait.
-		wait := max(class.RetryAfter, 0)
+		wait := c.p.afterHint(max(class.RetryAfter, 0))
 		if class.WaitSource == taxonomy.WaitBackoff {
 			return wait, taxonomy.WaitRetryAfter // a classifier of the caller's that names no source
 		}
 		return wait, class.WaitSource
 	}
 	return c.p.backoff(n), taxonomy.WaitBackoff
+}
+
+// HintJitterDivisor bounds the jitter added after a wait the provider
+// asked for while other calls of the same pipeline wait on one too: a
+// wait w is then followed by a further wait drawn uniformly from
+// [0, min(w/HintJitterDivisor, base)), base being the backoff's base delay
+// (0.5 s by default, see [Backoff]). Callers that received the same
+// Retry-After, or wait for the same cooldown of a pool's member, come back
+// spread over that span instead of in the same instant; none comes back
+// before the wait is over, and a call whose pipeline has no other call
+// waiting waits exactly as asked. [NoJitter] turns it off.
+const HintJitterDivisor = 10
+
+// afterHint returns wait, which the provider asked for, followed by its
+// jitter when other calls of the pipeline wait on a hint (see
+// [HintJitterDivisor]).
+func (p *Pipeline[R]) afterHint(wait time.Duration) time.Duration {
+	spread := min(wait/HintJitterDivisor, p.cfg.baseDelay)
+	if p.cfg.noJitter || spread <= 0 || p.hinted.Load() == 0 {
+		return wait
+	}
+	return wait + rand.N(spread)
 }
 
 // backoff returns the wait before retry n (after attempt n failed): full

@@ -57,7 +57,10 @@
 //     (or retry-after-ms, or "try again in 7s" in its message) or, for a
 //     rate limit without one, a rate-limit reset it announced (an exhausted
 //     limit's, else the soonest). Then the wait is exactly that long, never
-//     sooner. A wait over the cap
+//     sooner, followed, while other calls of the pipeline wait on such a
+//     hint too, by a jitter of at most a tenth of it, at most the base
+//     delay ([HintJitterDivisor]), so that callers told the same instant
+//     do not all come back in it. A wait over the cap
 //     ([RetryAfterCap], 60 s) is not slept on: the call fails at once and
 //     the breaker is held open for the period the provider asked for, at
 //     most [MaxHold] (5 min);
@@ -68,6 +71,10 @@
 //   - an error that an inner layer of this library already gave up on is not
 //     retried again: three nested layers over a failing call make 3 calls,
 //     not 27;
+//   - a call inside a run that reaches its limit on a transient,
+//     overloaded or rate-limited failure may take up to 2 attempts more
+//     ([PastLimitAttempts]), paid from the run's unspent budget, while its
+//     breaker is closed and its retry throttle allows retries;
 //   - a [run.Run] in the context ([run.New]) caps the retries of every model and
 //     tool call of one agent run together, counts the run's usage and may
 //     limit it: a call made with the [Request] option has each attempt

@@ -235,8 +235,9 @@ func Backoff(base, max time.Duration) Option {
 }
 
 // NoJitter makes the backoff wait the full ceiling instead of a uniform draw
-// below it. It exists to demonstrate thundering herds; do not use it in
-// production. Default: full jitter.
+// below it, and a wait the provider asked for end without the jitter after
+// it (see [HintJitterDivisor]). It exists to demonstrate thundering herds;
+// do not use it in production. Default: full jitter.
 func NoJitter() Option { return func(c *config) { c.noJitter = true } }
 
 // RetryAfterCap sets the longest Retry-After the pipeline will sleep on. A

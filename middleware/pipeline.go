@@ -67,8 +67,10 @@ type State struct {
 // usage limits before the limiter (and, in a pool, before the member's
 // gates). The retry decides from [taxonomy.Classify]'s answer: permanent,
 // canceled and programming failures stop at once; retryable kinds retry up
-// to their limit with full-jitter backoff, or wait exactly as long as the
-// provider asked.
+// to their limit with full-jitter backoff, or wait as long as the provider
+// asked (a little longer while other calls wait on a hint too: see
+// [HintJitterDivisor]); a call inside a run may go past its limit on the
+// run's unspent budget (see [PastLimitAttempts]).
 //
 // Build a Pipeline once per target and share it: it is safe for concurrent
 // use, and its breaker's state is what makes it useful.
@@ -91,6 +93,9 @@ type Pipeline[R any] struct {
 	// abandoned counts the attempts abandoned whose function is still
 	// running (see MaxAbandoned).
 	abandoned atomic.Int64
+	// hinted counts the calls waiting, before a retry, on a wait the
+	// provider asked for (see afterHint).
+	hinted atomic.Int64
 }
 
 // New builds a pipeline for the target called name (it appears in errors and
@@ -329,6 +334,7 @@ func (p *Pipeline[R]) do(ctx context.Context, fn Func[R], exec failsafe.Executor
 // end reports the end of a call this pipeline started itself, and returns
 // err.
 func (c *call[R]) end(err error) error {
+	c.hintDone()
 	if !c.own {
 		return err
 	}
@@ -363,26 +369,31 @@ type call[R any] struct {
 	// estimate is set by the Request option: the attempts are requests,
 	// counted by the run.
 	estimate func(ctx context.Context, s State) int
-	// repairsOverflow is set by the RepairsOverflow option.
-	repairsOverflow bool
 	// returned is set by the Returned option.
 	returned func(taken bool)
 	// given is the soonest deadline of the Deadline options: a deadline
 	// of the caller's, as its context's would be.
 	given time.Time
 
-	own   bool      // the pipeline started the logical call (no adapter did)
-	start time.Time // when, if own
+	own bool // the pipeline started the logical call (no adapter did)
+	// repairsOverflow is set by the RepairsOverflow option (beside own, it
+	// takes no room of its own).
+	repairsOverflow bool
+	start           time.Time // when, if own
 
 	mu       sync.Mutex // hedged attempts run concurrently
 	attempts []Attempt
 	held     [1]Attempt // attempts' first backing array: most calls make one attempt
 	first    runner[R]  // the first attempt's runner
 	nextWait time.Duration
-	nextPast bool      // the next attempt goes past its kind's limit (see PastLimitAttempts)
 	retrying *retrying // the retry decided, reported when it starts
 	ok       bool      // an attempt succeeded
-	result   R         // the first successful attempt's result
+	// nextPast says the next attempt goes past its kind's limit (see
+	// PastLimitAttempts); hinting, that the call waits on a provider's
+	// hint, counted in p.hinted. Beside ok, they take no more room.
+	nextPast bool
+	hinting  atomic.Bool
+	result   R // the first successful attempt's result
 }
 
 // pooledCall is the state of one Do of a pool's pipeline: the call and its
@@ -507,6 +518,7 @@ func (c *call[R]) try(parent context.Context, hedge bool) (R, error) {
 		c.retrying = nil
 	}
 	c.mu.Unlock()
+	c.hintDone()
 	c.run.AddWaited(wait)
 	if retrying != nil && !hedge {
 		// The retry goes out now: report it, and not before, so that a
@@ -903,6 +915,9 @@ func (c *call[R]) conclude(number int, elapsed time.Duration, err error, class t
 	}
 	if d.retry {
 		c.nextWait, c.nextPast = d.wait, d.pastLimit
+		if d.wait > 0 && d.source != taxonomy.WaitBackoff && d.source != taxonomy.WaitProbe && c.hinting.CompareAndSwap(false, true) {
+			c.p.hinted.Add(1) // until the next attempt starts, or the call ends
+		}
 		if obs.Active() { // reported when the retry starts
 			c.retrying = &retrying{event: observe.RetryScheduled{Target: target, Attempt: number, Wait: d.wait, Source: d.source,
 				Class: class, PastLimit: d.pastLimit}, err: err}
@@ -914,6 +929,14 @@ func (c *call[R]) conclude(number int, elapsed time.Duration, err error, class t
 	}
 	d.err = err
 	return d
+}
+
+// hintDone ends the call's wait on a provider's hint, if it was waiting
+// on one when it ended.
+func (c *call[R]) hintDone() {
+	if c.hinting.Load() && c.hinting.Swap(false) {
+		c.p.hinted.Add(-1)
+	}
 }
 
 // finish builds the final error from the retry's result.

@@ -82,7 +82,11 @@ func (c *call[R]) awaitCooling(ctx context.Context, number int, vs pool.Views) (
 		d.detail += "; no member available: " + vs.String()
 		return false, c.conclude(number, 0, errNoMember, noMemberClass, d)
 	}
-	if err := sleep(ctx, soonest); err != nil {
+	soonest = c.p.afterHint(soonest)
+	c.p.hinted.Add(1)
+	err := sleep(ctx, soonest)
+	c.p.hinted.Add(-1)
+	if err != nil {
 		return false, c.refuseGate(number, ctx, err, taxonomy.Class{}, nil)
 	}
 	c.waited(number, soonest)
@@ -203,7 +207,7 @@ func (c *call[R]) decideRoute(n int, class taxonomy.Class, failed *pool.Member) 
 			d.detail += "; no member available: " + vs.String()
 			return d
 		}
-		source = taxonomy.WaitRetryAfter
+		wait, source = c.p.afterHint(wait), taxonomy.WaitRetryAfter
 		if failed != nil && class.WaitSource != taxonomy.WaitBackoff {
 			if v := vs[failed.Index()]; v.Avail == pool.Cooling && v.Left == wait {
 				source = class.WaitSource // the member that asked is the first back

@@ -12,14 +12,25 @@ import (
 	"github.com/resilientgo/resilient/faultserver"
 )
 
-// The model's faults, drawn per request (see chance). Each share is of all
-// requests; the context overflow is not drawn but follows from the length
-// of the conversation (see overflowStep).
-var modelFaults = struct {
+// faultMix is the model's faults, drawn per request (see chance). Each
+// share is of all requests; the context overflow is not drawn but follows
+// from the length of the conversation (see overflowStep).
+type faultMix struct {
 	overloaded, rateLimited, cutStream, badGateway float64
 	retryAfter                                     time.Duration // of a 429, provider time
 	latency                                        time.Duration // of every answer, provider time
-}{overloaded: 0.02, rateLimited: 0.01, cutStream: 0.01, badGateway: 0.005,
+}
+
+// total is the share of requests that meet a drawn fault.
+func (f faultMix) total() float64 { return f.overloaded + f.rateLimited + f.cutStream + f.badGateway }
+
+// modelFaults are the faults of scenario 8's runs.
+var modelFaults = faultMix{overloaded: 0.02, rateLimited: 0.01, cutStream: 0.01, badGateway: 0.005,
+	retryAfter: 2 * time.Second, latency: 1 * time.Second}
+
+// heavyFaults are the faults of scenario 8's second table: 15 % of requests,
+// independent, so that some calls meet three in a row.
+var heavyFaults = faultMix{overloaded: 0.08, rateLimited: 0.03, cutStream: 0.01, badGateway: 0.03,
 	retryAfter: 2 * time.Second, latency: 1 * time.Second}
 
 // toolErrorPrefix starts the text of every ToolError the tools return: the
@@ -35,6 +46,7 @@ const toolErrorPrefix = "invalid input:"
 type agentModel struct {
 	seed   uint64
 	ts     timeScale
+	faults faultMix
 	secret []byte // a credential to look for in the requests; nil: none
 
 	mu     sync.Mutex
@@ -52,7 +64,7 @@ type modelRequest struct {
 }
 
 func newAgentModel(seed uint64, ts timeScale) *agentModel {
-	return &agentModel{seed: seed, ts: ts, seen: map[string]int{}, reopen: map[string]time.Time{}}
+	return &agentModel{seed: seed, ts: ts, faults: modelFaults, seen: map[string]int{}, reopen: map[string]time.Time{}}
 }
 
 // requests returns what the provider did, in arrival order.
@@ -139,17 +151,17 @@ func (m *agentModel) step(req *faultserver.Request) faultserver.Step {
 	}
 	n := m.seen[key]
 	m.seen[key]++
-	latency := m.ts.of(modelFaults.latency)
+	latency := m.ts.of(m.faults.latency)
 	first := "Checking" // what a cut stream shows: the first word
 	if rp.calls == nil {
 		first = strings.Fields(rp.answer)[0]
 	}
-	switch fault := modelFault(m.seed, key, n); fault {
+	switch fault := m.faults.draw(m.seed, key, n); fault {
 	case fault529:
 		log(fault, 0)
 		return faultserver.Overloaded()
 	case fault429:
-		wait := m.ts.of(modelFaults.retryAfter)
+		wait := m.ts.of(m.faults.retryAfter)
 		m.reopen[key] = req.Time.Add(wait)
 		log(fault, 0)
 		return rateLimitedFor(wait)
@@ -189,11 +201,14 @@ const (
 	fault502       = "502"
 )
 
-// modelFault is the fault drawn for the n-th request for reply key, "" for
-// none. Half the cut streams end cleanly (a proxy closing a close-delimited
-// response), half are broken off.
-func modelFault(seed uint64, key string, n int) string {
-	f := modelFaults
+// modelFault is the fault of scenario 8's mix drawn for the n-th request
+// for reply key, "" for none.
+func modelFault(seed uint64, key string, n int) string { return modelFaults.draw(seed, key, n) }
+
+// draw is the fault of mix f drawn for the n-th request for reply key, ""
+// for none. Half the cut streams end cleanly (a proxy closing a
+// close-delimited response), half are broken off.
+func (f faultMix) draw(seed uint64, key string, n int) string {
 	switch u := chance(seed, "model/"+key, n); {
 	case u < f.overloaded:
 		return fault529

@@ -60,18 +60,34 @@ type Policy struct {
 	Tool func(r rig, t lctools.Tool, k toolKind) lctools.Tool
 	// Run returns the context of one agent run; nil uses ctx as it is.
 	Run func(ctx context.Context) context.Context
+	// CallRun makes each logical call of the scenarios without agents a
+	// run of its own, with Run; without it they are made outside any run.
+	CallRun bool
 }
 
 // New builds p's caller on r.
 func (p Policy) New(r rig) (Caller, error) {
 	m, err := p.Model(r)
-	return modelCaller{m}, err
+	c := modelCaller{m: m}
+	if p.CallRun {
+		c.run = p.Run
+	}
+	return c, err
 }
 
-// modelCaller makes a logical call through any model.
-type modelCaller struct{ m lcllms.Model }
+// modelCaller makes a logical call through any model, in a run of its own
+// when run is set.
+type modelCaller struct {
+	m   lcllms.Model
+	run func(ctx context.Context) context.Context
+}
 
-func (c modelCaller) Call(ctx context.Context) error { return generate(ctx, c.m) }
+func (c modelCaller) Call(ctx context.Context) error {
+	if c.run != nil {
+		ctx = c.run(ctx)
+	}
+	return generate(ctx, c.m)
+}
 
 // A rig is what a policy is built on in one run: the run's server, an HTTP
 // transport of its own that reaches it, the time scale that divides the

@@ -22,8 +22,10 @@ import (
 // plus what the row adds.
 type libraryConfig struct {
 	extra         []libOption // model options beyond the defaults
+	everywhere    []libOption // options beyond the defaults for the model and every tool
 	fallback      bool        // a second provider, given to resilient.Fallbacks
 	streamRestart bool        // llms.OnStreamRestart: a stream cut after text was shown may be retried
+	callRun       bool        // each logical call a run of its own (resilient.NewRun)
 }
 
 func libraryDefaults() libraryConfig { return libraryConfig{} }
@@ -90,18 +92,24 @@ func (c libraryConfig) name() string {
 	for _, o := range c.extra {
 		name += " + " + o.String()
 	}
+	for _, o := range c.everywhere {
+		name += " + " + o.String() + " (model and tools)"
+	}
 	if c.streamRestart {
 		name += " + OnStreamRestart"
 	}
 	if c.fallback {
 		name += " + a fallback model"
 	}
+	if c.callRun {
+		name += ", each call in a run"
+	}
 	return name
 }
 
 // modelOptions are the options the row passes to resilient.Model.
 func (c libraryConfig) modelOptions() []libOption {
-	opts := append(modelDefaults(), c.extra...)
+	opts := append(append(modelDefaults(), c.extra...), c.everywhere...)
 	if c.streamRestart {
 		opts = append(opts, libOption{fn: resilient.ModelOptions, args: []any{callOf{llms.OnStreamRestart, []any{clearStreamed}}},
 			build: func(timeScale) any { return resilient.ModelOptions(llms.OnStreamRestart(clearStreamed)) }})
@@ -112,10 +120,21 @@ func (c libraryConfig) modelOptions() []libOption {
 // describe says what the row runs, rendered from the options it passes:
 // in full for the defaults, as what it adds for the others.
 func (c libraryConfig) describe() string {
-	if len(c.extra) > 0 || c.streamRestart || c.fallback {
+	if c.callRun {
+		return libraryConfig{extra: c.extra, everywhere: c.everywhere, streamRestart: c.streamRestart, fallback: c.fallback}.name() +
+			" as described there, each logical call made in a run of its own (`resilient.NewRun(ctx)`, a retry budget of " +
+			fmt.Sprint(run.DefaultRetryBudget) + "), so that a call that meets its attempt limit may take up to " +
+			fmt.Sprint(middleware.DefaultPastLimitAttempts) + " attempts past it, paid from that budget, while its breaker " +
+			"is closed and its retry throttle allows retries (`middleware.PastLimitAttempts`); the other rows of the " +
+			"library make their calls outside any run."
+	}
+	if len(c.extra) > 0 || len(c.everywhere) > 0 || c.streamRestart || c.fallback {
 		var adds []string
 		if len(c.extra) > 0 {
 			adds = append(adds, "`"+options(c.extra)+"`")
+		}
+		if len(c.everywhere) > 0 {
+			adds = append(adds, "`"+options(c.everywhere)+"` given to the model and to every tool")
 		}
 		if c.streamRestart {
 			adds = append(adds, "`"+options(c.modelOptions()[len(c.modelOptions())-1:])+"`, which lets a streamed "+
@@ -136,7 +155,7 @@ func (c libraryConfig) describe() string {
 		"`resilient.Tool(t, %s)` for the other mutating tool, and each run's context is `resilient.NewRun(ctx)` "+
 		"(a retry budget of %d per run, a repeat limit of %d). ", options(c.modelOptions()),
 		options(toolDefaults(readOnly)), options(toolDefaults(payment)), options(toolDefaults(mutating)),
-		run.DefaultRetryBudget, tools.DefaultRepeatLimit)
+		run.DefaultRetryBudget, run.DefaultRepeatLimit)
 	fmt.Fprintf(&b, "Every duration is the library's own default, read from its exported constants (%s), given "+
 		"explicitly only so that the harness can divide it by the time scale; everything else is left at its "+
 		"default, including the attempts (%d, with per-kind defaults of its own for rate limits and unknown "+
@@ -145,10 +164,10 @@ func (c libraryConfig) describe() string {
 }
 
 func libraryPolicy(c libraryConfig) Policy {
-	return Policy{Name: c.name(), About: c.describe(), Library: true,
+	return Policy{Name: c.name(), About: c.describe(), Library: true, CallRun: c.callRun,
 		Model: func(r rig) (lcllms.Model, error) { return c.model(r) },
 		Tool: func(r rig, t lctools.Tool, k toolKind) lctools.Tool {
-			return resilient.Tool(t, build[resilient.ToolOption](toolDefaults(k), r.ts)...)
+			return resilient.Tool(t, build[resilient.ToolOption](append(toolDefaults(k), c.everywhere...), r.ts)...)
 		},
 		Run: func(ctx context.Context) context.Context { return resilient.NewRun(ctx) }}
 }

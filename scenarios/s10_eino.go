@@ -270,10 +270,7 @@ func oneEinoRun(p einoPolicy, runner *adk.Runner, script agentScript, ts timeSca
 // apply.
 func einoCause(err error) string {
 	var exhausted *adk.RetryExhaustedError
-	var fatal *taxonomy.FatalToolError
 	switch {
-	case errors.Is(err, tools.ErrStuck) && errors.As(err, &fatal):
-		return "tool " + fatal.Tool + " stopped the run as stuck (the repeat limit: a 4th call with the same input)"
 	case errors.Is(err, adk.ErrExceedMaxIterations):
 		return "agent iteration limit"
 	case errors.As(err, &exhausted):

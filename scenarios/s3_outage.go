@@ -51,7 +51,7 @@ func outagePhases(n int) []time.Duration {
 // fast while the circuit is open, the option that trades requests for
 // patience: calls wait for the probe.
 func outagePolicies() []Policy {
-	return append(policies(), libraryPolicy(libraryConfig{
+	return append(policies(), libraryPolicy(libraryConfig{callRun: true}), libraryPolicy(libraryConfig{
 		extra: []libOption{fixedOption(resilient.Middleware(middleware.WaitWhileOpen()), resilient.Middleware,
 			callOf{middleware.WaitWhileOpen, nil})}}))
 }
@@ -119,10 +119,13 @@ func outage(cfg config) (section, error) {
 			success[i].percent())
 		if p.Name == libraryDefaults().name() {
 			failedCall = collect(runs, func(r outageResult) float64 { return r.medianFailed() })
+		}
+		if p.Name == libraryDefaults().name() || p.Name == (libraryConfig{callRun: true}).name() {
 			sec.targets = append(sec.targets, target{scenario: 3, what: p.Name + ": amplification during the outage at most 1.1 in every phase",
 				measured: amp.ratio(), pass: maxOf(amp) <= 1.1})
 		}
 	}
+	sec.targets = append(sec.targets, noMoreInOutage(ps, res))
 	sec.targets = append(sec.targets, matchesBest(3, ps, success, func(best Policy) string {
 		return fmt.Sprintf("while its circuit is open the library fails a call at once (median failed call %s), so "+
 			"calls started during the outage fail; %s holds each call through its retries and straddles the "+
@@ -188,4 +191,30 @@ func roundAll(ds []time.Duration) string {
 		s += d.Round(time.Millisecond).String()
 	}
 	return s
+}
+
+// noMoreInOutage holds the row whose calls are runs of their own, which may
+// take attempts past their limit, to the requests the defaults send during
+// the outage, phase by phase.
+func noMoreInOutage(ps []Policy, res [][]outageResult) target {
+	defaults, inRun := -1, -1
+	for i, p := range ps {
+		switch p.Name {
+		case libraryDefaults().name():
+			defaults = i
+		case (libraryConfig{callRun: true}).name():
+			inRun = i
+		}
+	}
+	requests := func(r outageResult) float64 { return float64(r.outageRequests) }
+	with, without := collect(res[inRun], requests), collect(res[defaults], requests)
+	pass, more := true, 0.0
+	for phase := range with {
+		if with[phase] > without[phase] {
+			pass, more = false, max(more, with[phase]-without[phase])
+		}
+	}
+	return target{scenario: 3, what: ps[inRun].Name + ": no more requests during the outage than " + ps[defaults].Name + ", in every phase",
+		measured: fmt.Sprintf("%s; %s", with.count(), without.count()), pass: pass,
+		why: fmt.Sprintf("up to %.0f more in a phase: attempts past the limit before the breaker opened", more)}
 }

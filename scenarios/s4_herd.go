@@ -175,6 +175,12 @@ func herd(cfg config) (section, []herdResult, error) {
 		measured: fmt.Sprintf("%s / %s = %.2f", rejected[1].count(), rejected[0].count(), ratio), pass: ratio <= 0.1,
 		why: fmt.Sprintf("the first wave alone gets %d 429s (%d callers, %d admitted), whatever the retries; a tenth of "+
 			"the no-jitter count is %.0f", herdCallers-herdAdmit, herdCallers, herdAdmit, rejected[0].median()/10)})
+	note, tg, err := hintHerd(cfg)
+	if err != nil {
+		return section{}, nil, err
+	}
+	sec.notes = append(sec.notes, note)
+	sec.targets = append(sec.targets, tg)
 	return sec, []herdResult{res[0][0], res[1][0]}, nil
 }
 

@@ -13,10 +13,13 @@ import (
 	lcllms "github.com/tmc/langchaingo/llms"
 	lctools "github.com/tmc/langchaingo/tools"
 
+	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/faultserver"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
+	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
+	"github.com/resilientgo/resilient/tools"
 )
 
 // Scenario 8: whole agent runs.
@@ -69,11 +72,12 @@ func clearStreamed(ctx context.Context, partial string) error {
 
 // agentRun is how one run ended.
 type agentRun struct {
-	script agentScript
-	output string
-	err    error
-	wall   time.Duration
-	unpaid bool // the run's order was never charged
+	script    agentScript
+	output    string
+	err       error
+	wall      time.Duration
+	unpaid    bool // the run's order was never charged
+	pastLimit int  // retries past a call's attempt limit (run.Usage.PastLimit)
 }
 
 func (r agentRun) completed() bool { return r.err == nil && r.output == r.script.answer && !r.unpaid }
@@ -99,13 +103,18 @@ type agentResult struct {
 	faults     map[string]int // what the providers served, by fault
 	toolCalls  int
 	duplicates int // charges beyond the first of an order
+	pastLimit  int // retries past a call's attempt limit, over every run (library rows)
 }
 
 // runAgents makes the runs numbered runs through p, agentConcurrency at a
-// time.
-func runAgents(p Policy, runs []int) (agentResult, error) {
+// time, against providers with scenario 8's faults.
+func runAgents(p Policy, runs []int) (agentResult, error) { return runAgentsWith(p, runs, modelFaults) }
+
+// runAgentsWith makes the runs against providers with the faults of mix.
+func runAgentsWith(p Policy, runs []int, mix faultMix) (agentResult, error) {
 	ts := defaultScale
 	primary, second := newAgentModel(primarySeed, ts), newAgentModel(fallbackSeed, ts)
+	primary.faults, second.faults = mix, mix
 	s1, s2 := faultserver.New(faultserver.Func(primary.step)), faultserver.New(faultserver.Func(second.step))
 	defer s1.Close()
 	defer s2.Close()
@@ -150,6 +159,9 @@ func runAgents(p Policy, runs []int) (agentResult, error) {
 			res.faults[q.fault]++
 		}
 	}
+	for _, run := range res.runs {
+		res.pastLimit += run.pastLimit
+	}
 	res.toolCalls = box.calls()
 	res.duplicates = box.payments.duplicates()
 	markUnpaid(res.runs, box.payments)
@@ -171,7 +183,7 @@ func oneRun(p Policy, model lcllms.Model, tools []lctools.Tool, script agentScri
 	// The streaming function goes with the call: the agent's own callbacks
 	// handler is overridden by the chain's call options, which set none.
 	out, err := executor.Call(ctx, map[string]any{"input": script.task()}, chains.WithStreamingFunc(ui.show))
-	run := agentRun{script: script, err: err, wall: time.Since(start)}
+	run := agentRun{script: script, err: err, wall: time.Since(start), pastLimit: resilient.UsageFrom(ctx).PastLimit}
 	run.output, _ = out["output"].(string)
 	return run
 }
@@ -184,6 +196,8 @@ func cause(err error) string {
 	var partial *llms.PartialStreamError
 	var final *middleware.Error
 	switch {
+	case errors.Is(err, tools.ErrStuck) && errors.As(err, &fatal):
+		return "tool " + fatal.Tool + " stopped the run as stuck (the repeat limit: a 4th call with the same input)"
 	case errors.Is(err, context.DeadlineExceeded):
 		return "run deadline"
 	case errors.Is(err, agents.ErrNotFinished):
@@ -261,12 +275,101 @@ func agentScenario(cfg config) (section, []agentPoint, float64, error) {
 			requestsPerRun: float64(r.requests) / float64(len(r.runs))})
 	}
 	sec.targets = agentTargets(ps, res, faultFree)
+	heavy, targets, err := heavyRuns(runs, faultFree)
+	if err != nil {
+		return section{}, nil, 0, err
+	}
+	sec.targets = append(sec.targets, targets...)
 	sec.notes = append(sec.notes, "Why runs failed names what ended each failed run, in the same words for every "+
 		"policy: a tool that failed or rejected its input ends the executor's run when the error reaches it (langchaingo "+
 		"returns the first tool error as the run's), a model failure is named by the library's reason or, for the "+
 		"baselines, by how `taxonomy.Classify` reads the error.")
 	sec.notes = append(sec.notes, "![completed runs against requests per run, per policy](agent-runs.png)")
+	sec.notes = append(sec.notes, heavy)
 	return sec, points, faultFree, nil
+}
+
+// pastLimitOption is middleware.PastLimitAttempts(n), for the model and the
+// tools of a row.
+func pastLimitOption(n int) libOption {
+	return fixedOption(resilient.Middleware(middleware.PastLimitAttempts(n)), resilient.Middleware,
+		callOf{middleware.PastLimitAttempts, []any{n}})
+}
+
+// heavyPolicies are the library's rows of the runs under heavier faults:
+// the defaults, then with the stream restart hook and each count of
+// attempts past the limit, the default's among them.
+func heavyPolicies() []Policy {
+	ps := []Policy{libraryPolicy(libraryDefaults())}
+	for _, n := range []int{0, 1, middleware.DefaultPastLimitAttempts} {
+		c := libraryConfig{streamRestart: true}
+		if n != middleware.DefaultPastLimitAttempts {
+			c.everywhere = []libOption{pastLimitOption(n)}
+		}
+		ps = append(ps, libraryPolicy(c))
+	}
+	return ps
+}
+
+// heavyRuns makes the same runs against providers whose requests fail
+// 10 % of the time, for the library's rows, and returns the note that
+// shows them and their targets.
+func heavyRuns(runs []int, faultFree float64) (string, []target, error) {
+	ps := heavyPolicies()
+	res, err := measure(ps, false, func(p Policy) (agentResult, error) { return runAgentsWith(p, runs, heavyFaults) })
+	if err != nil {
+		return "", nil, err
+	}
+	f := heavyFaults
+	served := map[string]int{}
+	t := table{header: []string{"policy", "runs completed", "failed", "misleading successes", "duplicated payments",
+		"requests / completed run", "vs fault-free", "retries past the limit", "why runs failed"}}
+	var targets []target
+	none := -1 // the row without attempts past the limit
+	for i, p := range ps {
+		r := res[i]
+		st := r.stats(faultFree)
+		for k, v := range r.faults {
+			served[k] += v
+		}
+		t.add(p.Name, fmt.Sprintf("%d (%.1f %%)", st.completed, st.completedPct), fmt.Sprint(st.failed),
+			fmt.Sprint(st.misleading), fmt.Sprint(r.duplicates), fmt.Sprintf("%.2f", st.requestsPerCompleted),
+			fmt.Sprintf("%.2fx", st.vsFaultFree), fmt.Sprint(r.pastLimit), formatReasons(st.causes))
+		if p.Name == (libraryConfig{streamRestart: true, everywhere: []libOption{pastLimitOption(0)}}).name() {
+			none = i
+		}
+		if p.Name != (libraryConfig{streamRestart: true}).name() {
+			continue
+		}
+		n := len(r.runs)
+		add := func(what, measured string, pass bool, why string) {
+			targets = append(targets, target{scenario: 8, what: fmt.Sprintf("%s, %.0f %% faults: %s", p.Name, 100*f.total(), what),
+				measured: measured, pass: pass, why: why})
+		}
+		add("at least 99.5 % of runs completed", fmt.Sprintf("%.1f %% (%d of %d)", st.completedPct, st.completed, n),
+			st.completedPct >= 99.5, "failed: "+formatReasons(st.causes))
+		b := res[none].stats(faultFree)
+		add("at least as many runs completed as without attempts past the limit, for no more requests per completed run",
+			fmt.Sprintf("%d runs, %.2f requests each; without: %d, %.2f", st.completed, st.requestsPerCompleted, b.completed, b.requestsPerCompleted),
+			st.completed >= b.completed && st.requestsPerCompleted <= b.requestsPerCompleted,
+			"the attempts past the limit cost more requests than the runs they completed saved")
+		add("zero duplicated payments", fmt.Sprint(r.duplicates), r.duplicates == 0, "")
+		add("zero misleading successes", fmt.Sprint(st.misleading), st.misleading == 0, "")
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "The same %d runs under heavier faults, for the library's rows: %.0f %% of requests fail, "+
+		"independently (%.0f %% 529, %.0f %% 429 with the same Retry-After, %.0f %% a cut stream, %.0f %% a 502), the "+
+		"tools' faults as above; served in all: %s. A call of the library that met its attempt limit (%d) may take "+
+		"attempts past it, paid from its run's unspent retry budget (%d), while its target's breaker is closed and "+
+		"its retry throttle allows retries (`middleware.PastLimitAttempts`, %d by default); \"retries past the limit\" "+
+		"counts them (`run.Usage.PastLimit`, over every run). Without `OnStreamRestart` a stream cut after text was "+
+		"shown ends its run whatever the budget: the text cannot be taken back. No row can stay within 1.15x the "+
+		"fault-free requests here: %.0f %% of requests failing costs 1/(1-%.2f) = %.2fx by itself.\n\n",
+		len(runs), 100*f.total(), 100*f.overloaded, 100*f.rateLimited, 100*f.cutStream, 100*f.badGateway,
+		formatReasons(served), middleware.DefaultMaxAttempts, run.DefaultRetryBudget, middleware.DefaultPastLimitAttempts,
+		100*f.total(), f.total(), 1/(1-f.total()))
+	t.write(&b)
+	return strings.TrimSpace(b.String()), targets, nil
 }
 
 // agentStats are one policy's figures.

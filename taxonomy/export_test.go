@@ -122,7 +122,17 @@ func RulesOnly(err error) Class { return classify(err, nil) }
 func ShippedTokenModel() string { return tokenModelText }
 
 // ModelTokens is the token model's tokens of a text with no evidence.
-func ModelTokens(text string) []string { return modelTokens(nil, text, &Evidence{}) }
+func ModelTokens(text string) []string {
+	var toks []string
+	eachModelToken(text, &Evidence{}, func(tok []byte) { toks = append(toks, string(tok)) })
+	return toks
+}
 
 // ShippedModel is the model Classify uses.
 func ShippedModel() TokenModel { return TokenModel{shipped()} }
+
+// The parsers of HeaderEvidence, for their tests.
+var (
+	ParseShouldRetry      = parseShouldRetry
+	ParseRetryAfterMillis = parseRetryAfterMillis
+)

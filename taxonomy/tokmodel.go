@@ -32,7 +32,7 @@ const tokenModelRule = "token model"
 const (
 	// maxModelTokens bounds the tokens read of one text: a long page costs
 	// what its first words cost.
-	maxModelTokens = 256
+	maxModelTokens = 64
 	// maxTokenLen drops longer runs (ids, hashes, base64), which name no
 	// failure.
 	maxTokenLen = 24
@@ -48,9 +48,10 @@ type tokenModel struct {
 	kinds     []Kind
 	prior     []float64
 	index     map[string]int // token → its row of weights
+	names     []string       // row → its token
 	weights   []float64      // len(index) rows of len(kinds)
 	threshold float64        // the least posterior the model answers with
-	minTokens int            // the least known tokens it answers on
+	minTokens int            // the least known words it answers on, pairs aside
 }
 
 var shipped = sync.OnceValue(func() *tokenModel {
@@ -64,21 +65,23 @@ var shipped = sync.OnceValue(func() *tokenModel {
 
 // classify answers a kind from text and the evidence, or ok false when the
 // model abstains: no kind reaches the threshold, the best is Unknown, or
-// the text holds too few tokens it knows.
+// the text holds too few words it knows.
 func (m *tokenModel) classify(text string, ev *Evidence) (Class, bool) {
 	if m == nil || len(m.kinds) == 0 {
 		return Class{}, false
 	}
-	var buf [maxModelTokens]string
-	toks := modelTokens(buf[:0], text, ev)
 	var rowsBuf [maxModelTokens]int
 	rows := rowsBuf[:0]
-	for _, tok := range toks {
-		if r, ok := m.index[tok]; ok && !slices.Contains(rows, r) {
+	words := 0
+	eachModelToken(text, ev, func(tok []byte) {
+		if r, ok := m.index[string(tok)]; ok && !slices.Contains(rows, r) {
 			rows = append(rows, r)
+			if !slices.Contains(tok, ' ') {
+				words++
+			}
 		}
-	}
-	if len(rows) < m.minTokens {
+	})
+	if words < m.minTokens {
 		return Class{}, false
 	}
 	n := len(m.kinds)
@@ -100,7 +103,7 @@ func (m *tokenModel) classify(text string, ev *Evidence) (Class, bool) {
 	if m.kinds[best] == Unknown || posterior(score, best) < m.threshold {
 		return Class{}, false
 	}
-	return Class{Kind: m.kinds[best], Rule: m.explain(toks, rows, best, second)}, true
+	return Class{Kind: m.kinds[best], Rule: m.explain(rows, best, second)}, true
 }
 
 // posterior is the probability of kind best among the scores, which are
@@ -115,10 +118,10 @@ func posterior(score []float64, best int) float64 {
 
 // explain names the words that weighed most for kind best over the
 // runner-up, with their weight (a log ratio), in the rule's name.
-func (m *tokenModel) explain(toks []string, rows []int, best, second int) string {
+func (m *tokenModel) explain(rows []int, best, second int) string {
 	n := len(m.kinds)
 	type weighed struct {
-		tok string
+		row int
 		w   float64
 	}
 	var top [modelExplained]weighed
@@ -127,75 +130,83 @@ func (m *tokenModel) explain(toks []string, rows []int, best, second int) string
 		if w <= top[len(top)-1].w {
 			continue
 		}
-		tok := ""
-		for _, t := range toks {
-			if i, ok := m.index[t]; ok && i == r {
-				tok = t
-				break
-			}
-		}
 		i := len(top) - 1
 		for i > 0 && w > top[i-1].w {
 			top[i] = top[i-1]
 			i--
 		}
-		top[i] = weighed{tok, w}
+		top[i] = weighed{r, w}
 	}
-	var b strings.Builder
-	b.WriteString(tokenModelRule)
+	var buf [128]byte
+	b := append(buf[:0], tokenModelRule...)
 	for i, t := range top {
-		if t.tok == "" {
+		if t.w <= 0 {
 			break
 		}
 		if i == 0 {
-			b.WriteString(" (")
+			b = append(b, " ("...)
 		} else {
-			b.WriteString(", ")
+			b = append(b, ", "...)
 		}
-		fmt.Fprintf(&b, "%s +%.1f", t.tok, t.w)
+		b = append(append(b, m.names[t.row]...), " +"...)
+		b = strconv.AppendFloat(b, t.w, 'f', 1, 64)
 	}
-	if top[0].tok != "" {
-		b.WriteString(")")
+	if top[0].w > 0 {
+		b = append(b, ')')
 	}
-	return b.String()
+	return string(b)
 }
 
-// modelTokens appends the model's tokens of an error to dst, at most
-// maxModelTokens: its evidence (the status and its class, the words of the
-// provider's type and code), then the words of its text in order, each
-// followed by its pair with the word before it. Words are lower case,
-// names split into words (CamelCase, snake_case, dotted paths), numbers
-// dropped but a 4xx or 5xx kept as its class, runs of Han, Hiragana,
-// Katakana or Hangul read as pairs of characters.
-func modelTokens(dst []string, text string, ev *Evidence) []string {
+// eachModelToken calls emit with each of the model's tokens of an error,
+// at most maxModelTokens: its evidence (the status and its class, the
+// words of the provider's type and code), then the words of its text in
+// order, each followed by its pair with the word before it in the same
+// clause. Words are lower case, names split into words (CamelCase,
+// snake_case, dotted paths), numbers dropped but a 4xx or 5xx kept as its
+// class, runs of Han, Hiragana, Katakana or Hangul read as pairs of
+// characters. A token is valid only during the call to emit.
+func eachModelToken(text string, ev *Evidence, emit func(tok []byte)) {
+	// One scratch for the call: the words pass through function values,
+	// so the compiler cannot keep their bytes on the stack.
+	sc := new(tokenScratch)
+	buf := &sc.token
+	count := 0
 	if s := ev.Status; s >= 100 && s <= 599 {
-		dst = append(dst, "status:"+strconv.Itoa(s), "status:"+strconv.Itoa(s/100)+"xx")
+		emit(strconv.AppendInt(append(buf[:0], "status:"...), int64(s), 10))
+		emit(append(strconv.AppendInt(append(buf[:0], "status:"...), int64(s/100), 10), "xx"...))
+		count += 2
 	}
 	for _, name := range [2]string{ev.ErrorType, ev.ErrorCode} {
-		modelWords(name, func(w string) bool {
-			dst = append(dst, "code:"+w)
-			return len(dst) < maxModelTokens/4
+		modelWords(name, &sc.word, func(w []byte) bool {
+			if len(w) > 0 {
+				emit(append(append(buf[:0], "code:"...), w...))
+				count++
+			}
+			return count < maxModelTokens/4
 		})
 	}
-	prev := ""
-	modelWords(text, func(w string) bool {
-		if w == "" {
-			prev = "" // a clause ends: no pair across it
+	prev := sc.prev[:0]
+	modelWords(text, &sc.word, func(w []byte) bool {
+		if len(w) == 0 {
+			prev = prev[:0] // a clause ends: no pair across it
 			return true
 		}
-		dst = append(dst, w)
-		if prev != "" && len(dst) < maxModelTokens {
-			dst = append(dst, prev+" "+w)
+		emit(w)
+		count++
+		if len(prev) > 0 && count < maxModelTokens {
+			emit(append(append(append(buf[:0], prev...), ' '), w...))
+			count++
 		}
-		prev = w
-		return len(dst) < maxModelTokens
+		prev = append(prev[:0], w...)
+		return count < maxModelTokens
 	})
-	return dst
 }
 
-// modelWords calls yield with each word of s in order (see modelTokens), and
-// with "" where a clause ends, until yield returns false.
-func modelWords(s string, yield func(string) bool) {
+// modelWords calls yield with each word of s in order (see
+// eachModelToken), lower case, and with an empty word where a clause ends,
+// until yield returns false. A word is held in buf, valid only during the
+// call.
+func modelWords(s string, buf *[maxTokenLen + 8]byte, yield func([]byte) bool) {
 	s = s[:min(len(s), maxText)]
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
@@ -205,19 +216,19 @@ func modelWords(s string, yield func(string) bool) {
 			for j < len(s) && s[j] < utf8.RuneSelf && isModelByte(s[j]) {
 				j++
 			}
-			if !splitName(s[i:j], yield) {
+			if !splitName(s[i:j], buf[:0], yield) {
 				return
 			}
 			i = j
-		case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul):
+		case isCJK(r):
 			j := i + size
 			for j < len(s) {
 				r2, size2 := utf8.DecodeRuneInString(s[j:])
-				if !unicode.In(r2, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
+				if !isCJK(r2) {
 					break
 				}
 				// A pair of characters, and on to the next.
-				if !yield(strings.ToLower(s[i : j+size2])) {
+				if !yield(append(buf[:0], s[i:j+size2]...)) {
 					return
 				}
 				i, size, j = j, size2, j+size2
@@ -225,7 +236,7 @@ func modelWords(s string, yield func(string) bool) {
 			i = j
 		default:
 			if strings.ContainsRune(".;!?\n", r) && (i+size == len(s) || s[i+size] == ' ' || s[i+size] == '\n') {
-				if !yield("") {
+				if !yield(nil) {
 					return
 				}
 			}
@@ -234,13 +245,27 @@ func modelWords(s string, yield func(string) bool) {
 	}
 }
 
+// tokenScratch holds the bytes of the tokens eachModelToken builds.
+type tokenScratch struct {
+	token [2*maxTokenLen + 8]byte
+	prev  [maxTokenLen + 8]byte
+	word  [maxTokenLen + 8]byte
+}
+
+// isCJK reports whether r is written without spaces between words: Han,
+// Hiragana, Katakana, Hangul. None has a case.
+func isCJK(r rune) bool {
+	return r >= 0x1100 && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+}
+
 func isModelByte(c byte) bool { return isDigit(c) || isLower(c) || isUpper(c) }
 
-// splitName yields the words of one run of ASCII letters and digits:
-// "InvalidRequestException" is invalid, request, exception; "HTTPError" is
-// http, error; "gpt4o" is gpt, o. Numbers are dropped, but a number of
-// three digits from 400 to 599 is yielded as its class ("4xx").
-func splitName(run string, yield func(string) bool) bool {
+// splitName yields the words of one run of ASCII letters and digits,
+// lower case, in buf: "InvalidRequestException" is invalid, request,
+// exception; "HTTPError" is http, error; "gpt4o" is gpt, o. Numbers are
+// dropped, but a number of three digits from 400 to 599 is yielded as its
+// class ("4xx").
+func splitName(run string, buf []byte, yield func([]byte) bool) bool {
 	start := 0
 	for i := 1; i <= len(run); i++ {
 		if i < len(run) && !wordBoundary(run, i) {
@@ -250,7 +275,7 @@ func splitName(run string, yield func(string) bool) bool {
 		start = i
 		if isDigit(w[0]) {
 			if len(w) == 3 && (w[0] == '4' || w[0] == '5') {
-				if !yield(w[:1] + "xx") {
+				if !yield(append(buf[:0], w[0], 'x', 'x')) {
 					return false
 				}
 			}
@@ -259,11 +284,18 @@ func splitName(run string, yield func(string) bool) bool {
 		if len(w) < 2 || len(w) > maxTokenLen {
 			continue
 		}
-		w = strings.ToLower(w)
-		if stopWords[w] {
+		lw := buf[:0]
+		for k := 0; k < len(w); k++ {
+			c := w[k]
+			if isUpper(c) {
+				c += 'a' - 'A'
+			}
+			lw = append(lw, c)
+		}
+		if stopWords[string(lw)] {
 			continue
 		}
-		if !yield(w) {
+		if !yield(lw) {
 			return false
 		}
 	}
@@ -300,14 +332,25 @@ func wordBoundary(run string, i int) bool {
 
 // parseTokenModel reads a model written by tokenModel.encode.
 func parseTokenModel(text string) (*tokenModel, error) {
-	m := &tokenModel{index: map[string]int{}}
-	for n, line := range strings.Split(text, "\n") {
+	tokens := strings.Count(text, "\ntoken ")
+	m := &tokenModel{index: make(map[string]int, tokens), names: make([]string, 0, tokens), weights: make([]float64, 0, 8*tokens)}
+	var fieldsBuf [8]string
+	n := 0
+	for line := range strings.Lines(text) {
+		n++
+		line = strings.TrimSuffix(line, "\n")
 		if line == "" || line[0] == '#' {
 			continue
 		}
 		key, rest, _ := strings.Cut(line, "\t")
-		fields := strings.Fields(rest)
-		bad := func(what string) error { return fmt.Errorf("line %d: %s", n+1, what) }
+		fields := fieldsBuf[:0]
+		for f := range strings.FieldsSeq(rest) {
+			if len(fields) == len(fieldsBuf) {
+				return nil, fmt.Errorf("line %d: more than %d values", n, len(fieldsBuf))
+			}
+			fields = append(fields, f)
+		}
+		bad := func(what string) error { return fmt.Errorf("line %d: %s", n, what) }
 		switch key {
 		case "kinds":
 			for _, f := range fields {
@@ -321,7 +364,7 @@ func parseTokenModel(text string) (*tokenModel, error) {
 				return nil, bad("want 2 to 8 kinds")
 			}
 			continue
-		case "threshold", "min-tokens":
+		case "threshold", "min-words":
 			if len(fields) != 1 {
 				return nil, bad("want one value")
 			}
@@ -339,7 +382,8 @@ func parseTokenModel(text string) (*tokenModel, error) {
 		if len(m.kinds) == 0 || len(fields) != len(m.kinds) {
 			return nil, bad("want a weight per kind, after the kinds")
 		}
-		ws := make([]float64, len(fields))
+		var wsBuf [8]float64
+		ws := wsBuf[:len(fields)]
 		for i, f := range fields {
 			v, err := strconv.ParseFloat(f, 64)
 			if err != nil {
@@ -348,7 +392,7 @@ func parseTokenModel(text string) (*tokenModel, error) {
 			ws[i] = v
 		}
 		if key == "prior" {
-			m.prior = ws
+			m.prior = slices.Clone(ws)
 			continue
 		}
 		tok, ok := strings.CutPrefix(key, "token ")
@@ -359,10 +403,11 @@ func parseTokenModel(text string) (*tokenModel, error) {
 			return nil, bad("token listed twice")
 		}
 		m.index[tok] = len(m.index)
+		m.names = append(m.names, tok)
 		m.weights = append(m.weights, ws...)
 	}
-	if len(m.prior) != len(m.kinds) {
-		return nil, fmt.Errorf("no prior")
+	if len(m.kinds) == 0 || len(m.prior) != len(m.kinds) {
+		return nil, fmt.Errorf("no kinds or no prior")
 	}
 	return m, nil
 }
@@ -381,7 +426,7 @@ func (m *tokenModel) encode(header string) string {
 		}
 		b.WriteString(k.String())
 	}
-	fmt.Fprintf(&b, "\nthreshold\t%.3f\nmin-tokens\t%d\n", m.threshold, m.minTokens)
+	fmt.Fprintf(&b, "\nthreshold\t%.3f\nmin-words\t%d\n", m.threshold, m.minTokens)
 	row := func(key string, ws []float64) {
 		b.WriteString(key + "\t")
 		for i, w := range ws {
@@ -393,12 +438,8 @@ func (m *tokenModel) encode(header string) string {
 		b.WriteByte('\n')
 	}
 	row("prior", m.prior)
-	toks := make([]string, len(m.index))
-	for tok, r := range m.index {
-		toks[r] = tok
-	}
 	n := len(m.kinds)
-	for r, tok := range toks {
+	for r, tok := range m.names {
 		row("token "+tok, m.weights[r*n:r*n+n])
 	}
 	return b.String()

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/resilientgo/resilient/internal/benchcpu"
 	"github.com/resilientgo/resilient/taxonomy"
 )
 
@@ -324,28 +325,40 @@ func TestTokenModelSpeaksOnlyWhereNoRuleMatched(t *testing.T) {
 	}
 }
 
-// BenchmarkClassifyFallback is Classify on the labelled texts that no rule
-// decides, the only ones the token model reads: with the shipped model
+// BenchmarkTokenModelCost is Classify with the shipped model
 // (model=shipped) and without it (model=none), for paired rounds
-// (internal/cmd/benchrounds -base model=none).
-func BenchmarkClassifyFallback(b *testing.B) {
-	var errs []error
+// (internal/cmd/benchrounds -base model=none): on the labelled texts that
+// no rule decides (texts=fallback), the only ones the model reads, on
+// BenchmarkClassify's traffic mix (texts=mix) and on the long texts
+// without a status (texts=long).
+func BenchmarkTokenModelCost(b *testing.B) {
+	var fallback []error
 	for _, r := range modelCorpus() {
 		if r.Err != nil && taxonomy.RulesOnly(r.Err).Rule == "no rule matched" {
-			errs = append(errs, r.Err)
+			fallback = append(fallback, r.Err)
 		}
 	}
-	for _, v := range []struct {
-		name     string
-		classify func(error) taxonomy.Class
-	}{{"model=none", taxonomy.RulesOnly}, {"model=shipped", taxonomy.Classify}} {
-		b.Run(v.name, func(b *testing.B) {
-			v.classify(errs[0]) // the shipped model is read on first use
-			b.ReportAllocs()
-			for i := 0; b.Loop(); i++ {
-				v.classify(errs[i%len(errs)])
-			}
-		})
+	for _, texts := range []struct {
+		name string
+		errs []error
+	}{{"fallback", fallback}, {"mix", trafficMix()}, {"long", longTexts()}} {
+		for _, v := range []struct {
+			name     string
+			classify func(error) taxonomy.Class
+		}{{"none", taxonomy.RulesOnly}, {"shipped", taxonomy.Classify}} {
+			b.Run("texts="+texts.name+"/model="+v.name, func(b *testing.B) {
+				errs := texts.errs
+				for _, err := range errs {
+					v.classify(err) // the shipped model is read on first use
+				}
+				b.ReportAllocs()
+				stop := benchcpu.Start(b)
+				for i := 0; b.Loop(); i++ {
+					v.classify(errs[i%len(errs)])
+				}
+				stop()
+			})
+		}
 	}
 }
 
@@ -453,4 +466,22 @@ func kindNamed(name string) (taxonomy.Kind, bool) {
 		}
 	}
 	return taxonomy.Unknown, false
+}
+
+// TestModelTokens checks the words the model reads: names split, lower
+// case, numbers dropped but a status class kept, function words dropped,
+// pairs within a clause only, Chinese by pairs of characters (and those
+// in pairs too).
+func TestModelTokens(t *testing.T) {
+	got := taxonomy.ModelTokens("InvalidRequestException: HTTPError 429 for the gpt4o model. 系统繁忙")
+	want := []string{"invalid", "request", "invalid request", "exception", "request exception",
+		"http", "exception http", "error", "http error", "4xx", "error 4xx",
+		"gpt", "4xx gpt", "model", "gpt model",
+		"系统", "统繁", "系统 统繁", "繁忙", "统繁 繁忙"}
+	if !slices.Equal(got, want) {
+		t.Errorf("tokens:\ngot  %q\nwant %q", got, want)
+	}
+	if n := len(taxonomy.ModelTokens(strings.Repeat("alpha beta ", 1000))); n != 64 {
+		t.Errorf("a long text gives %d tokens, want the bound, 64", n)
+	}
 }

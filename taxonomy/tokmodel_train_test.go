@@ -26,7 +26,7 @@ type trainConfig struct {
 	alpha       float64 // additive smoothing of the token counts
 	uniform     bool    // a uniform prior instead of the kinds' shares
 	threshold   float64 // the least posterior the model answers with
-	minTokens   int     // the least known tokens it answers on
+	minTokens   int     // the least known words it answers on, pairs aside
 	// fallbackWeight is how many times a row counts that no rule decides:
 	// the model answers only on such rows, and the tables hold near
 	// misses there on purpose ("tool name length exceeds the maximum
@@ -74,7 +74,8 @@ func rowTokens(rows []modelRow, fallbackWeight float64) ([][]string, []int, []fl
 		if !ok {
 			continue
 		}
-		toks := modelTokens(nil, text, &ev)
+		var toks []string
+		eachModelToken(text, &ev, func(tok []byte) { toks = append(toks, string(tok)) })
 		slices.Sort(toks)
 		docs = append(docs, slices.Compact(toks))
 		labels = append(labels, k)
@@ -154,6 +155,7 @@ func trainTokenModel(rows []modelRow, cfg trainConfig) *tokenModel {
 	v := float64(len(cands))
 	for r, c := range cands {
 		m.index[c.tok] = r
+		m.names = append(m.names, c.tok)
 		for k, x := range counts[c.tok] {
 			m.weights = append(m.weights, round3(math.Log((x+cfg.alpha)/(total[k]+cfg.alpha*v))))
 		}
@@ -198,5 +200,32 @@ func BenchmarkParseTokenModel(b *testing.B) {
 		if _, err := parseTokenModel(tokenModelText); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestParseTokenModelRejects checks that a model file that is not one says
+// where, rather than loading half a model.
+func TestParseTokenModelRejects(t *testing.T) {
+	const head = "kinds\tunknown permanent\nthreshold\t0.9\nmin-words\t3\nprior\t-1 -1\n"
+	for _, text := range []string{
+		"",                          // no prior
+		"kinds\tunknown nonsense\n", // a kind that is none
+		"kinds\tunknown\n",          // one kind
+		"threshold\t0.9 0.8\n",      // two values
+		"threshold\tmuch\n",         // no number
+		"prior\t-1 -1\n",            // weights before the kinds
+		head + "token x\t-1\n",      // a weight missing
+		head + "token x\t-1 y\n",    // a weight that is no number
+		head + "token x\t-1 -1\ntoken x\t-1 -1\n", // a token twice
+		head + "word x\t-1 -1\n",                  // an unknown key
+		head + "token x\t1 2 3 4 5 6 7 8 9\n",     // more values than kinds can have
+	} {
+		if _, err := parseTokenModel(text); err == nil {
+			t.Errorf("parseTokenModel(%q): no error", text)
+		}
+	}
+	m, err := parseTokenModel(head + "token x y\t-1 -2\n")
+	if err != nil || m.index["x y"] != 0 || m.names[0] != "x y" || !slices.Equal(m.weights, []float64{-1, -2}) || m.minTokens != 3 || m.threshold != 0.9 {
+		t.Errorf("parseTokenModel: %+v, %v", m, err)
 	}
 }
