@@ -20,17 +20,18 @@ import (
 // a target does not compile there (as grpc separates DialOption and
 // CallOption, connect-go ClientOption and HandlerOption).
 
-// A ModelOption configures [Model]. Every [Option], [WrapperOption],
-// [ChatOption] and [LLMOption] is one, and so is [ShareLimits].
+// A ModelOption configures [Model]. Every [Option] and [WrapperOption] is
+// one, and so are [Fallbacks], [Hedge], [ModelOptions] and [ShareLimits].
 type ModelOption interface{ model() []llms.Option }
 
-// An EmbedderOption configures [Embedder]. Every [Option],
-// [WrapperOption] and [LLMOption] is one, and so is [ShareLimits].
+// An EmbedderOption configures [Embedder]. Every [Option] and
+// [WrapperOption] is one, and so are [Hedge], [ModelOptions] and
+// [ShareLimits].
 type EmbedderOption interface{ embedder() []llms.Option }
 
-// A PoolOption configures a [Pool] as a whole. Every [Option],
-// [WrapperOption], [ChatOption] and [LLMOption] is one, and so is
-// [Balance].
+// A PoolOption configures a [Pool] as a whole. Every [Option] and
+// [WrapperOption] is one, and so are [Fallbacks], [Hedge], [ModelOptions]
+// and [Balance].
 type PoolOption interface{ pool() []llms.Option }
 
 // A ToolOption configures [Tool]. Every [Option] and [WrapperOption] is
@@ -94,21 +95,6 @@ type Option interface {
 type WrapperOption interface {
 	ModelOption
 	ToolOption
-	EmbedderOption
-	PoolOption
-}
-
-// A ChatOption configures a chat model: [Model] and a [Pool]. [Fallbacks]
-// is one.
-type ChatOption interface {
-	ModelOption
-	PoolOption
-}
-
-// An LLMOption configures what package llms builds: [Model], [Embedder]
-// and a [Pool]. [Hedge] and [ModelOptions] are LLMOptions.
-type LLMOption interface {
-	ModelOption
 	EmbedderOption
 	PoolOption
 }
@@ -270,19 +256,37 @@ func Named(m lcllms.Model, name string) lcllms.Model { return llms.Named(m, name
 func Middleware(opts ...middleware.Option) Option { return pipeline(opts...) }
 
 // Fallbacks sets models to try in order when a model gives up for a reason
-// another model can fix. Default: none.
-func Fallbacks(models ...lcllms.Model) ChatOption { return chat{one(llms.Fallbacks(models...))} }
+// another model can fix: an option of a [Model] and a [Pool]. Default:
+// none.
+func Fallbacks(models ...lcllms.Model) interface {
+	ModelOption
+	PoolOption
+} {
+	return chat{one(llms.Fallbacks(models...))}
+}
 
 // Hedge starts another attempt of a non-streaming model call (or of an
 // embeddings batch) that has not answered after delay, up to maxHedges
-// beside the first; the first success wins. Default: off.
-func Hedge(delay time.Duration, maxHedges int) LLMOption {
+// beside the first; the first success wins: an option of a [Model], an
+// [Embedder] and a [Pool]. Default: off.
+func Hedge(delay time.Duration, maxHedges int) interface {
+	ModelOption
+	EmbedderOption
+	PoolOption
+} {
 	return llm{one(llms.Middleware(middleware.Hedge(delay, maxHedges)))}
 }
 
 // ModelOptions passes finer options to package llms, in their place among
-// the other options (an embedder refuses those about chat).
-func ModelOptions(opts ...llms.Option) LLMOption { return llm{opts} }
+// the other options: an option of a [Model], an [Embedder] (which refuses
+// those about chat) and a [Pool].
+func ModelOptions(opts ...llms.Option) interface {
+	ModelOption
+	EmbedderOption
+	PoolOption
+} {
+	return llm{opts}
+}
 
 // Timeout bounds each attempt of a non-streaming model call or an
 // embeddings batch (streams have their own idle timeouts: see

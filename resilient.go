@@ -8,6 +8,7 @@ import (
 
 	lctools "github.com/tmc/langchaingo/tools"
 
+	"github.com/resilientgo/resilient/internal/wire"
 	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
@@ -53,7 +54,11 @@ func Tool(t lctools.Tool, opts ...ToolOption) *tools.Tool {
 // evidence (status, Retry-After, the provider's error code, stream end
 // markers): install it in the provider client, e.g.
 // openai.New(openai.WithHTTPClient(resilient.HTTPClient())).
-func HTTPClient() *http.Client { return llms.HTTPClient() }
+//
+// It sets no overall timeout: the wrapped model's attempt timeout bounds
+// each attempt. Its transport is an llms.Transport over
+// http.DefaultTransport (llms.NewTransport over another).
+func HTTPClient() *http.Client { return wire.HTTPClient() }
 
 // Sentinels for [errors.Is] on the errors of wrapped models and tools.
 var (
@@ -101,8 +106,8 @@ func RetryBudget(n int) RunOption { return run.RetryBudget(n) }
 
 // RepeatLimit stops the run as stuck when one tool is called with the same
 // input more than n times. It must be at least 1; math.MaxInt turns the
-// check off. Default: 3 ([tools.DefaultRepeatLimit]).
-func RepeatLimit(n int) RunOption { return tools.RepeatLimit(n) }
+// check off. Default: 3 ([run.DefaultRepeatLimit]).
+func RepeatLimit(n int) RunOption { return run.RepeatLimit(n) }
 
 // TokenBudget limits the run to n tokens, input and output together, as
 // the providers report them. A model request is refused once the budget is

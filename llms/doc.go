@@ -84,7 +84,7 @@
 // chat model of one account share their breaker, limiters and concurrency
 // limit:
 //
-//	llm, _ := openai.New(openai.WithHTTPClient(llms.HTTPClient()))
+//	llm, _ := openai.New(openai.WithHTTPClient(resilient.HTTPClient()))
 //	model, _ := llms.New(llm)
 //	embedder, _ := llms.NewEmbedder(llm, llms.ShareLimits(model))
 //	docs, _ := embeddings.NewEmbedder(embedder)
@@ -93,12 +93,12 @@
 //
 // langchaingo's openai and anthropic clients flatten HTTP failures into
 // strings and drop Retry-After and the provider's error code; some report a
-// truncated stream as success. Install [HTTPClient] (or a [Transport] over
+// truncated stream as success. Install resilient.HTTPClient (or a [Transport] over
 // your own RoundTripper) in the provider client and every attempt records
 // the status, Retry-After, x-should-retry, rate-limit resets, the error type
 // and code, the stream's end marker and in-band error events:
 //
-//	llm, _ := openai.New(openai.WithHTTPClient(llms.HTTPClient()))
+//	llm, _ := openai.New(openai.WithHTTPClient(resilient.HTTPClient()))
 //	model, err := llms.New(llm)
 //
 // Without the transport the wrapper still works from the error text alone.

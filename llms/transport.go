@@ -25,7 +25,9 @@ import (
 //
 // It records only requests whose context comes from a wrapped model's
 // attempt; other requests pass through untouched. Plug it into a provider
-// client with the client's WithHTTPClient option and [HTTPClient]. Its
+// client with the client's WithHTTPClient option and
+// resilient.HTTPClient (a client over a Transport), or an *http.Client of
+// your own whose Transport is [NewTransport]. Its
 // field Base performs the requests; nil means http.DefaultTransport.
 //
 // A Transport is safe for concurrent use.
@@ -33,10 +35,3 @@ type Transport = wire.Transport
 
 // NewTransport returns a Transport over base (nil: http.DefaultTransport).
 func NewTransport(base http.RoundTripper) *Transport { return wire.NewTransport(base) }
-
-// HTTPClient returns an *http.Client whose transport is a [Transport] over
-// http.DefaultTransport, ready for openai.WithHTTPClient,
-// anthropic.WithHTTPClient, ollama.WithHTTPClient or
-// huggingface.WithHTTPClient. It sets no overall timeout: the wrapped model's
-// attempt timeout bounds each attempt.
-func HTTPClient() *http.Client { return wire.HTTPClient() }

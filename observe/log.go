@@ -9,7 +9,10 @@ import (
 )
 
 // Attribute keys of the log lines [Log] writes, stable for dashboards and
-// alerts. Every package of this library logs with these keys.
+// alerts: the words the table below lists ("target", "attempt", "kind",
+// "rule", "delay", "reason", "err", ...). Every package of this library
+// logs with these keys; those that packages other than this one write
+// (resilientmcp, resilientredis) are exported.
 //
 // The lines, by message:
 //
@@ -46,26 +49,26 @@ import (
 //	"redis reachable again"    INFO  feature, redis_key, down
 const (
 	KeyTarget         = "target"          // the protected target's name
-	KeyAttempt        = "attempt"         // the attempt number, from 1
-	KeyAttempts       = "attempts"        // how many attempts a call made
-	KeyKind           = "kind"            // taxonomy.Kind of the failure
-	KeyRule           = "rule"            // the classifier rule that decided
+	keyAttempt        = "attempt"         // the attempt number, from 1
+	keyAttempts       = "attempts"        // how many attempts a call made
+	keyKind           = "kind"            // taxonomy.Kind of the failure
+	keyRule           = "rule"            // the classifier rule that decided
 	KeyDelay          = "delay"           // the wait before the next attempt
-	KeyReason         = "reason"          // why a call stopped (Reason), or why a tool stopped the run
+	keyReason         = "reason"          // why a call stopped (Reason), or why a tool stopped the run
 	KeyError          = "err"             // the error, redacted
-	KeyStack          = "stack"           // a recovered panic's stack
-	KeyFrom           = "from"            // a breaker's previous state
-	KeyTo             = "to"              // a breaker's new state
-	KeyLate           = "late"            // how long after its abandonment an attempt returned
-	KeyFallback       = "fallback"        // the model fallen back to
-	KeyMessagesBefore = "messages_before" // messages before a compaction
-	KeyMessagesAfter  = "messages_after"  // messages after it
-	KeyChunks         = "chunks"          // chunks a restarted stream had delivered
-	KeyTexts          = "texts"           // texts of an embeddings batch that was split
+	keyStack          = "stack"           // a recovered panic's stack
+	keyFrom           = "from"            // a breaker's previous state
+	keyTo             = "to"              // a breaker's new state
+	keyLate           = "late"            // how long after its abandonment an attempt returned
+	keyFallback       = "fallback"        // the model fallen back to
+	keyMessagesBefore = "messages_before" // messages before a compaction
+	keyMessagesAfter  = "messages_after"  // messages after it
+	keyChunks         = "chunks"          // chunks a restarted stream had delivered
+	keyTexts          = "texts"           // texts of an embeddings batch that was split
 	KeyTool           = "tool"            // the tool's name
-	KeyType           = "type"            // the Go type of a tool's internal failure, "panic" for a panic
-	KeyIdempotencyKey = "idempotency_key" // the key of an idempotent call
-	KeyHeld           = "held"            // how long a hung idempotent call had held its key
+	keyType           = "type"            // the Go type of a tool's internal failure, "panic" for a panic
+	keyIdempotencyKey = "idempotency_key" // the key of an idempotent call
+	keyHeld           = "held"            // how long a hung idempotent call had held its key
 )
 
 // Attribute keys of the lines about MCP tool servers (package
@@ -73,10 +76,10 @@ const (
 // replaced.
 const (
 	KeyServer   = "server"   // the MCP server's name, as it introduced itself
-	KeyProgress = "progress" // a progress notification's progress so far
-	KeyTotal    = "total"    // its total, when the server knows it
-	KeyMessage  = "message"  // the server's text, redacted: a progress message, a log message's data
-	KeyLogger   = "logger"   // the name of the server's logger that sent a log message
+	keyProgress = "progress" // a progress notification's progress so far
+	keyTotal    = "total"    // its total, when the server knows it
+	keyMessage  = "message"  // the server's text, redacted: a progress message, a log message's data
+	keyLogger   = "logger"   // the name of the server's logger that sent a log message
 )
 
 // Attribute keys of the lines about the state shared by replicas through
@@ -89,7 +92,7 @@ const (
 )
 
 // Log returns the observer that writes the library's decisions to l as the
-// lines listed with the Key constants. A nil l discards. Every value is
+// lines listed with the attribute keys ([KeyTarget]). A nil l discards. Every value is
 // redacted before it reaches l's handler (API keys, tokens, passwords in
 // URLs, private keys...: the shapes of the common credential scanners), as
 // gateways echo request headers into their error bodies; errors stay errors,
@@ -124,89 +127,89 @@ func (o logObserver) observeError(ctx context.Context, e Event, err error) {
 			msg = "retrying past the attempt limit, on the run's budget"
 		}
 		l.LogAttrs(ctx, slog.LevelWarn, msg,
-			slog.String(KeyTarget, e.Target), slog.Int(KeyAttempt, e.Attempt),
-			slog.String(KeyKind, e.Class.Kind.String()), slog.String(KeyRule, e.Class.Rule),
+			slog.String(KeyTarget, e.Target), slog.Int(keyAttempt, e.Attempt),
+			slog.String(keyKind, e.Class.Kind.String()), slog.String(keyRule, e.Class.Rule),
 			slog.Duration(KeyDelay, e.Wait), errAttr(err))
 	case Recovered:
 		l.LogAttrs(ctx, slog.LevelInfo, "recovered",
-			slog.String(KeyTarget, e.Target), slog.Int(KeyAttempts, e.Attempts))
+			slog.String(KeyTarget, e.Target), slog.Int(keyAttempts, e.Attempts))
 	case GaveUp:
 		if e.PassedThrough {
 			l.LogAttrs(ctx, slog.LevelDebug, "inner layer gave up",
-				slog.String(KeyTarget, e.Target), slog.String(KeyReason, e.Reason.String()))
+				slog.String(KeyTarget, e.Target), slog.String(keyReason, e.Reason.String()))
 			return
 		}
 		if e.Reason == ReasonUsageLimit {
 			// Nothing failed: the run's own limit stopped the call, and the
 			// class of its refusal (canceled) is no failure's kind.
 			l.LogAttrs(ctx, slog.LevelWarn, "run limit reached",
-				slog.String(KeyTarget, e.Target), slog.String(KeyReason, e.Reason.String()),
-				slog.Int(KeyAttempts, e.Attempts), errAttr(err))
+				slog.String(KeyTarget, e.Target), slog.String(keyReason, e.Reason.String()),
+				slog.Int(keyAttempts, e.Attempts), errAttr(err))
 			return
 		}
 		l.LogAttrs(ctx, slog.LevelWarn, "gave up",
-			slog.String(KeyTarget, e.Target), slog.String(KeyReason, e.Reason.String()),
-			slog.Int(KeyAttempts, e.Attempts), slog.String(KeyKind, e.Class.Kind.String()),
-			slog.String(KeyRule, e.Class.Rule), errAttr(err))
+			slog.String(KeyTarget, e.Target), slog.String(keyReason, e.Reason.String()),
+			slog.Int(keyAttempts, e.Attempts), slog.String(keyKind, e.Class.Kind.String()),
+			slog.String(keyRule, e.Class.Rule), errAttr(err))
 	case AttemptEnd:
 		var pe panicError
 		switch {
 		case errors.As(err, &pe):
 			l.LogAttrs(ctx, slog.LevelError, "panic recovered",
-				slog.String(KeyTarget, e.Target), slog.Int(KeyAttempt, e.Attempt),
-				errAttr(err), slog.String(KeyStack, string(pe.PanicStack())))
+				slog.String(KeyTarget, e.Target), slog.Int(keyAttempt, e.Attempt),
+				errAttr(err), slog.String(keyStack, string(pe.PanicStack())))
 		case e.Abandoned:
 			l.LogAttrs(ctx, slog.LevelWarn, "attempt abandoned",
-				slog.String(KeyTarget, e.Target), slog.Int(KeyAttempt, e.Attempt),
-				slog.String(KeyKind, e.Class.Kind.String()), slog.String(KeyRule, e.Class.Rule))
+				slog.String(KeyTarget, e.Target), slog.Int(keyAttempt, e.Attempt),
+				slog.String(keyKind, e.Class.Kind.String()), slog.String(keyRule, e.Class.Rule))
 		}
 	case LateResult:
 		l.LogAttrs(ctx, slog.LevelDebug, "late result discarded",
-			slog.String(KeyTarget, e.Target), slog.Int(KeyAttempt, e.Attempt), slog.Duration(KeyLate, e.Late))
+			slog.String(KeyTarget, e.Target), slog.Int(keyAttempt, e.Attempt), slog.Duration(keyLate, e.Late))
 	case Refusal:
 		l.LogAttrs(ctx, slog.LevelInfo, "refused",
-			slog.String(KeyTarget, e.Target), slog.String(KeyReason, e.Reason.String()))
+			slog.String(KeyTarget, e.Target), slog.String(keyReason, e.Reason.String()))
 	case BreakerChange:
 		l.LogAttrs(ctx, breakerLevel(e.To), breakerMessage(e.To),
-			slog.String(KeyTarget, e.Target), slog.String(KeyFrom, e.From.String()), slog.String(KeyTo, e.To.String()))
+			slog.String(KeyTarget, e.Target), slog.String(keyFrom, e.From.String()), slog.String(keyTo, e.To.String()))
 	case Cooldown:
 		l.LogAttrs(ctx, slog.LevelInfo, "cooling down", slog.String(KeyTarget, e.Target), slog.Duration(KeyDelay, e.Wait))
 	case Suspended:
 		l.LogAttrs(ctx, slog.LevelWarn, "member out of rotation: account failure",
 			slog.String(KeyTarget, e.Target), slog.Duration(KeyDelay, e.For),
-			slog.String(KeyKind, e.Class.Kind.String()), slog.String(KeyRule, e.Class.Rule))
+			slog.String(keyKind, e.Class.Kind.String()), slog.String(keyRule, e.Class.Rule))
 	case Fallback:
 		l.LogAttrs(ctx, slog.LevelWarn, "falling back",
-			slog.String(KeyTarget, e.Target), slog.String(KeyFallback, e.To), slog.String(KeyKind, e.Class.Kind.String()))
+			slog.String(KeyTarget, e.Target), slog.String(keyFallback, e.To), slog.String(keyKind, e.Class.Kind.String()))
 	case Compacted:
 		l.LogAttrs(ctx, slog.LevelWarn, "compacted",
-			slog.String(KeyTarget, e.Target), slog.Int(KeyMessagesBefore, e.Before), slog.Int(KeyMessagesAfter, e.After))
+			slog.String(KeyTarget, e.Target), slog.Int(keyMessagesBefore, e.Before), slog.Int(keyMessagesAfter, e.After))
 	case StreamRestarted:
-		l.LogAttrs(ctx, slog.LevelInfo, "stream restarted", slog.String(KeyTarget, e.Target), slog.Int(KeyChunks, e.Chunks))
+		l.LogAttrs(ctx, slog.LevelInfo, "stream restarted", slog.String(KeyTarget, e.Target), slog.Int(keyChunks, e.Chunks))
 	case BatchSplit:
-		l.LogAttrs(ctx, slog.LevelWarn, "batch split", slog.String(KeyTarget, e.Target), slog.Int(KeyTexts, e.Texts))
+		l.LogAttrs(ctx, slog.LevelWarn, "batch split", slog.String(KeyTarget, e.Target), slog.Int(keyTexts, e.Texts))
 	case CallEnd:
 		o.toolEnd(ctx, e, err)
 	case IdempotentReplay:
-		l.LogAttrs(ctx, slog.LevelInfo, "already done", slog.String(KeyTool, e.Tool), slog.String(KeyIdempotencyKey, e.Key))
+		l.LogAttrs(ctx, slog.LevelInfo, "already done", slog.String(KeyTool, e.Tool), slog.String(keyIdempotencyKey, e.Key))
 	case LeaseLost:
-		l.LogAttrs(ctx, slog.LevelWarn, "lease lost", slog.String(KeyTool, e.Tool), slog.String(KeyIdempotencyKey, e.Key))
+		l.LogAttrs(ctx, slog.LevelWarn, "lease lost", slog.String(KeyTool, e.Tool), slog.String(keyIdempotencyKey, e.Key))
 	case StoreFailed:
 		l.LogAttrs(ctx, slog.LevelError, "idempotency store failed",
-			slog.String(KeyTool, e.Tool), slog.String(KeyIdempotencyKey, e.Key), errAttr(err))
+			slog.String(KeyTool, e.Tool), slog.String(keyIdempotencyKey, e.Key), errAttr(err))
 	case HungCall:
 		l.LogAttrs(ctx, slog.LevelError, "tool hung; outcome unknown",
-			slog.String(KeyTool, e.Tool), slog.String(KeyIdempotencyKey, e.Key), slog.Duration(KeyHeld, e.Held), errAttr(err))
+			slog.String(KeyTool, e.Tool), slog.String(keyIdempotencyKey, e.Key), slog.Duration(keyHeld, e.Held), errAttr(err))
 	case ToolProgress:
 		total := slog.Attr{}
 		if e.Total > 0 {
-			total = slog.Float64(KeyTotal, e.Total)
+			total = slog.Float64(keyTotal, e.Total)
 		}
 		l.LogAttrs(ctx, slog.LevelInfo, "tool progress", slog.String(KeyServer, e.Server), slog.String(KeyTool, e.Tool),
-			slog.Float64(KeyProgress, e.Progress), total, textAttr(err))
+			slog.Float64(keyProgress, e.Progress), total, textAttr(err))
 	case ServerLog:
 		l.LogAttrs(ctx, e.Level, "server log",
-			slog.String(KeyServer, e.Server), slog.String(KeyLogger, e.Logger), textAttr(err))
+			slog.String(KeyServer, e.Server), slog.String(keyLogger, e.Logger), textAttr(err))
 	case SharedStateUnavailable:
 		l.LogAttrs(ctx, slog.LevelWarn, "redis unavailable",
 			slog.String(KeyFeature, e.Feature), slog.String(KeyRedisKey, e.Key), slog.String(KeyAction, e.Detail), errAttr(err))
@@ -236,7 +239,7 @@ func textAttr(text error) slog.Attr {
 	if text == nil {
 		return slog.Attr{}
 	}
-	return slog.String(KeyMessage, text.Error())
+	return slog.String(keyMessage, text.Error())
 }
 
 // toolEnd logs how a tool call ended, when that is worth a line.
@@ -249,9 +252,9 @@ func (o logObserver) toolEnd(ctx context.Context, e CallEnd, err error) {
 	case ReasonToolError:
 		o.l.LogAttrs(ctx, slog.LevelDebug, "tool error", name, errAttr(err))
 	case ReasonInternal, ReasonTimeout:
-		o.l.LogAttrs(ctx, slog.LevelError, "tool failed internally", name, slog.String(KeyType, e.Type), errAttr(err))
+		o.l.LogAttrs(ctx, slog.LevelError, "tool failed internally", name, slog.String(keyType, e.Type), errAttr(err))
 	case ReasonFatal, ReasonCircuitOpen, ReasonStuck, ReasonUsageLimit, ReasonOutcomeUnknown:
-		o.l.LogAttrs(ctx, slog.LevelWarn, "tool stopped the run", name, slog.String(KeyReason, e.Reason.String()), errAttr(err))
+		o.l.LogAttrs(ctx, slog.LevelWarn, "tool stopped the run", name, slog.String(keyReason, e.Reason.String()), errAttr(err))
 	}
 }
 

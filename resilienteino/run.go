@@ -5,7 +5,6 @@ import (
 
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/run"
-	"github.com/resilientgo/resilient/tools"
 )
 
 // RunOption configures the scope of one agent run, given to [NewRun]. The
@@ -29,7 +28,7 @@ func RetryBudget(n int) RunOption { return run.RetryBudget(n) }
 // RepeatLimit stops the run as stuck when one tool is called with the same
 // input more than n times. It must be at least 1; math.MaxInt turns the
 // check off. Default: 3.
-func RepeatLimit(n int) RunOption { return tools.RepeatLimit(n) }
+func RepeatLimit(n int) RunOption { return run.RepeatLimit(n) }
 
 // TokenBudget limits the run to n tokens, input and output together, as
 // the providers report them (schema.Message's ResponseMeta.Usage). 0

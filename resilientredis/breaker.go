@@ -398,7 +398,7 @@ func (s *SharedBreaker) apply(ctx context.Context, st shared) {
 		}
 		s.applying.Store(0)
 		s.logger.LogAttrs(ctx, slog.LevelInfo, "circuit "+strings.ReplaceAll(st.state, "_", " ")+" by a replica",
-			slog.String(KeyTarget, s.b.Name()))
+			slog.String(observe.KeyTarget, s.b.Name()))
 	case "open":
 		if st.remaining <= 0 || (s.b.Forced() == breaker.NotForced && s.b.State() == observe.BreakerOpen && s.b.RemainingDelay() >= st.remaining) {
 			return
@@ -412,7 +412,7 @@ func (s *SharedBreaker) apply(ctx context.Context, st shared) {
 		s.b.HoldOpen(st.remaining)
 		s.applying.Store(0)
 		s.logger.LogAttrs(ctx, slog.LevelInfo, "circuit opened by a replica",
-			slog.String(KeyTarget, s.b.Name()), slog.Duration(KeyDelay, st.remaining))
+			slog.String(observe.KeyTarget, s.b.Name()), slog.Duration(observe.KeyDelay, st.remaining))
 	case "closed":
 		if s.b.State() == observe.BreakerClosed && s.b.Forced() == breaker.NotForced {
 			return
@@ -420,7 +420,7 @@ func (s *SharedBreaker) apply(ctx context.Context, st shared) {
 		s.applying.Store(int32(observe.BreakerClosed) + 1)
 		s.b.Close()
 		s.applying.Store(0)
-		s.logger.LogAttrs(ctx, slog.LevelInfo, "circuit closed by a replica", slog.String(KeyTarget, s.b.Name()))
+		s.logger.LogAttrs(ctx, slog.LevelInfo, "circuit closed by a replica", slog.String(observe.KeyTarget, s.b.Name()))
 	}
 }
 

@@ -12,44 +12,13 @@ import (
 	"github.com/resilientgo/resilient/observe"
 )
 
-// Attribute keys of the slog events, stable for dashboards and alerts.
-//
-// The events, by message:
-//
-//	"redis unavailable"            WARN  feature, redis_key, action, err (, suppressed)
-//	"redis reachable again"        INFO  feature, redis_key, down
-//	"circuit opened by a replica"  INFO  target, delay
-//	"circuit closed by a replica"  INFO  target
-//	"circuit forced open by a replica"   INFO  target
-//	"circuit forced closed by a replica" INFO  target
-//	"redis without persistence"    WARN  feature, redis_key, appendonly, save
-//	"semaphore lease lost"         WARN  feature, redis_key, slots
-//
-// "redis unavailable" is logged at the first failure and then at most once
-// a minute while Redis stays unavailable, with the number of failures not
-// logged since the previous line (suppressed, on those repeats only). The
-// first line and "redis reachable again" are the transitions that
-// [Observe] sends to observers as events, and observe.Log writes the
-// same lines. "redis without persistence" is logged by
-// [NewStore] when the server keeps neither an append-only file nor
-// snapshots: a restart would forget every idempotency record (see "Exactly
-// once" in the package documentation for the settings that prevent it).
-// "semaphore lease lost" is logged by a [Semaphore] holder whose slot was
-// freed while it still held it (its renewals did not reach Redis for a
-// whole lease) and found no free slot to take again: until its call ends,
-// the fleet holds one more than slots.
+// Attribute keys of this package's own lines (see [Logger]), beside
+// observe's.
 const (
-	KeyFeature    = observe.KeyFeature  // "store", "limiter", "breaker" or "semaphore"
-	KeyRedisKey   = observe.KeyRedisKey // the Redis key (or prefix*) concerned
-	KeyAction     = observe.KeyAction   // what the feature does while Redis is unavailable
-	KeySuppressed = "suppressed"        // failures not logged since the previous line
-	KeyDown       = observe.KeyDown     // how long Redis was unavailable
-	KeyAppendOnly = "appendonly"        // the server's appendonly setting
-	KeySave       = "save"              // the server's save setting ("" when off)
-	KeySlots      = "slots"             // a semaphore's number of slots
-	KeyError      = observe.KeyError
-	KeyTarget     = observe.KeyTarget
-	KeyDelay      = observe.KeyDelay
+	keySuppressed = "suppressed" // failures not logged since the previous line
+	keyAppendOnly = "appendonly" // the server's appendonly setting
+	keySave       = "save"       // the server's save setting ("" when off)
+	keySlots      = "slots"      // a semaphore's number of slots
 )
 
 // ErrUnavailable is matched by [errors.Is] in every error this package
@@ -156,8 +125,8 @@ func (h *health) failed(ctx context.Context, err error) {
 		return
 	}
 	h.logger.LogAttrs(ctx, slog.LevelWarn, "redis unavailable",
-		slog.String(KeyFeature, h.feature), slog.String(KeyRedisKey, h.key), slog.String(KeyAction, h.detail),
-		slog.Any(KeyError, err), slog.Int(KeySuppressed, suppressed))
+		slog.String(observe.KeyFeature, h.feature), slog.String(observe.KeyRedisKey, h.key), slog.String(observe.KeyAction, h.detail),
+		slog.Any(observe.KeyError, err), slog.Int(keySuppressed, suppressed))
 }
 
 // ok records an answer from Redis.

@@ -139,9 +139,34 @@ func logsLibraryLines(o observe.Observer) bool {
 // [DefaultLimiterPrefix], [DefaultBreakerPrefix], [DefaultSemaphorePrefix].
 func Prefix(p string) Option { return func(c *config) { c.prefix = p } }
 
-// Logger sets the logger for the events of this package (see
-// [KeyFeature]), redacted as observe.Log redacts. A nil logger
-// discards. Default: discard.
+// Logger sets the logger for the events of this package, redacted as
+// observe.Log redacts. A nil logger discards. Default: discard.
+//
+// The lines, by message, with their attribute keys (stable for dashboards
+// and alerts; those of observe, and suppressed, appendonly, save, slots):
+//
+//	"redis unavailable"            WARN  feature, redis_key, action, err (, suppressed)
+//	"redis reachable again"        INFO  feature, redis_key, down
+//	"circuit opened by a replica"  INFO  target, delay
+//	"circuit closed by a replica"  INFO  target
+//	"circuit forced open by a replica"   INFO  target
+//	"circuit forced closed by a replica" INFO  target
+//	"redis without persistence"    WARN  feature, redis_key, appendonly, save
+//	"semaphore lease lost"         WARN  feature, redis_key, slots
+//
+// "redis unavailable" is logged at the first failure and then at most once
+// a minute while Redis stays unavailable, with the number of failures not
+// logged since the previous line (suppressed, on those repeats only). The
+// first line and "redis reachable again" are the transitions that
+// [Observe] sends to observers as events, and observe.Log writes the
+// same lines. "redis without persistence" is logged by
+// [NewStore] when the server keeps neither an append-only file nor
+// snapshots: a restart would forget every idempotency record (see "Exactly
+// once" in the package documentation for the settings that prevent it).
+// "semaphore lease lost" is logged by a [Semaphore] holder whose slot was
+// freed while it still held it (its renewals did not reach Redis for a
+// whole lease) and found no free slot to take again: until its call ends,
+// the fleet holds one more than slots.
 //
 // Given with a log observer ([Observe] with observe.Log), the Logger
 // writes the lines of Redis becoming unavailable and reachable again, and

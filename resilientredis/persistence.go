@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/resilientgo/resilient/observe"
 )
 
 // checkPersistence logs "redis without persistence" when the server says
@@ -38,6 +40,6 @@ func checkPersistence(client redis.UniversalClient, c config) {
 		return
 	}
 	c.logger.LogAttrs(ctx, slog.LevelWarn, "redis without persistence",
-		slog.String(KeyFeature, c.feature.String()), slog.String(KeyRedisKey, c.prefix+"*"),
-		slog.String(KeyAppendOnly, aof), slog.String(KeySave, save))
+		slog.String(observe.KeyFeature, c.feature.String()), slog.String(observe.KeyRedisKey, c.prefix+"*"),
+		slog.String(keyAppendOnly, aof), slog.String(keySave, save))
 }

@@ -92,7 +92,7 @@ const (
 // By default the semaphore fails open to a limit of its own: while Redis is
 // unavailable each process admits up to n attempts at once on a local
 // bulkhead (limit.Bulkhead), so the fleet admits up to n per replica,
-// and it logs "redis unavailable" (see [KeyFeature]). A limit that stopped
+// and it logs "redis unavailable" (see [Logger]). A limit that stopped
 // every call while Redis is down would turn a Redis outage into an outage
 // of the agent; n per process keeps each replica as bounded as
 // resilient.MaxConcurrent would. With [FailClosed], Acquire fails instead

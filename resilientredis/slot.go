@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/resilientgo/resilient/observe"
 )
 
 // slot is a slot of a Semaphore held in Redis by token: its lease is
@@ -51,7 +53,7 @@ func (h *slot) renew() {
 	case res == 0:
 		if !h.lost {
 			s.logger.LogAttrs(ctx, slog.LevelWarn, "semaphore lease lost",
-				slog.String(KeyFeature, forSemaphore.String()), slog.String(KeyRedisKey, s.key), slog.Int(KeySlots, s.n))
+				slog.String(observe.KeyFeature, forSemaphore.String()), slog.String(observe.KeyRedisKey, s.key), slog.Int(keySlots, s.n))
 		}
 		h.lost = true
 	default:

@@ -10,7 +10,6 @@ import (
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/run"
 	"github.com/resilientgo/resilient/taxonomy"
-	"github.com/resilientgo/resilient/tools"
 )
 
 // ErrNoWorkflow is the error of a model or tool call made with a context
@@ -41,7 +40,7 @@ type limits struct {
 
 func defaultLimits() limits {
 	return limits{Tokens: noLimit, Requests: noLimit, ToolCalls: noLimit,
-		Retries: run.DefaultRetryBudget, Repeats: tools.DefaultRepeatLimit}
+		Retries: run.DefaultRetryBudget, Repeats: run.DefaultRepeatLimit}
 }
 
 // TokenBudget limits the run to n tokens, input and output together, as the
@@ -73,10 +72,10 @@ func RetryBudget(n int) RunOption {
 	return limitOption("RetryBudget", n, 0, func(l *limits) *int { return &l.Retries })
 }
 
-// RepeatLimit stops the run as stuck ([tools.ErrStuck]) when one tool is
+// RepeatLimit stops the run as stuck (tools.ErrStuck) when one tool is
 // called with the same input (the same JSON value) more than n times. It
 // must be at least 1; math.MaxInt turns the check off. Default: 3
-// (tools.DefaultRepeatLimit).
+// (run.DefaultRepeatLimit).
 func RepeatLimit(n int) RunOption {
 	return limitOption("RepeatLimit", n, 1, func(l *limits) *int { return &l.Repeats })
 }

@@ -32,14 +32,15 @@ import (
 // the usage of the calls in flight when it was reached. The call that
 // crosses it returns its answer; the next is refused.
 type Run struct {
-	mu        sync.Mutex
-	budget    int // read through maxRetries
-	budgetSet bool
-	refusals  int
-	usage     Usage
-	limits    usageLimits
-	locals    map[any]any
-	err       error // invalid options, returned by Err
+	mu          sync.Mutex
+	budget      int // read through maxRetries
+	budgetSet   bool
+	refusals    int
+	usage       Usage
+	limits      usageLimits
+	locals      map[any]any
+	repeatLimit int   // 0 until RepeatLimit: DefaultRepeatLimit
+	err         error // invalid options, returned by Err
 }
 
 // Usage is what a run has used so far.
@@ -106,15 +107,32 @@ func limitOption(name string, n int, set func(*usageLimits)) Option {
 	}
 }
 
-// Fail makes the run invalid with err, as an invalid option does: for
-// options of other packages that keep their state in the run (package
-// tools' RepeatLimit). A nil err changes nothing.
-func Fail(err error) Option {
+// RepeatLimit sets how many times one tool may be called with the same
+// input in the run before the tool's wrapper (package tools) stops the run
+// as stuck (tools.ErrStuck). It must be at least 1 (with 0, the first call
+// would be stuck); math.MaxInt turns the check off. Default: 3
+// ([DefaultRepeatLimit]).
+func RepeatLimit(n int) Option {
 	return func(r *Run) {
-		if err != nil {
-			r.fail(err)
+		if n < 1 {
+			r.fail(fmt.Errorf("run: RepeatLimit(%d): must be at least 1 (math.MaxInt for no check)", n))
+			return
 		}
+		r.repeatLimit = n
 	}
+}
+
+// DefaultRepeatLimit is how many times one tool may be called with the
+// same input in a run without [RepeatLimit].
+const DefaultRepeatLimit = 3
+
+// RepeatLimit returns the run's repeat limit (see the option
+// [RepeatLimit]); a nil Run has the default.
+func (r *Run) RepeatLimit() int {
+	if r == nil || r.repeatLimit == 0 {
+		return DefaultRepeatLimit
+	}
+	return r.repeatLimit
 }
 
 func (r *Run) fail(err error) { r.err = errors.Join(r.err, err) }

@@ -155,7 +155,7 @@ func (c libraryConfig) describe() string {
 		"`resilient.Tool(t, %s)` for the other mutating tool, and each run's context is `resilient.NewRun(ctx)` "+
 		"(a retry budget of %d per run, a repeat limit of %d). ", options(c.modelOptions()),
 		options(toolDefaults(readOnly)), options(toolDefaults(payment)), options(toolDefaults(mutating)),
-		run.DefaultRetryBudget, tools.DefaultRepeatLimit)
+		run.DefaultRetryBudget, run.DefaultRepeatLimit)
 	fmt.Fprintf(&b, "Every duration is the library's own default, read from its exported constants (%s), given "+
 		"explicitly only so that the harness can divide it by the time scale; everything else is left at its "+
 		"default, including the attempts (%d, with per-kind defaults of its own for rate limits and unknown "+

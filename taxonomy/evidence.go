@@ -105,10 +105,10 @@ func (e *WireError) Unwrap() error { return e.Err }
 func HeaderEvidence(h http.Header, status int, now time.Time) Evidence {
 	ev := Evidence{
 		Status:      status,
-		ShouldRetry: ParseShouldRetry(h.Get("X-Should-Retry")),
+		ShouldRetry: parseShouldRetry(h.Get("X-Should-Retry")),
 		RequestID:   firstHeader(h, "X-Request-Id", "Request-Id", "X-Amzn-Requestid"),
 	}
-	wait, ok := ParseRetryAfterMillis(h.Get("Retry-After-Ms"))
+	wait, ok := parseRetryAfterMillis(h.Get("Retry-After-Ms"))
 	if !ok {
 		wait, ok = ParseRetryAfter(h.Get("Retry-After"), now)
 	}
@@ -132,10 +132,10 @@ func (ev *Evidence) addHints(h Evidence) {
 	ev.RequestID = cmp.Or(ev.RequestID, h.RequestID)
 }
 
-// ParseShouldRetry reads an x-should-retry header value: "true" or "false"
+// parseShouldRetry reads an x-should-retry header value: "true" or "false"
 // in any case and with surrounding spaces, and "" for anything else, absence
 // included, so that a value it cannot read overrules nothing.
-func ParseShouldRetry(value string) string {
+func parseShouldRetry(value string) string {
 	switch v := strings.TrimSpace(value); {
 	case strings.EqualFold(v, "true"):
 		return "true"

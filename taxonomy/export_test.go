@@ -130,3 +130,9 @@ func ModelTokens(text string) []string {
 
 // ShippedModel is the model Classify uses.
 func ShippedModel() TokenModel { return TokenModel{shipped()} }
+
+// The parsers of HeaderEvidence, for their tests.
+var (
+	ParseShouldRetry      = parseShouldRetry
+	ParseRetryAfterMillis = parseRetryAfterMillis
+)

@@ -91,11 +91,11 @@ func ParseRetryAfter(value string, now time.Time) (time.Duration, bool) {
 	return 0, false
 }
 
-// ParseRetryAfterMillis reads a retry-after-ms header value (OpenAI,
+// parseRetryAfterMillis reads a retry-after-ms header value (OpenAI,
 // Anthropic): milliseconds, fractions accepted, clamped to [MaxWaitHint]. It
 // reports false for an empty, negative or unparsable value; "0" is a valid
 // zero wait.
-func ParseRetryAfterMillis(value string) (time.Duration, bool) {
+func parseRetryAfterMillis(value string) (time.Duration, bool) {
 	value = strings.TrimSpace(value)
 	if !isDecimal(value) {
 		return 0, false

@@ -78,7 +78,7 @@ func BenchmarkRepeatKey(b *testing.B) {
 				ctx  context.Context
 			}{
 				{"none", context.Background()},
-				{"yes", run.New(context.Background(), tools.RepeatLimit(math.MaxInt))},
+				{"yes", run.New(context.Background(), run.RepeatLimit(math.MaxInt))},
 			} {
 				b.Run(fmt.Sprintf("tool=%s/size=%dKB/run=%s", tool.name, size>>10, run.name), func(b *testing.B) {
 					b.ReportAllocs()
@@ -121,8 +121,8 @@ func BenchmarkRunLimits(b *testing.B) {
 		name string
 		ctx  context.Context
 	}{
-		{"plain", run.New(context.Background(), tools.RepeatLimit(math.MaxInt))},
-		{"limits", run.New(context.Background(), tools.RepeatLimit(math.MaxInt), run.TokenBudget(math.MaxInt),
+		{"plain", run.New(context.Background(), run.RepeatLimit(math.MaxInt))},
+		{"limits", run.New(context.Background(), run.RepeatLimit(math.MaxInt), run.TokenBudget(math.MaxInt),
 			run.RequestLimit(math.MaxInt), run.ToolCallLimit(math.MaxInt))},
 	} {
 		b.Run("run="+run.name, func(b *testing.B) {

@@ -53,7 +53,7 @@
 // fatal error or a panic. The breaker (5 failures, 30 s; middleware.CircuitBreaker through [Middleware])
 // counts internal failures only; while it is open, a call ends the run with
 // a FatalToolError "<tool> circuit is open; stopping instead of retrying"
-// ([ErrCircuitOpen]) instead of letting the model burn steps on a
+// (middleware.ErrCircuitOpen, resilient.ErrCircuitOpen) instead of letting the model burn steps on a
 // dependency that is down.
 //
 // # Idempotent tools
@@ -106,14 +106,14 @@
 //
 // With a run.Run in the context (run.New, resilient.NewRun),
 // a call with the same tool and input more often than the run's repeat
-// limit ([RepeatLimit], 3 by default) ends the run with a FatalToolError
+// limit (run.RepeatLimit, 3 by default) ends the run with a FatalToolError
 // "stuck: <tool> called N times with the same input" ([ErrStuck]): a model
 // looping on one call burns money. "The same input" is the same bytes, or
 // the same idempotency key for an Idempotent tool or one with a KeyFunc:
 // a plain tool's calls that differ in whitespace only count apart (a model
 // in a loop re-sends its call byte for byte); KeyFunc(DefaultKey) counts
 // them as one, at the cost of canonicalizing each input.
-// The run remembers the [RepeatWindow] calls most recently made, so its
+// The run remembers the 1024 calls most recently made, so its
 // memory stays bounded however long it lives. Without a Run there is no
 // limit.
 //

@@ -59,7 +59,7 @@ func TestCallEndReportsTheOutcome(t *testing.T) {
 	t.Run("stuck", func(t *testing.T) {
 		var rec observetest.Recorder
 		w := mustWrap(t, newCounted("charge", charges), tools.Middleware(middleware.Observe(&rec)))
-		ctx := run.New(t.Context(), tools.RepeatLimit(1))
+		ctx := run.New(t.Context(), run.RepeatLimit(1))
 		_, _ = w.Call(ctx, "a")
 		_, _ = w.Call(ctx, "a")
 		if ends := observetest.Of[observe.CallEnd](&rec); len(ends) != 2 || ends[1].Reason != observe.ReasonStuck {

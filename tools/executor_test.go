@@ -141,7 +141,7 @@ func TestExecutorBreakerOpensAndEndsTheRun(t *testing.T) {
 			scripted.Reply("unreachable"),
 		)
 		_, err := runAgent(t.Context(), model, mustWrap(t, pricing, tools.Middleware(middleware.CircuitBreaker(2, time.Minute))))
-		wantFatal(t, err, "pricing", tools.ErrCircuitOpen, "pricing circuit is open; stopping instead of retrying")
+		wantFatal(t, err, "pricing", middleware.ErrCircuitOpen, "pricing circuit is open; stopping instead of retrying")
 		if pricing.calls() != 2 || model.Calls() != 3 {
 			t.Errorf("got %d tool calls and %d model calls, want 2 and 3", pricing.calls(), model.Calls())
 		}
@@ -166,7 +166,7 @@ func TestExecutorSurvivesAPanickingTool(t *testing.T) {
 func TestExecutorRepeatLimitStopsALoopingModel(t *testing.T) {
 	lookup := newCounted("lookup", lookupOrders)
 	model := scripted.New(scripted.CallTool("c1", "lookup", arg("9999"))) // forever
-	ctx := run.New(t.Context(), tools.RepeatLimit(2))
+	ctx := run.New(t.Context(), run.RepeatLimit(2))
 	_, err := runAgent(ctx, model, mustWrap(t, lookup))
 	wantFatal(t, err, "lookup", tools.ErrStuck, "stuck: lookup called 3 times with the same input")
 	if lookup.calls() != 2 || model.Calls() != 3 {

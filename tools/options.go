@@ -100,7 +100,7 @@ func Idempotent(store Store) Option {
 
 // KeyFunc sets how a call's key is derived from the tool's name and input.
 // The key decides which calls are "the same" for [Idempotent] and for the
-// run's repeat limit ([RepeatLimit]). Default: [DefaultKey], the name and
+// run's repeat limit (run.RepeatLimit). Default: [DefaultKey], the name and
 // the SHA-256 of the input with JSON canonicalized, for an Idempotent tool;
 // a tool that is neither Idempotent nor given a KeyFunc computes no key, and
 // its repeat limit counts identical inputs.

@@ -1,56 +1,32 @@
 package tools
 
 import (
-	"fmt"
 	"sync"
-	"sync/atomic"
 
 	"github.com/resilientgo/resilient/run"
 )
 
-// DefaultRepeatLimit is how many times one tool may be called with the same
-// input in a run when [RepeatLimit] is not given.
-const DefaultRepeatLimit = 3
-
-// RepeatWindow is how many distinct calls a run remembers for its repeat
-// limit: past it, the call least recently made is forgotten. A call made
-// again within the last RepeatWindow distinct calls of the run keeps its
-// count, so the limit holds for every loop shorter than that; a run's
-// repeat memory stays under about 48 KiB however long the run lives.
-const RepeatWindow = 1024
-
-// RepeatLimit sets how many times one tool may be called with the same
-// input in a run (see [run.Run]) before the wrapper stops the run as
-// stuck ([ErrStuck]). It must be at least 1 (with 0, the first call would
-// be stuck); math.MaxInt turns the check off. Default: 3
-// ([DefaultRepeatLimit]).
-//
-// "The same input" is the same idempotency key for an [Idempotent] tool or
-// a tool with a [KeyFunc]; for any other tool it is the same bytes.
-func RepeatLimit(n int) run.Option {
-	if n < 1 {
-		return run.Fail(fmt.Errorf("tools: RepeatLimit(%d): must be at least 1 (math.MaxInt for no check)", n))
-	}
-	return func(r *run.Run) { repeatsOf(r).limit.Store(int64(n)) }
-}
+// repeatWindow is how many distinct calls a run remembers for its repeat
+// limit (run.RepeatLimit): past it, the call least recently made is
+// forgotten. A call made again within the last repeatWindow distinct calls
+// of the run keeps its count, so the limit holds for every loop shorter
+// than that; a run's repeat memory stays under about 48 KiB however long
+// the run lives.
+const repeatWindow = 1024
 
 type repeatsKey struct{}
 
 // repeatsOf returns the run's repeat counter, made on first use.
 func repeatsOf(r *run.Run) *repeats {
 	return r.Local(repeatsKey{}, func() any {
-		c := &repeats{index: make(map[uint64]int32)}
-		c.limit.Store(DefaultRepeatLimit)
-		return c
+		return &repeats{index: make(map[uint64]int32)}
 	}).(*repeats)
 }
 
 // repeats counts the calls of one run by their hash, remembering the
-// RepeatWindow calls most recently made (a least-recently-used list over a
+// repeatWindow calls most recently made (a least-recently-used list over a
 // slice). It is safe for concurrent use.
 type repeats struct {
-	limit atomic.Int64
-
 	mu         sync.Mutex
 	index      map[uint64]int32 // call hash -> slot
 	slots      []repeatSlot
@@ -76,7 +52,7 @@ func (c *repeats) add(h uint64) int {
 		return int(s.count)
 	}
 	var i int32
-	if len(c.slots) < RepeatWindow {
+	if len(c.slots) < repeatWindow {
 		i = int32(len(c.slots))
 		c.slots = append(c.slots, repeatSlot{})
 		if i == 0 {

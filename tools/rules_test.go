@@ -20,7 +20,7 @@ func TestToolZeroesThatCannotWorkAreRefused(t *testing.T) {
 	}
 	tool := returns("ok", nil)
 	w := mustWrap(t, tool)
-	_, err := w.Call(run.New(t.Context(), tools.RepeatLimit(0)), "in")
+	_, err := w.Call(run.New(t.Context(), run.RepeatLimit(0)), "in")
 	var fatal *taxonomy.FatalToolError
 	if !errors.As(err, &fatal) || !errors.Is(err, run.ErrInvalid) || taxonomy.Classify(fatal.Cause).Kind != taxonomy.Programming || tool.calls() != 0 {
 		t.Errorf("RepeatLimit(0): got %v after %d calls, want a FatalToolError for the invalid run, and no call", err, tool.calls())

@@ -22,9 +22,6 @@ import (
 // [taxonomy.FatalToolError] that a wrapped tool returns when it stops a run
 // by itself.
 var (
-	// ErrCircuitOpen: the tool's circuit breaker is open. It is the
-	// sentinel models use too, middleware.ErrCircuitOpen.
-	ErrCircuitOpen = middleware.ErrCircuitOpen
 	// ErrStuck: the model called the tool with the same input more often
 	// than the run's repeat limit allows.
 	ErrStuck = errors.New("tools: stuck")
@@ -240,7 +237,7 @@ func (t *Tool) Concurrency() (limit.Semaphore, time.Duration) {
 //     other failure and a panic, "Error: <tool> timed out" for a call that
 //     ran out of time; the full error is logged, redacted;
 //   - a *[taxonomy.FatalToolError] naming the tool when the tool returned
-//     one, when its circuit is open ([ErrCircuitOpen]), when the model is
+//     one, when its circuit is open (middleware.ErrCircuitOpen), when the model is
 //     stuck repeating the call ([ErrStuck]), when the run's tool call
 //     limit is reached (run.ErrUsageLimit) and when the same idempotent
 //     call hung past its claim's lifetime ([ErrOutcomeUnknown]): the run
@@ -309,9 +306,8 @@ func (t *Tool) run(ctx context.Context, input string) result {
 			err := misuse(t.name, err) // the limits asked for cannot be honoured
 			return result{err: err, reason: observe.ReasonFatal, logged: err}
 		}
-		reps := repeatsOf(run)
-		if limit := reps.limit.Load(); limit < math.MaxInt64 {
-			if n := reps.add(repeatHash(t.name, key, input)); int64(n) > limit {
+		if limit := run.RepeatLimit(); limit < math.MaxInt {
+			if n := repeatsOf(run).add(repeatHash(t.name, key, input)); n > limit {
 				msg := fmt.Sprintf("stuck: %s called %d times with the same input", t.name, n)
 				return t.stop(observe.ReasonStuck, ErrStuck, msg, nil)
 			}
@@ -373,7 +369,7 @@ func (t *Tool) call(caller, ctx context.Context, input string, c *claim, opts ..
 	}
 	var final *middleware.Error
 	if errors.As(err, &final) && final.Reason == observe.ReasonCircuitOpen {
-		res := t.stop(observe.ReasonCircuitOpen, ErrCircuitOpen, t.name+" circuit is open; stopping instead of retrying", err)
+		res := t.stop(observe.ReasonCircuitOpen, middleware.ErrCircuitOpen, t.name+" circuit is open; stopping instead of retrying", err)
 		res.attempts, res.reason, res.class = n, final.Reason, final.Class()
 		return res
 	}

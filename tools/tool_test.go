@@ -241,7 +241,7 @@ func TestBreakerCountsInternalFailuresOnly(t *testing.T) {
 		_, _ = w.Call(t.Context(), "in")
 	}
 	_, err := w.Call(t.Context(), "in")
-	if !errors.Is(err, tools.ErrCircuitOpen) || tool.calls() != 7 {
+	if !errors.Is(err, middleware.ErrCircuitOpen) || tool.calls() != 7 {
 		t.Errorf("after 2 internal failures: got %v after %d calls, want circuit open after 7", err, tool.calls())
 	}
 }
@@ -262,9 +262,9 @@ func TestRepeatLimit(t *testing.T) {
 			[]string{`{"x":1,"y":2}`, `{"y":2,"x":1}`, `{"x":1,"y":2}`, `{"y": 2, "x": 1}`}, stuck},
 		{"a tool with a KeyFunc counts its keys", []tools.Option{tools.KeyFunc(func(_, in string) string { return strings.ToLower(in) })}, nil,
 			[]string{"A", "a", "A", "a"}, stuck},
-		{"RepeatLimit(1)", nil, []run.Option{tools.RepeatLimit(1)}, []string{"a", "a"},
+		{"RepeatLimit(1)", nil, []run.Option{run.RepeatLimit(1)}, []string{"a", "a"},
 			"fatal tool error in t: stuck: t called 2 times with the same input"},
-		{"RepeatLimit(math.MaxInt) turns it off", nil, []run.Option{tools.RepeatLimit(math.MaxInt)}, []string{"a", "a", "a", "a", "a"}, "<nil>"},
+		{"RepeatLimit(math.MaxInt) turns it off", nil, []run.Option{run.RepeatLimit(math.MaxInt)}, []string{"a", "a", "a", "a", "a"}, "<nil>"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -290,7 +290,11 @@ func TestRepeatLimitNeedsARun(t *testing.T) {
 	}
 }
 
-// A run remembers the RepeatWindow calls most recently made: a loop whose
+// repeatWindow is how many distinct calls a run remembers for its repeat
+// limit, as the package documentation says.
+const repeatWindow = 1024
+
+// A run remembers the repeatWindow calls most recently made: a loop whose
 // calls recur within that many distinct calls is stopped, however long the
 // run has lived; an input not seen for longer is counted afresh.
 func TestRepeatWindow(t *testing.T) {
@@ -308,12 +312,12 @@ func TestRepeatWindow(t *testing.T) {
 		gap  int // distinct calls between the 3rd and the 4th call of "loop"
 		want bool
 	}{
-		{"recurring within the window", tools.RepeatWindow - 1, true},
-		{"recurring after the window", tools.RepeatWindow, false},
+		{"recurring within the window", repeatWindow - 1, true},
+		{"recurring after the window", repeatWindow, false},
 	}
 	for _, tt := range tests {
 		ctx := run.New(t.Context())
-		others(ctx, "before", 5*tools.RepeatWindow) // a long-lived run
+		others(ctx, "before", 5*repeatWindow) // a long-lived run
 		for range 3 {
 			_ = call(ctx, "loop")
 		}
@@ -326,7 +330,7 @@ func TestRepeatWindow(t *testing.T) {
 	ctx := run.New(t.Context())
 	_ = call(ctx, "loop")
 	for i := range 3 {
-		others(ctx, fmt.Sprint("round", i), tools.RepeatWindow-1)
+		others(ctx, fmt.Sprint("round", i), repeatWindow-1)
 		if err := call(ctx, "loop"); (err != nil) != (i == 2) {
 			t.Fatalf("call %d of loop: got %v", i+2, err)
 		}
@@ -348,7 +352,7 @@ func TestRepeatWindowForgetsTheLeastRecentCall(t *testing.T) {
 	call("a", false)
 	call("b", false)
 	call("b", false) // b is now the more recent of the two
-	for i := range tools.RepeatWindow - 1 {
+	for i := range repeatWindow - 1 {
 		call(fmt.Sprint("other", i), false) // the window is full after the 1022nd, a goes at the last
 	}
 	call("b", false) // 3rd: remembered
