@@ -8,6 +8,7 @@ import (
 	lcllms "github.com/tmc/langchaingo/llms"
 
 	"github.com/resilientgo/resilient/internal/bound"
+	"github.com/resilientgo/resilient/internal/streamguard"
 	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/middleware"
 )
@@ -17,7 +18,7 @@ import (
 // [Middleware]; default [middleware.DefaultTimeout]).
 const (
 	DefaultFirstChunkTimeout = 2 * time.Minute
-	DefaultStreamIdleTimeout = time.Minute
+	DefaultStreamIdleTimeout = streamguard.DefaultIdle
 )
 
 // An Option configures a [Model] or an [Embedder]. Options about chat

@@ -18,6 +18,11 @@ import (
 	"unicode/utf8"
 )
 
+// DefaultIdle is the longest gap between two chunks of a stream unless an
+// option says otherwise: llms.DefaultStreamIdleTimeout, and resilienthttp's
+// and resilienteino's default.
+const DefaultIdle = time.Minute
+
 // Stream timeouts end a hung stream as a transient failure.
 var (
 	// ErrStreamIdle is the cause of an attempt canceled because its stream
