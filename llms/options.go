@@ -17,7 +17,7 @@ import (
 // non-streaming call is the pipeline's ([middleware.Timeout], given with
 // [Middleware]; default [middleware.DefaultTimeout]).
 const (
-	DefaultFirstChunkTimeout = 2 * time.Minute
+	DefaultFirstChunkTimeout = streamguard.DefaultFirstChunk
 	DefaultStreamIdleTimeout = streamguard.DefaultIdle
 )
 

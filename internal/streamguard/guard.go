@@ -18,10 +18,14 @@ import (
 	"unicode/utf8"
 )
 
-// DefaultIdle is the longest gap between two chunks of a stream unless an
-// option says otherwise: llms.DefaultStreamIdleTimeout, and resilienthttp's
-// and resilienteino's default.
-const DefaultIdle = time.Minute
+// The defaults of the stream guard unless an option says otherwise: the
+// longest wait for the first chunk (llms.DefaultFirstChunkTimeout) and the
+// longest gap between two chunks (llms.DefaultStreamIdleTimeout), for
+// resilienthttp and resilienteino too.
+const (
+	DefaultFirstChunk = 2 * time.Minute
+	DefaultIdle       = time.Minute
+)
 
 // Stream timeouts end a hung stream as a transient failure.
 var (
