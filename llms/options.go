@@ -8,6 +8,7 @@ import (
 	lcllms "github.com/tmc/langchaingo/llms"
 
 	"github.com/resilientgo/resilient/internal/bound"
+	"github.com/resilientgo/resilient/internal/streamguard"
 	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/middleware"
 )
@@ -16,8 +17,8 @@ import (
 // non-streaming call is the pipeline's ([middleware.Timeout], given with
 // [Middleware]; default [middleware.DefaultTimeout]).
 const (
-	DefaultFirstChunkTimeout = 2 * time.Minute
-	DefaultStreamIdleTimeout = time.Minute
+	DefaultFirstChunkTimeout = streamguard.DefaultFirstChunk
+	DefaultStreamIdleTimeout = streamguard.DefaultIdle
 )
 
 // An Option configures a [Model] or an [Embedder]. Options about chat

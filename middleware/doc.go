@@ -110,13 +110,11 @@
 //
 // # Runs
 //
-// A [run.Run] in the context ([run.New]) is the scope of one agent run: a retry
-// budget that every model and tool call of the run shares (10 retries and
-// hedges by default, [run.RetryBudget]), its usage ([run.Run.Usage]: requests,
-// tokens, tool calls, retries, time waited) and optional limits on it
-// ([run.RequestLimit], [run.TokenBudget], [run.ToolCallLimit]). A call that a limit
-// refuses fails with a *[run.UsageLimitError] ([run.ErrUsageLimit]) and is never
-// retried: the run must stop.
+// A [run.Run] in the context ([run.New]) is the scope of one agent run
+// (package run says what it holds): a pipeline takes each retry and hedge
+// from its budget, counts each request and adds its waits, and a call that
+// one of its limits refuses fails with a *[run.UsageLimitError], never
+// retried.
 //
 // # Attempts that do not return
 //

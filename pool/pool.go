@@ -16,10 +16,10 @@ import (
 // DefaultWeight is a member's weight unless its settings give one.
 const DefaultWeight = 1
 
-// DefaultMaxStickyKeys bounds how many [Sticky] keys a pool remembers: past
-// it, the key used least recently is forgotten, and its next call is
-// balanced afresh.
-const DefaultMaxStickyKeys = 10000
+// maxStickyKeys bounds how many [Sticky] keys a pool remembers: past it,
+// the key used least recently is forgotten, and its next call is balanced
+// afresh. No option sets it.
+const maxStickyKeys = 10000
 
 // Settings configure a pool.
 type Settings struct {
@@ -137,7 +137,7 @@ type Member struct {
 // New builds a pool. It fails, naming each problem, when a member has no
 // name, two share one or a weight is negative.
 func New(s Settings) (*Pool, error) {
-	p := &Pool{picker: cmp.Or[Picker](s.Picker, LeastInFlight{}), stickyRuns: !s.NoStickyRuns, keys: newPins(DefaultMaxStickyKeys),
+	p := &Pool{picker: cmp.Or[Picker](s.Picker, LeastInFlight{}), stickyRuns: !s.NoStickyRuns, keys: newPins(maxStickyKeys),
 		ready: make([]int32, len(s.Members)), weighs: make([]weigh, len(s.Members))}
 	p.strategy = p.picker.strategy()
 	if len(s.Members) == 0 {

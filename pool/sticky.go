@@ -20,8 +20,7 @@ import (
 // any call sent there would. An empty key removes any key ctx
 // carries. Without a key, the run in ctx is the key (see
 // [Settings.NoStickyRuns]).
-// A pool remembers the members of its [DefaultMaxStickyKeys] keys used
-// most recently.
+// A pool remembers the members of its 10,000 keys used most recently.
 func Sticky(ctx context.Context, key string) context.Context {
 	return context.WithValue(ctx, stickyKey{}, key)
 }

@@ -11,19 +11,12 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/resilientgo/resilient/internal/bound"
+	"github.com/resilientgo/resilient/internal/streamguard"
 	"github.com/resilientgo/resilient/limit"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/taxonomy"
 	"github.com/resilientgo/resilient/tools"
-)
-
-// Defaults of the stream guard, as documented on each option. The attempt
-// timeout of a non-streaming call is the pipeline's,
-// middleware.DefaultTimeout; a tool's is tools.DefaultTimeout.
-const (
-	DefaultFirstChunkTimeout = 2 * time.Minute
-	DefaultStreamIdleTimeout = time.Minute
 )
 
 // A ModelOption configures [Model] (and the models of a [Handler]).
@@ -100,8 +93,8 @@ type modelConfig struct {
 func modelDefaults() modelConfig {
 	return modelConfig{
 		compactor:  DropOldest(),
-		firstChunk: DefaultFirstChunkTimeout,
-		idle:       DefaultStreamIdleTimeout,
+		firstChunk: streamguard.DefaultFirstChunk,
+		idle:       streamguard.DefaultIdle,
 	}
 }
 
@@ -246,14 +239,15 @@ func StreamTimeout(d time.Duration) ModelOption {
 // FirstChunkTimeout ends a streaming attempt whose first chunk has not
 // arrived in time, as a transient failure. It must be positive;
 // middleware.Forever means none. Default: 2 min
-// ([DefaultFirstChunkTimeout]).
+// (llms.DefaultFirstChunkTimeout, as for langchaingo models).
 func FirstChunkTimeout(d time.Duration) ModelOption {
 	return durationOption("FirstChunkTimeout", d, func(c *modelConfig) *time.Duration { return &c.firstChunk })
 }
 
 // StreamIdleTimeout ends a streaming attempt that delivered no chunk for d,
 // as a transient failure. It must be positive; middleware.Forever means
-// none. Default: 1 min ([DefaultStreamIdleTimeout]).
+// none. Default: 1 min (llms.DefaultStreamIdleTimeout, as for langchaingo
+// models).
 func StreamIdleTimeout(d time.Duration) ModelOption {
 	return durationOption("StreamIdleTimeout", d, func(c *modelConfig) *time.Duration { return &c.idle })
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/faultserver"
+	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/resilienteino"
@@ -33,7 +34,7 @@ func TestStreamRetriesBeforeTheFirstChunk(t *testing.T) {
 		{"429 Retry-After", faultserver.RateLimited("5"), 5 * time.Second, false},
 		{"529", faultserver.Overloaded(), -1, false},
 		{"502 HTML page", faultserver.BadGateway(), -1, false},
-		{"no first chunk in time", faultserver.Stall(), resilienteino.DefaultFirstChunkTimeout, true},
+		{"no first chunk in time", faultserver.Stall(), llms.DefaultFirstChunkTimeout, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

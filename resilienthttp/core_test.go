@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/faultserver"
+	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 	"github.com/resilientgo/resilient/observe/observetest"
@@ -190,9 +191,9 @@ func TestStreamAfterItsFirstEvent(t *testing.T) {
 		client := &http.Client{Transport: resilienthttp.Transport(srv.Client().Transport)}
 		start := time.Now()
 		_, body, err := post(t.Context(), client, srv, chat("gpt-4o-mini", true))
-		if !errors.Is(err, resilienthttp.ErrStreamIdle) || answer(body) != "Order 4471" || time.Since(start) != resilienthttp.DefaultStreamIdleTimeout {
+		if !errors.Is(err, resilienthttp.ErrStreamIdle) || answer(body) != "Order 4471" || time.Since(start) != llms.DefaultStreamIdleTimeout {
 			t.Errorf("got %q, %v after %v; want the chunks, then the idle timeout after %v", body, err, time.Since(start),
-				resilienthttp.DefaultStreamIdleTimeout)
+				llms.DefaultStreamIdleTimeout)
 		}
 
 		// An error after content reaches the SDK: it has shown the content.

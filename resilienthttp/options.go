@@ -8,6 +8,7 @@ import (
 	"time"
 
 	timebound "github.com/resilientgo/resilient/internal/bound"
+	"github.com/resilientgo/resilient/internal/streamguard"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/observe"
 )
@@ -16,10 +17,6 @@ import (
 // backoff, Retry-After cap, breaker, attempt timeout) are package
 // middleware's.
 const (
-	// DefaultStreamIdleTimeout bounds a gap between two reads of a stream
-	// once it has been handed to the SDK: a stalled stream then ends with an
-	// error instead of hanging the SDK's reader.
-	DefaultStreamIdleTimeout = time.Minute
 	// DefaultMaxBody bounds how much of a response body that is not a
 	// stream is read inside the attempt (so that a body cut short is
 	// retried), and how much of a request body without GetBody is kept to
@@ -53,7 +50,7 @@ type config struct {
 }
 
 func configure(opts []Option) config {
-	c := config{idle: DefaultStreamIdleTimeout, maxBody: DefaultMaxBody, maxHeld: maxHeld, maxTargets: maxTargets}
+	c := config{idle: streamguard.DefaultIdle, maxBody: DefaultMaxBody, maxHeld: maxHeld, maxTargets: maxTargets}
 	for _, o := range opts {
 		if o == nil {
 			c.errorf("nil option")
@@ -109,7 +106,7 @@ func Timeout(d time.Duration) Option { return Pipeline(middleware.Timeout(d)) }
 // the SDK: a stream that stalls longer ends with an error wrapping
 // [ErrStreamIdle]. It cannot be retried: the SDK has read part of it. It
 // must be positive; middleware.Forever means none. Default: 1 min
-// ([DefaultStreamIdleTimeout]).
+// (llms.DefaultStreamIdleTimeout, as for models).
 func StreamIdleTimeout(d time.Duration) Option {
 	return func(c *config) {
 		v, err := timebound.Duration("StreamIdleTimeout", d)

@@ -1,7 +1,8 @@
 // Package run is the scope of one agent run, carried in the context: a
 // retry budget that every model and tool call of the run shares, the run's
 // usage (requests, tokens, tool calls, retries, time waited) and optional
-// limits on it ([RequestLimit], [TokenBudget], [ToolCallLimit]).
+// limits on it ([RequestLimit], [TokenBudget], [ToolCallLimit], and the
+// [RepeatLimit] that package tools enforces).
 //
 //	ctx = run.New(ctx, run.TokenBudget(50_000), run.ToolCallLimit(20))
 //	... every wrapped model and tool called with ctx ...

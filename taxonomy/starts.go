@@ -85,22 +85,9 @@ func startOf(re *syntax.Regexp) (startAlt, bool) {
 			items = items[1:]
 		case oneChar(first):
 			a.back, items = true, items[1:]
-		case first.Op == syntax.OpAlternate:
+		case first.Op == syntax.OpAlternate && charOrStart(first):
 			// (?:^|[^\w.:/-]): a character, or the start of the text.
-			for _, s := range first.Sub {
-				switch {
-				case s.Op == syntax.OpBeginText:
-					a.here = true
-				case oneChar(s):
-					a.back = true
-				default:
-					return a, false
-				}
-			}
-			if !a.back {
-				return a, false
-			}
-			items = items[1:]
+			a.back, a.here, items = true, true, items[1:]
 		}
 	}
 	if isThreeDigits(items[0]) {
@@ -185,6 +172,21 @@ func leadsOf(items []*syntax.Regexp) ([]string, bool) {
 		return append(with, without...), true
 	}
 	return nil, false
+}
+
+// charOrStart reports whether the alternation re is one character or the
+// start of the text, and not the start alone.
+func charOrStart(re *syntax.Regexp) bool {
+	chars := 0
+	for _, s := range re.Sub {
+		switch {
+		case oneChar(s):
+			chars++
+		case s.Op != syntax.OpBeginText:
+			return false
+		}
+	}
+	return chars > 0 && chars < len(re.Sub)
 }
 
 // oneChar reports whether re matches exactly one character.

@@ -18,6 +18,15 @@ import (
 	"unicode/utf8"
 )
 
+// The defaults of the stream guard unless an option says otherwise: the
+// longest wait for the first chunk (llms.DefaultFirstChunkTimeout) and the
+// longest gap between two chunks (llms.DefaultStreamIdleTimeout), for
+// resilienthttp and resilienteino too.
+const (
+	DefaultFirstChunk = 2 * time.Minute
+	DefaultIdle       = time.Minute
+)
+
 // Stream timeouts end a hung stream as a transient failure.
 var (
 	// ErrStreamIdle is the cause of an attempt canceled because its stream
