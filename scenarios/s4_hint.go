@@ -15,14 +15,16 @@ import (
 
 // Scenario 4's second table: the herd behind a rate limit that says when
 // to come back. Provider times, at the herd's scale.
+//
+// hintScale is real time: the jitter's span after a wait of 1 s, 100 ms,
+// must stand well above the 10 to 20 ms over which this machine sends a
+// burst of requests when it is busy.
+const hintScale timeScale = 1
+
 const (
-	// hintScale is real time: the jitter's span after a wait of 1 s,
-	// 100 ms, must stand well above the 10 to 20 ms over which this
-	// machine sends a burst of requests when it is busy.
-	hintScale   timeScale = 1
-	hintCallers           = 40
-	hintRate              = 50 // requests per second the bucket refills
-	hintBurst             = 5  // tokens the bucket holds at most
+	hintCallers = 40
+	hintRate    = 50 // requests per second the bucket refills
+	hintBurst   = 5  // tokens the bucket holds at most
 )
 
 // tokenBucket is a provider's rate limit as OpenAI and Anthropic describe
