@@ -27,10 +27,13 @@ func TestRuns(t *testing.T) {
 		}
 	}
 	// Before westus's 429 comes back each caller may have sent it one
-	// request (the callers start at once); after it, none until its
-	// cooldown ends, long after the example.
-	if got := r.byDeployment["westus"]; got < 1 || got > callers {
-		t.Errorf("the rate-limited deployment got %d requests, want 1 to %d (the calls in flight before its 429): it was asked again during its cooldown:\n%s",
-			got, callers, out.String())
+	// request (the callers start at once), and a caller whose request there
+	// succeeded may pick it once more before the caller that got the 429
+	// has recorded the cooldown (CI met 5 once on a busy machine); after
+	// that, none until its cooldown ends, long after the example. A cooldown
+	// not kept sends it about a third of the forty calls.
+	if got := r.byDeployment["westus"]; got < 1 || got > 2*callers {
+		t.Errorf("the rate-limited deployment got %d requests, want 1 to %d (the calls in flight before its 429 is recorded): it was asked again during its cooldown:\n%s",
+			got, 2*callers, out.String())
 	}
 }
