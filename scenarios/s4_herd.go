@@ -52,6 +52,13 @@ func newWindowLimiter(start time.Time) *windowLimiter {
 	return &windowLimiter{start: start, admitted: map[int]int{}}
 }
 
+// begin sets the instant the herd starts.
+func (l *windowLimiter) begin(start time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.start = start
+}
+
 func (l *windowLimiter) step(r *faultserver.Request) faultserver.Step {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -118,18 +125,7 @@ func herd(cfg config) (section, []herdResult, error) {
 	ps := herdPolicies()
 	res, err := repeat(cfg, ps, false, func(p Policy) (r herdResult, err error) {
 		lim := newWindowLimiter(time.Now().Add(time.Hour))
-		err = withServer(p, herdScale, faultserver.Func(lim.step), func(rg rig, c Caller) error {
-			if err := warm(rg); err != nil {
-				return err
-			}
-			start := time.Now()
-			lim.mu.Lock()
-			lim.start = start
-			lim.mu.Unlock()
-			r.calls = concurrently(c, herdCallers, herdCallers)
-			r.drain = time.Since(start)
-			return nil
-		})
+		r.calls, r.drain, err = runHerd(p, herdScale, lim, herdCallers)
 		r.rejected, r.requests = lim.rejected, lim.log // Close waited for every handler
 		return r, err
 	})
@@ -198,6 +194,30 @@ func (r herdResult) laterRejected() int {
 		}
 	}
 	return n
+}
+
+// herdLimiter is a provider's limit a herd runs into: step answers each
+// request, and begin sets the instant the herd starts (requests sent before
+// it only warm the connection pool).
+type herdLimiter interface {
+	step(r *faultserver.Request) faultserver.Step
+	begin(start time.Time)
+}
+
+// runHerd warms p's connections, then sends callers calls at once against
+// the limiter, and returns them with the time they took to drain.
+func runHerd(p Policy, ts timeScale, l herdLimiter, callers int) (cs calls, drain time.Duration, err error) {
+	err = withServer(p, ts, faultserver.Func(l.step), func(rg rig, c Caller) error {
+		if err := warm(rg); err != nil {
+			return err
+		}
+		start := time.Now()
+		l.begin(start)
+		cs = concurrently(c, callers, callers)
+		drain = time.Since(start)
+		return nil
+	})
+	return cs, drain, err
 }
 
 // warm opens the connections the herd will use, so that it measures the

@@ -47,6 +47,13 @@ func newTokenBucket(ts timeScale, start time.Time) *tokenBucket {
 	return &tokenBucket{ts: ts, start: start, tokens: hintBurst}
 }
 
+// begin sets the instant the herd starts.
+func (b *tokenBucket) begin(start time.Time) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.start = start
+}
+
 func (b *tokenBucket) step(r *faultserver.Request) faultserver.Step {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -94,18 +101,7 @@ func hintHerd(cfg config) (string, target, error) {
 	ps := hintPolicies()
 	res, err := repeat(cfg, ps, false, func(p Policy) (r hintResult, err error) {
 		b := newTokenBucket(hintScale, time.Now().Add(time.Hour))
-		err = withServer(p, hintScale, faultserver.Func(b.step), func(rg rig, c Caller) error {
-			if err := warm(rg); err != nil {
-				return err
-			}
-			start := time.Now()
-			b.mu.Lock()
-			b.start = start
-			b.mu.Unlock()
-			r.calls = concurrently(c, hintCallers, hintCallers)
-			r.drain = time.Since(start)
-			return nil
-		})
+		r.calls, r.drain, err = runHerd(p, hintScale, b, hintCallers)
 		r.requests, r.rejected = b.requests, b.rejected // Close waited for every handler
 		return r, err
 	})
